@@ -1,0 +1,503 @@
+//! Shape and dtype inference: the typing rule of every op, shared by the verifier, the builder
+//! and the rule language.
+//!
+//! [`infer_type`] takes an op, its operand types, the result types of its regions (for region
+//! ops) and, for ops whose result is not determined by their operands, the annotated result
+//! type. It returns the result type or a message naming the rule that is broken.
+//! [`region_param_types`] gives the parameter types that each region of a region op must have.
+
+use crate::ops::{DotDims, Op, ReduceKind, RngDist, UnaryOp};
+use crate::program::Signature;
+use crate::types::{DType, Shape, TensorType, Type};
+
+/// What the inference needs from outside the op itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InferContext<'a> {
+    /// The annotated result type, required by `constant`, `cast`, `reshape`, `broadcast`, `rng`
+    /// and calls of shape-polymorphic externs; checked against the inferred type otherwise.
+    pub annotated: Option<&'a Type>,
+    /// The callee's signature, for `call` (`None`: a polymorphic extern).
+    pub callee: Option<&'a Signature>,
+    /// The result types of each region, for region ops.
+    pub region_results: &'a [Vec<Type>],
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+fn tensor<'t>(t: &'t Type, what: &str) -> Result<&'t TensorType> {
+    t.as_tensor()
+        .ok_or_else(|| format!("{what} must be a tensor, found {t}"))
+}
+
+fn arity(op: &Op, operands: &[&Type], n: usize) -> Result<()> {
+    if operands.len() == n {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` takes {n} operand(s), found {}",
+            op.name(),
+            operands.len()
+        ))
+    }
+}
+
+fn annotated<'a>(op: &Op, cx: &InferContext<'a>) -> Result<&'a Type> {
+    cx.annotated
+        .ok_or_else(|| format!("`{}` needs an annotated result type", op.name()))
+}
+
+/// Checks that `axes` are distinct and below `rank`.
+pub fn check_axes(axes: &[usize], rank: usize, what: &str) -> Result<()> {
+    let mut seen = vec![false; rank];
+    for &a in axes {
+        if a >= rank {
+            return Err(format!("{what} {a} is out of range for rank {rank}"));
+        }
+        if std::mem::replace(&mut seen[a], true) {
+            return Err(format!("{what} {a} is repeated"));
+        }
+    }
+    Ok(())
+}
+
+/// Is `perm` a permutation of `0..perm.len()`?
+pub fn is_permutation(perm: &[usize]) -> bool {
+    check_axes(perm, perm.len(), "axis").is_ok()
+}
+
+/// Infers the result type of `op` applied to operands of types `operands`.
+///
+/// ```
+/// use ptir_ir::{infer_type, BinaryOp, DType, InferContext, Op, TensorType, Type};
+/// let t: Type = TensorType::new(DType::F32, vec![2, 3]).into();
+/// let r = infer_type(&Op::Binary(BinaryOp::Add), &[&t, &t], &InferContext::default());
+/// assert_eq!(r, Ok(t.clone()));
+/// let bad = infer_type(&Op::Binary(BinaryOp::Add), &[&t], &InferContext::default());
+/// assert!(bad.unwrap_err().contains("takes 2 operand(s)"));
+/// ```
+pub fn infer_type(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result<Type> {
+    let inferred = infer_unchecked(op, operands, cx)?;
+    match cx.annotated {
+        Some(a) if *a != inferred => Err(format!(
+            "result type {a} does not match the inferred type {inferred}"
+        )),
+        _ => Ok(inferred),
+    }
+}
+
+fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result<Type> {
+    match op {
+        Op::Constant(lit) => {
+            arity(op, operands, 0)?;
+            let ty = tensor(annotated(op, cx)?, "constant type")?;
+            crate::verify::check_literal(lit, ty)?;
+            Ok(ty.clone().into())
+        }
+        Op::Unary(u) => {
+            arity(op, operands, 1)?;
+            let t = tensor(operands[0], "operand")?;
+            let ok = match u {
+                UnaryOp::Not => !t.dtype.is_float(),
+                UnaryOp::Neg | UnaryOp::Abs => t.dtype != DType::Bool,
+                _ => t.dtype.is_float(),
+            };
+            if !ok {
+                return Err(format!("`{u}` is not defined on {}", t.dtype));
+            }
+            Ok(t.clone().into())
+        }
+        Op::Binary(b) => {
+            arity(op, operands, 2)?;
+            let t = same_types(operands[0], operands[1])?;
+            use crate::ops::BinaryOp::*;
+            let ok = match b {
+                And | Or => !t.dtype.is_float(),
+                Pow => t.dtype.is_float(),
+                _ => t.dtype != DType::Bool,
+            };
+            if !ok {
+                return Err(format!("`{b}` is not defined on {}", t.dtype));
+            }
+            Ok(t.clone().into())
+        }
+        Op::Compare(_) => {
+            arity(op, operands, 2)?;
+            let t = same_types(operands[0], operands[1])?;
+            Ok(t.with_dtype(DType::Bool).into())
+        }
+        Op::Select => {
+            arity(op, operands, 3)?;
+            let p = tensor(operands[0], "predicate")?;
+            let t = same_types(operands[1], operands[2])?;
+            if p.dtype != DType::Bool || p.shape != t.shape {
+                return Err(format!("predicate must be bool{:?}, found {p}", t.shape));
+            }
+            Ok(t.clone().into())
+        }
+        Op::Cast => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            let r = tensor(annotated(op, cx)?, "cast result")?;
+            if x.shape != r.shape {
+                return Err(format!("cast cannot change the shape ({x} to {r})"));
+            }
+            Ok(r.clone().into())
+        }
+        Op::Reshape => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            let r = tensor(annotated(op, cx)?, "reshape result")?;
+            if x.dtype != r.dtype || x.num_elements() != r.num_elements() {
+                return Err(format!("reshape must keep dtype and element count ({x} to {r})"));
+            }
+            Ok(r.clone().into())
+        }
+        Op::Transpose { perm } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            if perm.len() != x.rank() || !is_permutation(perm) {
+                return Err(format!("{perm:?} is not a permutation of rank {}", x.rank()));
+            }
+            let shape = perm.iter().map(|&p| x.shape[p]).collect::<Shape>();
+            Ok(TensorType::new(x.dtype, shape).into())
+        }
+        Op::Broadcast { dims } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            let r = tensor(annotated(op, cx)?, "broadcast result")?;
+            check_broadcast(x, dims, r)?;
+            Ok(r.clone().into())
+        }
+        Op::Slice {
+            start,
+            limit,
+            stride,
+        } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            slice_type(x, start, limit, stride).map(Type::from)
+        }
+        Op::Concat { axis } => {
+            if operands.is_empty() {
+                return Err("`concat` takes at least one operand".into());
+            }
+            let first = tensor(operands[0], "operand")?;
+            if *axis >= first.rank() {
+                return Err(format!("axis {axis} is out of range for rank {}", first.rank()));
+            }
+            let mut shape = first.shape.clone();
+            shape[*axis] = 0;
+            for t in operands {
+                let t = tensor(t, "operand")?;
+                let same_other_dims = t.rank() == first.rank()
+                    && (0..t.rank()).all(|d| d == *axis || t.shape[d] == first.shape[d]);
+                if t.dtype != first.dtype || !same_other_dims {
+                    return Err(format!("operands {first} and {t} cannot be concatenated on axis {axis}"));
+                }
+                shape[*axis] += t.shape[*axis];
+            }
+            Ok(TensorType::new(first.dtype, shape).into())
+        }
+        Op::DotGeneral(dims) => {
+            arity(op, operands, 2)?;
+            let l = tensor(operands[0], "lhs")?;
+            let r = tensor(operands[1], "rhs")?;
+            dot_general_type(l, r, dims).map(Type::from)
+        }
+        Op::Reduce {
+            kind,
+            axes,
+            keep_dims,
+        } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            check_axes(axes, x.rank(), "axis")?;
+            if *kind == ReduceKind::Sum && x.dtype == DType::Bool {
+                return Err("`reduce_sum` is not defined on bool".into());
+            }
+            Ok(TensorType::new(x.dtype, reduced_shape(&x.shape, axes, *keep_dims)).into())
+        }
+        Op::Call { callee } => match cx.callee {
+            Some(sig) => {
+                let found: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
+                if found != sig.params {
+                    return Err(format!(
+                        "call of @{callee} passes {} but it takes {}",
+                        list(&found),
+                        list(&sig.params)
+                    ));
+                }
+                Ok(Type::pack(sig.results.clone()))
+            }
+            None => Ok(annotated(op, cx)?.clone()),
+        },
+        Op::Rng { dist } => {
+            arity(op, operands, 0)?;
+            let r = tensor(annotated(op, cx)?, "rng result")?;
+            if *dist == RngDist::Normal && !r.dtype.is_float() {
+                return Err("`rng normal` needs a float dtype".into());
+            }
+            Ok(r.clone().into())
+        }
+        Op::Cond { .. } => {
+            arity(op, operands, 1)?;
+            let p = tensor(operands[0], "predicate")?;
+            if *p != TensorType::scalar(DType::Bool) {
+                return Err(format!("predicate must be bool[], found {p}"));
+            }
+            let [then_r, else_r] = region_results::<2>(cx)?;
+            if then_r != else_r {
+                return Err(format!(
+                    "branches yield different types: {} and {}",
+                    list(then_r),
+                    list(else_r)
+                ));
+            }
+            Ok(Type::pack(then_r.clone()))
+        }
+        Op::While { .. } => {
+            if operands.is_empty() {
+                return Err("`while` takes at least one carried value".into());
+            }
+            let carried: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
+            let [cond_r, body_r] = region_results::<2>(cx)?;
+            if *cond_r != [Type::from(TensorType::scalar(DType::Bool))] {
+                return Err(format!("cond region must yield bool[], yields {}", list(cond_r)));
+            }
+            if *body_r != carried {
+                return Err(format!(
+                    "body yields {} but the loop carries {}",
+                    list(body_r),
+                    list(&carried)
+                ));
+            }
+            Ok(Type::pack(carried))
+        }
+        Op::Scan {
+            num_carry, length, ..
+        } => {
+            scan_xs(operands, *num_carry, *length)?;
+            let carried: Vec<Type> = operands[..*num_carry].iter().map(|t| (*t).clone()).collect();
+            let [body_r] = region_results::<1>(cx)?;
+            if body_r.len() < *num_carry || body_r[..*num_carry] != carried[..] {
+                return Err(format!(
+                    "body yields {} but the scan carries {}",
+                    list(body_r),
+                    list(&carried)
+                ));
+            }
+            let mut results = carried;
+            for y in &body_r[*num_carry..] {
+                let y = tensor(y, "scan output")?;
+                let mut shape = vec![*length];
+                shape.extend(&y.shape);
+                results.push(TensorType::new(y.dtype, shape).into());
+            }
+            Ok(Type::pack(results))
+        }
+        Op::Tuple => Ok(Type::Tuple(operands.iter().map(|t| (*t).clone()).collect())),
+        Op::TupleGet { index } => {
+            arity(op, operands, 1)?;
+            let elems = operands[0]
+                .as_tuple()
+                .ok_or_else(|| format!("operand must be a tuple, found {}", operands[0]))?;
+            elems
+                .get(*index)
+                .cloned()
+                .ok_or_else(|| format!("index {index} is out of range for {}", operands[0]))
+        }
+    }
+}
+
+/// The parameter types each region of a region op must declare, given the operand types.
+pub fn region_param_types(op: &Op, operands: &[&Type]) -> Result<Vec<Vec<Type>>> {
+    let owned = || operands.iter().map(|t| (*t).clone()).collect::<Vec<_>>();
+    match op {
+        Op::Cond { .. } => Ok(vec![vec![], vec![]]),
+        Op::While { .. } => Ok(vec![owned(), owned()]),
+        Op::Scan {
+            num_carry, length, ..
+        } => {
+            scan_xs(operands, *num_carry, *length)?;
+            let mut params = owned()[..*num_carry].to_vec();
+            for x in &operands[*num_carry..] {
+                let x = tensor(x, "scanned operand")?;
+                params.push(TensorType::new(x.dtype, x.shape[1..].to_vec()).into());
+            }
+            Ok(vec![params])
+        }
+        _ => Ok(vec![]),
+    }
+}
+
+fn scan_xs(operands: &[&Type], num_carry: usize, length: usize) -> Result<()> {
+    if num_carry > operands.len() {
+        return Err(format!(
+            "num_carry={num_carry} but only {} operands",
+            operands.len()
+        ));
+    }
+    for x in &operands[num_carry..] {
+        let x = tensor(x, "scanned operand")?;
+        if x.shape.first() != Some(&length) {
+            return Err(format!("scanned operand {x} must have leading dim {length}"));
+        }
+    }
+    Ok(())
+}
+
+fn region_results<'a, const N: usize>(cx: &InferContext<'a>) -> Result<[&'a Vec<Type>; N]> {
+    let rs: Vec<&Vec<Type>> = cx.region_results.iter().collect();
+    rs.try_into()
+        .map_err(|_| format!("expected {N} region(s), found {}", cx.region_results.len()))
+}
+
+fn list(ts: &[Type]) -> String {
+    let items: Vec<String> = ts.iter().map(Type::to_string).collect();
+    format!("({})", items.join(", "))
+}
+
+fn same_types<'t>(a: &'t Type, b: &'t Type) -> Result<&'t TensorType> {
+    let ta = tensor(a, "operand")?;
+    let tb = tensor(b, "operand")?;
+    if ta != tb {
+        return Err(format!("operands must have the same type, found {ta} and {tb}"));
+    }
+    Ok(ta)
+}
+
+/// Checks a `broadcast` from `x` with `dims` to `r`.
+pub fn check_broadcast(x: &TensorType, dims: &[usize], r: &TensorType) -> Result<()> {
+    if x.dtype != r.dtype {
+        return Err(format!("broadcast cannot change the dtype ({x} to {r})"));
+    }
+    if dims.len() != x.rank() {
+        return Err(format!("dims {dims:?} must map each of the {} operand dims", x.rank()));
+    }
+    check_axes(dims, r.rank(), "result dim")?;
+    for (i, &d) in dims.iter().enumerate() {
+        if x.shape[i] != 1 && x.shape[i] != r.shape[d] {
+            return Err(format!(
+                "operand dim {i} (size {}) cannot broadcast to result dim {d} (size {})",
+                x.shape[i], r.shape[d]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The type of a strided slice.
+pub fn slice_type(
+    x: &TensorType,
+    start: &[usize],
+    limit: &[usize],
+    stride: &[usize],
+) -> Result<TensorType> {
+    if start.len() != x.rank() || limit.len() != x.rank() || stride.len() != x.rank() {
+        return Err(format!("start, limit and stride need {} entries each", x.rank()));
+    }
+    let mut shape = Vec::with_capacity(x.rank());
+    for d in 0..x.rank() {
+        if start[d] > limit[d] || limit[d] > x.shape[d] || stride[d] == 0 {
+            return Err(format!(
+                "dim {d}: need start <= limit <= {} and stride >= 1, found {}..{} step {}",
+                x.shape[d], start[d], limit[d], stride[d]
+            ));
+        }
+        shape.push((limit[d] - start[d]).div_ceil(stride[d]));
+    }
+    Ok(TensorType::new(x.dtype, shape))
+}
+
+/// The shape after reducing `axes`.
+pub fn reduced_shape(shape: &[usize], axes: &[usize], keep_dims: bool) -> Shape {
+    (0..shape.len())
+        .filter_map(|d| match (axes.contains(&d), keep_dims) {
+            (false, _) => Some(shape[d]),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
+/// The free (neither batch nor contracting) dims of an operand of rank `rank`.
+pub fn free_dims(rank: usize, batch: &[usize], contract: &[usize]) -> Vec<usize> {
+    (0..rank)
+        .filter(|d| !batch.contains(d) && !contract.contains(d))
+        .collect()
+}
+
+/// The type of `dot_general(l, r)`.
+pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Result<TensorType> {
+    if l.dtype != r.dtype || l.dtype == DType::Bool {
+        return Err(format!("dot_general needs equal numeric dtypes, found {l} and {r}"));
+    }
+    if dims.lhs_batch.len() != dims.rhs_batch.len()
+        || dims.lhs_contract.len() != dims.rhs_contract.len()
+    {
+        return Err("batch and contracting dims must pair up".into());
+    }
+    let lhs_all: Vec<usize> = dims.lhs_batch.iter().chain(&dims.lhs_contract).copied().collect();
+    let rhs_all: Vec<usize> = dims.rhs_batch.iter().chain(&dims.rhs_contract).copied().collect();
+    check_axes(&lhs_all, l.rank(), "lhs dim")?;
+    check_axes(&rhs_all, r.rank(), "rhs dim")?;
+    for (&a, &b) in lhs_all.iter().zip(&rhs_all) {
+        if l.shape[a] != r.shape[b] {
+            return Err(format!(
+                "lhs dim {a} (size {}) and rhs dim {b} (size {}) must be equal",
+                l.shape[a], r.shape[b]
+            ));
+        }
+    }
+    let mut shape: Shape = dims.lhs_batch.iter().map(|&d| l.shape[d]).collect();
+    shape.extend(free_dims(l.rank(), &dims.lhs_batch, &dims.lhs_contract).iter().map(|&d| l.shape[d]));
+    shape.extend(free_dims(r.rank(), &dims.rhs_batch, &dims.rhs_contract).iter().map(|&d| r.shape[d]));
+    Ok(TensorType::new(l.dtype, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(shape: &[usize]) -> Type {
+        TensorType::new(DType::F32, shape.to_vec()).into()
+    }
+
+    #[test]
+    fn dot_general_with_batch_dims() {
+        let dims = DotDims::batch_matmul();
+        let r = infer_type(&Op::DotGeneral(dims), &[&t(&[2, 3, 4]), &t(&[2, 4, 5])], &InferContext::default());
+        assert_eq!(r, Ok(t(&[2, 3, 5])));
+    }
+
+    #[test]
+    fn reduce_keeps_or_drops_dims() {
+        assert_eq!(reduced_shape(&[2, 3, 4], &[1], true), vec![2, 1, 4]);
+        assert_eq!(reduced_shape(&[2, 3, 4], &[0, 2], false), vec![3]);
+    }
+
+    #[test]
+    fn broadcast_rules() {
+        let x = TensorType::new(DType::F32, vec![3, 1]);
+        let r = TensorType::new(DType::F32, vec![2, 3, 4]);
+        assert!(check_broadcast(&x, &[1, 2], &r).is_ok());
+        assert!(check_broadcast(&x, &[0, 2], &r).is_err());
+    }
+
+    #[test]
+    fn slice_shape_rounds_up() {
+        let x = TensorType::new(DType::F32, vec![10]);
+        assert_eq!(slice_type(&x, &[1], &[8], &[3]).map(|t| t.shape), Ok(vec![3]));
+        assert!(slice_type(&x, &[0], &[11], &[1]).is_err());
+    }
+
+    #[test]
+    fn annotation_must_agree() {
+        let cx = InferContext {
+            annotated: Some(&t(&[3])),
+            ..Default::default()
+        };
+        let r = infer_type(&Op::Unary(UnaryOp::Exp), &[&t(&[2])], &cx);
+        assert!(r.unwrap_err().contains("does not match"));
+    }
+}

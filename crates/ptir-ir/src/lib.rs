@@ -1,0 +1,31 @@
+//! PTIR: a small tensor IR with single-block functions, tensor ops and regions for
+//! `cond`/`while`/`scan`.
+//!
+//! This crate is the bottom of the workspace: it knows nothing of rules, drivers or e-graphs.
+//! It holds the IR ([`Program`]), its text format ([`parse`], [`print`]), the verifier that
+//! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), and the
+//! Datalog analyses both engines rely on.
+
+mod infer;
+mod ops;
+mod program;
+mod tensor;
+pub mod text;
+mod types;
+mod verify;
+
+pub use infer::{
+    check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
+    reduced_shape, region_param_types, slice_type, InferContext,
+};
+pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};
+pub use program::{
+    ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,
+};
+pub use tensor::{
+    float_to_int, parse_float, round_float, wrap_int, Data, FloatBits, Literal, Scalar, ScalarIn,
+    Tensor, Value,
+};
+pub use text::{print, print_inst};
+pub use types::{num_elements, strides, DType, Shape, TensorType, Type};
+pub use verify::{check_literal, verify, Diagnostic, VerifyError};

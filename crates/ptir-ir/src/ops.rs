@@ -1,0 +1,466 @@
+//! The op set: what an instruction computes, with its attributes.
+//!
+//! Ops whose result type is not a function of their operands (`constant`, `cast`, `reshape`,
+//! `broadcast`, `rng`, `call`) take it from the instruction's annotated result type; everything
+//! else is inferred and checked by [`crate::infer`]. [`OpKey`] is the attribute-free kind of an op,
+//! used for dispatch (pattern roots, indexes, e-node kinds).
+
+use crate::program::Region;
+use crate::tensor::Literal;
+use std::fmt;
+
+macro_rules! keyword_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $kw:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vm])* $variant),* }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The keyword of the text format.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $kw),* }
+            }
+
+            /// The variant with this keyword.
+            pub fn from_name(s: &str) -> Option<Self> {
+                match s { $($kw => Some($name::$variant),)* _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+keyword_enum! {
+    /// Elementwise unary ops.
+    UnaryOp {
+        /// `-x` (wrapping for integers).
+        Neg = "neg",
+        /// `e^x` (floats).
+        Exp = "exp",
+        /// Natural logarithm (floats).
+        Log = "log",
+        /// Square root (floats).
+        Sqrt = "sqrt",
+        /// `1 / sqrt(x)` (floats).
+        Rsqrt = "rsqrt",
+        /// Hyperbolic tangent (floats).
+        Tanh = "tanh",
+        /// Error function (floats).
+        Erf = "erf",
+        /// `|x|` (wrapping for the minimum integer).
+        Abs = "abs",
+        /// `1 / (1 + e^-x)` (floats).
+        Logistic = "logistic",
+        /// Logical not (bool) or bitwise not (integers).
+        Not = "not",
+    }
+}
+
+impl UnaryOp {
+    /// Is the op defined only on floats?
+    pub fn float_only(self) -> bool {
+        !matches!(self, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not)
+    }
+}
+
+keyword_enum! {
+    /// Elementwise binary ops whose result has the operands' type.
+    BinaryOp {
+        /// Addition (wrapping for integers).
+        Add = "add",
+        /// Subtraction (wrapping for integers).
+        Sub = "sub",
+        /// Multiplication (wrapping for integers).
+        Mul = "mul",
+        /// Division (integers: truncating; division by zero is an error).
+        Div = "div",
+        /// Remainder with the sign of the dividend (integers: by zero is an error).
+        Rem = "rem",
+        /// Maximum (NaN if either operand is NaN; `max(-0, +0) = +0`).
+        Max = "max",
+        /// Minimum (NaN if either operand is NaN; `min(-0, +0) = -0`).
+        Min = "min",
+        /// Power (floats only).
+        Pow = "pow",
+        /// Logical / bitwise and (bool, integers).
+        And = "and",
+        /// Logical / bitwise or (bool, integers).
+        Or = "or",
+    }
+}
+
+impl BinaryOp {
+    /// Is `op(a, b) == op(b, a)` for all values (bit-exact, NaN-ness included)?
+    pub fn is_commutative(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Add
+                | BinaryOp::Mul
+                | BinaryOp::Max
+                | BinaryOp::Min
+                | BinaryOp::And
+                | BinaryOp::Or
+        )
+    }
+}
+
+keyword_enum! {
+    /// Elementwise comparisons; the result is `bool`.
+    CmpOp {
+        /// `==` (false on NaN).
+        Eq = "eq",
+        /// `!=` (true on NaN).
+        Ne = "ne",
+        /// `<`.
+        Lt = "lt",
+        /// `<=`.
+        Le = "le",
+        /// `>`.
+        Gt = "gt",
+        /// `>=`.
+        Ge = "ge",
+    }
+}
+
+keyword_enum! {
+    /// Reductions.
+    ReduceKind {
+        /// Sum, in row-major order of the reduced elements, starting from zero.
+        Sum = "reduce_sum",
+        /// Maximum, starting from the dtype's lowest value (`-inf` for floats); NaN propagates.
+        Max = "reduce_max",
+    }
+}
+
+keyword_enum! {
+    /// Distributions of `rng`.
+    RngDist {
+        /// Uniform on `[0, 1)` (floats) or over the whole range (integers, bool).
+        Uniform = "uniform",
+        /// Standard normal (floats only).
+        Normal = "normal",
+    }
+}
+
+/// Dimension numbers of `dot_general` (as StableHLO): the result's dims are the batch dims,
+/// then the lhs free dims, then the rhs free dims, each in operand order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct DotDims {
+    /// Batch dims of the lhs.
+    pub lhs_batch: Vec<usize>,
+    /// Batch dims of the rhs (paired with `lhs_batch`).
+    pub rhs_batch: Vec<usize>,
+    /// Contracting dims of the lhs.
+    pub lhs_contract: Vec<usize>,
+    /// Contracting dims of the rhs (paired with `lhs_contract`).
+    pub rhs_contract: Vec<usize>,
+}
+
+impl DotDims {
+    /// Plain matrix product of rank-2 operands: `[m,k] x [k,n] -> [m,n]`.
+    pub fn matmul() -> Self {
+        DotDims {
+            lhs_contract: vec![1],
+            rhs_contract: vec![0],
+            ..DotDims::default()
+        }
+    }
+
+    /// Batched matrix product of rank-3 operands: `[b,m,k] x [b,k,n] -> [b,m,n]`.
+    pub fn batch_matmul() -> Self {
+        DotDims {
+            lhs_batch: vec![0],
+            rhs_batch: vec![0],
+            lhs_contract: vec![2],
+            rhs_contract: vec![1],
+        }
+    }
+}
+
+/// What an instruction computes. Attributes are fields; operands live in the instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// A constant of the annotated type.
+    Constant(Literal),
+    /// Elementwise unary op.
+    Unary(UnaryOp),
+    /// Elementwise binary op on two operands of the same type.
+    Binary(BinaryOp),
+    /// Elementwise comparison of two operands of the same type; `bool` result.
+    Compare(CmpOp),
+    /// `select(pred, on_true, on_false)`, elementwise; `pred` is `bool` of the same shape.
+    Select,
+    /// Elementwise conversion to the annotated dtype.
+    Cast,
+    /// Same elements, the annotated shape.
+    Reshape,
+    /// Result dim `i` is operand dim `perm[i]`.
+    Transpose {
+        /// The permutation.
+        perm: Vec<usize>,
+    },
+    /// Operand dim `i` becomes result dim `dims[i]` (size 1 or equal); other dims are new.
+    /// The result shape is annotated (StableHLO `broadcast_in_dim`).
+    Broadcast {
+        /// Operand-to-result dimension map.
+        dims: Vec<usize>,
+    },
+    /// Strided slice `[start, limit)` with `stride` per dim.
+    Slice {
+        /// First index per dim.
+        start: Vec<usize>,
+        /// One past the last index per dim.
+        limit: Vec<usize>,
+        /// Step per dim (at least 1).
+        stride: Vec<usize>,
+    },
+    /// Concatenation of one or more operands along `axis`.
+    Concat {
+        /// The axis.
+        axis: usize,
+    },
+    /// Generalized matrix product.
+    DotGeneral(DotDims),
+    /// Reduction over `axes`.
+    Reduce {
+        /// Sum or max.
+        kind: ReduceKind,
+        /// The reduced axes (distinct, any order).
+        axes: Vec<usize>,
+        /// Keep reduced axes as size-1 dims?
+        keep_dims: bool,
+    },
+    /// Call of a function of the program or a declared extern; several results come as a tuple.
+    Call {
+        /// Callee name, without `@`.
+        callee: String,
+    },
+    /// Random tensor of the annotated type, drawn from the interpreter's seeded stream.
+    /// The one stateful op: never merged, moved across other impure ops, or deleted.
+    Rng {
+        /// The distribution.
+        dist: RngDist,
+    },
+    /// `cond(pred) then else`: runs one region (no parameters) and returns its results.
+    Cond {
+        /// Taken when `pred` is true.
+        then_region: Region,
+        /// Taken otherwise.
+        else_region: Region,
+    },
+    /// `while(inits...)`: the carried values go through `cond` (returns a `bool` scalar) and
+    /// `body` (returns new carried values) until `cond` is false; returns the carried values.
+    While {
+        /// Loop test.
+        cond: Region,
+        /// Loop body.
+        body: Region,
+    },
+    /// `scan(carries..., xs...)`: for `i` in `0..n`, `body(carries, xs[i]...)` returns new
+    /// carries and per-step outputs `ys`; the result is the final carries and the `ys` stacked
+    /// along a new leading dim. `n` is the `length` attribute; every `xs` has leading dim `n`.
+    Scan {
+        /// Number of leading operands that are carries.
+        num_carry: usize,
+        /// Number of iterations.
+        length: usize,
+        /// The step.
+        body: Region,
+    },
+    /// Packs its operands into a tuple.
+    Tuple,
+    /// Element `index` of a tuple.
+    TupleGet {
+        /// The element.
+        index: usize,
+    },
+}
+
+/// The kind of an op, without attributes: what patterns are rooted at and indexes key on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum OpKey {
+    Constant,
+    Unary(UnaryOp),
+    Binary(BinaryOp),
+    Compare(CmpOp),
+    Select,
+    Cast,
+    Reshape,
+    Transpose,
+    Broadcast,
+    Slice,
+    Concat,
+    DotGeneral,
+    Reduce(ReduceKind),
+    Call,
+    Rng,
+    Cond,
+    While,
+    Scan,
+    Tuple,
+    TupleGet,
+}
+
+impl OpKey {
+    /// Every op kind.
+    pub fn all() -> Vec<OpKey> {
+        let mut keys = vec![OpKey::Constant];
+        keys.extend(UnaryOp::ALL.iter().map(|&u| OpKey::Unary(u)));
+        keys.extend(BinaryOp::ALL.iter().map(|&b| OpKey::Binary(b)));
+        keys.extend(CmpOp::ALL.iter().map(|&c| OpKey::Compare(c)));
+        keys.extend([
+            OpKey::Select,
+            OpKey::Cast,
+            OpKey::Reshape,
+            OpKey::Transpose,
+            OpKey::Broadcast,
+            OpKey::Slice,
+            OpKey::Concat,
+            OpKey::DotGeneral,
+        ]);
+        keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
+        keys.extend([
+            OpKey::Call,
+            OpKey::Rng,
+            OpKey::Cond,
+            OpKey::While,
+            OpKey::Scan,
+            OpKey::Tuple,
+            OpKey::TupleGet,
+        ]);
+        keys
+    }
+
+    /// The op's name in the text format.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKey::Constant => "constant",
+            OpKey::Unary(u) => u.name(),
+            OpKey::Binary(b) => b.name(),
+            OpKey::Compare(c) => c.name(),
+            OpKey::Select => "select",
+            OpKey::Cast => "cast",
+            OpKey::Reshape => "reshape",
+            OpKey::Transpose => "transpose",
+            OpKey::Broadcast => "broadcast",
+            OpKey::Slice => "slice",
+            OpKey::Concat => "concat",
+            OpKey::DotGeneral => "dot_general",
+            OpKey::Reduce(r) => r.name(),
+            OpKey::Call => "call",
+            OpKey::Rng => "rng",
+            OpKey::Cond => "cond",
+            OpKey::While => "while",
+            OpKey::Scan => "scan",
+            OpKey::Tuple => "tuple",
+            OpKey::TupleGet => "tuple_get",
+        }
+    }
+
+    /// The kind with this name.
+    pub fn from_name(s: &str) -> Option<OpKey> {
+        OpKey::all().into_iter().find(|k| k.name() == s)
+    }
+
+    /// Is this an elementwise op (unary, binary, compare, select, cast)?
+    pub fn is_elementwise(self) -> bool {
+        matches!(
+            self,
+            OpKey::Unary(_) | OpKey::Binary(_) | OpKey::Compare(_) | OpKey::Select | OpKey::Cast
+        )
+    }
+
+    /// Is the op kind pure by itself? (`call` and region ops depend on callee and bodies.)
+    pub fn is_pure_kind(self) -> bool {
+        !matches!(
+            self,
+            OpKey::Rng | OpKey::Call | OpKey::Cond | OpKey::While | OpKey::Scan
+        )
+    }
+}
+
+impl fmt::Display for OpKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Op {
+    /// The op's kind.
+    pub fn key(&self) -> OpKey {
+        match self {
+            Op::Constant(_) => OpKey::Constant,
+            Op::Unary(u) => OpKey::Unary(*u),
+            Op::Binary(b) => OpKey::Binary(*b),
+            Op::Compare(c) => OpKey::Compare(*c),
+            Op::Select => OpKey::Select,
+            Op::Cast => OpKey::Cast,
+            Op::Reshape => OpKey::Reshape,
+            Op::Transpose { .. } => OpKey::Transpose,
+            Op::Broadcast { .. } => OpKey::Broadcast,
+            Op::Slice { .. } => OpKey::Slice,
+            Op::Concat { .. } => OpKey::Concat,
+            Op::DotGeneral(_) => OpKey::DotGeneral,
+            Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
+            Op::Call { .. } => OpKey::Call,
+            Op::Rng { .. } => OpKey::Rng,
+            Op::Cond { .. } => OpKey::Cond,
+            Op::While { .. } => OpKey::While,
+            Op::Scan { .. } => OpKey::Scan,
+            Op::Tuple => OpKey::Tuple,
+            Op::TupleGet { .. } => OpKey::TupleGet,
+        }
+    }
+
+    /// The op's name in the text format.
+    pub fn name(&self) -> &'static str {
+        self.key().name()
+    }
+
+    /// The regions of a region op, in their textual order (empty for other ops).
+    pub fn regions(&self) -> Vec<&Region> {
+        match self {
+            Op::Cond {
+                then_region,
+                else_region,
+            } => vec![then_region, else_region],
+            Op::While { cond, body } => vec![cond, body],
+            Op::Scan { body, .. } => vec![body],
+            _ => vec![],
+        }
+    }
+
+    /// Mutable access to the regions of a region op.
+    pub fn regions_mut(&mut self) -> Vec<&mut Region> {
+        match self {
+            Op::Cond {
+                then_region,
+                else_region,
+            } => vec![then_region, else_region],
+            Op::While { cond, body } => vec![cond, body],
+            Op::Scan { body, .. } => vec![body],
+            _ => vec![],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_name_round_trips() {
+        for k in OpKey::all() {
+            assert_eq!(OpKey::from_name(k.name()), Some(k), "{k}");
+        }
+    }
+}

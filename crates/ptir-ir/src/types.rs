@@ -1,0 +1,276 @@
+//! Element types, shapes and value types.
+//!
+//! Every SSA value of PTIR has a [`Type`]: a [`TensorType`] (an element [`DType`] and a static
+//! [`Shape`]; rank 0 is a scalar) or a tuple of types, which is what region ops and calls with
+//! several results produce.
+
+use std::fmt;
+
+/// Element type of a tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    /// IEEE binary16.
+    F16,
+    /// bfloat16 (8-bit exponent, 7-bit mantissa).
+    BF16,
+    /// IEEE binary32.
+    F32,
+    /// IEEE binary64.
+    F64,
+    /// 32-bit two's complement integer.
+    I32,
+    /// 64-bit two's complement integer.
+    I64,
+    /// Boolean.
+    Bool,
+}
+
+impl DType {
+    /// All element types, in a fixed order (used by generators and tests).
+    pub const ALL: [DType; 7] = [
+        DType::F16,
+        DType::BF16,
+        DType::F32,
+        DType::F64,
+        DType::I32,
+        DType::I64,
+        DType::Bool,
+    ];
+
+    /// The keyword used by the text format.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// Parses a dtype keyword (`f32`, `bool`, ...).
+    pub fn from_name(s: &str) -> Option<DType> {
+        DType::ALL.into_iter().find(|d| d.name() == s)
+    }
+
+    /// Floating-point element type?
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+
+    /// Integer element type?
+    pub fn is_int(self) -> bool {
+        matches!(self, DType::I32 | DType::I64)
+    }
+
+    /// Size of one element in bytes (bool counts as one byte).
+    pub fn size_bytes(self) -> usize {
+        match self {
+            DType::F16 | DType::BF16 => 2,
+            DType::F32 | DType::I32 => 4,
+            DType::F64 | DType::I64 => 8,
+            DType::Bool => 1,
+        }
+    }
+
+    /// Does every value of `self` convert to `to` and back without change?
+    ///
+    /// This is what makes `cast(cast(x, to), self)` equal to `x`.
+    pub fn embeds_exactly_in(self, to: DType) -> bool {
+        use DType::*;
+        self == to
+            || matches!(
+                (self, to),
+                (F16, F32 | F64)
+                    | (BF16, F32 | F64)
+                    | (F32, F64)
+                    | (I32, I64 | F64)
+                    | (Bool, F16 | BF16 | F32 | F64 | I32 | I64)
+            )
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A static shape: the size of every dimension. Rank 0 is a scalar.
+pub type Shape = Vec<usize>;
+
+/// Number of elements of a shape (1 for a scalar), saturating at `usize::MAX` so that absurd
+/// user-written shapes cannot overflow.
+pub fn num_elements(shape: &[usize]) -> usize {
+    shape.iter().fold(1usize, |n, &d| n.saturating_mul(d))
+}
+
+/// Row-major strides of a shape, in elements.
+pub fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1].saturating_mul(shape[i + 1]);
+    }
+    s
+}
+
+/// The type of a tensor value: element type and static shape.
+///
+/// ```
+/// use ptir_ir::{DType, TensorType};
+/// let t = TensorType::new(DType::F32, vec![4, 8]);
+/// assert_eq!(t.to_string(), "f32[4,8]");
+/// assert_eq!(t.num_elements(), 32);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TensorType {
+    /// Element type.
+    pub dtype: DType,
+    /// Dimension sizes.
+    pub shape: Shape,
+}
+
+impl TensorType {
+    /// A tensor type.
+    pub fn new(dtype: DType, shape: impl Into<Shape>) -> Self {
+        TensorType {
+            dtype,
+            shape: shape.into(),
+        }
+    }
+
+    /// A rank-0 tensor type.
+    pub fn scalar(dtype: DType) -> Self {
+        TensorType::new(dtype, vec![])
+    }
+
+    /// Number of dimensions.
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Number of elements.
+    pub fn num_elements(&self) -> usize {
+        num_elements(&self.shape)
+    }
+
+    /// Size in bytes of a value of this type.
+    pub fn size_bytes(&self) -> usize {
+        self.num_elements().saturating_mul(self.dtype.size_bytes())
+    }
+
+    /// Same shape, another element type.
+    pub fn with_dtype(&self, dtype: DType) -> Self {
+        TensorType::new(dtype, self.shape.clone())
+    }
+}
+
+impl fmt::Display for TensorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[", self.dtype)?;
+        for (i, d) in self.shape.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{d}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+/// The type of an SSA value: a tensor, or a tuple of types.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// A tensor.
+    Tensor(TensorType),
+    /// A tuple (results of `tuple`, multi-result calls and region ops).
+    Tuple(Vec<Type>),
+}
+
+impl Type {
+    /// The tensor type, if this is a tensor.
+    pub fn as_tensor(&self) -> Option<&TensorType> {
+        match self {
+            Type::Tensor(t) => Some(t),
+            Type::Tuple(_) => None,
+        }
+    }
+
+    /// The element types, if this is a tuple.
+    pub fn as_tuple(&self) -> Option<&[Type]> {
+        match self {
+            Type::Tuple(ts) => Some(ts),
+            Type::Tensor(_) => None,
+        }
+    }
+
+    /// Packs a list of result types: one type stays itself, several become a tuple.
+    pub fn pack(mut types: Vec<Type>) -> Type {
+        if types.len() == 1 {
+            types.pop().expect("one element")
+        } else {
+            Type::Tuple(types)
+        }
+    }
+
+    /// Total bytes of all tensors in this type.
+    pub fn size_bytes(&self) -> usize {
+        match self {
+            Type::Tensor(t) => t.size_bytes(),
+            Type::Tuple(ts) => ts.iter().map(Type::size_bytes).sum(),
+        }
+    }
+}
+
+impl From<TensorType> for Type {
+    fn from(t: TensorType) -> Self {
+        Type::Tensor(t)
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Tensor(t) => write!(f, "{t}"),
+            Type::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strides_are_row_major() {
+        assert_eq!(strides(&[2, 3, 4]), vec![12, 4, 1]);
+        assert_eq!(strides(&[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn types_print() {
+        let t = Type::Tuple(vec![
+            TensorType::scalar(DType::I32).into(),
+            TensorType::new(DType::BF16, vec![2, 3]).into(),
+        ]);
+        assert_eq!(t.to_string(), "(i32[], bf16[2,3])");
+    }
+
+    #[test]
+    fn exact_embeddings() {
+        assert!(DType::F16.embeds_exactly_in(DType::F64));
+        assert!(!DType::F32.embeds_exactly_in(DType::F16));
+        assert!(!DType::I64.embeds_exactly_in(DType::F64));
+    }
+}
