@@ -159,6 +159,9 @@ pub enum Term {
         attrs: Vec<Attr>,
         /// `?t` of `?t:(op ...)`.
         name: Option<Var>,
+        /// The result type, where the pattern states it (source-written patterns do, so calls
+        /// to externs can appear anywhere in their results).
+        ty: Option<ptir_ir::Type>,
     },
     /// `(splat V)`: a constant whose elements all equal `V` (converted to its dtype). In a
     /// result, its type is the root's (at a root) or that of `like` or of a sibling operand of an

@@ -44,6 +44,7 @@ mod ast;
 mod error;
 mod ops;
 mod parse;
+mod pat;
 mod reader;
 mod registry;
 mod ruleset;
@@ -55,6 +56,7 @@ pub use ast::{
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
+pub use pat::parse_pat;
 pub use registry::{
     absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, invert_perm, Bound, Native, NativeFn,
     Predicate, PredicateFn, Registry,

@@ -533,6 +533,7 @@ impl<'a> RuleParser<'a> {
             operands,
             attrs,
             name,
+            ty: None,
         }))
     }
 

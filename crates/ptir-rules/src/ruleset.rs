@@ -98,6 +98,18 @@ impl RuleSet {
         Ok(())
     }
 
+    /// Parses a `.pat` file (source-written patterns) and adds its rules and externs.
+    pub fn add_pat_source(&mut self, file: &str, text: &str) -> Result<(), RuleError> {
+        let contents = crate::pat::parse_pat(file, text)?;
+        for e in contents.externs {
+            self.externs.insert(e.name.clone(), e);
+        }
+        for rule in contents.rules {
+            self.add_rule(rule)?;
+        }
+        Ok(())
+    }
+
     /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names.
     pub fn add_rule(&mut self, rule: Rule) -> Result<(), RuleError> {
         if let Some(prev) = self.rules.iter().find(|r| r.name == rule.name) {
