@@ -33,8 +33,14 @@ use ptir_ir::{Function, Op, ValueId};
 
 /// Parses a `.pat` file into rules and the externs it declares.
 pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
-    let program = ptir_ir::parse(text)
-        .map_err(|e| RuleError::new(file, e.line, None, format!("{}: {}", e.col, e.message)))?;
+    let program = ptir_ir::parse(text).map_err(|e| {
+        RuleError::new(
+            file,
+            e.line,
+            None,
+            format!("column {}: {}", e.col, e.message),
+        )
+    })?;
     if let Err(e) = ptir_ir::verify(&program) {
         return Err(RuleError::new(
             file,
