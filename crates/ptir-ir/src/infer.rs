@@ -148,7 +148,9 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             let x = tensor(operands[0], "operand")?;
             let r = tensor(annotated(op, cx)?, "reshape result")?;
             if x.dtype != r.dtype || x.num_elements() != r.num_elements() {
-                return Err(format!("reshape must keep dtype and element count ({x} to {r})"));
+                return Err(format!(
+                    "reshape must keep dtype and element count ({x} to {r})"
+                ));
             }
             Ok(r.clone().into())
         }
@@ -156,7 +158,10 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;
             if perm.len() != x.rank() || !is_permutation(perm) {
-                return Err(format!("{perm:?} is not a permutation of rank {}", x.rank()));
+                return Err(format!(
+                    "{perm:?} is not a permutation of rank {}",
+                    x.rank()
+                ));
             }
             let shape = perm.iter().map(|&p| x.shape[p]).collect::<Shape>();
             Ok(TensorType::new(x.dtype, shape).into())
@@ -183,7 +188,10 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             }
             let first = tensor(operands[0], "operand")?;
             if *axis >= first.rank() {
-                return Err(format!("axis {axis} is out of range for rank {}", first.rank()));
+                return Err(format!(
+                    "axis {axis} is out of range for rank {}",
+                    first.rank()
+                ));
             }
             let mut shape = first.shape.clone();
             shape[*axis] = 0;
@@ -192,7 +200,9 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                 let same_other_dims = t.rank() == first.rank()
                     && (0..t.rank()).all(|d| d == *axis || t.shape[d] == first.shape[d]);
                 if t.dtype != first.dtype || !same_other_dims {
-                    return Err(format!("operands {first} and {t} cannot be concatenated on axis {axis}"));
+                    return Err(format!(
+                        "operands {first} and {t} cannot be concatenated on axis {axis}"
+                    ));
                 }
                 shape[*axis] += t.shape[*axis];
             }
@@ -262,7 +272,10 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             let carried: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
             let [cond_r, body_r] = region_results::<2>(cx)?;
             if *cond_r != [Type::from(TensorType::scalar(DType::Bool))] {
-                return Err(format!("cond region must yield bool[], yields {}", list(cond_r)));
+                return Err(format!(
+                    "cond region must yield bool[], yields {}",
+                    list(cond_r)
+                ));
             }
             if *body_r != carried {
                 return Err(format!(
@@ -277,7 +290,10 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             num_carry, length, ..
         } => {
             scan_xs(operands, *num_carry, *length)?;
-            let carried: Vec<Type> = operands[..*num_carry].iter().map(|t| (*t).clone()).collect();
+            let carried: Vec<Type> = operands[..*num_carry]
+                .iter()
+                .map(|t| (*t).clone())
+                .collect();
             let [body_r] = region_results::<1>(cx)?;
             if body_r.len() < *num_carry || body_r[..*num_carry] != carried[..] {
                 return Err(format!(
@@ -340,7 +356,9 @@ fn scan_xs(operands: &[&Type], num_carry: usize, length: usize) -> Result<()> {
     for x in &operands[num_carry..] {
         let x = tensor(x, "scanned operand")?;
         if x.shape.first() != Some(&length) {
-            return Err(format!("scanned operand {x} must have leading dim {length}"));
+            return Err(format!(
+                "scanned operand {x} must have leading dim {length}"
+            ));
         }
     }
     Ok(())
@@ -361,7 +379,9 @@ fn same_types<'t>(a: &'t Type, b: &'t Type) -> Result<&'t TensorType> {
     let ta = tensor(a, "operand")?;
     let tb = tensor(b, "operand")?;
     if ta != tb {
-        return Err(format!("operands must have the same type, found {ta} and {tb}"));
+        return Err(format!(
+            "operands must have the same type, found {ta} and {tb}"
+        ));
     }
     Ok(ta)
 }
@@ -372,7 +392,10 @@ pub fn check_broadcast(x: &TensorType, dims: &[usize], r: &TensorType) -> Result
         return Err(format!("broadcast cannot change the dtype ({x} to {r})"));
     }
     if dims.len() != x.rank() {
-        return Err(format!("dims {dims:?} must map each of the {} operand dims", x.rank()));
+        return Err(format!(
+            "dims {dims:?} must map each of the {} operand dims",
+            x.rank()
+        ));
     }
     check_axes(dims, r.rank(), "result dim")?;
     for (i, &d) in dims.iter().enumerate() {
@@ -394,7 +417,10 @@ pub fn slice_type(
     stride: &[usize],
 ) -> Result<TensorType> {
     if start.len() != x.rank() || limit.len() != x.rank() || stride.len() != x.rank() {
-        return Err(format!("start, limit and stride need {} entries each", x.rank()));
+        return Err(format!(
+            "start, limit and stride need {} entries each",
+            x.rank()
+        ));
     }
     let mut shape = Vec::with_capacity(x.rank());
     for d in 0..x.rank() {
@@ -430,15 +456,27 @@ pub fn free_dims(rank: usize, batch: &[usize], contract: &[usize]) -> Vec<usize>
 /// The type of `dot_general(l, r)`.
 pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Result<TensorType> {
     if l.dtype != r.dtype || l.dtype == DType::Bool {
-        return Err(format!("dot_general needs equal numeric dtypes, found {l} and {r}"));
+        return Err(format!(
+            "dot_general needs equal numeric dtypes, found {l} and {r}"
+        ));
     }
     if dims.lhs_batch.len() != dims.rhs_batch.len()
         || dims.lhs_contract.len() != dims.rhs_contract.len()
     {
         return Err("batch and contracting dims must pair up".into());
     }
-    let lhs_all: Vec<usize> = dims.lhs_batch.iter().chain(&dims.lhs_contract).copied().collect();
-    let rhs_all: Vec<usize> = dims.rhs_batch.iter().chain(&dims.rhs_contract).copied().collect();
+    let lhs_all: Vec<usize> = dims
+        .lhs_batch
+        .iter()
+        .chain(&dims.lhs_contract)
+        .copied()
+        .collect();
+    let rhs_all: Vec<usize> = dims
+        .rhs_batch
+        .iter()
+        .chain(&dims.rhs_contract)
+        .copied()
+        .collect();
     check_axes(&lhs_all, l.rank(), "lhs dim")?;
     check_axes(&rhs_all, r.rank(), "rhs dim")?;
     for (&a, &b) in lhs_all.iter().zip(&rhs_all) {
@@ -450,8 +488,16 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
         }
     }
     let mut shape: Shape = dims.lhs_batch.iter().map(|&d| l.shape[d]).collect();
-    shape.extend(free_dims(l.rank(), &dims.lhs_batch, &dims.lhs_contract).iter().map(|&d| l.shape[d]));
-    shape.extend(free_dims(r.rank(), &dims.rhs_batch, &dims.rhs_contract).iter().map(|&d| r.shape[d]));
+    shape.extend(
+        free_dims(l.rank(), &dims.lhs_batch, &dims.lhs_contract)
+            .iter()
+            .map(|&d| l.shape[d]),
+    );
+    shape.extend(
+        free_dims(r.rank(), &dims.rhs_batch, &dims.rhs_contract)
+            .iter()
+            .map(|&d| r.shape[d]),
+    );
     Ok(TensorType::new(l.dtype, shape))
 }
 
@@ -466,7 +512,11 @@ mod tests {
     #[test]
     fn dot_general_with_batch_dims() {
         let dims = DotDims::batch_matmul();
-        let r = infer_type(&Op::DotGeneral(dims), &[&t(&[2, 3, 4]), &t(&[2, 4, 5])], &InferContext::default());
+        let r = infer_type(
+            &Op::DotGeneral(dims),
+            &[&t(&[2, 3, 4]), &t(&[2, 4, 5])],
+            &InferContext::default(),
+        );
         assert_eq!(r, Ok(t(&[2, 3, 5])));
     }
 
@@ -487,7 +537,10 @@ mod tests {
     #[test]
     fn slice_shape_rounds_up() {
         let x = TensorType::new(DType::F32, vec![10]);
-        assert_eq!(slice_type(&x, &[1], &[8], &[3]).map(|t| t.shape), Ok(vec![3]));
+        assert_eq!(
+            slice_type(&x, &[1], &[8], &[3]).map(|t| t.shape),
+            Ok(vec![3])
+        );
         assert!(slice_type(&x, &[0], &[11], &[1]).is_err());
     }
 

@@ -32,6 +32,6 @@ pub use tensor::{
     float_to_int, parse_float, round_float, wrap_int, Data, FloatBits, Literal, Scalar, ScalarIn,
     Tensor, Value,
 };
-pub use text::{print, print_inst};
+pub use text::{parse, print, print_inst, ParseError};
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};

@@ -138,7 +138,9 @@ impl fmt::Display for ScalarIn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.1 {
             Scalar::Float(x) if x.is_nan() => f.write_str("nan"),
-            Scalar::Float(x) if x.is_infinite() => f.write_str(if x > 0.0 { "inf" } else { "-inf" }),
+            Scalar::Float(x) if x.is_infinite() => {
+                f.write_str(if x > 0.0 { "inf" } else { "-inf" })
+            }
             Scalar::Float(x) if self.0 != DType::F64 => write!(f, "{:?}", x as f32),
             Scalar::Float(x) => write!(f, "{x:?}"),
             Scalar::Int(i) => write!(f, "{i}"),
@@ -423,7 +425,10 @@ mod tests {
     #[test]
     fn floats_print_shortest_and_read_back_exactly() {
         let tenth32 = 0.1f32 as f64;
-        assert_eq!(ScalarIn(DType::F32, Scalar::Float(tenth32)).to_string(), "0.1");
+        assert_eq!(
+            ScalarIn(DType::F32, Scalar::Float(tenth32)).to_string(),
+            "0.1"
+        );
         assert_eq!(parse_float(DType::F32, "0.1"), Some(tenth32));
         let in64 = ScalarIn(DType::F64, Scalar::Float(tenth32)).to_string();
         assert_eq!(parse_float(DType::F64, &in64), Some(tenth32));

@@ -60,13 +60,17 @@ impl fmt::Display for VerifyError {
 pub fn check_literal(lit: &Literal, ty: &TensorType) -> Result<(), String> {
     let fits_all = |d: &Data| d.iter().all(|s| s.fits(ty.dtype));
     match lit {
-        Literal::Splat(s) if !s.fits(ty.dtype) => Err(format!("splat value {s} is not a {}", ty.dtype)),
+        Literal::Splat(s) if !s.fits(ty.dtype) => {
+            Err(format!("splat value {s} is not a {}", ty.dtype))
+        }
         Literal::Dense(d) if d.len() != ty.num_elements() => Err(format!(
             "dense literal has {} elements, {ty} needs {}",
             d.len(),
             ty.num_elements()
         )),
-        Literal::Dense(d) if !fits_all(d) => Err(format!("dense literal elements are not all {}", ty.dtype)),
+        Literal::Dense(d) if !fits_all(d) => {
+            Err(format!("dense literal elements are not all {}", ty.dtype))
+        }
         _ => Ok(()),
     }
 }
@@ -74,9 +78,9 @@ pub fn check_literal(lit: &Literal, ty: &TensorType) -> Result<(), String> {
 /// Verifies a whole program.
 ///
 /// ```
-/// let p = ptir_ir::parse("func @f(%0: f32[2]) -> f32[2] {\n  %1 = exp %0 : f32[2]\n  return %1\n}\n").unwrap();
+/// let p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {\n  %1 = exp %0 : f32[2]\n  return %1\n}\n").unwrap();
 /// assert!(ptir_ir::verify(&p).is_ok());
-/// let bad = ptir_ir::parse("func @f(%0: f32[2]) -> f32[3] {\n  return %0\n}\n").unwrap();
+/// let bad = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[3]) {\n  return %0\n}\n").unwrap();
 /// let err = ptir_ir::verify(&bad).unwrap_err();
 /// assert!(err.to_string().contains("returns (f32[2]) but is declared to return (f32[3])"));
 /// ```
@@ -129,7 +133,11 @@ impl<'p> Verifier<'p> {
 
     fn collect_signatures(&mut self, program: &'p Program) {
         for e in &program.externs {
-            if self.signatures.insert(&e.name, e.signature.clone()).is_some() {
+            if self
+                .signatures
+                .insert(&e.name, e.signature.clone())
+                .is_some()
+            {
                 self.function.clone_from(&e.name);
                 self.error(None, format!("@{} is declared twice", e.name));
             }
@@ -163,7 +171,12 @@ impl<'p> Verifier<'p> {
 
     /// Checks a block; returns the types of its results (unknown results are skipped after
     /// being reported).
-    fn block(&mut self, region: &'p Region, scope: &mut Scope<'p>, owner: Option<&Instruction>) -> Vec<Type> {
+    fn block(
+        &mut self,
+        region: &'p Region,
+        scope: &mut Scope<'p>,
+        owner: Option<&Instruction>,
+    ) -> Vec<Type> {
         scope.scopes.push(Vec::new());
         for p in &region.params {
             self.define(p.id, &p.ty, scope, owner);
@@ -184,7 +197,13 @@ impl<'p> Verifier<'p> {
         results
     }
 
-    fn define(&mut self, v: ValueId, ty: &'p Type, scope: &mut Scope<'p>, at: Option<&Instruction>) {
+    fn define(
+        &mut self,
+        v: ValueId,
+        ty: &'p Type,
+        scope: &mut Scope<'p>,
+        at: Option<&Instruction>,
+    ) {
         if !scope.defined.insert(v) {
             self.error(at, format!("{v} is defined more than once"));
         }
@@ -199,9 +218,10 @@ impl<'p> Verifier<'p> {
         for v in &inst.operands {
             match scope.visible.get(v) {
                 Some(t) => operand_types.push(*t),
-                None if scope.defined.contains(v) => {
-                    self.error(Some(inst), format!("uses {v}, which is not visible from this region"))
-                }
+                None if scope.defined.contains(v) => self.error(
+                    Some(inst),
+                    format!("uses {v}, which is not visible from this region"),
+                ),
                 None => self.error(Some(inst), format!("uses {v} before its definition")),
             }
         }
@@ -219,7 +239,12 @@ impl<'p> Verifier<'p> {
         let callee = match &inst.op {
             Op::Call { callee } => match self.signatures.get(callee.as_str()) {
                 Some(sig) => sig.clone(),
-                None => return self.error(Some(inst), format!("calls @{callee}, which is not declared")),
+                None => {
+                    return self.error(
+                        Some(inst),
+                        format!("calls @{callee}, which is not declared"),
+                    )
+                }
             },
             _ => None,
         };
@@ -235,7 +260,12 @@ impl<'p> Verifier<'p> {
 
     /// Checks the regions of a region op and returns their result types (`None` if the op's
     /// operands already make the regions uncheckable).
-    fn regions(&mut self, inst: &'p Instruction, operands: &[&'p Type], scope: &mut Scope<'p>) -> Option<Vec<Vec<Type>>> {
+    fn regions(
+        &mut self,
+        inst: &'p Instruction,
+        operands: &[&'p Type],
+        scope: &mut Scope<'p>,
+    ) -> Option<Vec<Vec<Type>>> {
         let regions = inst.op.regions();
         if regions.is_empty() {
             return Some(Vec::new());

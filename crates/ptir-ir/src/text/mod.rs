@@ -15,6 +15,9 @@
 //! An instruction is `%result = op operands attributes : type regions`. Region ops print their
 //! regions after the type as `{ ^(params): ... yield values }`.
 
+mod lexer;
+mod parser;
 mod printer;
 
+pub use parser::{parse, ParseError, NESTING_LIMIT};
 pub use printer::{print, print_inst};

@@ -83,7 +83,12 @@ fn indent(f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
     Ok(())
 }
 
-fn write_block_body(f: &mut fmt::Formatter<'_>, r: &Region, depth: usize, terminator: &str) -> fmt::Result {
+fn write_block_body(
+    f: &mut fmt::Formatter<'_>,
+    r: &Region,
+    depth: usize,
+    terminator: &str,
+) -> fmt::Result {
     for inst in &r.insts {
         write_inst(f, inst, depth)?;
     }
@@ -200,7 +205,9 @@ fn write_attrs(f: &mut fmt::Formatter<'_>, op: &Op) -> fmt::Result {
             write_usizes(f, "lhs_contract", &d.lhs_contract)?;
             write_usizes(f, "rhs_contract", &d.rhs_contract)
         }
-        Op::Reduce { axes, keep_dims, .. } => {
+        Op::Reduce {
+            axes, keep_dims, ..
+        } => {
             write_usizes(f, "axes", axes)?;
             write!(f, " keep_dims={keep_dims}")
         }

@@ -1,0 +1,739 @@
+//! The parser: `.ptir` text to [`Program`], by recursive descent over [`Lexer`] tokens.
+//!
+//! It never panics, on any input: every failure is a [`ParseError`] with the line, the column
+//! and what was expected. Nesting (regions, tuple types) is bounded by [`NESTING_LIMIT`] so that
+//! hostile input cannot overflow the stack. The parser checks syntax and names; types and SSA
+//! visibility are the verifier's job ([`crate::verify`]).
+//!
+//! Value names: `%N` (digits) is value number `N`, which is what the printer writes, so printed
+//! programs read back identical. Other names (`%x`) are numbered after the largest `%N` of their
+//! function, in order of first appearance.
+
+use super::lexer::{line_col, Lexer, Spanned, Tok};
+use crate::ops::{DotDims, Op, OpKey, RngDist};
+use crate::program::{
+    ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
+};
+use crate::tensor::{parse_float, wrap_int, Data, Literal, Scalar};
+use crate::types::{DType, TensorType, Type};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How deeply regions and tuple types may nest.
+pub const NESTING_LIMIT: usize = 200;
+
+/// Value numbers at or above this are reserved for named (`%x`) values while parsing.
+const NAMED_BASE: u32 = 1 << 31;
+
+/// A syntax error, located.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{col}: {message}")]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// What went wrong, usually "expected X, found Y".
+    pub message: String,
+}
+
+/// Parses a program.
+///
+/// ```
+/// let p = ptir_ir::parse("func @id(%x: f32[]) -> (f32[]) {\n  return %x\n}").unwrap();
+/// assert_eq!(p.functions[0].name, "id");
+/// let err = ptir_ir::parse("func @f() -> () {\n  %1 = frob : f32[]\n}").unwrap_err();
+/// assert_eq!(err.to_string(), "2:8: unknown op `frob`");
+/// ```
+pub fn parse(src: &str) -> Result<Program, ParseError> {
+    let mut p = Parser::new(src);
+    p.program()
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+/// A parsed attribute value.
+enum Attr {
+    List(Vec<usize>),
+    Int(usize),
+    Bool(bool),
+}
+
+/// The attributes of one instruction, with their positions, consumed as the op is built.
+struct Attrs<'s> {
+    items: Vec<(&'s str, Attr, usize)>,
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    lexer: Lexer<'s>,
+    peeked: Spanned<'s>,
+    depth: usize,
+    /// Per function: named values (`%x`) and the provisional numbers they got.
+    named: FxHashMap<&'s str, ValueId>,
+    /// Per function: values defined so far, to report redefinitions where they happen.
+    defined: FxHashSet<ValueId>,
+    /// Per function: the largest `%N` seen.
+    max_numbered: Option<u32>,
+}
+
+impl<'s> Parser<'s> {
+    fn new(src: &'s str) -> Self {
+        let mut lexer = Lexer::new(src);
+        let peeked = lexer.next_token();
+        Parser {
+            src,
+            lexer,
+            peeked,
+            depth: 0,
+            named: FxHashMap::default(),
+            defined: FxHashSet::default(),
+            max_numbered: None,
+        }
+    }
+
+    fn error_at(&self, pos: usize, message: impl Into<String>) -> ParseError {
+        let (line, col) = line_col(self.src, pos);
+        ParseError {
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+
+    fn expected(&self, what: &str) -> ParseError {
+        self.error_at(
+            self.peeked.pos,
+            format!("expected {what}, found {}", self.peeked.tok.describe()),
+        )
+    }
+
+    fn bump(&mut self) -> Spanned<'s> {
+        std::mem::replace(&mut self.peeked, self.lexer.next_token())
+    }
+
+    fn eat_punct(&mut self, c: u8) -> bool {
+        if self.peeked.tok == Tok::Punct(c) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn punct(&mut self, c: u8) -> PResult<()> {
+        if self.eat_punct(c) {
+            Ok(())
+        } else {
+            Err(self.expected(&format!("`{}`", c as char)))
+        }
+    }
+
+    fn keyword(&mut self, kw: &str) -> PResult<()> {
+        if self.peeked.tok == Tok::Ident(kw) {
+            self.bump();
+            Ok(())
+        } else {
+            Err(self.expected(&format!("`{kw}`")))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<(&'s str, usize)> {
+        match self.peeked.tok {
+            Tok::Ident(s) => Ok((s, self.bump().pos)),
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    fn symbol(&mut self) -> PResult<String> {
+        match self.peeked.tok {
+            Tok::Symbol(s) if !s.is_empty() => {
+                self.bump();
+                Ok(s.to_string())
+            }
+            _ => Err(self.expected("a symbol like `@name`")),
+        }
+    }
+
+    fn usize_lit(&mut self) -> PResult<usize> {
+        match self.peeked.tok {
+            Tok::Number(s) => match s.parse::<usize>() {
+                Ok(n) => {
+                    self.bump();
+                    Ok(n)
+                }
+                Err(_) => Err(self.expected("a non-negative integer")),
+            },
+            _ => Err(self.expected("a non-negative integer")),
+        }
+    }
+
+    /// Runs `f` one nesting level deeper, failing past [`NESTING_LIMIT`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= NESTING_LIMIT {
+            return Err(self.error_at(
+                self.peeked.pos,
+                format!("nesting deeper than {NESTING_LIMIT} levels"),
+            ));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// Parses items separated by `,` until `close` (consumed).
+    fn list<T>(
+        &mut self,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        let mut out = Vec::new();
+        if self.eat_punct(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(item(self)?);
+            if self.eat_punct(close) {
+                return Ok(out);
+            }
+            if !self.eat_punct(b',') {
+                return Err(self.expected(&format!("`,` or `{}`", close as char)));
+            }
+        }
+    }
+
+    // ---- program structure -------------------------------------------------------------
+
+    fn program(&mut self) -> PResult<Program> {
+        let mut program = Program::default();
+        loop {
+            match self.peeked.tok {
+                Tok::Ident("extern") => program.externs.push(self.extern_decl()?),
+                Tok::Ident("func") => program.functions.push(self.function()?),
+                Tok::Eof => return Ok(program),
+                _ => return Err(self.expected("`func`, `extern` or end of input")),
+            }
+        }
+    }
+
+    fn extern_decl(&mut self) -> PResult<ExternDecl> {
+        self.keyword("extern")?;
+        let name = self.symbol()?;
+        let signature = if self.eat_punct(b'(') {
+            let params = self.list(b')', Self::ty)?;
+            self.arrow()?;
+            self.punct(b'(')?;
+            let results = self.list(b')', Self::ty)?;
+            Some(Signature { params, results })
+        } else {
+            None
+        };
+        let pure = match self.ident("`pure` or `impure`")? {
+            ("pure", _) => true,
+            ("impure", _) => false,
+            (_, pos) => {
+                return Err(self.error_at(pos, "expected `pure` or `impure`"));
+            }
+        };
+        Ok(ExternDecl {
+            name,
+            signature,
+            pure,
+        })
+    }
+
+    fn arrow(&mut self) -> PResult<()> {
+        if self.peeked.tok == Tok::Arrow {
+            self.bump();
+            Ok(())
+        } else {
+            Err(self.expected("`->`"))
+        }
+    }
+
+    fn function(&mut self) -> PResult<Function> {
+        self.keyword("func")?;
+        let name = self.symbol()?;
+        self.named.clear();
+        self.defined.clear();
+        self.max_numbered = None;
+        self.punct(b'(')?;
+        let params = self.list(b')', Self::param)?;
+        self.arrow()?;
+        self.punct(b'(')?;
+        let result_types = self.list(b')', Self::ty)?;
+        self.punct(b'{')?;
+        let mut body = self.block_body("return")?;
+        body.params = params;
+        self.punct(b'}')?;
+        if !self.named.is_empty() {
+            let base = self.max_numbered.map_or(0, |m| m + 1);
+            renumber_named(&mut body, base);
+        }
+        Ok(Function {
+            name,
+            result_types,
+            body,
+        })
+    }
+
+    fn param(&mut self) -> PResult<Param> {
+        let id = self.define_value()?;
+        self.punct(b':')?;
+        let ty = self.ty()?;
+        Ok(Param { id, ty })
+    }
+
+    /// Instructions up to and including the terminator `yield`/`return` and its values.
+    fn block_body(&mut self, terminator: &str) -> PResult<Region> {
+        let mut region = Region::default();
+        loop {
+            match self.peeked.tok {
+                Tok::Value(_) => region.insts.push(self.instruction()?),
+                Tok::Ident(t) if t == terminator => {
+                    self.bump();
+                    region.results = self.terminator_values()?;
+                    return Ok(region);
+                }
+                _ => return Err(self.expected(&format!("an instruction or `{terminator}`"))),
+            }
+        }
+    }
+
+    fn terminator_values(&mut self) -> PResult<Vec<ValueId>> {
+        let mut values = Vec::new();
+        if !matches!(self.peeked.tok, Tok::Value(_)) {
+            return Ok(values);
+        }
+        loop {
+            values.push(self.use_value()?);
+            if !self.eat_punct(b',') {
+                return Ok(values);
+            }
+        }
+    }
+
+    fn region(&mut self) -> PResult<Region> {
+        self.punct(b'{')?;
+        self.nested(|p| {
+            let params = if p.eat_punct(b'^') {
+                p.punct(b'(')?;
+                let params = p.list(b')', Self::param)?;
+                p.punct(b':')?;
+                params
+            } else {
+                Vec::new()
+            };
+            let mut region = p.block_body("yield")?;
+            region.params = params;
+            p.punct(b'}')?;
+            Ok(region)
+        })
+    }
+
+    // ---- values and types --------------------------------------------------------------
+
+    fn value_name(&mut self) -> PResult<(ValueId, usize)> {
+        let Tok::Value(name) = self.peeked.tok else {
+            return Err(self.expected("a value like `%0`"));
+        };
+        let pos = self.bump().pos;
+        if name.is_empty() {
+            return Err(self.error_at(pos, "expected a value name after `%`"));
+        }
+        if name.bytes().all(|b| b.is_ascii_digit()) {
+            return match name.parse::<u32>() {
+                Ok(n) if n < NAMED_BASE => {
+                    self.max_numbered = self.max_numbered.max(Some(n));
+                    Ok((ValueId(n), pos))
+                }
+                _ => Err(self.error_at(pos, format!("value number %{name} is too large"))),
+            };
+        }
+        let next = ValueId(NAMED_BASE + self.named.len() as u32);
+        if self.named.len() as u32 >= NAMED_BASE {
+            return Err(self.error_at(pos, "too many named values"));
+        }
+        Ok((*self.named.entry(name).or_insert(next), pos))
+    }
+
+    fn use_value(&mut self) -> PResult<ValueId> {
+        self.value_name().map(|(v, _)| v)
+    }
+
+    fn define_value(&mut self) -> PResult<ValueId> {
+        let (v, pos) = self.value_name()?;
+        if !self.defined.insert(v) {
+            let text = self
+                .src
+                .get(pos..)
+                .and_then(|s| {
+                    s.split(|c: char| c.is_whitespace() || c == ':' || c == ',' || c == ')')
+                        .next()
+                })
+                .unwrap_or("");
+            return Err(self.error_at(pos, format!("{text} is defined more than once")));
+        }
+        Ok(v)
+    }
+
+    fn ty(&mut self) -> PResult<Type> {
+        if self.eat_punct(b'(') {
+            return self.nested(|p| p.list(b')', Self::ty)).map(Type::Tuple);
+        }
+        self.tensor_type().map(Type::Tensor)
+    }
+
+    fn tensor_type(&mut self) -> PResult<TensorType> {
+        let (name, pos) = self.ident("a type like `f32[2,3]`")?;
+        let dtype = DType::from_name(name)
+            .ok_or_else(|| self.error_at(pos, format!("unknown element type `{name}` (expected f16, bf16, f32, f64, i32, i64 or bool)")))?;
+        self.punct(b'[')?;
+        let shape = self.list(b']', Self::usize_lit)?;
+        Ok(TensorType::new(dtype, shape))
+    }
+
+    // ---- instructions ------------------------------------------------------------------
+
+    fn instruction(&mut self) -> PResult<Instruction> {
+        let result = self.define_value()?;
+        self.punct(b'=')?;
+        let (name, name_pos) = self.ident("an op name")?;
+        match name {
+            "constant" => self.constant(result),
+            "call" => {
+                let callee = self.symbol()?;
+                self.punct(b'(')?;
+                let operands = self.list(b')', Self::use_value)?;
+                self.finish(result, Op::Call { callee }, operands)
+            }
+            "rng" => {
+                let (d, pos) = self.ident("a distribution (`uniform` or `normal`)")?;
+                let dist = RngDist::from_name(d).ok_or_else(|| {
+                    self.error_at(
+                        pos,
+                        format!("unknown distribution `{d}` (expected `uniform` or `normal`)"),
+                    )
+                })?;
+                self.finish(result, Op::Rng { dist }, Vec::new())
+            }
+            _ => {
+                let key = OpKey::from_name(name)
+                    .ok_or_else(|| self.error_at(name_pos, format!("unknown op `{name}`")))?;
+                let operands = self.operands()?;
+                let mut attrs = self.attrs()?;
+                let op = self.build_op(key, &mut attrs)?;
+                if let Some((attr, _, pos)) = attrs.items.first() {
+                    return Err(self.error_at(*pos, format!("`{name}` has no attribute `{attr}`")));
+                }
+                self.finish(result, op, operands)
+            }
+        }
+    }
+
+    /// The `: type` and the regions that end an instruction.
+    fn finish(
+        &mut self,
+        result: ValueId,
+        mut op: Op,
+        operands: Vec<ValueId>,
+    ) -> PResult<Instruction> {
+        self.punct(b':')?;
+        let ty = self.ty()?;
+        for r in op.regions_mut() {
+            *r = self.region()?;
+        }
+        Ok(Instruction {
+            result,
+            ty,
+            op,
+            operands,
+        })
+    }
+
+    fn operands(&mut self) -> PResult<Vec<ValueId>> {
+        let mut operands = Vec::new();
+        if !matches!(self.peeked.tok, Tok::Value(_)) {
+            return Ok(operands);
+        }
+        loop {
+            operands.push(self.use_value()?);
+            if !self.eat_punct(b',') {
+                return Ok(operands);
+            }
+        }
+    }
+
+    fn attrs(&mut self) -> PResult<Attrs<'s>> {
+        let mut items = Vec::new();
+        while let Tok::Ident(name) = self.peeked.tok {
+            let pos = self.bump().pos;
+            self.punct(b'=')?;
+            let value = match self.peeked.tok {
+                Tok::Punct(b'[') => {
+                    self.bump();
+                    Attr::List(self.list(b']', Self::usize_lit)?)
+                }
+                Tok::Ident("true") => {
+                    self.bump();
+                    Attr::Bool(true)
+                }
+                Tok::Ident("false") => {
+                    self.bump();
+                    Attr::Bool(false)
+                }
+                _ => Attr::Int(self.usize_lit()?),
+            };
+            if items.iter().any(|(n, _, _)| *n == name) {
+                return Err(self.error_at(pos, format!("attribute `{name}` is given twice")));
+            }
+            items.push((name, value, pos));
+        }
+        Ok(Attrs { items })
+    }
+
+    fn take(&self, attrs: &mut Attrs<'s>, name: &str, default: Option<Attr>) -> PResult<Attr> {
+        match attrs.items.iter().position(|(n, _, _)| *n == name) {
+            Some(i) => Ok(attrs.items.remove(i).1),
+            None => default.ok_or_else(|| self.expected(&format!("attribute `{name}=`"))),
+        }
+    }
+
+    fn list_attr(
+        &self,
+        attrs: &mut Attrs<'s>,
+        name: &str,
+        default: Option<Vec<usize>>,
+    ) -> PResult<Vec<usize>> {
+        match self.take(attrs, name, default.map(Attr::List))? {
+            Attr::List(xs) => Ok(xs),
+            _ => Err(self.error_at(
+                self.peeked.pos,
+                format!("attribute `{name}` must be a list like [0,1]"),
+            )),
+        }
+    }
+
+    fn int_attr(&self, attrs: &mut Attrs<'s>, name: &str) -> PResult<usize> {
+        match self.take(attrs, name, None)? {
+            Attr::Int(n) => Ok(n),
+            _ => Err(self.error_at(
+                self.peeked.pos,
+                format!("attribute `{name}` must be an integer"),
+            )),
+        }
+    }
+
+    fn bool_attr(&self, attrs: &mut Attrs<'s>, name: &str) -> PResult<bool> {
+        match self.take(attrs, name, Some(Attr::Bool(false)))? {
+            Attr::Bool(b) => Ok(b),
+            _ => Err(self.error_at(
+                self.peeked.pos,
+                format!("attribute `{name}` must be true or false"),
+            )),
+        }
+    }
+
+    fn build_op(&self, key: OpKey, attrs: &mut Attrs<'s>) -> PResult<Op> {
+        Ok(match key {
+            OpKey::Unary(u) => Op::Unary(u),
+            OpKey::Binary(b) => Op::Binary(b),
+            OpKey::Compare(c) => Op::Compare(c),
+            OpKey::Select => Op::Select,
+            OpKey::Cast => Op::Cast,
+            OpKey::Reshape => Op::Reshape,
+            OpKey::Tuple => Op::Tuple,
+            OpKey::Transpose => Op::Transpose {
+                perm: self.list_attr(attrs, "perm", None)?,
+            },
+            OpKey::Broadcast => Op::Broadcast {
+                dims: self.list_attr(attrs, "dims", None)?,
+            },
+            OpKey::Slice => Op::Slice {
+                start: self.list_attr(attrs, "start", None)?,
+                limit: self.list_attr(attrs, "limit", None)?,
+                stride: self.list_attr(attrs, "stride", None)?,
+            },
+            OpKey::Concat => Op::Concat {
+                axis: self.int_attr(attrs, "axis")?,
+            },
+            OpKey::DotGeneral => Op::DotGeneral(DotDims {
+                lhs_batch: self.list_attr(attrs, "lhs_batch", Some(vec![]))?,
+                rhs_batch: self.list_attr(attrs, "rhs_batch", Some(vec![]))?,
+                lhs_contract: self.list_attr(attrs, "lhs_contract", None)?,
+                rhs_contract: self.list_attr(attrs, "rhs_contract", None)?,
+            }),
+            OpKey::Reduce(kind) => Op::Reduce {
+                kind,
+                axes: self.list_attr(attrs, "axes", None)?,
+                keep_dims: self.bool_attr(attrs, "keep_dims")?,
+            },
+            OpKey::Scan => Op::Scan {
+                num_carry: self.int_attr(attrs, "num_carry")?,
+                length: self.int_attr(attrs, "length")?,
+                body: Region::default(),
+            },
+            OpKey::TupleGet => Op::TupleGet {
+                index: self.int_attr(attrs, "index")?,
+            },
+            OpKey::Cond => Op::Cond {
+                then_region: Region::default(),
+                else_region: Region::default(),
+            },
+            OpKey::While => Op::While {
+                cond: Region::default(),
+                body: Region::default(),
+            },
+            // Handled by `instruction` before dispatching here.
+            OpKey::Constant | OpKey::Call | OpKey::Rng => {
+                return Err(self.error_at(self.peeked.pos, format!("`{key}` has its own syntax")))
+            }
+        })
+    }
+
+    // ---- constants ---------------------------------------------------------------------
+
+    fn literal_token(&mut self) -> PResult<(&'s str, usize)> {
+        match self.peeked.tok {
+            Tok::Number(s) | Tok::Ident(s) => Ok((s, self.bump().pos)),
+            _ => Err(self.expected("a number, `true`, `false`, `nan` or `inf`")),
+        }
+    }
+
+    fn constant(&mut self, result: ValueId) -> PResult<Instruction> {
+        let (form, pos) = self.ident("`splat` or `dense`")?;
+        self.punct(b'(')?;
+        let (splat, raw) = match form {
+            "splat" => (true, vec![self.literal_token()?]),
+            "dense" => {
+                self.punct(b'[')?;
+                (false, self.list(b']', Self::literal_token)?)
+            }
+            _ => {
+                return Err(
+                    self.error_at(pos, format!("expected `splat` or `dense`, found `{form}`"))
+                )
+            }
+        };
+        self.punct(b')')?;
+        self.punct(b':')?;
+        let ty_pos = self.peeked.pos;
+        let ty = self.ty()?;
+        let Type::Tensor(tt) = &ty else {
+            return Err(self.error_at(ty_pos, "a constant must have a tensor type"));
+        };
+        let scalars = raw
+            .iter()
+            .map(|&(text, pos)| self.scalar(tt.dtype, text, pos))
+            .collect::<PResult<Vec<_>>>()?;
+        let lit = if splat {
+            Literal::Splat(scalars[0])
+        } else {
+            Literal::Dense(Data::from_scalars(tt.dtype, scalars))
+        };
+        Ok(Instruction {
+            result,
+            ty,
+            op: Op::Constant(lit),
+            operands: Vec::new(),
+        })
+    }
+
+    fn scalar(&self, dtype: DType, text: &str, pos: usize) -> PResult<Scalar> {
+        let bad = || self.error_at(pos, format!("`{text}` is not a valid {dtype} value"));
+        if dtype.is_float() {
+            parse_float(dtype, text).map(Scalar::Float).ok_or_else(bad)
+        } else if dtype.is_int() {
+            match text.parse::<i64>() {
+                Ok(i) if wrap_int(dtype, i) == i => Ok(Scalar::Int(i)),
+                _ => Err(bad()),
+            }
+        } else {
+            match text {
+                "true" => Ok(Scalar::Bool(true)),
+                "false" => Ok(Scalar::Bool(false)),
+                _ => Err(bad()),
+            }
+        }
+    }
+}
+
+/// Gives named values (provisional numbers at or above [`NAMED_BASE`]) the numbers
+/// `base, base + 1, ...` in the order they were first seen.
+fn renumber_named(region: &mut Region, base: u32) {
+    let map = |v: &mut ValueId| {
+        if v.0 >= NAMED_BASE {
+            v.0 = base.saturating_add(v.0 - NAMED_BASE);
+        }
+    };
+    renumber_region(region, &map);
+}
+
+fn renumber_region(region: &mut Region, map: &impl Fn(&mut ValueId)) {
+    region.params.iter_mut().for_each(|p| map(&mut p.id));
+    region.results.iter_mut().for_each(map);
+    for inst in &mut region.insts {
+        map(&mut inst.result);
+        inst.operands.iter_mut().for_each(map);
+        for r in inst.op.regions_mut() {
+            renumber_region(r, map);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(src: &str) -> String {
+        parse(src)
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.to_string())
+    }
+
+    #[test]
+    fn errors_are_located_and_say_what_was_expected() {
+        assert_eq!(
+            err("func @f( -> () {}"),
+            "1:10: expected a value like `%0`, found `->`"
+        );
+        assert_eq!(
+            err("func @f() -> () {\n  %1 = exp %0 : f33[2]\n}"),
+            "2:17: unknown element type `f33` (expected f16, bf16, f32, f64, i32, i64 or bool)"
+        );
+        assert_eq!(
+            err("func @f() -> () {\n  %1 = transpose %0 : f32[2]\n  return\n}"),
+            "2:21: expected attribute `perm=`, found `:`"
+        );
+        assert_eq!(
+            err("func @f(%0: f32[]) -> () {\n  %0 = exp %0 : f32[]\n}"),
+            "2:3: %0 is defined more than once"
+        );
+        assert_eq!(
+            err("func @f() -> () {\n  %1 = constant splat(1.5) : i32[]\n}"),
+            "2:23: `1.5` is not a valid i32 value"
+        );
+        assert_eq!(
+            err("garbage"),
+            "1:1: expected `func`, `extern` or end of input, found `garbage`"
+        );
+    }
+
+    #[test]
+    fn named_values_are_numbered_after_the_largest_number() {
+        let p = parse(
+            "func @f(%x: f32[], %3: f32[]) -> (f32[]) {\n  %y = add %x, %3 : f32[]\n  return %y\n}",
+        )
+        .unwrap();
+        let f = &p.functions[0];
+        assert_eq!(f.body.params[0].id, ValueId(4));
+        assert_eq!(f.body.insts[0].result, ValueId(5));
+        assert_eq!(f.body.results, vec![ValueId(5)]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let src = format!("extern @e({}", "(".repeat(100_000));
+        assert!(err(&src).contains("nesting deeper than"));
+    }
+}
