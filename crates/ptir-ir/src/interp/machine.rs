@@ -22,7 +22,7 @@ use super::{check_value, rng, Interpreter};
 use crate::ops::Op;
 use crate::program::{Function, Instruction, Region, ValueId};
 use crate::tensor::{Data, Scalar, Tensor, Value};
-use crate::types::Type;
+use crate::types::{TensorType, Type};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
@@ -277,14 +277,6 @@ impl<'i, 'p> Machine<'i, 'p> {
     }
 }
 
-/// The types of the `n` results packed in `ty` (inverse of [`Type::pack`]).
-fn unpack_type(ty: &Type, n: usize) -> Vec<Type> {
-    match ty {
-        Type::Tuple(ts) if n != 1 => ts.clone(),
-        t => vec![t.clone()],
-    }
-}
-
 /// The attributes of a `scan` being run.
 struct ScanOp<'p, 't> {
     num_carry: usize,
@@ -292,6 +284,61 @@ struct ScanOp<'p, 't> {
     body: &'p Region,
     /// The instruction's result type: the carries, then the stacked `ys`.
     ty: &'t Type,
+}
+
+fn tensor_of<'v>(v: &'v Value, what: &str) -> InterpResult<&'v Tensor> {
+    v.as_tensor()
+        .ok_or_else(|| InterpError::malformed(format!("{what} is a tuple")))
+}
+
+impl ScanOp<'_, '_> {
+    /// The types of the stacked outputs: the result types after the carries.
+    fn stacked_types(&self) -> InterpResult<Vec<TensorType>> {
+        let n = self.body.results.len();
+        let results = match self.ty {
+            Type::Tuple(ts) if n != 1 => ts.as_slice(),
+            t => std::slice::from_ref(t),
+        };
+        let ys = results.get(self.num_carry..).unwrap_or_default();
+        ys.iter()
+            .map(|t| tensor_of_type(t, "scan output type"))
+            .collect()
+    }
+
+    /// The body's arguments for step `i`: the carries, then row `i` of every `xs`.
+    fn step_args(
+        &self,
+        mut carries: Vec<Value>,
+        xs: &[Value],
+        i: usize,
+    ) -> InterpResult<Vec<Value>> {
+        for x in xs {
+            let row = leading_row(tensor_of(x, "a scanned operand")?, i)?;
+            carries.push(Value::Tensor(row));
+        }
+        Ok(carries)
+    }
+
+    /// Splits one step's results into the next carries, appending the outputs to `ys`.
+    fn step_results(&self, mut out: Vec<Value>, ys: &mut [Data]) -> InterpResult<Vec<Value>> {
+        if out.len() != self.num_carry + ys.len() {
+            return Err(InterpError::malformed(
+                "scan body yields the wrong number of values",
+            ));
+        }
+        let step_ys = out.split_off(self.num_carry);
+        for (acc, y) in ys.iter_mut().zip(&step_ys) {
+            let y = tensor_of(y, "a scan output")?;
+            append_range(acc, &y.data, 0..y.data.len())?;
+        }
+        Ok(out)
+    }
+}
+
+fn tensor_of_type(t: &Type, what: &str) -> InterpResult<TensorType> {
+    t.as_tensor()
+        .cloned()
+        .ok_or_else(|| InterpError::malformed(format!("{what} is a tuple")))
 }
 
 impl<'i, 'p> Machine<'i, 'p> {
@@ -308,48 +355,17 @@ impl<'i, 'p> Machine<'i, 'p> {
             ));
         }
         let xs = carries.split_off(scan.num_carry);
-        let result_types = unpack_type(scan.ty, scan.body.results.len());
-        let y_types = result_types.get(scan.num_carry..).unwrap_or_default();
-        let mut ys: Vec<Data> = Vec::with_capacity(y_types.len());
-        for t in y_types {
-            let t = t
-                .as_tensor()
-                .ok_or_else(|| InterpError::malformed("scan output of tuple type"))?;
-            ys.push(empty_data(t.dtype));
-        }
+        let y_types = scan.stacked_types()?;
+        let mut ys: Vec<Data> = y_types.iter().map(|t| empty_data(t.dtype)).collect();
         for i in 0..scan.length {
             self.burn_fuel()?;
-            let mut args = carries;
-            for x in &xs {
-                let x = x
-                    .as_tensor()
-                    .ok_or_else(|| InterpError::malformed("scanned operand is a tuple"))?;
-                args.push(Value::Tensor(leading_row(x, i)?));
-            }
-            let mut out = self.region(function, scan.body, args, env)?;
-            if out.len() != scan.num_carry + ys.len() {
-                return Err(InterpError::malformed(
-                    "scan body yields the wrong number of values",
-                ));
-            }
-            let step_ys = out.split_off(scan.num_carry);
-            carries = out;
-            for (acc, y) in ys.iter_mut().zip(&step_ys) {
-                let y = y
-                    .as_tensor()
-                    .ok_or_else(|| InterpError::malformed("scan output is a tuple"))?;
-                append_range(acc, &y.data, 0..y.data.len())?;
-            }
+            let args = scan.step_args(carries, &xs, i)?;
+            let out = self.region(function, scan.body, args, env)?;
+            carries = scan.step_results(out, &mut ys)?;
         }
         let mut results = carries;
-        for (t, data) in y_types.iter().zip(ys) {
-            let ty = t
-                .as_tensor()
-                .ok_or_else(|| InterpError::malformed("scan output of tuple type"))?;
-            let stacked = Value::Tensor(Tensor {
-                ty: ty.clone(),
-                data,
-            });
+        for (ty, data) in y_types.into_iter().zip(ys) {
+            let stacked = Value::Tensor(Tensor { ty, data });
             check_buffers(&stacked)?;
             results.push(stacked);
         }

@@ -3,8 +3,8 @@
 //! Its results are the ground truth that every optimization is tested against, so each
 //! semantic choice is written down next to the code that makes it:
 //!
-//! - elementwise arithmetic, conversions and comparisons: [`kernels`](self::kernels) (the
-//!   public [`unary_scalar`], [`binary_scalar`], [`compare_scalar`], [`cast_scalar`]);
+//! - elementwise arithmetic, conversions and comparisons: `kernels.rs` (the public
+//!   [`unary_scalar`], [`binary_scalar`], [`compare_scalar`], [`cast_scalar`]);
 //! - accumulation order of `reduce_*` and `dot_general`: `reduce.rs`;
 //! - data movement (`transpose`, `broadcast`, `slice`, `concat`): `shape_ops.rs`;
 //! - the random stream of `rng`: `rng.rs`;
@@ -12,9 +12,12 @@
 //!
 //! [`eval_op`] evaluates one op on its own, for the constant folders.
 //!
-//! **Limits.** A run never panics and always stops: a value above [`TENSOR_ELEMENT_LIMIT`]
-//! elements, more than [`WHILE_FUEL`] loop iterations, or calls and regions nested deeper than
-//! [`CALL_DEPTH_LIMIT`] end the run with an [`InterpError`].
+//! **Limits.** A run never panics, whatever the program (verified or not) and the inputs: a
+//! value above [`TENSOR_ELEMENT_LIMIT`] elements, more than [`WHILE_FUEL`] loop iterations, or
+//! calls and regions nested deeper than [`CALL_DEPTH_LIMIT`] end the run with an
+//! [`InterpError`]. So loops cannot run forever and recursion cannot overflow the stack. (The
+//! number of calls is not budgeted: a tree recursion within the depth limit may still take
+//! exponential time.)
 
 mod error;
 mod eval;
@@ -54,8 +57,10 @@ pub const WHILE_FUEL: u64 = 1_000_000;
 
 /// Default limit on the nesting of calls and region executions (each call and each entry
 /// into a `cond`/`while`/`scan` region counts one level): 128. The interpreter recurses on
-/// the native stack, so deeper nesting would overflow it; hitting the limit is
-/// [`InterpError::DepthLimit`]. Change it with [`Interpreter::with_call_depth_limit`].
+/// the native stack, about 6 KiB per level in debug builds and 1.5 KiB in release builds
+/// (measured), so 128 levels stay well inside the 2 MiB of a test thread; deeper nesting
+/// would overflow it. Hitting the limit is [`InterpError::DepthLimit`]. Change it with
+/// [`Interpreter::with_call_depth_limit`].
 pub const CALL_DEPTH_LIMIT: usize = 128;
 
 /// A native implementation of an extern: receives the call's arguments and its annotated

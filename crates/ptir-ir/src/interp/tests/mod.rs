@@ -12,6 +12,7 @@ mod calls;
 mod control;
 mod elementwise;
 mod reductions;
+mod reference;
 mod shapes;
 
 use crate::{
