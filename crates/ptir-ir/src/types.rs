@@ -109,7 +109,7 @@ pub fn num_elements(shape: &[usize]) -> usize {
 
 /// Row-major strides of a shape, in elements.
 pub fn strides(shape: &[usize]) -> Vec<usize> {
-    let mut s = vec![1; shape.len()];
+    let mut s = vec![1usize; shape.len()];
     for i in (0..shape.len().saturating_sub(1)).rev() {
         s[i] = s[i + 1].saturating_mul(shape[i + 1]);
     }
