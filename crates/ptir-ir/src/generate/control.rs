@@ -236,8 +236,8 @@ impl Gen<'_> {
         f.tuple_get(t, i)
     }
 
-    /// Runs `steps` steps in a new pool level holding `params`, then finds or makes values of
-    /// the `results` types. The level is dropped even on error.
+    /// Runs up to [`REGION_STEP_LIMIT`] steps in a new pool level holding `params`, then finds
+    /// or makes values of the `results` types. The level is dropped even on error.
     fn block(
         &mut self,
         f: &mut FunctionBuilder<'_>,
