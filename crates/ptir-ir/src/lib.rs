@@ -6,6 +6,8 @@
 //! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), the reference
 //! interpreter ([`Interpreter`], [`eval_op`]) and the Datalog analyses both engines rely on.
 
+pub mod builder;
+pub mod generate;
 mod infer;
 mod interp;
 mod ops;
@@ -15,6 +17,7 @@ pub mod text;
 mod types;
 mod verify;
 
+pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
