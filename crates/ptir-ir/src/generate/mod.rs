@@ -33,11 +33,13 @@
 
 mod chain;
 mod control;
+mod gpt2;
 mod inputs;
 mod state;
 mod tensor_ops;
 
 pub use chain::generate_chain;
+pub use gpt2::{gpt2_stack, Gpt2Config};
 pub use inputs::{random_inputs, random_tensor, random_value};
 
 use crate::builder::ProgramBuilder;
