@@ -75,7 +75,7 @@ impl Gpt2Config {
 /// assert_eq!(p.functions[0].body.params.len(), 1 + 2 * 12);
 /// ```
 pub fn gpt2_stack(cfg: &Gpt2Config) -> Result<Program, BuildError> {
-    if cfg.heads == 0 || cfg.d_model % cfg.heads != 0 {
+    if cfg.heads == 0 || !cfg.d_model.is_multiple_of(cfg.heads) {
         return Err(BuildError::Name(format!(
             "d_model {} is not a multiple of heads {}",
             cfg.d_model, cfg.heads
