@@ -6,6 +6,7 @@
 //! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), the reference
 //! interpreter ([`Interpreter`], [`eval_op`]) and the Datalog analyses both engines rely on.
 
+pub mod analysis;
 pub mod builder;
 pub mod generate;
 mod infer;
