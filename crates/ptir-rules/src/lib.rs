@@ -58,7 +58,8 @@ pub use ops::{attr_slots, make_op, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
 pub use pat::parse_pat;
 pub use registry::{
-    absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, invert_perm, Bound, Native, NativeFn,
-    Predicate, PredicateFn, Registry,
+    absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, dims_after_reduce, dot_swap_perm,
+    exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
+    NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use ruleset::{RuleFilter, RuleSet, BUNDLED};
+pub use ruleset::{RuleFilter, RuleSet, BUNDLED, BUNDLED_PATS};
