@@ -18,6 +18,8 @@
 
 pub mod analysis;
 pub mod cost;
+pub mod engine;
+pub mod extraction;
 pub mod language;
 pub mod lift;
 pub mod lower;
@@ -25,6 +27,8 @@ pub mod rules;
 pub mod saturate;
 
 pub use analysis::{ClassData, PtirAnalysis, PtirEGraph};
+pub use engine::{optimize, EngineError, EngineOptions, FunctionReport};
+pub use extraction::{extract, Choice, ExtractorKind};
 pub use language::{OpKind, PtirNode};
 pub use lift::{lift, LiftError};
 pub use lower::{lower, Lowered};
