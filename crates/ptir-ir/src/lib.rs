@@ -6,6 +6,7 @@
 //! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), and the
 //! Datalog analyses both engines rely on.
 
+pub mod analysis;
 mod infer;
 mod ops;
 mod program;
@@ -14,6 +15,7 @@ pub mod text;
 mod types;
 mod verify;
 
+pub use analysis::{Analysis, FunctionAnalysis};
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
