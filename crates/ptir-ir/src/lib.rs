@@ -3,11 +3,14 @@
 //!
 //! This crate is the bottom of the workspace: it knows nothing of rules, drivers or e-graphs.
 //! It holds the IR ([`Program`]), its text format ([`parse`], [`print`]), the verifier that
-//! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), and the
-//! Datalog analyses both engines rely on.
+//! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), the reference
+//! interpreter ([`Interpreter`], [`eval_op`]) and the Datalog analyses both engines rely on.
 
 pub mod analysis;
+pub mod builder;
+pub mod generate;
 mod infer;
+mod interp;
 mod ops;
 mod program;
 mod tensor;
@@ -16,9 +19,15 @@ mod types;
 mod verify;
 
 pub use analysis::{Analysis, FunctionAnalysis};
+pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
+};
+pub use interp::{
+    binary_scalar, cast_scalar, check_value, compare_scalar, eval_op, float_max, float_min,
+    int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult, Interpreter,
+    CALL_DEPTH_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
 pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};
 pub use program::{

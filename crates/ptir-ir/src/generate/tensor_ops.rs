@@ -1,0 +1,330 @@
+//! Generators of the tensor ops: each picks an op, finds or makes operands that fit it, and
+//! emits it. None of them adds its result to the pool; [`Gen::step`](super::state::Gen) does.
+
+use super::state::{ty_of, Gen, Result};
+use crate::builder::{FunctionBuilder, Val};
+use crate::infer::dot_general_type;
+use crate::ops::{BinaryOp, CmpOp, DotDims, ReduceKind, RngDist, UnaryOp};
+use crate::tensor::{Data, Literal, Scalar};
+use crate::types::{num_elements, DType, Shape, TensorType};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// How many random dimension plans `dot_general` tries before contracting every dim.
+const DOT_PLAN_TRIES: usize = 8;
+
+/// Is the unary op defined on this dtype?
+pub(super) fn unary_ok(u: UnaryOp, d: DType) -> bool {
+    match u {
+        UnaryOp::Not => !d.is_float(),
+        UnaryOp::Neg | UnaryOp::Abs => d != DType::Bool,
+        _ => d.is_float(),
+    }
+}
+
+/// Is the binary op defined on this dtype?
+pub(super) fn binary_ok(b: BinaryOp, d: DType) -> bool {
+    match b {
+        BinaryOp::And | BinaryOp::Or => !d.is_float(),
+        BinaryOp::Pow => d.is_float(),
+        _ => d != DType::Bool,
+    }
+}
+
+fn numeric(d: DType) -> bool {
+    d != DType::Bool
+}
+
+fn any(_: DType) -> bool {
+    true
+}
+
+/// A dimension of the rhs of a planned `dot_general`.
+#[derive(Clone, Copy)]
+enum RhsDim {
+    /// Paired with this lhs dim (batch or contracting).
+    Paired(usize),
+    /// A free dim of this size.
+    Free(usize),
+}
+
+impl Gen<'_> {
+    pub fn gen_constant(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let ty = self.rand_type(any);
+        self.constant(f, ty)
+    }
+
+    pub fn gen_rng(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let ty = self.rand_type(any);
+        let dist = if ty.dtype.is_float() && self.coin(0.5) {
+            RngDist::Normal
+        } else {
+            RngDist::Uniform
+        };
+        f.rng(dist, ty)
+    }
+
+    pub fn gen_unary(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let u = *UnaryOp::ALL.choose(&mut self.rng).unwrap_or(&UnaryOp::Neg);
+        let x = self.operand(f, move |d| unary_ok(u, d))?;
+        f.unary(u, x)
+    }
+
+    pub fn gen_binary(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let b = *BinaryOp::ALL
+            .choose(&mut self.rng)
+            .unwrap_or(&BinaryOp::Add);
+        let a = self.operand(f, move |d| binary_ok(b, d))?;
+        let ty = ty_of(f, a)?;
+        if matches!(b, BinaryOp::Div | BinaryOp::Rem) && ty.dtype.is_int() {
+            let divisor = self.positive_constant(f, ty)?;
+            return f.binary(b, a, divisor);
+        }
+        let c = self.want(f, &ty)?;
+        if self.coin(0.5) {
+            f.binary(b, a, c)
+        } else {
+            f.binary(b, c, a)
+        }
+    }
+
+    /// A constant of an integer type with elements in 1..=4 (a safe divisor).
+    fn positive_constant(&mut self, f: &mut FunctionBuilder<'_>, ty: TensorType) -> Result<Val> {
+        let lit = if self.coin(0.5) {
+            Literal::Splat(Scalar::Int(self.rng.gen_range(1..=4)))
+        } else {
+            let xs: Vec<Scalar> = (0..ty.num_elements())
+                .map(|_| Scalar::Int(self.rng.gen_range(1..=4)))
+                .collect();
+            Literal::Dense(Data::from_scalars(ty.dtype, xs))
+        };
+        f.constant(lit, ty)
+    }
+
+    pub fn gen_compare(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.operand(f, any)?;
+        self.compare_with(f, x)
+    }
+
+    pub fn gen_select(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let a = self.operand(f, any)?;
+        let ty = ty_of(f, a)?;
+        let p = self.want(f, &ty.with_dtype(DType::Bool))?;
+        let b = self.want(f, &ty)?;
+        f.select(p, a, b)
+    }
+
+    pub fn gen_cast(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.operand(f, any)?;
+        let d = self.rand_dtype(any);
+        f.cast(x, d)
+    }
+
+    pub fn gen_reshape(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.operand(f, any)?;
+        let shape = self.shape_with_elements(ty_of(f, x)?.num_elements());
+        f.reshape(x, &shape)
+    }
+
+    /// A tensor of rank at least `min_rank` (a new leaf if the pool has none).
+    fn ranked_operand(
+        &mut self,
+        f: &mut FunctionBuilder<'_>,
+        min_rank: usize,
+        ok: fn(DType) -> bool,
+    ) -> Result<Val> {
+        let min_rank = min_rank.min(self.cfg.max_rank);
+        self.operand_where(
+            f,
+            |t| t.rank() >= min_rank && ok(t.dtype),
+            |g| {
+                let mut ty = g.rand_type(ok);
+                while ty.rank() < min_rank {
+                    ty.shape.push(1);
+                }
+                ty
+            },
+        )
+    }
+
+    pub fn gen_transpose(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.ranked_operand(f, 2, any)?;
+        let mut perm: Vec<usize> = (0..ty_of(f, x)?.rank()).collect();
+        perm.shuffle(&mut self.rng);
+        f.transpose(x, &perm)
+    }
+
+    /// `broadcast_in_dim` to a random larger shape: new dims, dims stretched from size 1, and
+    /// sometimes a permuted dim map.
+    pub fn gen_broadcast(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.operand(f, any)?;
+        let xs = ty_of(f, x)?.shape;
+        let rank = xs.len()
+            + self
+                .rng
+                .gen_range(0..=self.cfg.max_rank.saturating_sub(xs.len()));
+        let mut dims: Vec<usize> = (0..rank).collect();
+        dims.shuffle(&mut self.rng);
+        dims.truncate(xs.len());
+        if self.coin(0.7) {
+            dims.sort_unstable();
+        }
+        let mut shape: Shape = (0..rank)
+            .map(|_| self.rng.gen_range(1..=self.cfg.max_dim))
+            .collect();
+        for (i, &d) in dims.iter().enumerate() {
+            if xs[i] != 1 {
+                shape[d] = xs[i];
+            }
+        }
+        let stretchable: Vec<usize> = (0..rank)
+            .filter(|r| !dims.iter().zip(&xs).any(|(d, &s)| d == r && s != 1))
+            .collect();
+        for &d in stretchable.iter().cycle().take(stretchable.len() * 8) {
+            if num_elements(&shape) <= self.cfg.max_elements {
+                break;
+            }
+            shape[d] = (shape[d] / 2).max(1);
+        }
+        f.broadcast(x, &dims, &shape)
+    }
+
+    pub fn gen_slice(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.ranked_operand(f, 1, any)?;
+        let xs = ty_of(f, x)?.shape;
+        let (mut start, mut limit, mut stride) = (vec![], vec![], vec![]);
+        for &n in &xs {
+            let s = self.rng.gen_range(0..n);
+            start.push(s);
+            limit.push(self.rng.gen_range(s + 1..=n));
+            stride.push(self.rng.gen_range(1..=2));
+        }
+        f.slice(x, &start, &limit, &stride)
+    }
+
+    /// Concatenates an operand with one or two values along a random axis, within the
+    /// element bound (alone if nothing fits).
+    pub fn gen_concat(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let x = self.ranked_operand(f, 1, any)?;
+        let xt = ty_of(f, x)?;
+        let axis = self.rng.gen_range(0..xt.rank());
+        let rest = (xt.num_elements() / xt.shape[axis]).max(1);
+        let room = (self.cfg.max_elements / rest).saturating_sub(xt.shape[axis]);
+        if room == 0 {
+            return f.concat(&[x], axis);
+        }
+        let mut yt = xt.clone();
+        yt.shape[axis] = self.rng.gen_range(1..=room.min(self.cfg.max_dim));
+        let y = self.want(f, &yt)?;
+        if xt.shape[axis] <= room - yt.shape[axis] && self.coin(0.3) {
+            return f.concat(&[x, y, x], axis);
+        }
+        f.concat(&[x, y], axis)
+    }
+
+    /// `dot_general` of an existing lhs with an rhs made to fit a random plan of batch,
+    /// contracting and free dims; contracting everything if no plan fits the bounds.
+    pub fn gen_dot(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let lhs = self.ranked_operand(f, 1, numeric)?;
+        let lt = ty_of(f, lhs)?;
+        let plan = (0..DOT_PLAN_TRIES).find_map(|_| self.dot_plan(&lt));
+        let (dims, rt) = plan.unwrap_or_else(|| {
+            let all: Vec<usize> = (0..lt.rank()).collect();
+            let dims = DotDims {
+                lhs_contract: all.clone(),
+                rhs_contract: all,
+                ..DotDims::default()
+            };
+            (dims, lt.clone())
+        });
+        let rhs = self.want(f, &rt)?;
+        f.dot_general(lhs, rhs, &dims)
+    }
+
+    /// A random plan for an lhs of type `lt`: the dim numbers and the rhs type, if the rhs
+    /// and the result stay within the bounds.
+    fn dot_plan(&mut self, lt: &TensorType) -> Option<(DotDims, TensorType)> {
+        // Each lhs dim is batch (0), contracting (1) or free (2); the first two get an rhs dim.
+        let roles: Vec<u8> = (0..lt.rank())
+            .map(|_| [0, 1, 1, 2, 2][self.rng.gen_range(0..5)])
+            .collect();
+        let mut rhs: Vec<RhsDim> = (0..lt.rank())
+            .filter(|&i| roles[i] < 2)
+            .map(RhsDim::Paired)
+            .collect();
+        for _ in 0..self.rng.gen_range(0..=2) {
+            rhs.push(RhsDim::Free(self.rng.gen_range(1..=self.cfg.max_dim)));
+        }
+        rhs.shuffle(&mut self.rng);
+        let mut dims = DotDims::default();
+        let mut rhs_shape = Shape::with_capacity(rhs.len());
+        for (j, d) in rhs.into_iter().enumerate() {
+            let size = match d {
+                RhsDim::Paired(i) => {
+                    let (l, r) = if roles[i] == 0 {
+                        (&mut dims.lhs_batch, &mut dims.rhs_batch)
+                    } else {
+                        (&mut dims.lhs_contract, &mut dims.rhs_contract)
+                    };
+                    l.push(i);
+                    r.push(j);
+                    lt.shape[i]
+                }
+                RhsDim::Free(n) => n,
+            };
+            rhs_shape.push(size);
+        }
+        let rt = TensorType::new(lt.dtype, rhs_shape);
+        let out = dot_general_type(lt, &rt, &dims).ok()?;
+        let fits = |t: &TensorType| {
+            t.rank() <= self.cfg.max_rank && t.num_elements() <= self.cfg.max_elements
+        };
+        (fits(&rt) && fits(&out)).then_some((dims, rt))
+    }
+
+    pub fn gen_reduce(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let kind = *ReduceKind::ALL
+            .choose(&mut self.rng)
+            .unwrap_or(&ReduceKind::Sum);
+        let ok = if kind == ReduceKind::Sum {
+            numeric
+        } else {
+            any
+        };
+        let x = self.operand(f, ok)?;
+        let rank = ty_of(f, x)?.rank();
+        let mut axes: Vec<usize> = (0..rank).filter(|_| self.coin(0.5)).collect();
+        if axes.is_empty() && rank > 0 && self.coin(0.9) {
+            axes.push(self.rng.gen_range(0..rank));
+        }
+        axes.shuffle(&mut self.rng);
+        let keep_dims = self.coin(0.5);
+        f.reduce(kind, x, &axes, keep_dims)
+    }
+
+    /// A `bool[]` predicate: an existing one, or a comparison of a reduction of some tensor
+    /// with another scalar.
+    pub fn predicate(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let scalar_bool = TensorType::scalar(DType::Bool);
+        if let Some(p) = self.pick_tensor(f, |t| *t == scalar_bool) {
+            if self.coin(0.5) {
+                return Ok(p);
+            }
+        }
+        let x = self.operand(f, numeric)?;
+        let rank = ty_of(f, x)?.rank();
+        let s = if rank == 0 {
+            x
+        } else {
+            let kind = *ReduceKind::ALL
+                .choose(&mut self.rng)
+                .unwrap_or(&ReduceKind::Max);
+            let axes: Vec<usize> = (0..rank).collect();
+            self.add(f.reduce(kind, x, &axes, false)?)
+        };
+        let c = *CmpOp::ALL.choose(&mut self.rng).unwrap_or(&CmpOp::Gt);
+        let st = ty_of(f, s)?;
+        let y = self.want(f, &st)?;
+        f.compare(c, s, y)
+    }
+}

@@ -1,0 +1,193 @@
+//! [`eval_op`]: one op on concrete operand values, for every op that needs neither the program
+//! (calls), the random stream (`rng`) nor regions. The interpreter uses it for those ops, and
+//! constant folders use it to compute exactly what the interpreter would.
+//!
+//! Before computing, it checks what the kernels rely on: the result fits
+//! [`TENSOR_ELEMENT_LIMIT`], every operand's buffer matches its type, and the op's typing rule
+//! ([`infer_type`]) holds for the operand types and `result_ty`. So no input makes it panic.
+
+use super::error::{InterpError, InterpResult};
+use super::{kernels, reduce, shape_ops, TENSOR_ELEMENT_LIMIT};
+use crate::infer::{infer_type, InferContext};
+use crate::ops::Op;
+use crate::tensor::{Data, Tensor, Value};
+use crate::types::{DType, TensorType, Type};
+
+/// The type of a value.
+///
+/// ```
+/// use ptir_ir::{value_type, DType, Tensor, TensorType, Type, Value};
+/// let t = TensorType::new(DType::I32, vec![2]);
+/// let v = Value::Tuple(vec![Tensor::from_f64(t.clone(), &[1.0, 2.0]).into()]);
+/// assert_eq!(value_type(&v), Type::Tuple(vec![t.into()]));
+/// ```
+pub fn value_type(v: &Value) -> Type {
+    match v {
+        Value::Tensor(t) => t.ty.clone().into(),
+        Value::Tuple(vs) => Type::Tuple(vs.iter().map(value_type).collect()),
+    }
+}
+
+/// Number of elements of all tensors in a type.
+fn type_elements(ty: &Type) -> usize {
+    match ty {
+        Type::Tensor(t) => t.num_elements(),
+        Type::Tuple(ts) => ts
+            .iter()
+            .fold(0usize, |n, t| n.saturating_add(type_elements(t))),
+    }
+}
+
+/// Refuses a type with more than [`TENSOR_ELEMENT_LIMIT`] elements in all.
+pub(crate) fn check_size(ty: &Type) -> InterpResult<()> {
+    let elements = type_elements(ty);
+    if elements > TENSOR_ELEMENT_LIMIT {
+        return Err(InterpError::TensorTooLarge {
+            ty: ty.clone(),
+            elements,
+            limit: TENSOR_ELEMENT_LIMIT,
+        });
+    }
+    Ok(())
+}
+
+fn buffer_fits(t: &Tensor) -> bool {
+    let class_ok = match &t.data {
+        Data::Float(_) => t.ty.dtype.is_float(),
+        Data::Int(_) => t.ty.dtype.is_int(),
+        Data::Bool(_) => t.ty.dtype == DType::Bool,
+    };
+    class_ok && t.data.len() == t.ty.num_elements()
+}
+
+/// Checks that every tensor of `v` has a buffer of the right length and element class
+/// (cheap: does not look at the elements).
+pub(crate) fn check_buffers(v: &Value) -> InterpResult<()> {
+    match v {
+        Value::Tensor(t) if buffer_fits(t) => Ok(()),
+        Value::Tensor(t) => Err(InterpError::InvalidValue(format!(
+            "a {} tensor holds {} elements of the wrong length or class",
+            t.ty,
+            t.data.len()
+        ))),
+        Value::Tuple(vs) => vs.iter().try_for_each(check_buffers),
+    }
+}
+
+/// Checks that a value is well formed: every buffer has the length and element class of its
+/// type, and every element is exactly representable in its dtype (floats rounded, integers
+/// wrapped). The interpreter applies it to the arguments of a run and to extern results.
+///
+/// ```
+/// use ptir_ir::{check_value, Data, DType, FloatBits, Tensor, TensorType, Value};
+/// let ty = TensorType::new(DType::F32, vec![1]);
+/// let ok = Value::Tensor(Tensor::from_f64(ty.clone(), &[0.1]));
+/// assert!(check_value(&ok).is_ok());
+/// let unrounded = Value::Tensor(Tensor { ty, data: Data::Float(vec![FloatBits(0.1)]) });
+/// assert!(check_value(&unrounded).is_err());
+/// ```
+pub fn check_value(v: &Value) -> InterpResult<()> {
+    check_buffers(v)?;
+    match v {
+        Value::Tensor(t) => match t.data.iter().find(|s| !s.fits(t.ty.dtype)) {
+            Some(s) => Err(InterpError::InvalidValue(format!(
+                "element {s} of a {} tensor is not a {}",
+                t.ty, t.ty.dtype
+            ))),
+            None => Ok(()),
+        },
+        Value::Tuple(vs) => vs.iter().try_for_each(check_value),
+    }
+}
+
+fn tensor_operand(v: &Value) -> InterpResult<&Tensor> {
+    v.as_tensor()
+        .ok_or_else(|| InterpError::malformed("tuple operand where a tensor is expected"))
+}
+
+/// Evaluates `op` on `operands`, giving a value of type `result_ty` (the instruction's
+/// annotated type).
+///
+/// Every op but `call`, `rng`, `cond`, `while` and `scan` is supported; those return
+/// [`InterpError::NotEvaluable`]. Integer division by zero is [`InterpError::DivisionByZero`];
+/// operands or types that break the op's typing rule are [`InterpError::Malformed`].
+///
+/// ```
+/// use ptir_ir::{eval_op, BinaryOp, DType, Op, Tensor, TensorType, Value};
+/// let ty = TensorType::new(DType::F32, vec![2]);
+/// let a = Value::Tensor(Tensor::from_f64(ty.clone(), &[1.0, 2.5]));
+/// let b = Value::Tensor(Tensor::from_f64(ty.clone(), &[0.5, 0.5]));
+/// let sum = eval_op(&Op::Binary(BinaryOp::Add), &[&a, &b], &ty.clone().into()).unwrap();
+/// assert_eq!(sum, Value::Tensor(Tensor::from_f64(ty, &[1.5, 3.0])));
+/// ```
+pub fn eval_op(op: &Op, operands: &[&Value], result_ty: &Type) -> InterpResult<Value> {
+    if matches!(
+        op,
+        Op::Call { .. } | Op::Rng { .. } | Op::Cond { .. } | Op::While { .. } | Op::Scan { .. }
+    ) {
+        return Err(InterpError::NotEvaluable(op.name()));
+    }
+    check_size(result_ty)?;
+    operands.iter().try_for_each(|v| check_buffers(v))?;
+    let types: Vec<Type> = operands.iter().map(|v| value_type(v)).collect();
+    let refs: Vec<&Type> = types.iter().collect();
+    let cx = InferContext {
+        annotated: Some(result_ty),
+        ..InferContext::default()
+    };
+    infer_type(op, &refs, &cx).map_err(InterpError::Malformed)?;
+    match op {
+        Op::Tuple => Ok(Value::Tuple(
+            operands.iter().map(|v| (*v).clone()).collect(),
+        )),
+        Op::TupleGet { index } => match operands.first() {
+            Some(Value::Tuple(vs)) => vs
+                .get(*index)
+                .cloned()
+                .ok_or_else(|| InterpError::malformed("tuple index out of range")),
+            _ => Err(InterpError::malformed("`tuple_get` of a tensor")),
+        },
+        _ => {
+            let ts = operands
+                .iter()
+                .map(|v| tensor_operand(v))
+                .collect::<InterpResult<Vec<_>>>()?;
+            let ty = result_ty
+                .as_tensor()
+                .ok_or_else(|| InterpError::malformed("tensor op with a tuple result type"))?;
+            eval_tensor_op(op, &ts, ty).map(Value::Tensor)
+        }
+    }
+}
+
+/// The tensor ops, on operands already checked against the typing rule.
+fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tensor> {
+    let x = || {
+        xs.first()
+            .copied()
+            .ok_or_else(|| InterpError::malformed("missing operand"))
+    };
+    let pair = || match xs {
+        [a, b, ..] => Ok((*a, *b)),
+        _ => Err(InterpError::malformed("missing operand")),
+    };
+    match op {
+        Op::Constant(lit) => Ok(lit.to_tensor(ty)),
+        Op::Unary(u) => kernels::unary(*u, x()?),
+        Op::Binary(b) => pair().and_then(|(l, r)| kernels::binary(*b, l, r)),
+        Op::Compare(c) => pair().and_then(|(l, r)| kernels::compare(*c, l, r)),
+        Op::Select => match xs {
+            [p, t, f] => kernels::select(p, t, f),
+            _ => Err(InterpError::malformed("`select` takes 3 operands")),
+        },
+        Op::Cast => kernels::cast(x()?, ty),
+        Op::Reshape => Ok(shape_ops::reshape(x()?, ty)),
+        Op::Transpose { perm } => Ok(shape_ops::transpose(x()?, perm)),
+        Op::Broadcast { dims } => Ok(shape_ops::broadcast(x()?, dims, ty)),
+        Op::Slice { start, stride, .. } => Ok(shape_ops::slice(x()?, start, stride, ty)),
+        Op::Concat { axis } => shape_ops::concat(xs, *axis, ty),
+        Op::DotGeneral(dims) => pair().and_then(|(l, r)| reduce::dot_general(dims, l, r, ty)),
+        Op::Reduce { kind, axes, .. } => reduce::reduce(*kind, axes, x()?, ty),
+        _ => Err(InterpError::NotEvaluable(op.name())),
+    }
+}

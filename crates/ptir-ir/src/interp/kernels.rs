@@ -1,0 +1,330 @@
+//! Elementwise kernels: the exact value of every unary, binary, comparison and conversion on
+//! one element, and their application to whole tensors.
+//!
+//! These functions are the ground truth of elementwise arithmetic. Constant folders must call
+//! them rather than recompute, so that a folded program computes bit for bit what the
+//! interpreter computes. The rules:
+//!
+//! - Floats of every width are computed in `f64` and rounded to the dtype once at the end
+//!   ([`round_float`]); transcendental functions come from the `libm` crate, which gives the
+//!   same bits on every platform.
+//! - Integers wrap ([`wrap_int`]); `div` truncates; `div`/`rem` by zero is
+//!   [`InterpError::DivisionByZero`]; `MIN / -1` wraps to `MIN` and `MIN % -1` is `0`.
+//! - `max`/`min` propagate NaN and order `-0 < +0`.
+//! - Comparisons are IEEE on floats (every comparison with NaN is false, except `ne`); bools
+//!   order `false < true`.
+
+use super::error::{InterpError, InterpResult};
+use crate::ops::{BinaryOp, CmpOp, UnaryOp};
+use crate::tensor::{round_float, wrap_int, Data, FloatBits, Scalar, Tensor};
+use crate::types::{DType, TensorType};
+
+/// `max` on floats: NaN if either operand is NaN, and `max(-0, +0) = +0`.
+pub fn float_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() {
+            b
+        } else {
+            a
+        }
+    } else if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `min` on floats: NaN if either operand is NaN, and `min(-0, +0) = -0`.
+pub fn float_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() {
+            a
+        } else {
+            b
+        }
+    } else if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+fn class_error(what: impl std::fmt::Display, d: DType) -> InterpError {
+    InterpError::malformed(format!("`{what}` is not defined on {d} elements"))
+}
+
+/// One element of an elementwise unary op on dtype `dtype`.
+///
+/// ```
+/// use ptir_ir::{unary_scalar, DType, Scalar, UnaryOp};
+/// let r = unary_scalar(UnaryOp::Neg, DType::I32, Scalar::Int(i32::MIN as i64));
+/// assert_eq!(r, Ok(Scalar::Int(i32::MIN as i64)));
+/// ```
+pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar> {
+    match x {
+        Scalar::Float(f) if dtype.is_float() => {
+            let r = match op {
+                UnaryOp::Neg => -f,
+                UnaryOp::Exp => libm::exp(f),
+                UnaryOp::Log => libm::log(f),
+                UnaryOp::Sqrt => libm::sqrt(f),
+                UnaryOp::Rsqrt => 1.0 / libm::sqrt(f),
+                UnaryOp::Tanh => libm::tanh(f),
+                UnaryOp::Erf => libm::erf(f),
+                UnaryOp::Abs => f.abs(),
+                UnaryOp::Logistic => 1.0 / (1.0 + libm::exp(-f)),
+                UnaryOp::Not => return Err(class_error(op, dtype)),
+            };
+            Ok(Scalar::Float(round_float(dtype, r)))
+        }
+        Scalar::Int(i) if dtype.is_int() => {
+            let r = match op {
+                UnaryOp::Neg => i.wrapping_neg(),
+                UnaryOp::Abs => i.wrapping_abs(),
+                UnaryOp::Not => !i,
+                _ => return Err(class_error(op, dtype)),
+            };
+            Ok(Scalar::Int(wrap_int(dtype, r)))
+        }
+        Scalar::Bool(b) if dtype == DType::Bool && op == UnaryOp::Not => Ok(Scalar::Bool(!b)),
+        _ => Err(class_error(op, dtype)),
+    }
+}
+
+/// One element of an elementwise binary op on dtype `dtype`.
+///
+/// ```
+/// use ptir_ir::{binary_scalar, BinaryOp, DType, InterpError, Scalar};
+/// let max = binary_scalar(BinaryOp::Max, DType::F32, Scalar::Float(-0.0), Scalar::Float(0.0));
+/// assert_eq!(max, Ok(Scalar::Float(0.0)));
+/// let div = binary_scalar(BinaryOp::Div, DType::I32, Scalar::Int(1), Scalar::Int(0));
+/// assert_eq!(div, Err(InterpError::DivisionByZero));
+/// ```
+pub fn binary_scalar(op: BinaryOp, dtype: DType, a: Scalar, b: Scalar) -> InterpResult<Scalar> {
+    match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) if dtype.is_float() => {
+            binary_float(op, x, y).map(|r| Scalar::Float(round_float(dtype, r)))
+        }
+        (Scalar::Int(x), Scalar::Int(y)) if dtype.is_int() => {
+            binary_int(op, x, y).map(|r| Scalar::Int(wrap_int(dtype, r)))
+        }
+        (Scalar::Bool(x), Scalar::Bool(y)) if dtype == DType::Bool => match op {
+            BinaryOp::And => Ok(Scalar::Bool(x && y)),
+            BinaryOp::Or => Ok(Scalar::Bool(x || y)),
+            _ => Err(class_error(op, dtype)),
+        },
+        _ => Err(class_error(op, dtype)),
+    }
+}
+
+fn binary_float(op: BinaryOp, x: f64, y: f64) -> InterpResult<f64> {
+    Ok(match op {
+        BinaryOp::Add => x + y,
+        BinaryOp::Sub => x - y,
+        BinaryOp::Mul => x * y,
+        BinaryOp::Div => x / y,
+        BinaryOp::Rem => x % y,
+        BinaryOp::Max => float_max(x, y),
+        BinaryOp::Min => float_min(x, y),
+        BinaryOp::Pow => libm::pow(x, y),
+        BinaryOp::And | BinaryOp::Or => {
+            return Err(InterpError::malformed(format!("`{op}` on floats")))
+        }
+    })
+}
+
+fn binary_int(op: BinaryOp, x: i64, y: i64) -> InterpResult<i64> {
+    Ok(match op {
+        BinaryOp::Add => x.wrapping_add(y),
+        BinaryOp::Sub => x.wrapping_sub(y),
+        BinaryOp::Mul => x.wrapping_mul(y),
+        BinaryOp::Div if y == 0 => return Err(InterpError::DivisionByZero),
+        BinaryOp::Div => x.wrapping_div(y),
+        BinaryOp::Rem if y == 0 => return Err(InterpError::DivisionByZero),
+        BinaryOp::Rem => x.wrapping_rem(y),
+        BinaryOp::Max => x.max(y),
+        BinaryOp::Min => x.min(y),
+        BinaryOp::And => x & y,
+        BinaryOp::Or => x | y,
+        BinaryOp::Pow => return Err(InterpError::malformed("`pow` on integers")),
+    })
+}
+
+/// One element of a comparison. The operands must be of the same class.
+///
+/// ```
+/// use ptir_ir::{compare_scalar, CmpOp, Scalar};
+/// let nan = Scalar::Float(f64::NAN);
+/// assert_eq!(compare_scalar(CmpOp::Eq, nan, nan), Ok(false));
+/// assert_eq!(compare_scalar(CmpOp::Ne, nan, nan), Ok(true));
+/// ```
+pub fn compare_scalar(op: CmpOp, a: Scalar, b: Scalar) -> InterpResult<bool> {
+    match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) => Ok(compare_with(op, &x, &y)),
+        (Scalar::Int(x), Scalar::Int(y)) => Ok(compare_with(op, &x, &y)),
+        (Scalar::Bool(x), Scalar::Bool(y)) => Ok(compare_with(op, &x, &y)),
+        _ => Err(InterpError::malformed(format!(
+            "`{op}` compares elements of different classes"
+        ))),
+    }
+}
+
+fn compare_with<T: PartialOrd>(op: CmpOp, x: &T, y: &T) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
+/// Correctly rounded conversion of an integer to the float dtype `d` (one rounding, ties to
+/// even, overflow to infinity).
+///
+/// Integers of magnitude below 2^53 are exact in `f64` and are rounded once from there. Larger
+/// ones are first cut to 53 significant bits with "round to odd" (the lowest kept bit is set if
+/// any dropped bit was), which makes the second rounding to a narrower dtype exact.
+///
+/// ```
+/// use ptir_ir::{int_to_float, DType};
+/// assert_eq!(int_to_float(DType::F16, 70000), f64::INFINITY);
+/// assert_eq!(int_to_float(DType::F32, 16_777_217), 16_777_216.0);
+/// ```
+pub fn int_to_float(d: DType, i: i64) -> f64 {
+    const EXACT: u64 = 1 << 53;
+    let mag = i.unsigned_abs();
+    if d == DType::F64 || mag < EXACT {
+        return round_float(d, i as f64);
+    }
+    let shift = 64 - mag.leading_zeros() - 53;
+    let mut kept = mag >> shift;
+    if mag & ((1u64 << shift) - 1) != 0 {
+        kept |= 1;
+    }
+    let x = kept as f64 * (1u64 << shift) as f64;
+    round_float(d, if i < 0 { -x } else { x })
+}
+
+/// Converts one element to dtype `to`, as `cast` does: float to float rounds, float to int
+/// truncates toward zero and saturates (NaN gives 0), int to float rounds
+/// ([`int_to_float`]), int to int wraps, numbers to bool test `!= 0` (NaN is true), bool to
+/// numbers gives 0 or 1.
+///
+/// ```
+/// use ptir_ir::{cast_scalar, DType, Scalar};
+/// assert_eq!(cast_scalar(Scalar::Float(-2.7), DType::I32), Scalar::Int(-2));
+/// assert_eq!(cast_scalar(Scalar::Float(f64::NAN), DType::I64), Scalar::Int(0));
+/// assert_eq!(cast_scalar(Scalar::Int(3), DType::Bool), Scalar::Bool(true));
+/// ```
+pub fn cast_scalar(x: Scalar, to: DType) -> Scalar {
+    match x {
+        Scalar::Float(f) => Scalar::from_f64(to, f),
+        Scalar::Int(i) if to.is_float() => Scalar::Float(int_to_float(to, i)),
+        Scalar::Int(i) if to.is_int() => Scalar::Int(wrap_int(to, i)),
+        Scalar::Int(i) => Scalar::Bool(i != 0),
+        Scalar::Bool(b) => Scalar::from_f64(to, if b { 1.0 } else { 0.0 }),
+    }
+}
+
+/// Builds a buffer of dtype `d` from `n` elements computed by `f`, checking that each element
+/// has the dtype's class.
+pub(crate) fn build_data(
+    d: DType,
+    n: usize,
+    mut f: impl FnMut(usize) -> InterpResult<Scalar>,
+) -> InterpResult<Data> {
+    let wrong = |s: Scalar| InterpError::malformed(format!("element {s} in a {d} buffer"));
+    if d.is_float() {
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            match f(i)? {
+                Scalar::Float(x) => v.push(FloatBits(x)),
+                s => return Err(wrong(s)),
+            }
+        }
+        Ok(Data::Float(v))
+    } else if d.is_int() {
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            match f(i)? {
+                Scalar::Int(x) => v.push(x),
+                s => return Err(wrong(s)),
+            }
+        }
+        Ok(Data::Int(v))
+    } else {
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            match f(i)? {
+                Scalar::Bool(x) => v.push(x),
+                s => return Err(wrong(s)),
+            }
+        }
+        Ok(Data::Bool(v))
+    }
+}
+
+/// Applies a unary op to every element.
+pub(crate) fn unary(op: UnaryOp, x: &Tensor) -> InterpResult<Tensor> {
+    let d = x.ty.dtype;
+    let data = build_data(d, x.data.len(), |i| unary_scalar(op, d, x.data.get(i)))?;
+    Ok(Tensor {
+        ty: x.ty.clone(),
+        data,
+    })
+}
+
+/// Applies a binary op to every pair of elements (operands of the same type).
+pub(crate) fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> InterpResult<Tensor> {
+    let d = a.ty.dtype;
+    let data = build_data(d, a.data.len(), |i| {
+        binary_scalar(op, d, a.data.get(i), b.data.get(i))
+    })?;
+    Ok(Tensor {
+        ty: a.ty.clone(),
+        data,
+    })
+}
+
+/// Compares every pair of elements; the result is `bool`.
+pub(crate) fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> InterpResult<Tensor> {
+    let data = build_data(DType::Bool, a.data.len(), |i| {
+        compare_scalar(op, a.data.get(i), b.data.get(i)).map(Scalar::Bool)
+    })?;
+    Ok(Tensor {
+        ty: a.ty.with_dtype(DType::Bool),
+        data,
+    })
+}
+
+/// `select(pred, on_true, on_false)`, elementwise.
+pub(crate) fn select(pred: &Tensor, t: &Tensor, f: &Tensor) -> InterpResult<Tensor> {
+    let data = build_data(t.ty.dtype, t.data.len(), |i| match pred.data.get(i) {
+        Scalar::Bool(true) => Ok(t.data.get(i)),
+        Scalar::Bool(false) => Ok(f.data.get(i)),
+        s => Err(InterpError::malformed(format!(
+            "select predicate element {s}"
+        ))),
+    })?;
+    Ok(Tensor {
+        ty: t.ty.clone(),
+        data,
+    })
+}
+
+/// Converts every element to the dtype of `ty` (same shape).
+pub(crate) fn cast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
+    let data = build_data(ty.dtype, x.data.len(), |i| {
+        Ok(cast_scalar(x.data.get(i), ty.dtype))
+    })?;
+    Ok(Tensor {
+        ty: ty.clone(),
+        data,
+    })
+}

@@ -1,0 +1,182 @@
+//! How PTIR ops look in rules: operand counts, attribute slots, and the two conversions
+//! engines need — reading the attributes of an existing op ([`op_attrs`]) and building an op
+//! from attribute values ([`make_op`]).
+//!
+//! In a rule an op is written `(name operands... attributes...)`, except `concat`, whose axis
+//! comes first (`(concat AXIS ops...)`, any number of operands), `call` (`(call @f ops...)`)
+//! and `tuple` (any number of operands). The attributes that are part of the result type in
+//! PTIR (the dtype of `cast`, the shape of `reshape` and `broadcast`) are slots here, so that
+//! rules can bind and build them.
+
+use crate::ast::{AttrKind, AttrValue};
+use ptir_ir::{infer_type, InferContext, Op, OpKey, TensorType, Type};
+
+/// The operand count (`None`: any number, at least one) and the attribute slots of an op kind
+/// usable in rules; `None` for kinds rules cannot mention (`constant` — use `splat` —, `rng`
+/// and the region ops).
+pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
+    use AttrKind::*;
+    Some(match key {
+        OpKey::Unary(_) => (Some(1), &[]),
+        OpKey::Binary(_) | OpKey::Compare(_) => (Some(2), &[]),
+        OpKey::Select => (Some(3), &[]),
+        OpKey::Cast => (Some(1), &[DType]),
+        OpKey::Reshape => (Some(1), &[Ints]),
+        OpKey::Transpose => (Some(1), &[Ints]),
+        OpKey::Broadcast => (Some(1), &[Ints, Ints]),
+        OpKey::Slice => (Some(1), &[Ints, Ints, Ints]),
+        OpKey::Concat => (None, &[Int]),
+        OpKey::DotGeneral => (Some(2), &[Dims]),
+        OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
+        OpKey::Call | OpKey::Tuple => (None, &[]),
+        OpKey::TupleGet => (Some(1), &[Int]),
+        OpKey::Constant | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => return None,
+    })
+}
+
+/// The attribute values of an existing op with result type `ty`, in slot order.
+pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
+    let shape = || AttrValue::Ints(ty.as_tensor().map(|t| t.shape.clone()).unwrap_or_default());
+    match op {
+        Op::Cast => ty
+            .as_tensor()
+            .map(|t| vec![AttrValue::DType(t.dtype)])
+            .unwrap_or_default(),
+        Op::Reshape => vec![shape()],
+        Op::Transpose { perm } => vec![AttrValue::Ints(perm.clone())],
+        Op::Broadcast { dims } => vec![AttrValue::Ints(dims.clone()), shape()],
+        Op::Slice {
+            start,
+            limit,
+            stride,
+        } => vec![
+            AttrValue::Ints(start.clone()),
+            AttrValue::Ints(limit.clone()),
+            AttrValue::Ints(stride.clone()),
+        ],
+        Op::Concat { axis } => vec![AttrValue::Int(*axis)],
+        Op::DotGeneral(d) => vec![AttrValue::Dims(d.clone())],
+        Op::Reduce {
+            axes, keep_dims, ..
+        } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
+        Op::TupleGet { index } => vec![AttrValue::Int(*index)],
+        _ => vec![],
+    }
+}
+
+fn ints(a: Option<&AttrValue>) -> Result<Vec<usize>, String> {
+    match a {
+        Some(AttrValue::Ints(xs)) => Ok(xs.clone()),
+        other => Err(format!("expected an index list, found {other:?}")),
+    }
+}
+
+fn int(a: Option<&AttrValue>) -> Result<usize, String> {
+    match a {
+        Some(AttrValue::Int(i)) => Ok(*i),
+        other => Err(format!("expected an index, found {other:?}")),
+    }
+}
+
+/// Builds an op of kind `key` from attribute values (slot order) and operand types, and infers
+/// its result type. `annotated` is the type to give ops whose type is not determined by their
+/// operands and attributes (`call` of a polymorphic extern); an error says what is wrong.
+pub fn make_op(
+    key: OpKey,
+    callee: Option<&str>,
+    attrs: &[AttrValue],
+    operands: &[&Type],
+    annotated: Option<&Type>,
+) -> Result<(Op, Type), String> {
+    let a = |i: usize| attrs.get(i);
+    let first = operands.first().and_then(|t| t.as_tensor());
+    let with = |dtype: Option<ptir_ir::DType>, shape: Option<Vec<usize>>| -> Result<Type, String> {
+        let x = first.ok_or("the operand must be a tensor")?;
+        Ok(TensorType::new(
+            dtype.unwrap_or(x.dtype),
+            shape.unwrap_or_else(|| x.shape.clone()),
+        )
+        .into())
+    };
+    let (op, annotation) = match key {
+        OpKey::Unary(u) => (Op::Unary(u), None),
+        OpKey::Binary(b) => (Op::Binary(b), None),
+        OpKey::Compare(c) => (Op::Compare(c), None),
+        OpKey::Select => (Op::Select, None),
+        OpKey::Tuple => (Op::Tuple, None),
+        OpKey::Cast => match a(0) {
+            Some(AttrValue::DType(d)) => (Op::Cast, Some(with(Some(*d), None)?)),
+            other => return Err(format!("cast needs a dtype, found {other:?}")),
+        },
+        OpKey::Reshape => (Op::Reshape, Some(with(None, Some(ints(a(0))?))?)),
+        OpKey::Transpose => (Op::Transpose { perm: ints(a(0))? }, None),
+        OpKey::Broadcast => (
+            Op::Broadcast { dims: ints(a(0))? },
+            Some(with(None, Some(ints(a(1))?))?),
+        ),
+        OpKey::Slice => (
+            Op::Slice {
+                start: ints(a(0))?,
+                limit: ints(a(1))?,
+                stride: ints(a(2))?,
+            },
+            None,
+        ),
+        OpKey::Concat => (Op::Concat { axis: int(a(0))? }, None),
+        OpKey::DotGeneral => match a(0) {
+            Some(AttrValue::Dims(d)) => (Op::DotGeneral(d.clone()), None),
+            other => return Err(format!("dot_general needs dims, found {other:?}")),
+        },
+        OpKey::Reduce(kind) => match a(1) {
+            Some(AttrValue::Bool(keep_dims)) => (
+                Op::Reduce {
+                    kind,
+                    axes: ints(a(0))?,
+                    keep_dims: *keep_dims,
+                },
+                None,
+            ),
+            other => return Err(format!("reduce needs keep_dims, found {other:?}")),
+        },
+        OpKey::TupleGet => (Op::TupleGet { index: int(a(0))? }, None),
+        OpKey::Call => (
+            Op::Call {
+                callee: callee.ok_or("call needs a callee")?.to_string(),
+            },
+            annotated.cloned(),
+        ),
+        OpKey::Constant | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
+            return Err(format!("`{key}` cannot be built by a rule"))
+        }
+    };
+    let cx = InferContext {
+        annotated: annotation.as_ref(),
+        callee: None,
+        region_results: &[],
+    };
+    let ty = infer_type(&op, operands, &cx)?;
+    Ok((op, ty))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptir_ir::DType;
+
+    #[test]
+    fn attrs_round_trip_through_make_op() {
+        let x: Type = TensorType::new(DType::F32, vec![2, 3]).into();
+        let attrs = vec![AttrValue::Ints(vec![1, 2]), AttrValue::Ints(vec![4, 2, 3])];
+        let (op, ty) = make_op(OpKey::Broadcast, None, &attrs, &[&x], None).unwrap();
+        assert_eq!(ty.to_string(), "f32[4,2,3]");
+        assert_eq!(op_attrs(&op, &ty), attrs);
+        let bad = make_op(
+            OpKey::Broadcast,
+            None,
+            &[AttrValue::Ints(vec![0, 1]), AttrValue::Ints(vec![4, 2, 3])],
+            &[&x],
+            None,
+        );
+        assert!(bad.is_err());
+    }
+}

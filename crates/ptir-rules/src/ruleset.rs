@@ -1,0 +1,328 @@
+//! [`RuleSet`]: every rule of a set of files, checked together, and filtered as MLIR's
+//! `FrozenRewritePatternSet` filters patterns (by name or label; disabled wins).
+
+use crate::ast::{Rule, FAST_MATH};
+use crate::error::RuleError;
+use crate::parse::{parse_rules, ExternSpec};
+use crate::registry::Registry;
+use indexmap::IndexMap;
+
+/// The rule files bundled with the library (`rules/*.rules`), as (file name, text).
+pub const BUNDLED: &[(&str, &str)] = &[
+    (
+        "rules/canonicalize.rules",
+        include_str!("../../../rules/canonicalize.rules"),
+    ),
+    (
+        "rules/tensor.rules",
+        include_str!("../../../rules/tensor.rules"),
+    ),
+    (
+        "rules/algebra.rules",
+        include_str!("../../../rules/algebra.rules"),
+    ),
+    (
+        "rules/fusion.rules",
+        include_str!("../../../rules/fusion.rules"),
+    ),
+];
+
+/// The source-written patterns bundled with the library (`rules/*.pat`, seed 004's idioms at
+/// the corpus shapes), as (file name, text).
+pub const BUNDLED_PATS: &[(&str, &str)] = &[
+    (
+        "rules/softmax.pat",
+        include_str!("../../../rules/softmax.pat"),
+    ),
+    ("rules/gelu.pat", include_str!("../../../rules/gelu.pat")),
+    (
+        "rules/layernorm.pat",
+        include_str!("../../../rules/layernorm.pat"),
+    ),
+    (
+        "rules/linear.pat",
+        include_str!("../../../rules/linear.pat"),
+    ),
+    (
+        "rules/moments.pat",
+        include_str!("../../../rules/moments.pat"),
+    ),
+];
+
+/// A checked set of rules with the registry they were checked against.
+#[derive(Clone, Debug)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    externs: IndexMap<String, ExternSpec>,
+    registry: Registry,
+}
+
+/// Which rules to keep: by name or label. An empty `enabled` list keeps everything not
+/// disabled; a rule both enabled and disabled is disabled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleFilter {
+    /// Names or labels to keep (empty: all).
+    pub enabled: Vec<String>,
+    /// Names or labels to drop.
+    pub disabled: Vec<String>,
+}
+
+impl RuleFilter {
+    /// The default of both engines: everything but `fast-math` rules.
+    pub fn exact() -> Self {
+        RuleFilter {
+            enabled: Vec::new(),
+            disabled: vec![FAST_MATH.to_string()],
+        }
+    }
+
+    /// Does the filter keep `rule`?
+    pub fn keeps(&self, rule: &Rule) -> bool {
+        let named = |keys: &[String]| keys.iter().any(|k| *k == rule.name || rule.has_label(k));
+        !named(&self.disabled) && (self.enabled.is_empty() || named(&self.enabled))
+    }
+}
+
+impl RuleSet {
+    /// An empty set checked against `registry`.
+    pub fn new(registry: Registry) -> Self {
+        RuleSet {
+            rules: Vec::new(),
+            externs: IndexMap::new(),
+            registry,
+        }
+    }
+
+    /// The bundled `rules/` library ([`BUNDLED`] then [`BUNDLED_PATS`]), checked against
+    /// [`Registry::standard`].
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// assert!(rules.rule("mul-one").is_some());
+    /// ```
+    pub fn bundled() -> Result<Self, RuleError> {
+        let mut set = RuleSet::new(Registry::standard());
+        for (file, text) in BUNDLED {
+            set.add_source(file, text)?;
+        }
+        for (file, text) in BUNDLED_PATS {
+            set.add_pat_source(file, text)?;
+        }
+        Ok(set)
+    }
+
+    /// Parses and checks one rule file's text and adds its rules; `file` names it in errors.
+    /// A rule whose name is already in the set is an error.
+    pub fn add_source(&mut self, file: &str, text: &str) -> Result<(), RuleError> {
+        let contents = parse_rules(file, text, &self.registry)?;
+        for e in contents.externs {
+            self.externs.insert(e.name.clone(), e);
+        }
+        for rule in contents.rules {
+            self.add_rule(rule)?;
+        }
+        Ok(())
+    }
+
+    /// Parses a `.pat` file (source-written patterns) and adds its rules and externs. A
+    /// `.pat` extern declaration states no cost, so it does not replace an earlier
+    /// declaration of the same extern (from a rule file, with its `:cost`).
+    pub fn add_pat_source(&mut self, file: &str, text: &str) -> Result<(), RuleError> {
+        let contents = crate::pat::parse_pat(file, text)?;
+        for e in contents.externs {
+            self.externs.entry(e.name.clone()).or_insert(e);
+        }
+        for rule in contents.rules {
+            self.add_rule(rule)?;
+        }
+        Ok(())
+    }
+
+    /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names.
+    pub fn add_rule(&mut self, rule: Rule) -> Result<(), RuleError> {
+        if let Some(prev) = self.rules.iter().find(|r| r.name == rule.name) {
+            return Err(RuleError::new(
+                &rule.location.file,
+                rule.location.line,
+                Some(rule.name.clone()),
+                format!("duplicate rule name (first defined at {})", prev.location),
+            ));
+        }
+        self.rules.push(rule);
+        Ok(())
+    }
+
+    /// Declares an extern that rule results may call.
+    pub fn add_extern(&mut self, e: ExternSpec) {
+        self.externs.insert(e.name.clone(), e);
+    }
+
+    /// All rules, in load order.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The rule named `name`.
+    pub fn rule(&self, name: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.name == name)
+    }
+
+    /// The externs rule results may call.
+    pub fn externs(&self) -> &IndexMap<String, ExternSpec> {
+        &self.externs
+    }
+
+    /// The registry the rules were checked against (engines evaluate constraints with it).
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The rules `filter` keeps, in load order.
+    pub fn filtered(&self, filter: &RuleFilter) -> RuleSet {
+        RuleSet {
+            rules: self
+                .rules
+                .iter()
+                .filter(|r| filter.keeps(r))
+                .cloned()
+                .collect(),
+            externs: self.externs.clone(),
+            registry: self.registry.clone(),
+        }
+    }
+
+    /// Names of rules without a doc comment saying why they are true.
+    pub fn undocumented(&self) -> Vec<&str> {
+        self.rules
+            .iter()
+            .filter(|r| r.doc.trim().is_empty())
+            .map(|r| r.name.as_str())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Term, TermId};
+    use ptir_ir::OpKey;
+
+    /// The labels a bundled rule may carry.
+    const LABELS: &[&str] = &[
+        "canonicalize",
+        "tensor",
+        "algebra",
+        "fusion",
+        "raising",
+        "fast-math",
+        "pat",
+    ];
+
+    fn callees(p: &crate::ast::Pattern) -> Vec<String> {
+        p.terms
+            .iter()
+            .filter_map(|t| match t {
+                Term::Op {
+                    key: OpKey::Call,
+                    callee,
+                    ..
+                } => callee.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Does the source bind a float-only or float-restricted value? (fast-math rules must
+    /// not reach integers, where their exact twins live.)
+    fn restricted_to_floats(r: &Rule) -> bool {
+        r.constraints.iter().any(|c| c.pred == "float")
+    }
+
+    #[test]
+    fn the_bundled_library_loads_and_keeps_its_promises() {
+        let set = RuleSet::bundled().unwrap();
+        assert_eq!(
+            set.undocumented(),
+            Vec::<&str>::new(),
+            "rules without a why"
+        );
+        let per_file = |f: &str| set.rules().iter().filter(|r| r.location.file == f).count();
+        let in_rules: usize = BUNDLED.iter().map(|(f, _)| per_file(f)).sum();
+        let in_pats: usize = BUNDLED_PATS.iter().map(|(f, _)| per_file(f)).sum();
+        assert!(in_rules >= 60, "{in_rules} rules in rules/*.rules");
+        assert!(in_pats >= 4, "{in_pats} source-written patterns");
+        for r in set.rules() {
+            let kebab = r
+                .name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            assert!(
+                kebab && !r.name.starts_with('-'),
+                "{}: not kebab-case",
+                r.name
+            );
+            assert!(!r.labels.is_empty(), "{}: no labels", r.name);
+            for l in &r.labels {
+                assert!(
+                    LABELS.contains(&l.as_str()),
+                    "{}: unknown label {l}",
+                    r.name
+                );
+            }
+            if r.is_fast_math() {
+                assert!(
+                    restricted_to_floats(r),
+                    "{}: fast-math but not float-only",
+                    r.name
+                );
+            }
+            for c in callees(&r.result) {
+                assert!(
+                    set.externs().contains_key(&c),
+                    "{}: @{c} is not declared",
+                    r.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pat_externs_keep_the_cost_a_rule_file_gave_them() {
+        let set = RuleSet::bundled().unwrap();
+        assert_eq!(set.externs()["softmax_fused"].cost, 4.0);
+        assert_eq!(set.externs()["linear"].location.file, "rules/fusion.rules");
+    }
+
+    #[test]
+    fn a_call_taken_apart_by_tuple_get_roots_is_typed_by_them() {
+        let set = RuleSet::bundled().unwrap();
+        let r = set.rule("moments").unwrap();
+        let call = r
+            .result
+            .terms
+            .iter()
+            .position(|t| {
+                matches!(
+                    t,
+                    Term::Op {
+                        key: OpKey::Call,
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        assert_eq!(
+            crate::parse::tuple_of_roots(&r.result, TermId(call)),
+            Some(vec![0, 1])
+        );
+        // a call used by a non-root, or missing an element, stays an error
+        let mut bad = RuleSet::new(Registry::standard());
+        let err = bad
+            .add_source(
+                "b.rules",
+                "(rule r (roots (neg ?x) (abs ?x)) => (tuple_get ?m:(call @f ?x) 1) (neg (tuple_get ?m 2)))",
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("cannot be inferred"), "{err}");
+    }
+}

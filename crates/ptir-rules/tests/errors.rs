@@ -1,0 +1,114 @@
+//! Every class of rule-file error: a bad file and the exact message it must produce (file,
+//! line, rule, what is wrong).
+
+use ptir_rules::{Registry, RuleSet};
+
+/// Loads `text` as `bad.rules` into a fresh set and returns the error message.
+fn error_of(text: &str) -> String {
+    let mut set = RuleSet::new(Registry::standard());
+    match set.add_source("bad.rules", text) {
+        Ok(()) => panic!("expected an error for:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn each_error_class_has_a_located_message() {
+    let cases: &[(&str, &str)] = &[
+        // unknown op
+        ("(rule r\n  (frobnicate ?x)\n  => ?x)", "bad.rules:2: in rule `r`: unknown op `frobnicate`"),
+        // ops rules cannot mention
+        ("(rule r (while ?x) => ?x)", "bad.rules:1: in rule `r`: `while` cannot appear in a rule (use `splat` for constants)"),
+        // wrong arity
+        ("(rule r\n  (add ?x)\n  => ?x)", "bad.rules:2: in rule `r`: `add` takes 2 operand(s) and 0 attribute(s), found 1 argument(s)"),
+        ("(rule r (transpose ?x) => ?x)", "bad.rules:1: in rule `r`: `transpose` takes 1 operand(s) and 1 attribute(s), found 1 argument(s)"),
+        // unknown predicate and native function
+        ("(rule r (neg (neg ?x)) => ?x\n  :when ((shiny ?x)))", "bad.rules:2: in rule `r`: unknown predicate `shiny`"),
+        ("(rule r (transpose ?x ?p) => (transpose ?x (twist ?p)))", "bad.rules:1: in rule `r`: expected an index list like (1 0), found `(twist ?p)`"),
+        ("(rule r (neg ?x) => ?x :when ((eq (twist ?x) 1)))", "bad.rules:1: in rule `r`: unknown native function `twist`"),
+        // predicate arity
+        ("(rule r (neg ?x) => ?x :when ((float ?x ?x)))", "bad.rules:1: in rule `r`: predicate `float` takes 1 argument(s), found 2"),
+        // variable used on the right but never bound
+        ("(rule r\n  (neg ?x)\n  => ?y)", "bad.rules:3: in rule `r`: ?y is used in the result but never bound in the source"),
+        ("(rule r (transpose ?x ?p) => (transpose ?x ?q))", "bad.rules:1: in rule `r`: ?q is used in the result but never bound in the source"),
+        ("(rule r (neg ?x) => ?x :when ((float ?z)))", "bad.rules:1: in rule `r`: ?z is used but never bound in the source"),
+        // a variable bound as two kinds
+        ("(rule r (transpose ?p ?p) => ?p)", "bad.rules:1: in rule `r`: ?p is used both as a value and as an attribute (an index list like (1 0))"),
+        // result types that cannot be inferred
+        ("(rule r (neg ?x) => (add (call @f ?x) ?x))", "bad.rules:1: in rule `r`: the type of (call @f ...) cannot be inferred: a call must be a result root"),
+        ("(rule r (neg ?x) => (neg (splat 1)))", "bad.rules:1: in rule `r`: the type of this (splat ...) cannot be inferred: add ?like, or use it beside a non-constant operand of an elementwise op"),
+        // structure
+        ("(rule r (neg ?x))", "bad.rules:1: in rule `r`: missing `=>` between the source pattern and the result"),
+        ("(rule r ?x => ?x)", "bad.rules:1: in rule `r`: a source root must be an op, not a variable"),
+        ("(rule r (roots (neg ?x) (abs ?x)) => ?x)", "bad.rules:1: in rule `r`: the source has 2 root(s) but 1 result(s) follow `=>`"),
+        ("(rule r (neg ?x) => ?x :colour red)", "bad.rules:1: in rule `r`: unknown option `:colour` (expected :labels, :add-benefit, :bounded-recursion or :when)"),
+        ("(rule r (neg ?x) => ?_)", "bad.rules:1: in rule `r`: `?_` cannot be used in a result"),
+        // reader errors
+        ("\n(rule r (neg ?x) => ?x", "bad.rules:2: this form is never closed: missing `)`"),
+        ("rule r", "bad.rules:1: expected `(` to start a form, found `rule`"),
+        ("(rool r)", "bad.rules:1: expected `rule` or `extern`, found `rool`"),
+        ("(extern f :cost -1)", "bad.rules:1: `:cost` needs a non-negative number"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(&error_of(text), expected, "for:\n{text}");
+    }
+}
+
+#[test]
+fn duplicate_rule_names_are_rejected_across_files() {
+    let mut set = RuleSet::new(Registry::standard());
+    set.add_source("a.rules", "; neg neg\n(rule twice (neg (neg ?x)) => ?x)")
+        .unwrap();
+    let err = set
+        .add_source("b.rules", "\n\n(rule twice (abs (abs ?x)) => (abs ?x))")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "b.rules:3: in rule `twice`: duplicate rule name (first defined at a.rules:2)"
+    );
+}
+
+#[test]
+fn bad_pat_files_are_located() {
+    let mut set = RuleSet::new(Registry::standard());
+    let err = set
+        .add_pat_source(
+            "p.pat",
+            "func @x_pattern(%a: f32[]) -> (f32[]) {\n  %b = neg %a : f32[]\n  return %b\n}\n",
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "p.pat:1: in rule `x`: no @x_replacement for @x_pattern"
+    );
+    let err = set
+        .add_pat_source(
+            "p.pat",
+            "func @f(%a: f32[]) -> (f32[]) {\n  %b = nope %a : f32[]\n}\n",
+        )
+        .unwrap_err();
+    assert_eq!(err.to_string(), "p.pat:2: column 8: unknown op `nope`");
+}
+
+#[test]
+fn filters_by_name_and_label_with_disabled_winning() {
+    let mut set = RuleSet::new(Registry::standard());
+    set.add_source(
+        "f.rules",
+        "(rule a :labels (x fast-math) (neg (neg ?v)) => ?v)\n(rule b :labels (x) (abs (abs ?v)) => (abs ?v))\n(rule c (not (not ?v)) => ?v)",
+    )
+    .unwrap();
+    let names = |f: &ptir_rules::RuleFilter| {
+        set.filtered(f)
+            .rules()
+            .iter()
+            .map(|r| r.name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&ptir_rules::RuleFilter::exact()), ["b", "c"]);
+    let f = ptir_rules::RuleFilter {
+        enabled: vec!["x".into()],
+        disabled: vec!["a".into()],
+    };
+    assert_eq!(names(&f), ["b"]);
+}
