@@ -14,6 +14,11 @@
 //! division by zero that the branch guards must stay guarded). Nested loops are handled one
 //! level at a time: an inner loop op can itself be invariant in its outer loop.
 //!
+//! Invariance is not yet permission to hoist: a `while` body may run zero times (and a
+//! `scan` of length 0 never runs its body), so hoisting an op that can fail, such as an
+//! integer `div` or `rem`, out of such a region would run it where the program did not. The
+//! `while` test region always runs at least once.
+//!
 //! Ascent cannot negate inside a recursive stratum, so [`LoopProgram`] computes the least
 //! fixpoint of `variant` and gets `loop_invariant` by negation afterwards.
 
@@ -45,6 +50,8 @@ mod program {
         relation region_result(InstId, ValueId);
         /// `span(v, pre, end, block_end)`: the definition of `v` in the pre-order numbering.
         relation span(ValueId, Pos, Pos, Pos);
+        /// `inst_span(i, pre, end)`: `i` and everything in its regions are at `pre..=end`.
+        relation inst_span(InstId, Pos, Pos);
 
         // Rules:
 
@@ -53,15 +60,15 @@ mod program {
 
         reads(i, v) <-- operand(i, v);
         reads(op, v) <--
-            nested(c, op),
             reads(c, v),
+            nested(c, op),
             span(v, p, _, _),
-            span(op.value(), op_pre, op_end, _),
+            inst_span(op, op_pre, op_end),
             if !(op_pre < p && p <= op_end);
         reads(op, v) <--
             region_result(op, v),
             span(v, p, _, _),
-            span(op.value(), op_pre, op_end, _),
+            inst_span(op, op_pre, op_end),
             if !(op_pre < p && p <= op_end);
 
         /// `outside(v, l)`: `v`, read in loop `l`, dominates `l`.
@@ -71,8 +78,16 @@ mod program {
             in_loop(i, l),
             reads(i, v),
             span(v, _, end, block_end),
-            span(l.value(), p, _, _),
+            inst_span(l, p, _),
             if end < p && p <= block_end;
+
+        /// `reads_in_loop(j, i)`: `i` reads the result of `j`, both directly in one loop.
+        relation reads_in_loop(InstId, InstId);
+
+        reads_in_loop(v.inst(), i) <--
+            in_loop(i, l),
+            reads(i, v),
+            in_loop(v.inst(), l);
 
         /// Loop instructions that may differ between iterations.
         relation variant(InstId);
@@ -83,11 +98,7 @@ mod program {
             reads(i, v),
             !outside(v, l),
             !in_loop(v.inst(), l);
-        variant(i) <--
-            in_loop(i, l),
-            reads(i, v),
-            in_loop(v.inst(), l),
-            variant(v.inst());
+        variant(i) <-- variant(j), reads_in_loop(j, i);
 
         /// Loop instructions that compute the same value on every iteration.
         relation loop_invariant(InstId);
@@ -115,26 +126,59 @@ fn enclosing_loop(facts: &FunctionFacts, i: InstId) -> Option<InstId> {
     is_loop_region(facts.inst(owner)?.key, block.region_index).then_some(owner)
 }
 
+/// Per block: is it inside a loop region, at any depth? (Blocks are in pre-order, so a
+/// block's parent is decided before it.)
+fn blocks_in_loops(facts: &FunctionFacts) -> Vec<bool> {
+    let mut in_loop = Vec::with_capacity(facts.blocks().len());
+    for b in facts.blocks() {
+        let owner = b.owner.and_then(|op| facts.inst(op));
+        let direct = owner.is_some_and(|op| is_loop_region(op.key, b.region_index));
+        let parent = b
+            .parent
+            .is_some_and(|p| in_loop.get(p.0 as usize) == Some(&true));
+        in_loop.push(direct || parent);
+    }
+    in_loop
+}
+
 impl LoopProgram {
-    /// A program loaded with the facts of one function and its pure instructions.
+    /// A program loaded with the facts of one function and its pure instructions. Only the
+    /// instructions inside loops (at any depth) and the spans they refer to are loaded:
+    /// nothing outside a loop can be loop invariant.
     pub fn from_facts(facts: &FunctionFacts, pure: &FxHashSet<InstId>) -> LoopProgram {
         let mut dl = LoopProgram::default();
-        dl.pure = pure.iter().map(|&i| (i,)).collect();
-        dl.span = facts
-            .values()
-            .filter_map(|(v, d)| facts.span(v).map(|(_, end, be)| (v, d.pre, end, be)))
-            .collect();
+        let in_loops = blocks_in_loops(facts);
+        let mut spanned = FxHashSet::default();
         for i in facts.insts() {
+            if in_loops.get(i.block.0 as usize) != Some(&true) {
+                continue;
+            }
+            if pure.contains(&i.id) {
+                dl.pure.push((i.id,));
+            }
             dl.operand.extend(i.operands.iter().map(|&v| (i.id, v)));
+            spanned.extend(i.operands.iter().copied());
+            let block = facts.block(i.block);
+            if let Some(op) = block.and_then(|b| b.owner) {
+                dl.nested.push((i.id, op));
+                spanned.insert(op.value());
+            }
             if let Some(l) = enclosing_loop(facts, i.id) {
                 dl.in_loop.push((i.id, l));
-            }
-            if let Some(op) = facts.block(i.block).and_then(|b| b.owner) {
-                dl.nested.push((i.id, op));
             }
             for b in i.regions.iter().filter_map(|&b| facts.block(b)) {
                 dl.region_result
                     .extend(b.results.iter().map(|&v| (i.id, v)));
+                spanned.extend(b.results.iter().copied());
+            }
+            spanned.insert(i.id.value());
+        }
+        for v in spanned {
+            if let (Some(d), Some((_, end, block_end))) = (facts.value(v), facts.span(v)) {
+                dl.span.push((v, d.pre, end, block_end));
+                if !d.is_param {
+                    dl.inst_span.push((v.inst(), d.pre, d.end));
+                }
             }
         }
         dl

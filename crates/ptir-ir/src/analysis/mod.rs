@@ -8,15 +8,15 @@
 //! The pipeline, per program:
 //!
 //! 1. [`FunctionFacts::of`] walks each function once: block tree, pre-order numbering,
-//!    operands, callees, op kinds ([`facts`](self::facts)).
+//!    operands, callees, op kinds ([`facts`]).
 //! 2. [`PurityProgram`] (whole program, call graph and recursion included) gives the pure
-//!    instructions and functions ([`purity`](self::purity)).
+//!    instructions and functions ([`purity`]).
 //! 3. Per function, [`UsesProgram`] gives use counts and dead instructions
-//!    ([`uses`](self::uses)) and [`LoopProgram`] the loop-invariant ones
-//!    ([`loops`](self::loops)), both from the facts and the pure set.
+//!    ([`uses`]) and [`LoopProgram`] the loop-invariant ones
+//!    ([`loops`]), both from the facts and the pure set.
 //! 4. Dominance needs no run: with the numbering it is an O(1) interval test on the facts
 //!    ([`FunctionFacts::dominates`]), and [`DominanceProgram`] answers asked pairs in
-//!    Datalog ([`dominance`](self::dominance)).
+//!    Datalog ([`dominance`]).
 //!
 //! Each Datalog program is a named `ascent!` struct with public relations, so a caller can
 //! load the facts (`from_facts`), add its own, run it and read the relations; the wrappers
@@ -169,6 +169,11 @@ impl FunctionAnalysis {
         self.facts.available_at(v, block)
     }
 
+    /// May `block`'s results name `v`? See [`FunctionFacts::available_at_results`].
+    pub fn available_at_results(&self, v: ValueId, block: BlockId) -> bool {
+        self.facts.available_at_results(v, block)
+    }
+
     /// How many operand and result slots name `v`.
     pub fn use_count(&self, v: ValueId) -> usize {
         self.uses.use_count(v)
@@ -184,7 +189,7 @@ impl FunctionAnalysis {
         self.uses.dead()
     }
 
-    /// Is `i` loop invariant? See [`loops`](self::loops).
+    /// Is `i` loop invariant? See [`loops`].
     pub fn is_loop_invariant(&self, i: InstId) -> bool {
         self.loops.is_invariant(i)
     }

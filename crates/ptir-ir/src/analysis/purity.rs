@@ -12,6 +12,11 @@
 //! impure) and gets `pure` by negation afterwards. The least fixpoint of impurity is the
 //! greatest fixpoint of purity, which is what makes recursion pure.
 //!
+//! Ascent evaluates a rule's clauses in the order written (only the first two may be swapped
+//! by size), so every recursive rule here and in the other analyses starts with its
+//! recursive relation: each iteration then joins only the new tuples, through an index,
+//! instead of scanning a whole fact relation.
+//!
 //! Functions are named by their index in [`Program::functions`] ([`FuncId`]) and externs by
 //! theirs in [`Program::externs`] ([`ExternId`]); instruction ids are only unique within a
 //! function, so instruction columns are `(FuncId, InstId)`.
@@ -71,8 +76,8 @@ mod program {
         impure(f, i) <-- op_kind(f, i, k), if impure_by_itself(*k);
         impure(f, i) <-- calls_extern(f, i, e), impure_extern(e);
         impure(f, i) <-- calls_unknown(f, i);
-        impure(f, i) <-- calls_function(f, i, g), impure_function(g);
-        impure(f, op) <-- nested(f, c, op), impure(f, c);
+        impure(f, i) <-- impure_function(g), calls_function(f, i, g);
+        impure(f, op) <-- impure(f, c), nested(f, c, op);
 
         /// Functions with an impure instruction.
         relation impure_function(FuncId);

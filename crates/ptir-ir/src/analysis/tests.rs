@@ -229,27 +229,11 @@ fn all_pairs(facts: &FunctionFacts, holds: impl Fn(ValueId, InstId) -> bool) -> 
     pairs
 }
 
+#[rustfmt::skip]
 const NESTED_DOMINATES: &[(u32, u32)] = &[
-    (0, 2),
-    (0, 3),
-    (0, 4),
-    (0, 5),
-    (0, 7),
-    (0, 9),
-    (0, 10),
-    (1, 2),
-    (1, 3),
-    (1, 4),
-    (1, 5),
-    (1, 7),
-    (1, 9),
-    (1, 10),
-    (2, 3),
-    (2, 4),
-    (2, 5),
-    (2, 7),
-    (2, 9),
-    (2, 10),
+    (0, 2), (0, 3), (0, 4), (0, 5), (0, 7), (0, 9), (0, 10),
+    (1, 2), (1, 3), (1, 4), (1, 5), (1, 7), (1, 9), (1, 10),
+    (2, 3), (2, 4), (2, 5), (2, 7), (2, 9), (2, 10),
     (3, 10),
     (6, 7),
     (8, 9),
@@ -310,11 +294,14 @@ fn dominance_program_answers_asked_pairs() {
     assert_eq!(dl.available, vec![(ValueId(2), BlockId(4))]);
 }
 
+/// A block as `(owner, parent, depth, entry, end)`.
+type BlockRow = (Option<u32>, Option<u32>, usize, u32, u32);
+
 #[test]
 fn block_tree_and_numbering_of_nested_regions() {
     let (_, a) = analyse(NESTED);
     let facts = a.function("f").unwrap().facts();
-    let tree: Vec<(Option<u32>, Option<u32>, usize, u32, u32)> = facts
+    let tree: Vec<BlockRow> = facts
         .blocks()
         .iter()
         .map(|b| {

@@ -53,13 +53,19 @@ mod program {
             agg ops = ascent::aggregators::count() in operand(_, _, v),
             agg results = ascent::aggregators::count() in block_result(_, _, v);
 
+        /// `feeds(u, v)`: computing `u` needs `v`, an operand of `u`'s instruction or a
+        /// result of one of its regions.
+        relation feeds(ValueId, ValueId);
+
+        feeds(i.value(), v) <-- operand(i, _, v);
+        feeds(op.value(), v) <-- block_owner(b, op), block_result(b, _, v);
+
         /// Values whose computation matters: see the module docs.
         relation live(ValueId);
 
         live(i.value()) <-- inst(i), !pure(i);
         live(v) <-- block_result(b, _, v), if *b == BlockId::BODY;
-        live(v) <-- block_result(b, _, v), block_owner(b, op), live(op.value());
-        live(v) <-- operand(i, _, v), live(i.value());
+        live(v) <-- live(u), feeds(u, v);
 
         /// Instructions that may be deleted.
         relation dead(InstId);
