@@ -37,11 +37,16 @@
 //!    facts (commutativity) belong in `algebra.rules`, which only the e-graph runs to saturation.
 //! 4. **Names are kebab-case and unique.** A duplicate name is an error.
 //! 5. **Let the interpreter prove it.** Every rule runs through the interpreter on random shapes
-//!    and values (`tests/rules_proof.rs` at the workspace root); a rule that fails is wrong.
+//!    and values ([`example`], `crates/ptir-rules/tests/proof.rs`); a rule that fails is wrong.
+//!    Fused library calls that rules raise idioms to have reference implementations in
+//!    [`externs`], defined by those idioms.
 
 mod apply;
 mod ast;
+mod build;
 mod error;
+pub mod example;
+pub mod externs;
 mod ops;
 mod parse;
 mod pat;
@@ -53,6 +58,7 @@ pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var, FAST_MATH,
 };
+pub use build::FnBuilder;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
