@@ -117,11 +117,14 @@ impl CostModel for TensorCost {
     }
 }
 
+/// The signature of a closure cost model: op, operand types, result type.
+pub type CostFn = dyn Fn(&Op, &[&Type], &Type) -> f64 + Send + Sync;
+
 /// A cost model from a closure.
 #[derive(Clone)]
 pub struct FnCost {
     name: String,
-    f: Arc<dyn Fn(&Op, &[&Type], &Type) -> f64 + Send + Sync>,
+    f: Arc<CostFn>,
 }
 
 impl FnCost {

@@ -234,7 +234,7 @@ mod tests {
             token: 0,
             ty: None,
         };
-        let mut nodes = vec![
+        let mut nodes = [
             PtirNode::Op(k(OpKey::Select), vec![Id::from(3usize)]),
             PtirNode::Op(k(OpKey::Tuple), vec![Id::from(1usize)]),
             PtirNode::Op(k(OpKey::Select), vec![Id::from(0usize)]),

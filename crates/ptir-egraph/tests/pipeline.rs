@@ -27,11 +27,13 @@ fn corpus() -> Vec<(String, Program)> {
 /// Runs `program`'s last function with an extern for `@log_event`.
 fn run(program: &Program, seed: u64) -> Vec<ptir_ir::Value> {
     let f = program.functions.last().unwrap();
-    ptir_ir::Interpreter::new(program)
+    let mut interp = ptir_ir::Interpreter::new(program)
         .with_seed(seed)
-        .with_extern("log_event", |a: &[ptir_ir::Value], _| Ok(a[0].clone()))
-        .run(&f.name, &random_inputs(f, seed))
-        .unwrap()
+        .with_extern("log_event", |a: &[ptir_ir::Value], _| Ok(a[0].clone()));
+    for (name, ext) in ptir_rules::externs::interpreter_externs() {
+        interp = interp.with_extern_fn(name, ext);
+    }
+    interp.run(&f.name, &random_inputs(f, seed)).unwrap()
 }
 
 fn optimize(program: &Program, rules: &RuleSet) -> Program {
