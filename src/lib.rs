@@ -4,6 +4,7 @@
 //! [`rules`], the e-graph engine as [`egraph`], and the calls users come for:
 //!
 //! - [`optimize`]: one program through an engine, with a [`Report`].
+//! - [`compare_cost_models`]: several (cost model, extractor) pairs on one saturated e-graph.
 //! - [`interpreter`]: run programs, fused library externs included.
 //!
 //! ```
@@ -18,11 +19,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod compare;
 mod error;
 mod optimize;
 mod options;
 mod run;
 
+pub use compare::{compare_cost_models, CostTable};
 pub use error::Error;
 pub use optimize::{load_rules, optimize, Optimized, Report};
 pub use options::{Cost, Engine, Options};

@@ -168,3 +168,82 @@ pub fn declare_rule_externs(program: &mut Program, rules: &RuleSet) {
         }
     }
 }
+
+/// One (cost model, extractor) pair's result in [`compare`].
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// The model extraction minimized.
+    pub model: String,
+    /// The extractor.
+    pub extractor: ExtractorKind,
+    /// The extracted program's cost under every model given, in order.
+    pub costs: Vec<(String, f64)>,
+    /// Total extraction time over the functions.
+    pub extract_time: Duration,
+    /// Whether every function's choice was proved optimal.
+    pub optimal: bool,
+    /// The lifted program.
+    pub program: Program,
+}
+
+/// Saturates every function once, then extracts and lifts with each (model, extractor) pair on
+/// the same e-graphs, and prices each result under every model of `pairs`.
+pub fn compare(
+    program: &Program,
+    rules: &RuleSet,
+    limits: &Limits,
+    pairs: &[(std::sync::Arc<dyn CostModel>, ExtractorKind)],
+) -> Result<Vec<Comparison>, EngineError> {
+    let mut saturated = Vec::new();
+    for f in &program.functions {
+        let mut lowered = lower(program, &f.name).map_err(|message| EngineError::Lower {
+            function: f.name.clone(),
+            message,
+        })?;
+        let report = saturate(&mut lowered, rules, limits);
+        if !report.rule_errors.is_empty() {
+            return Err(EngineError::Rule {
+                function: f.name.clone(),
+                message: report.rule_errors.join("; "),
+            });
+        }
+        saturated.push(lowered);
+    }
+    let mut out = Vec::new();
+    for (model, kind) in pairs {
+        let mut result = program.clone();
+        let (mut time, mut optimal) = (Duration::ZERO, true);
+        for (i, lowered) in saturated.iter().enumerate() {
+            let t = Instant::now();
+            let choice = extract(lowered, model.as_ref(), *kind).map_err(|message| {
+                EngineError::Extract {
+                    function: lowered.name.clone(),
+                    message,
+                }
+            })?;
+            time += t.elapsed();
+            optimal &= choice.optimal;
+            result.functions[i] = lift(lowered, &|c| choice.node(c))?;
+        }
+        declare_rule_externs(&mut result, rules);
+        ptir_ir::verify(&result).map_err(|e| EngineError::Verify(e.to_string()))?;
+        let mut costs: Vec<(String, f64)> = Vec::new();
+        for (m, _) in pairs {
+            if !costs.iter().any(|(n, _)| n == m.name()) {
+                costs.push((
+                    m.name().to_string(),
+                    crate::cost::program_cost(&result, m.as_ref()),
+                ));
+            }
+        }
+        out.push(Comparison {
+            model: model.name().to_string(),
+            extractor: *kind,
+            costs,
+            extract_time: time,
+            optimal,
+            program: result,
+        });
+    }
+    Ok(out)
+}

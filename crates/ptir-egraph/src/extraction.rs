@@ -21,6 +21,9 @@ pub enum ExtractorKind {
 }
 
 impl ExtractorKind {
+    /// Every extractor.
+    pub const ALL: &'static [ExtractorKind] = &[ExtractorKind::Tree];
+
     /// Its name in reports and on the command line.
     pub fn name(self) -> &'static str {
         match self {

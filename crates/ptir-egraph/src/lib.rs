@@ -27,7 +27,7 @@ pub mod rules;
 pub mod saturate;
 
 pub use analysis::{ClassData, PtirAnalysis, PtirEGraph};
-pub use engine::{optimize, EngineError, EngineOptions, FunctionReport};
+pub use engine::{compare, optimize, Comparison, EngineError, EngineOptions, FunctionReport};
 pub use extraction::{extract, Choice, ExtractorKind};
 pub use language::{OpKind, PtirNode};
 pub use lift::{lift, LiftError};

@@ -146,6 +146,24 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
     Ok(files)
 }
 
+fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
+    let (program, _, _) = load(path)?;
+    let options = args.options()?;
+    let mut pairs = Vec::new();
+    for cost in [ptir::Cost::Ops, ptir::Cost::Tensor] {
+        for kind in ptir::egraph::ExtractorKind::ALL {
+            pairs.push((cost.clone(), *kind));
+        }
+    }
+    let table = ptir::compare_cost_models(&program, &options, &pairs).map_err(|source| {
+        CliError::Optimize {
+            path: path.to_string(),
+            source,
+        }
+    })?;
+    Ok(table.to_string())
+}
+
 fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
     let options = args.options()?;
@@ -165,6 +183,14 @@ enum Command {
     Verify {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
+    },
+    /// Saturate once and extract with every (cost model, extractor) pair; print the table of
+    /// costs under every model, extraction times and optimality.
+    Compare {
+        /// A `.ptir` file, or `-` for stdin.
+        file: String,
+        #[command(flatten)]
+        opt: OptArgs,
     },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
@@ -290,6 +316,7 @@ fn main() -> ExitCode {
             }),
             _,
         ) => run(file, function.as_deref(), *seed),
+        (Some(Command::Compare { file, opt }), _) => compare(file, opt),
         (None, Some(file)) => optimize(file, &cli.opt),
         (None, None) => Err(CliError::Usage {
             path: "ptir-opt".into(),
