@@ -1,9 +1,11 @@
 //! Equality saturation: egg's runner with our limits, scheduler and report.
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
-//! extraction proceeds from it. egg never reports `Saturated` when multi-pattern rules are
-//! present (each match counts as an application), so saturation is detected here instead: an
-//! iteration that adds no e-node and merges no e-class learnt nothing.
+//! extraction proceeds from it. egg counts as applications whatever ids an applier returns;
+//! egg's default applier returns every match of a multi-pattern, so a runner with multi-root
+//! rules would never report `Saturated`. Our applier ([`crate::rules`]) returns only the
+//! classes a union actually changed, so egg's own test — no application, no banned rule, no
+//! new node or class — is exact, for multi-root rules too.
 
 use crate::analysis::PtirEGraph;
 use crate::lower::Lowered;
@@ -187,7 +189,6 @@ pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> Satu
     runner.egraph.rebuild();
     let stop = match runner.stop_reason.clone() {
         Some(StopReason::Saturated) => Stop::Saturated,
-        Some(StopReason::Other(s)) if s == "saturated" => Stop::Saturated,
         Some(StopReason::IterationLimit(n)) => Stop::IterationLimit(n),
         Some(StopReason::NodeLimit(n)) => Stop::NodeLimit(n),
         Some(StopReason::TimeLimit(s)) => Stop::TimeLimit(Duration::from_secs_f64(s)),
