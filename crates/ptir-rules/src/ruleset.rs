@@ -6,6 +6,7 @@ use crate::error::RuleError;
 use crate::parse::{parse_rules, ExternSpec};
 use crate::registry::Registry;
 use indexmap::IndexMap;
+use std::collections::HashMap;
 
 /// The rule files bundled with the library (`rules/*.rules`), as (file name, text).
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -53,6 +54,8 @@ pub const BUNDLED_PATS: &[(&str, &str)] = &[
 #[derive(Clone, Debug)]
 pub struct RuleSet {
     rules: Vec<Rule>,
+    /// Position of each rule in `rules`, by name (names are unique).
+    by_name: HashMap<String, usize>,
     externs: IndexMap<String, ExternSpec>,
     registry: Registry,
 }
@@ -88,6 +91,7 @@ impl RuleSet {
     pub fn new(registry: Registry) -> Self {
         RuleSet {
             rules: Vec::new(),
+            by_name: HashMap::new(),
             externs: IndexMap::new(),
             registry,
         }
@@ -140,7 +144,7 @@ impl RuleSet {
 
     /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names.
     pub fn add_rule(&mut self, rule: Rule) -> Result<(), RuleError> {
-        if let Some(prev) = self.rules.iter().find(|r| r.name == rule.name) {
+        if let Some(prev) = self.by_name.get(&rule.name).map(|&i| &self.rules[i]) {
             return Err(RuleError::new(
                 &rule.location.file,
                 rule.location.line,
@@ -148,6 +152,7 @@ impl RuleSet {
                 format!("duplicate rule name (first defined at {})", prev.location),
             ));
         }
+        self.by_name.insert(rule.name.clone(), self.rules.len());
         self.rules.push(rule);
         Ok(())
     }
@@ -164,7 +169,7 @@ impl RuleSet {
 
     /// The rule named `name`.
     pub fn rule(&self, name: &str) -> Option<&Rule> {
-        self.rules.iter().find(|r| r.name == name)
+        self.by_name.get(name).map(|&i| &self.rules[i])
     }
 
     /// The externs rule results may call.
@@ -179,13 +184,19 @@ impl RuleSet {
 
     /// The rules `filter` keeps, in load order.
     pub fn filtered(&self, filter: &RuleFilter) -> RuleSet {
+        let rules: Vec<Rule> = self
+            .rules
+            .iter()
+            .filter(|r| filter.keeps(r))
+            .cloned()
+            .collect();
         RuleSet {
-            rules: self
-                .rules
+            by_name: rules
                 .iter()
-                .filter(|r| filter.keeps(r))
-                .cloned()
+                .enumerate()
+                .map(|(i, r)| (r.name.clone(), i))
                 .collect(),
+            rules,
             externs: self.externs.clone(),
             registry: self.registry.clone(),
         }
