@@ -10,12 +10,13 @@
 //!   graph: every function starts pure and becomes impure when its body (regions included)
 //!   holds `rng`, a call of an impure extern, a call of an impure function, or a call of an
 //!   unknown name. So mutually recursive functions without side effects are pure, as the
-//!   Datalog formulation (`impure` first, `pure` by negation) has it.
+//!   Datalog formulation (`impure` first, `pure` by negation) has it. The same walk notes
+//!   values defined twice, so that passes can refuse a function before taking it apart.
 //! - **Dominance.** A value is available in its own block after its definition and in every
 //!   region nested below that point; a region op does not dominate the ops in its own regions.
 
 use indexmap::IndexMap;
-use ptir_ir::{ExternDecl, Function, Op, OpKey, Program, Region, Signature};
+use ptir_ir::{ExternDecl, Function, Op, Program, Signature, ValueId};
 use rustc_hash::FxHashSet;
 
 /// What a rewrite of one function needs to know about the rest of the program: the externs,
@@ -42,6 +43,7 @@ pub struct ProgramContext {
     externs: Vec<ExternDecl>,
     signatures: IndexMap<String, Signature>,
     impure: FxHashSet<String>,
+    duplicates: IndexMap<String, ValueId>,
 }
 
 impl ProgramContext {
@@ -58,10 +60,12 @@ impl ProgramContext {
                 (f.name.clone(), sig)
             })
             .collect();
+        let (impure, duplicates) = analyze(program);
         ProgramContext {
             externs: program.externs.clone(),
             signatures,
-            impure: impure_functions(program),
+            impure,
+            duplicates,
         }
     }
 
@@ -71,6 +75,12 @@ impl ProgramContext {
             Some(e) => e.pure,
             None => self.signatures.contains_key(name) && !self.impure.contains(name),
         }
+    }
+
+    /// A value that function `name` defines twice (then it does not verify, and a rewriter
+    /// refuses it), if any.
+    pub fn duplicate_definition(&self, name: &str) -> Option<ValueId> {
+        self.duplicates.get(name).copied()
     }
 
     /// The signature of function `name` of the program.
@@ -113,8 +123,53 @@ pub(crate) fn op_is_pure(op: &Op, cx: &ProgramContext) -> bool {
     }
 }
 
-/// The functions that are not pure: the greatest fixpoint described in the module docs.
-fn impure_functions(program: &Program) -> FxHashSet<String> {
+/// What one walk of a function finds.
+struct FunctionFacts {
+    has_rng: bool,
+    callees: Vec<String>,
+    /// A value defined twice (the function does not verify), if any.
+    duplicate: Option<ValueId>,
+}
+
+fn function_facts(f: &Function) -> FunctionFacts {
+    let mut seen: Vec<bool> = Vec::new();
+    let mut facts = FunctionFacts {
+        has_rng: false,
+        callees: Vec::new(),
+        duplicate: None,
+    };
+    let mut define = |v: ValueId, facts: &mut FunctionFacts| {
+        let i = v.0 as usize;
+        if seen.len() <= i {
+            seen.resize(i + 1, false);
+        }
+        if std::mem::replace(&mut seen[i], true) && facts.duplicate.is_none() {
+            facts.duplicate = Some(v);
+        }
+    };
+    f.body.params.iter().for_each(|p| define(p.id, &mut facts));
+    f.body.walk(&mut |inst, _| {
+        define(inst.result, &mut facts);
+        match &inst.op {
+            Op::Call { callee } if !facts.callees.contains(callee) => {
+                facts.callees.push(callee.clone())
+            }
+            Op::Rng { .. } => facts.has_rng = true,
+            Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => {
+                for r in inst.op.regions() {
+                    r.params.iter().for_each(|p| define(p.id, &mut facts));
+                }
+            }
+            _ => {}
+        }
+    });
+    facts
+}
+
+/// The functions that are not pure (the greatest fixpoint described in the module docs) and
+/// the functions defining a value twice.
+fn analyze(program: &Program) -> (FxHashSet<String>, IndexMap<String, ValueId>) {
+    let facts: Vec<FunctionFacts> = program.functions.iter().map(function_facts).collect();
     let pure_externs: FxHashSet<&str> = program
         .externs
         .iter()
@@ -125,31 +180,27 @@ fn impure_functions(program: &Program) -> FxHashSet<String> {
     let mut impure: FxHashSet<String> = FxHashSet::default();
     loop {
         let before = impure.len();
-        for f in &program.functions {
-            if impure.contains(&f.name) {
-                continue;
-            }
-            let callee_ok =
-                |c: &str| pure_externs.contains(c) || (known.contains(c) && !impure.contains(c));
-            if !region_is_pure(&f.body, &callee_ok) {
+        for (f, facts) in program.functions.iter().zip(&facts) {
+            let callee_ok = |c: &String| {
+                pure_externs.contains(c.as_str())
+                    || (known.contains(c.as_str()) && !impure.contains(c))
+            };
+            if !impure.contains(&f.name) && (facts.has_rng || !facts.callees.iter().all(callee_ok))
+            {
                 impure.insert(f.name.clone());
             }
         }
         if impure.len() == before {
-            return impure;
+            break;
         }
     }
-}
-
-fn region_is_pure(r: &Region, callee_ok: &impl Fn(&str) -> bool) -> bool {
-    let mut pure = true;
-    r.walk(&mut |inst, _| {
-        pure &= match &inst.op {
-            Op::Call { callee } => callee_ok(callee),
-            op => op.key() != OpKey::Rng,
-        };
-    });
-    pure
+    let duplicates = program
+        .functions
+        .iter()
+        .zip(&facts)
+        .filter_map(|(f, x)| Some((f.name.clone(), x.duplicate?)))
+        .collect();
+    (impure, duplicates)
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ use crate::driver::Hooks;
 use crate::facts::ProgramContext;
 use crate::ir::{Arena, BlockId, InvalidFunction, Ir, Use, NONE};
 use ptir_ir::{Function, InstId, Instruction, Literal, Op, Type, ValueId};
+use smallvec::SmallVec;
 use std::ops::Deref;
 
 /// Hears about every change a [`ProgramRewriter`] makes; see the module docs for the exact
@@ -221,21 +222,17 @@ impl<'c> ProgramRewriter<'c> {
         if from == to {
             return;
         }
-        let uses: Vec<_> = match self.ir.arena.value(from) {
-            Some(s) => s.uses.clone(),
-            None => return,
-        };
+        let uses: SmallVec<[Use; 4]> = self.ir.arena.uses(from).collect();
         for u in uses {
-            let k = (u.slot & !(1 << 31)) as usize;
             if u.is_result() {
                 let b = BlockId(u.owner);
-                self.ir.arena.set_result(b, k, to);
+                self.ir.arena.set_result(b, u.index(), to);
                 if let Some(h) = self.hooks.as_mut() {
                     h.on_block_results_changed(&self.ir, b);
                 }
             } else {
                 let user = InstId(u.owner);
-                self.ir.arena.set_operand(user, k, to);
+                self.ir.arena.set_operand(user, u.index(), to);
                 notify!(self, on_modified, notify_modified(user));
             }
         }
@@ -289,69 +286,37 @@ impl<'c> ProgramRewriter<'c> {
         edit: impl FnOnce(&mut InstEdit<'_>) -> R,
     ) -> R {
         self.check(inst, "modify_in_place");
-        let arena = &mut self.ir.arena;
-        let (result, old_ops, new_ops) = {
-            let Some(slot) = arena.slot_mut(inst) else {
-                unreachable!("checked above")
-            };
-            let regions = slot.regions.len();
-            let old_ops = slot.inst.operands.clone();
-            let mut ops = old_ops.clone();
-            let mut e = InstEdit {
-                op: &mut slot.inst.op,
-                operands: &mut ops,
-                ty: &mut slot.inst.ty,
-            };
-            let result = edit(&mut e);
-            assert_eq!(
-                e.op.regions().len(),
-                regions,
-                "modify_in_place cannot change regions"
-            );
-            (result, old_ops, ops)
+        let regions = self.ir.arena.regions(inst).len();
+        let Some(slot) = self.ir.arena.inst_mut(inst) else {
+            unreachable!("checked above")
         };
-        self.rewire(inst, &old_ops, new_ops);
-        arena_bump(&mut self.ir.arena, inst);
-        notify!(self, on_modified, notify_modified(inst));
-        result
-    }
-
-    /// Sets `inst`'s operands to `new`, updating use lists.
-    fn rewire(&mut self, inst: InstId, old: &[ValueId], new: Vec<ValueId>) {
-        if old == new {
-            return;
-        }
+        let old_ops = slot.operands.clone();
+        let mut ops = old_ops.clone();
+        let mut e = InstEdit {
+            op: &mut slot.op,
+            operands: &mut ops,
+            ty: &mut slot.ty,
+        };
+        let result = edit(&mut e);
+        assert_eq!(
+            e.op.regions().len(),
+            regions,
+            "modify_in_place cannot change regions"
+        );
         let arena = &mut self.ir.arena;
-        if old.len() == new.len() {
-            for (k, (&a, &b)) in old.iter().zip(&new).enumerate() {
+        if old_ops.len() == ops.len() {
+            for (k, (&a, &b)) in old_ops.iter().zip(&ops).enumerate() {
                 if a != b {
                     arena.set_operand(inst, k, b);
                 }
             }
-            return;
+        } else {
+            arena.set_operands(inst, ops);
         }
-        // A different arity: unregister everything, then register the new operands.
-        let Some(slot) = arena.slot_mut(inst) else {
-            return;
-        };
-        let pos: Vec<u32> = slot.use_pos.drain(..).collect();
-        slot.inst.operands.clear();
-        for (&v, p) in old.iter().zip(pos) {
-            arena.remove_use(v, p);
-        }
-        for (k, &v) in new.iter().enumerate() {
-            let p = arena.add_use(
-                v,
-                Use {
-                    owner: inst.0,
-                    slot: k as u32,
-                },
-            );
-            if let Some(slot) = arena.slot_mut(inst) {
-                slot.inst.operands.push(v);
-                slot.use_pos.push(p);
-            }
-        }
+        arena.bump_def(inst.value());
+        arena.edits += 1;
+        notify!(self, on_modified, notify_modified(inst));
+        result
     }
 
     /// Moves `inst` right before `at` (possibly into another block). Reported as an insertion,
@@ -397,9 +362,4 @@ impl<'c> ProgramRewriter<'c> {
     pub fn no_match(&mut self, root: InstId, reason: impl FnOnce() -> String) -> bool {
         self.notify_match_failure(root, reason)
     }
-}
-
-fn arena_bump(arena: &mut Arena, inst: InstId) {
-    arena.bump_def(inst.value());
-    arena.edits += 1;
 }

@@ -102,16 +102,16 @@ impl Hooks {
         let mut op = id;
         loop {
             chain.push(op);
-            let Some(slot) = ir.arena.slot(op) else {
+            let Some(block) = ir.arena.block_of(op) else {
                 return;
             };
-            if slot.block == self.scope {
+            if block == self.scope {
                 for &o in &chain {
                     self.add_single(o);
                 }
                 return;
             }
-            match ir.parent_op(slot.block) {
+            match ir.parent_op(block) {
                 Some(p) => op = p,
                 None => return,
             }
@@ -163,10 +163,10 @@ impl Hooks {
 
     /// Queues the defining op of each operand of `op` that has at most one user besides `op`.
     fn add_operands_to_worklist(&mut self, ir: &Ir<'_>, op: InstId) {
-        let Some(slot) = ir.arena.slot(op) else {
+        let Some(inst) = ir.arena.inst(op) else {
             return;
         };
-        for &v in &slot.inst.operands {
+        for &v in &inst.operands {
             let Some(def) = ir.inst_of(v) else { continue };
             let mut other: Option<User> = None;
             let mut more = false;

@@ -6,11 +6,13 @@ use super::{
     GreedyConfig, GreedyError, GreedyReport, GreedyStats, Strictness, Traversal, Violation,
 };
 use crate::fold::{fold, Fold};
-use crate::ir::{BlockId, Stamp, WalkOrder};
+use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
-use ptir_ir::{InstId, Literal, Op, Type};
+use ptir_ir::{InstId, Literal, Op, Scalar, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
 
 pub(crate) struct Driver<'p> {
     patterns: &'p FrozenPatternSet,
@@ -18,11 +20,53 @@ pub(crate) struct Driver<'p> {
     /// Successes per pattern id.
     rewrites: Vec<usize>,
     stats: GreedyStats,
-    /// (instruction, pattern) → the stamp of the reads of its last failed attempt.
-    failures: FxHashMap<(u32, u32), Stamp>,
+    failures: FailureCache,
 }
 
 type Outcome<T> = Result<T, GreedyError>;
+
+/// The failure cache: for each instruction, the patterns that failed on it with the stamp of
+/// what they read (a list per instruction, in a dense table: no hashing on the hot path).
+#[derive(Debug, Default)]
+struct FailureCache {
+    /// Per instruction id, the first record (`NONE`: none).
+    head: Vec<u32>,
+    /// (pattern, next record of the same instruction, stamp).
+    records: Vec<(u32, u32, Stamp)>,
+}
+
+impl FailureCache {
+    fn find(&self, op: InstId, pid: PatternId) -> Option<usize> {
+        let mut r = *self.head.get(op.0 as usize)?;
+        while r != NONE {
+            let (p, next, _) = &self.records[r as usize];
+            if *p as usize == pid {
+                return Some(r as usize);
+            }
+            r = *next;
+        }
+        None
+    }
+
+    /// Did `pid` fail on `op` before, with everything it read unchanged since?
+    fn holds(&self, op: InstId, pid: PatternId, arena: &crate::ir::Arena) -> bool {
+        self.find(op, pid)
+            .is_some_and(|r| self.records[r].2.holds(arena))
+    }
+
+    fn insert(&mut self, op: InstId, pid: PatternId, stamp: Stamp) {
+        if let Some(r) = self.find(op, pid) {
+            self.records[r].2 = stamp;
+            return;
+        }
+        let i = op.0 as usize;
+        if self.head.len() <= i {
+            self.head.resize(i + 1, NONE);
+        }
+        self.records.push((pid as u32, self.head[i], stamp));
+        self.head[i] = (self.records.len() - 1) as u32;
+    }
+}
 
 impl<'p> Driver<'p> {
     pub fn new(patterns: &'p FrozenPatternSet, config: &'p GreedyConfig) -> Self {
@@ -31,7 +75,7 @@ impl<'p> Driver<'p> {
             config,
             rewrites: vec![0; patterns.len()],
             stats: GreedyStats::default(),
-            failures: FxHashMap::default(),
+            failures: FailureCache::default(),
         }
     }
 
@@ -259,12 +303,7 @@ impl<'p> Driver<'p> {
         {
             self.stats.recursion_skips += 1;
             Some("recursive application to its own result")
-        } else if self.config.failure_cache
-            && self
-                .failures
-                .get(&(op.0, pid as u32))
-                .is_some_and(|s| s.holds(rw.arena()))
-        {
+        } else if self.config.failure_cache && self.failures.holds(op, pid, rw.arena()) {
             self.stats.cache_hits += 1;
             Some("failed before on this IR")
         } else {
@@ -292,10 +331,12 @@ impl<'p> Driver<'p> {
         });
         let before = self.config.expensive_checks.then(|| rw.fingerprint());
         hooks(rw).current = Some(pid);
-        rw.reads.start();
+        if self.config.failure_cache {
+            rw.reads.start();
+        }
         let ok = self.patterns.pattern(pid).match_and_rewrite(op, rw);
         hooks(rw).current = None;
-        let stamp = rw.reads.stop(rw.arena());
+        rw.reads.stop();
         if let Some(fp) = before {
             self.check_contract(rw, op, pid, ok, fp)?;
         }
@@ -306,8 +347,8 @@ impl<'p> Driver<'p> {
                 reason: "pattern applied successfully",
             });
         } else {
-            if let (true, Some(s)) = (self.config.failure_cache, stamp) {
-                self.failures.insert((op.0, pid as u32), s);
+            if let (true, Some(s)) = (self.config.failure_cache, rw.reads.stamp(rw.arena())) {
+                self.failures.insert(op, pid, s);
             }
             hooks(rw).step(|| Step::PatternEnd {
                 success: false,
@@ -365,13 +406,10 @@ fn with_hooks(rw: &mut ProgramRewriter<'_>, f: impl FnOnce(&mut Hooks, &crate::i
 fn common_block(rw: &ProgramRewriter<'_>, ops: &[InstId]) -> BlockId {
     let chain = |i: InstId| {
         let mut out = Vec::new();
-        let mut b = rw.arena().slot(i).map(|s| s.block);
+        let mut b = rw.arena().block_of(i);
         while let Some(block) = b {
             out.push(block);
-            b = rw
-                .parent_op(block)
-                .and_then(|p| rw.arena().slot(p))
-                .map(|s| s.block);
+            b = rw.parent_op(block).and_then(|p| rw.arena().block_of(p));
         }
         out
     };
@@ -392,43 +430,78 @@ fn common_block(rw: &ProgramRewriter<'_>, ops: &[InstId]) -> BlockId {
 /// type is kept and hoisted to the front of the function body; later ones are replaced by it.
 #[derive(Default)]
 struct KnownConstants {
-    by_value: FxHashMap<(Literal, Type), InstId>,
+    /// Hash of (value, type) → the kept constants with that hash.
+    by_hash: FxHashMap<u64, SmallVec<[InstId; 1]>>,
     owned: FxHashSet<InstId>,
+}
+
+/// The splat a literal stands for, if all its elements are equal.
+fn splat_of(lit: &Literal) -> Option<Scalar> {
+    match lit {
+        Literal::Splat(s) => Some(*s),
+        Literal::Dense(_) => lit.splat_value(),
+    }
+}
+
+/// Do two constants hold the same value of the same type (a dense literal of equal elements
+/// equals the splat of that element)?
+fn same_constant(a: (&Literal, &Type), b: (&Literal, &Type)) -> bool {
+    a.1 == b.1
+        && match (splat_of(a.0), splat_of(b.0)) {
+            (Some(x), Some(y)) => x == y,
+            (None, None) => a.0 == b.0,
+            _ => false,
+        }
+}
+
+fn constant_hash(lit: &Literal, ty: &Type) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    ty.hash(&mut h);
+    match splat_of(lit) {
+        Some(s) => s.hash(&mut h),
+        None => lit.hash(&mut h),
+    }
+    h.finish()
 }
 
 impl KnownConstants {
     /// Returns false if `op` was a duplicate constant (now erased).
     fn insert(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> bool {
-        let key = match rw.inst(op) {
-            Some(inst) => match &inst.op {
-                Op::Constant(lit) => (normalize(lit), inst.ty.clone()),
-                _ => return true,
-            },
-            None => return true,
+        let (hash, existing) = match rw.inst(op) {
+            Some(ptir_ir::Instruction {
+                op: Op::Constant(lit),
+                ty,
+                ..
+            }) => {
+                let hash = constant_hash(lit, ty);
+                let same = |c: &InstId| match rw.inst(*c) {
+                    Some(x) => match &x.op {
+                        Op::Constant(l) => same_constant((l, &x.ty), (lit, ty)),
+                        _ => false,
+                    },
+                    None => false,
+                };
+                let existing = self
+                    .by_hash
+                    .get(&hash)
+                    .and_then(|b| b.iter().copied().find(same));
+                (hash, existing)
+            }
+            _ => return true,
         };
-        if let Some(&existing) = self.by_value.get(&key) {
+        if let Some(existing) = existing {
             rw.replace_op(op, existing.value());
             return false;
         }
         let body = rw.body();
-        let slot = rw.arena().slot(op);
-        let (block, prev) = slot.map_or((body, crate::ir::NONE), |s| (s.block, s.prev));
-        let after_other = prev != crate::ir::NONE && !self.owned.contains(&InstId(prev));
+        let meta = rw.arena().meta(op);
+        let (block, prev) = meta.map_or((body, NONE), |m| (m.block, m.prev));
+        let after_other = prev != NONE && !self.owned.contains(&InstId(prev));
         if block != body || after_other {
             rw.hoist_to_front(op, body);
         }
-        self.by_value.insert(key, op);
+        self.by_hash.entry(hash).or_default().push(op);
         self.owned.insert(op);
         true
-    }
-}
-
-/// A literal in canonical form: a dense literal of equal elements is a splat.
-fn normalize(lit: &Literal) -> Literal {
-    match lit {
-        Literal::Dense(_) => lit
-            .splat_value()
-            .map_or_else(|| lit.clone(), Literal::Splat),
-        Literal::Splat(_) => lit.clone(),
     }
 }

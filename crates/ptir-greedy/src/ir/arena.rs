@@ -1,37 +1,43 @@
 //! The rewriter's storage: one function as an arena, so that every edit is O(1) (erasing an
 //! instruction is O(operands)) and every lookup is an index.
 //!
-//! **Why an arena.** A [`Function`] keeps each block as a `Vec<Instruction>`; inserting or
-//! erasing in the middle of a million-instruction block would be O(n) per edit. On entry the
-//! function is *moved* (not cloned) into three dense tables indexed by id, and moved back on
-//! exit:
+//! **Why an arena.** A [`Region`] keeps its block as a `Vec<Instruction>`; inserting or
+//! erasing in the middle of a million-instruction block would be O(n) per edit. The arena
+//! keeps the instructions where they are and adds small tables beside them:
 //!
-//! - `insts[n]`: the instruction defining `ValueId(n)` (so `InstId(n)` is an index), with its
-//!   block, its neighbours (an intrusive doubly linked list per block), an order key for
-//!   "is before" queries (renumbered lazily, as MLIR does), and for each operand the position
-//!   of this use in the operand's use list;
-//! - `values[n]`: how `ValueId(n)` is defined (parameter or instruction), its use list and two
-//!   version counters (definition, uses) that the failure cache keys on;
-//! - `blocks[b]`: a block's parameters, results (which are uses too), first and last
-//!   instruction, and the region op that owns it.
+//! - `stores`: the instruction vectors themselves, *moved* in from the function's blocks (a
+//!   `Vec` move, not a copy of its elements) plus one store for inserted instructions. An
+//!   instruction never moves inside its store; erasing one leaves a cheap placeholder.
+//! - `nodes[n]`: for the instruction defining `ValueId(n)` (so `InstId(n)` is an index): where
+//!   it is stored, its block, its neighbours (an intrusive doubly linked list per block), an
+//!   order key for "is before" queries (renumbered lazily, as MLIR does), the first entry of
+//!   its operands in the use pool, and its region bodies; and for the value `ValueId(n)`: how
+//!   it is defined (parameter or instruction), its use list and two version counters
+//!   (definition, uses) that the failure cache keys on. One table, one cache line per id.
+//! - `uses`: one entry per operand and per block result, linked into the use list of the value
+//!   it uses (MLIR's intrusive use lists): adding or removing a use is O(1) and no value owns
+//!   an allocation, so a parameter used a million times costs nothing extra to edit around.
+//! - `blocks[b]`: a block's parameters, results, first and last instruction, and the region
+//!   op that owns it.
 //!
 //! Region ops keep their `Op` with the region bodies moved out (empty `Region`s); the bodies
-//! are blocks of the arena, listed in the slot's `regions`. Use lists are unordered vectors
-//! with back-pointers (`use_pos`), so removing a use is a swap-remove: a parameter used by a
-//! million instructions costs nothing extra to edit around.
+//! are blocks of the arena. [`Arena::take_region`] rebuilds `Region`s in list order, moving each
+//! surviving instruction once.
 
-use ptir_ir::{InstId, Instruction, Op, OpKey, Param, Region, ValueId};
+use ptir_ir::{InstId, Instruction, Op, OpKey, Param, Region, Type, ValueId};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::cell::{Cell, RefCell};
 
-/// "No instruction": the end of a list, an absent back-pointer.
+/// "None": the end of a list, an absent entry.
 pub(crate) const NONE: u32 = u32::MAX;
 /// Gap between the order keys of neighbours after a renumbering, so that most insertions
 /// find a free key between their neighbours without renumbering the block.
 const ORDER_STRIDE: u32 = 16;
 /// Marks a use whose owner is a block (a block result) rather than an instruction.
 const RESULT_FLAG: u32 = 1 << 31;
+/// The store that inserted instructions go to.
+const NEW_STORE: u32 = 0;
 
 /// A block of the function being rewritten: the function body or the body of one region of a
 /// region op.
@@ -39,16 +45,22 @@ const RESULT_FLAG: u32 = 1 << 31;
 pub struct BlockId(pub u32);
 
 /// One use of a value: operand `slot` of instruction `owner`, or (with [`RESULT_FLAG`]) result
-/// `slot` of block `owner`.
+/// `slot` of block `owner`; linked into its value's use list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Use {
     pub owner: u32,
     pub slot: u32,
+    next: u32,
+    prev: u32,
 }
 
 impl Use {
     pub fn is_result(self) -> bool {
         self.slot & RESULT_FLAG != 0
+    }
+
+    pub fn index(self) -> usize {
+        (self.slot & !RESULT_FLAG) as usize
     }
 }
 
@@ -58,48 +70,76 @@ pub(crate) enum Def {
     /// Not (or no longer) defined: an erased instruction's value, or an id never used.
     #[default]
     Undefined,
-    /// Parameter `index` of `block`.
-    Param { block: BlockId, index: u32 },
-    /// The result of `insts[id]`.
+    /// A block parameter (its block and index are in the node).
+    Param,
+    /// The result of instruction `InstId(n)`.
     Inst,
 }
 
-#[derive(Debug, Default)]
-pub(crate) struct ValueSlot {
-    pub def: Def,
-    pub uses: Vec<Use>,
-    /// Bumped when the defining instruction changes (modified, operands replaced, erased).
-    pub def_version: u32,
-    /// Bumped when the use list changes.
-    pub use_version: u32,
-}
-
+/// Everything the arena knows about id `n`: the value `ValueId(n)` (definition, use list,
+/// versions) and, if an instruction defines it, where that instruction is. One table, so
+/// that looking at an instruction and at its value touches one cache line.
 #[derive(Debug)]
-pub(crate) struct InstSlot {
-    /// The instruction; a region op's regions are moved out into `regions`.
-    pub inst: Instruction,
+pub(crate) struct Node {
+    /// The store holding the instruction (`NONE`: no instruction with this id).
+    store: u32,
+    /// Its index in the store; for a parameter, its index among the block's parameters.
+    idx: u32,
+    /// The block of the instruction, or of the parameter.
     pub block: BlockId,
     pub prev: u32,
     pub next: u32,
-    pub order: Cell<u32>,
-    /// For each operand, the position of this use in the operand's use list.
-    pub use_pos: SmallVec<[u32; 3]>,
-    pub regions: SmallVec<[BlockId; 2]>,
+    order: Cell<u32>,
+    /// Index in `uses` of the entry of operand 0 (the others follow).
+    ops_base: u32,
+    /// Index in `region_lists`, or `NONE`.
+    regions: u32,
+    first_use: u32,
+    num_uses: u32,
+    /// Bumped when the definition changes (modified, operands replaced, erased).
+    def_version: u32,
+    /// Bumped when the use list changes.
+    use_version: u32,
+    def: Def,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            store: NONE,
+            idx: 0,
+            block: BlockId(NONE),
+            prev: NONE,
+            next: NONE,
+            order: Cell::new(0),
+            ops_base: NONE,
+            regions: NONE,
+            first_use: NONE,
+            num_uses: 0,
+            def_version: 0,
+            use_version: 0,
+            def: Def::Undefined,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct BlockData {
     pub params: Vec<Param>,
     pub results: Vec<ValueId>,
-    /// For each result, the position of this use in the value's use list.
-    pub result_pos: Vec<u32>,
+    /// Index in `uses` of the entry of result 0.
+    results_base: u32,
     pub first: u32,
     pub last: u32,
     pub len: u32,
     /// The region op owning this block and the region's index; `None` for the function body.
     pub parent: Option<(InstId, u32)>,
-    pub alive: bool,
-    pub order_valid: Cell<bool>,
+    /// The store holding the block's original instructions.
+    store: u32,
+    /// Is the list still a subsequence of the store, in store order (only erasures since the
+    /// block was built)? Then [`Arena::take_region`] compacts the store in place.
+    in_order: bool,
+    order_valid: Cell<bool>,
     /// Lazily built index of the block's instructions by op kind (multi-root rule search);
     /// dropped on every insertion, move or erasure in the block.
     pub index: RefCell<Option<FxHashMap<OpKey, Vec<InstId>>>>,
@@ -108,8 +148,10 @@ pub(crate) struct BlockData {
 /// The whole function body, see the module docs.
 #[derive(Debug, Default)]
 pub(crate) struct Arena {
-    pub values: Vec<ValueSlot>,
-    pub insts: Vec<Option<InstSlot>>,
+    stores: Vec<Vec<Instruction>>,
+    nodes: Vec<Node>,
+    uses: Vec<Use>,
+    region_lists: Vec<SmallVec<[BlockId; 2]>>,
     pub blocks: Vec<BlockData>,
     pub body: BlockId,
     /// One past the largest value id ever used: the next fresh id.
@@ -118,8 +160,14 @@ pub(crate) struct Arena {
     pub edits: u64,
 }
 
-fn take_regions(op: &mut Op) -> Vec<Region> {
-    op.regions_mut().into_iter().map(std::mem::take).collect()
+/// An instruction that owns no heap memory, left where an instruction was taken or erased.
+fn placeholder() -> Instruction {
+    Instruction {
+        result: ValueId(NONE),
+        ty: Type::Tuple(Vec::new()),
+        op: Op::Tuple,
+        operands: Vec::new(),
+    }
 }
 
 fn put_regions(op: &mut Op, regions: Vec<Region>) {
@@ -131,20 +179,24 @@ fn put_regions(op: &mut Op, regions: Vec<Region>) {
 impl Arena {
     /// Moves a function body into a fresh arena. Fails with the id of a value defined twice.
     pub fn build(body: Region) -> Result<Arena, ValueId> {
-        let mut a = Arena::default();
-        let n = body.max_value_id().map_or(0, |m| m as usize + 1);
-        a.values.reserve(n);
-        a.insts.reserve(n);
+        let mut a = Arena {
+            stores: vec![Vec::new()],
+            ..Arena::default()
+        };
+        // The top block's length is a good guess of the number of values (nested blocks and
+        // parameters add some); a full walk to count them costs more than regrowing.
+        let n = body.insts.len() + body.params.len() + 1;
+        a.nodes.reserve(n);
+        a.uses.reserve(2 * n);
         a.body = a.add_block(body, None)?;
         Ok(a)
     }
 
-    /// Makes `values[id]` and `insts[id]` exist.
+    /// Makes `nodes[id]` exist.
     pub fn ensure_value(&mut self, id: ValueId) {
         let n = id.0 as usize + 1;
-        if self.values.len() < n {
-            self.values.resize_with(n, ValueSlot::default);
-            self.insts.resize_with(n, || None);
+        if self.nodes.len() < n {
+            self.nodes.resize_with(n, Node::default);
         }
         self.next_value = self.next_value.max(id.0 + 1);
     }
@@ -156,16 +208,66 @@ impl Arena {
         v
     }
 
-    pub fn slot(&self, id: InstId) -> Option<&InstSlot> {
-        self.insts.get(id.0 as usize)?.as_ref()
+    /// The node of a live instruction.
+    pub fn meta(&self, id: InstId) -> Option<&Node> {
+        self.nodes.get(id.0 as usize).filter(|m| m.store != NONE)
     }
 
-    pub fn slot_mut(&mut self, id: InstId) -> Option<&mut InstSlot> {
-        self.insts.get_mut(id.0 as usize)?.as_mut()
+    pub fn is_alive(&self, id: InstId) -> bool {
+        self.meta(id).is_some()
     }
 
-    pub fn value(&self, v: ValueId) -> Option<&ValueSlot> {
-        self.values.get(v.0 as usize)
+    pub fn inst(&self, id: InstId) -> Option<&Instruction> {
+        let m = self.meta(id)?;
+        self.stores[m.store as usize].get(m.idx as usize)
+    }
+
+    pub fn inst_mut(&mut self, id: InstId) -> Option<&mut Instruction> {
+        let m = self.nodes.get(id.0 as usize).filter(|m| m.store != NONE)?;
+        self.stores[m.store as usize].get_mut(m.idx as usize)
+    }
+
+    pub fn block_of(&self, id: InstId) -> Option<BlockId> {
+        self.meta(id).map(|m| m.block)
+    }
+
+    /// The region bodies of `id`.
+    pub fn regions(&self, id: InstId) -> &[BlockId] {
+        match self.meta(id) {
+            Some(m) if m.regions != NONE => &self.region_lists[m.regions as usize],
+            _ => &[],
+        }
+    }
+
+    /// How `v` is defined.
+    pub fn def(&self, v: ValueId) -> Def {
+        self.nodes
+            .get(v.0 as usize)
+            .map_or(Def::Undefined, |n| n.def)
+    }
+
+    /// The block and index of parameter `v`.
+    pub fn param(&self, v: ValueId) -> Option<(BlockId, usize)> {
+        let n = self.nodes.get(v.0 as usize)?;
+        (n.def == Def::Param).then_some((n.block, n.idx as usize))
+    }
+
+    pub fn num_uses(&self, v: ValueId) -> usize {
+        self.nodes
+            .get(v.0 as usize)
+            .map_or(0, |n| n.num_uses as usize)
+    }
+
+    /// (definition version, use-list version) of `v`.
+    pub fn versions(&self, v: ValueId) -> (u32, u32) {
+        self.nodes
+            .get(v.0 as usize)
+            .map_or((0, 0), |n| (n.def_version, n.use_version))
+    }
+
+    /// One past the largest id.
+    pub fn id_bound(&self) -> usize {
+        self.nodes.len()
     }
 
     pub fn block(&self, b: BlockId) -> &BlockData {
@@ -176,6 +278,14 @@ impl Arena {
         &mut self.blocks[b.0 as usize]
     }
 
+    /// The uses of `v`, most recent first.
+    pub fn uses(&self, v: ValueId) -> UseIter<'_> {
+        UseIter {
+            arena: self,
+            next: self.nodes.get(v.0 as usize).map_or(NONE, |n| n.first_use),
+        }
+    }
+
     /// Moves `region` in as a new block owned by `parent`, instructions and nested regions
     /// included.
     pub fn add_block(
@@ -184,25 +294,27 @@ impl Arena {
         parent: Option<(InstId, u32)>,
     ) -> Result<BlockId, ValueId> {
         let b = BlockId(self.blocks.len() as u32);
+        let store = self.stores.len() as u32;
         self.blocks.push(BlockData {
             first: NONE,
             last: NONE,
+            results_base: NONE,
             parent,
-            alive: true,
+            store,
+            in_order: true,
             ..BlockData::default()
         });
         for (i, p) in region.params.iter().enumerate() {
-            self.define(
-                p.id,
-                Def::Param {
-                    block: b,
-                    index: i as u32,
-                },
-            )?;
+            self.define(p.id, Def::Param)?;
+            let n = &mut self.nodes[p.id.0 as usize];
+            n.block = b;
+            n.idx = i as u32;
         }
         self.block_mut(b).params = region.params;
-        for inst in region.insts {
-            self.place(b, inst, NONE)?;
+        let n = region.insts.len();
+        self.stores.push(region.insts);
+        for idx in 0..n {
+            self.adopt(b, store, idx as u32, NONE)?;
         }
         self.set_results(b, region.results);
         Ok(b)
@@ -210,157 +322,180 @@ impl Arena {
 
     fn define(&mut self, v: ValueId, def: Def) -> Result<(), ValueId> {
         self.ensure_value(v);
-        let slot = &mut self.values[v.0 as usize];
-        if slot.def != Def::Undefined || self.insts[v.0 as usize].is_some() {
+        let i = v.0 as usize;
+        if self.nodes[i].def != Def::Undefined || self.nodes[i].store != NONE {
             return Err(v);
         }
+        let slot = &mut self.nodes[i];
         slot.def = def;
         slot.def_version = slot.def_version.wrapping_add(1);
         Ok(())
     }
 
-    /// Places `inst` in block `b` before instruction `before` (`NONE`: at the end), moving its
-    /// regions in as blocks. Registers its uses.
-    pub fn place(
-        &mut self,
-        b: BlockId,
-        mut inst: Instruction,
-        before: u32,
-    ) -> Result<InstId, ValueId> {
-        let id = inst.id();
-        self.define(inst.result, Def::Inst)?;
-        let regions = take_regions(&mut inst.op);
-        let use_pos = inst
-            .operands
-            .iter()
-            .enumerate()
-            .map(|(k, &v)| {
-                self.add_use(
-                    v,
-                    Use {
-                        owner: id.0,
-                        slot: k as u32,
-                    },
-                )
-            })
-            .collect();
-        self.insts[id.0 as usize] = Some(InstSlot {
-            inst,
-            block: b,
-            prev: NONE,
-            next: NONE,
-            order: Cell::new(0),
-            use_pos,
-            regions: SmallVec::new(),
-        });
+    /// Places a new instruction in block `b` before instruction `before` (`NONE`: at the end).
+    pub fn place(&mut self, b: BlockId, inst: Instruction, before: u32) -> Result<InstId, ValueId> {
+        let store = &mut self.stores[NEW_STORE as usize];
+        store.push(inst);
+        let idx = (store.len() - 1) as u32;
+        let id = self.adopt(b, NEW_STORE, idx, before)?;
+        self.block_mut(b).in_order = false;
+        self.edits += 1;
+        Ok(id)
+    }
+
+    /// Takes the instruction at `stores[store][idx]` into block `b` before `before`: defines
+    /// its value, registers its uses, links it, and moves its regions in as blocks.
+    fn adopt(&mut self, b: BlockId, store: u32, idx: u32, before: u32) -> Result<InstId, ValueId> {
+        let (result, nops, regions) = {
+            let inst = &mut self.stores[store as usize][idx as usize];
+            let regions: Vec<Region> = match inst.op {
+                Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => inst
+                    .op
+                    .regions_mut()
+                    .into_iter()
+                    .map(std::mem::take)
+                    .collect(),
+                _ => Vec::new(),
+            };
+            (inst.result, inst.operands.len(), regions)
+        };
+        let id = result.inst();
+        self.define(result, Def::Inst)?;
+        let ops_base = self.uses.len() as u32;
+        for k in 0..nops {
+            let v = self.stores[store as usize][idx as usize].operands[k];
+            self.push_use(v, id.0, k as u32);
+        }
+        let m = &mut self.nodes[id.0 as usize];
+        m.store = store;
+        m.idx = idx;
+        m.ops_base = ops_base;
+        m.regions = NONE;
         self.link(id, b, before);
-        for (k, r) in regions.into_iter().enumerate() {
-            let child = self.add_block(r, Some((id, k as u32)))?;
-            if let Some(s) = self.slot_mut(id) {
-                s.regions.push(child);
+        if !regions.is_empty() {
+            let list = self.region_lists.len() as u32;
+            self.region_lists.push(SmallVec::new());
+            self.nodes[id.0 as usize].regions = list;
+            for (k, r) in regions.into_iter().enumerate() {
+                let child = self.add_block(r, Some((id, k as u32)))?;
+                self.region_lists[list as usize].push(child);
             }
         }
-        self.edits += 1;
         Ok(id)
     }
 
     /// Sets the results of block `b` (which must have none registered).
     pub fn set_results(&mut self, b: BlockId, results: Vec<ValueId>) {
-        let pos = results
-            .iter()
-            .enumerate()
-            .map(|(k, &v)| {
-                self.add_use(
-                    v,
-                    Use {
-                        owner: b.0,
-                        slot: k as u32 | RESULT_FLAG,
-                    },
-                )
-            })
-            .collect();
+        let base = self.uses.len() as u32;
+        for (k, &v) in results.iter().enumerate() {
+            self.push_use(v, b.0, k as u32 | RESULT_FLAG);
+        }
         let block = self.block_mut(b);
         block.results = results;
-        block.result_pos = pos;
+        block.results_base = base;
     }
 
     /// Drops the result uses of block `b`.
     pub fn clear_results(&mut self, b: BlockId) {
         let results = std::mem::take(&mut self.block_mut(b).results);
-        let pos = std::mem::take(&mut self.block_mut(b).result_pos);
-        for (v, p) in results.into_iter().zip(pos) {
-            self.remove_use(v, p);
+        let base = self.block(b).results_base;
+        for (k, v) in results.into_iter().enumerate() {
+            self.unlink_use(v, base + k as u32);
         }
     }
 
-    /// Adds a use of `v`; returns its position in `v`'s use list.
-    pub fn add_use(&mut self, v: ValueId, u: Use) -> u32 {
-        self.ensure_value(v);
-        let slot = &mut self.values[v.0 as usize];
-        slot.uses.push(u);
-        slot.use_version = slot.use_version.wrapping_add(1);
-        (slot.uses.len() - 1) as u32
+    /// Appends a use entry to the pool and links it into `v`'s use list.
+    fn push_use(&mut self, v: ValueId, owner: u32, slot: u32) {
+        let g = self.uses.len() as u32;
+        self.uses.push(Use {
+            owner,
+            slot,
+            next: NONE,
+            prev: NONE,
+        });
+        self.link_use(v, g);
     }
 
-    /// Removes the use at position `pos` of `v`'s use list (swap-remove, fixing the
-    /// back-pointer of the use that moves).
-    pub fn remove_use(&mut self, v: ValueId, pos: u32) {
-        let slot = &mut self.values[v.0 as usize];
-        slot.uses.swap_remove(pos as usize);
+    fn link_use(&mut self, v: ValueId, g: u32) {
+        self.ensure_value(v);
+        let slot = &mut self.nodes[v.0 as usize];
+        let first = slot.first_use;
+        slot.first_use = g;
+        slot.num_uses += 1;
         slot.use_version = slot.use_version.wrapping_add(1);
-        let Some(&moved) = slot.uses.get(pos as usize) else {
-            return;
-        };
-        let k = (moved.slot & !RESULT_FLAG) as usize;
-        if moved.is_result() {
-            self.blocks[moved.owner as usize].result_pos[k] = pos;
-        } else if let Some(s) = self.insts[moved.owner as usize].as_mut() {
-            s.use_pos[k] = pos;
+        let u = &mut self.uses[g as usize];
+        u.prev = NONE;
+        u.next = first;
+        if first != NONE {
+            self.uses[first as usize].prev = g;
+        }
+    }
+
+    fn unlink_use(&mut self, v: ValueId, g: u32) {
+        let Use { prev, next, .. } = self.uses[g as usize];
+        if prev != NONE {
+            self.uses[prev as usize].next = next;
+        } else if let Some(s) = self.nodes.get_mut(v.0 as usize) {
+            s.first_use = next;
+        }
+        if next != NONE {
+            self.uses[next as usize].prev = prev;
+        }
+        if let Some(s) = self.nodes.get_mut(v.0 as usize) {
+            s.num_uses -= 1;
+            s.use_version = s.use_version.wrapping_add(1);
         }
     }
 
     /// Makes operand `k` of `id` be `v`.
     pub fn set_operand(&mut self, id: InstId, k: usize, v: ValueId) {
-        let Some(s) = self.slot(id) else { return };
-        let (old, pos) = (s.inst.operands[k], s.use_pos[k]);
-        self.remove_use(old, pos);
-        let p = self.add_use(
-            v,
-            Use {
-                owner: id.0,
-                slot: k as u32,
-            },
-        );
-        if let Some(s) = self.slot_mut(id) {
-            s.inst.operands[k] = v;
-            s.use_pos[k] = p;
+        let Some(base) = self.meta(id).map(|m| m.ops_base) else {
+            return;
+        };
+        let Some(inst) = self.inst_mut(id) else {
+            return;
+        };
+        let old = std::mem::replace(&mut inst.operands[k], v);
+        let g = base + k as u32;
+        self.unlink_use(old, g);
+        self.link_use(v, g);
+        self.bump_def(id.value());
+        self.edits += 1;
+    }
+
+    /// Replaces all operands of `id` (possibly changing their number).
+    pub fn set_operands(&mut self, id: InstId, new: Vec<ValueId>) {
+        let Some(base) = self.meta(id).map(|m| m.ops_base) else {
+            return;
+        };
+        let old = match self.inst_mut(id) {
+            Some(inst) => std::mem::replace(&mut inst.operands, new.clone()),
+            None => return,
+        };
+        for (k, v) in old.into_iter().enumerate() {
+            self.unlink_use(v, base + k as u32);
         }
+        let new_base = self.uses.len() as u32;
+        for (k, v) in new.into_iter().enumerate() {
+            self.push_use(v, id.0, k as u32);
+        }
+        self.nodes[id.0 as usize].ops_base = new_base;
         self.bump_def(id.value());
         self.edits += 1;
     }
 
     /// Makes result `k` of block `b` be `v`.
     pub fn set_result(&mut self, b: BlockId, k: usize, v: ValueId) {
-        let (old, pos) = {
-            let block = self.block(b);
-            (block.results[k], block.result_pos[k])
-        };
-        self.remove_use(old, pos);
-        let p = self.add_use(
-            v,
-            Use {
-                owner: b.0,
-                slot: k as u32 | RESULT_FLAG,
-            },
-        );
         let block = self.block_mut(b);
-        block.results[k] = v;
-        block.result_pos[k] = p;
+        let old = std::mem::replace(&mut block.results[k], v);
+        let g = block.results_base + k as u32;
+        self.unlink_use(old, g);
+        self.link_use(v, g);
         self.edits += 1;
     }
 
     pub fn bump_def(&mut self, v: ValueId) {
-        if let Some(s) = self.values.get_mut(v.0 as usize) {
+        if let Some(s) = self.nodes.get_mut(v.0 as usize) {
             s.def_version = s.def_version.wrapping_add(1);
         }
     }
@@ -370,28 +505,21 @@ impl Arena {
         let prev = if before == NONE {
             self.block(b).last
         } else {
-            self.insts[before as usize]
-                .as_ref()
-                .map_or(NONE, |s| s.prev)
+            self.nodes[before as usize].prev
         };
         let order = self.order_between(b, prev, before);
-        if let Some(s) = self.slot_mut(id) {
-            s.block = b;
-            s.prev = prev;
-            s.next = before;
-            s.order.set(order);
-        }
+        let m = &mut self.nodes[id.0 as usize];
+        m.block = b;
+        m.prev = prev;
+        m.next = before;
+        m.order.set(order);
         match prev {
             NONE => self.block_mut(b).first = id.0,
-            p => self.insts[p as usize]
-                .as_mut()
-                .map_or((), |s| s.next = id.0),
+            p => self.nodes[p as usize].next = id.0,
         }
         match before {
             NONE => self.block_mut(b).last = id.0,
-            n => self.insts[n as usize]
-                .as_mut()
-                .map_or((), |s| s.prev = id.0),
+            n => self.nodes[n as usize].prev = id.0,
         }
         let block = self.block_mut(b);
         block.len += 1;
@@ -405,7 +533,7 @@ impl Arena {
         if !block.order_valid.get() && block.len > 0 {
             return 0;
         }
-        let key = |i: u32| self.insts[i as usize].as_ref().map_or(0, |s| s.order.get());
+        let key = |i: u32| self.nodes[i as usize].order.get();
         let lo = if prev == NONE { 0 } else { key(prev) };
         let hi = if next == NONE {
             lo.saturating_add(2 * ORDER_STRIDE)
@@ -421,21 +549,17 @@ impl Arena {
         }
     }
 
-    /// Unlinks `id` from its block (the slot stays).
-    pub fn unlink(&mut self, id: InstId) {
-        let Some(s) = self.slot(id) else { return };
-        let (b, prev, next) = (s.block, s.prev, s.next);
+    /// Unlinks `id` from its block.
+    fn unlink(&mut self, id: InstId) {
+        let Some(m) = self.meta(id) else { return };
+        let (b, prev, next) = (m.block, m.prev, m.next);
         match prev {
             NONE => self.block_mut(b).first = next,
-            p => self.insts[p as usize]
-                .as_mut()
-                .map_or((), |s| s.next = next),
+            p => self.nodes[p as usize].next = next,
         }
         match next {
             NONE => self.block_mut(b).last = prev,
-            n => self.insts[n as usize]
-                .as_mut()
-                .map_or((), |s| s.prev = prev),
+            n => self.nodes[n as usize].prev = prev,
         }
         let block = self.block_mut(b);
         block.len -= 1;
@@ -444,36 +568,45 @@ impl Arena {
 
     /// Moves `id` to block `b`, before `before` (`NONE`: at the end).
     pub fn relink(&mut self, id: InstId, b: BlockId, before: u32) {
+        if let Some(from) = self.block_of(id) {
+            self.block_mut(from).in_order = false;
+        }
+        self.block_mut(b).in_order = false;
         self.unlink(id);
         self.link(id, b, before);
         self.edits += 1;
     }
 
-    /// Removes instruction `id` (which has no regions left): unregisters its operand uses,
-    /// unlinks it and frees its slot. Its value becomes undefined.
-    pub fn remove(&mut self, id: InstId) -> Option<InstSlot> {
+    /// Removes instruction `id` (whose regions are already gone): unregisters its operand
+    /// uses, unlinks it and drops it. Its value becomes undefined.
+    pub fn remove(&mut self, id: InstId) {
+        let Some(m) = self.meta(id) else { return };
+        let (store, idx, base) = (m.store, m.idx, m.ops_base);
         self.unlink(id);
-        let slot = self.insts.get_mut(id.0 as usize)?.take()?;
-        for (&v, &p) in slot.inst.operands.iter().zip(&slot.use_pos) {
-            self.remove_use(v, p);
+        let inst = std::mem::replace(
+            &mut self.stores[store as usize][idx as usize],
+            placeholder(),
+        );
+        for (k, &v) in inst.operands.iter().enumerate() {
+            self.unlink_use(v, base + k as u32);
         }
-        let value = &mut self.values[id.0 as usize];
-        value.def = Def::Undefined;
-        value.def_version = value.def_version.wrapping_add(1);
+        let m = &mut self.nodes[id.0 as usize];
+        m.store = NONE;
+        m.regions = NONE;
+        m.def = Def::Undefined;
+        m.def_version = m.def_version.wrapping_add(1);
         self.edits += 1;
-        Some(slot)
     }
 
     /// Marks a block (already emptied) as gone, dropping its parameters' definitions.
     pub fn free_block(&mut self, b: BlockId) {
         let params = std::mem::take(&mut self.block_mut(b).params);
         for p in params {
-            if let Some(v) = self.values.get_mut(p.id.0 as usize) {
+            if let Some(v) = self.nodes.get_mut(p.id.0 as usize) {
                 v.def = Def::Undefined;
                 v.def_version = v.def_version.wrapping_add(1);
             }
         }
-        self.block_mut(b).alive = false;
     }
 
     /// The instructions of block `b`, in order.
@@ -486,49 +619,73 @@ impl Arena {
 
     /// Is `a` before `b`? Both must be in the same block.
     pub fn is_before(&self, a: InstId, b: InstId) -> bool {
-        let (Some(sa), Some(sb)) = (self.slot(a), self.slot(b)) else {
+        let (Some(ma), Some(mb)) = (self.meta(a), self.meta(b)) else {
             return false;
         };
-        let block = self.block(sa.block);
+        let block = self.block(ma.block);
         if !block.order_valid.get() {
             let mut key = 0u32;
-            for id in self.block_insts(sa.block) {
+            for id in self.block_insts(ma.block) {
                 key = key.saturating_add(ORDER_STRIDE);
-                if let Some(s) = self.slot(id) {
-                    s.order.set(key);
-                }
+                self.nodes[id.0 as usize].order.set(key);
             }
             block.order_valid.set(true);
         }
-        sa.order.get() < sb.order.get()
+        ma.order.get() < mb.order.get()
     }
 
-    /// Moves block `b` (and everything below it) out of the arena as a `Region`.
+    /// Moves block `b` (and everything below it) out of the arena as a `Region`: a block that
+    /// only lost instructions is compacted in its own store (no new allocation); others are
+    /// gathered into a new vector.
     pub fn take_region(&mut self, b: BlockId) -> Region {
-        let mut insts = Vec::with_capacity(self.block(b).len as usize);
-        let mut next = self.block(b).first;
+        let (first, len, store, in_order) = {
+            let block = self.block(b);
+            (
+                block.first,
+                block.len as usize,
+                block.store as usize,
+                block.in_order,
+            )
+        };
+        let mut insts = if in_order {
+            std::mem::take(&mut self.stores[store])
+        } else {
+            Vec::with_capacity(len)
+        };
+        let mut written = 0;
+        let mut next = first;
         while next != NONE {
-            let Some(slot) = self.insts[next as usize].take() else {
-                break;
+            let m = &self.nodes[next as usize];
+            let (s, idx, regions) = (m.store as usize, m.idx as usize, m.regions);
+            let id = next;
+            next = m.next;
+            let mut inst = if in_order {
+                std::mem::replace(&mut insts[idx], placeholder())
+            } else {
+                std::mem::replace(&mut self.stores[s][idx], placeholder())
             };
-            next = slot.next;
-            insts.push(self.take_inst(slot));
+            if regions != NONE {
+                let blocks = self.region_lists[regions as usize].clone();
+                let rs = blocks.iter().map(|&r| self.take_region(r)).collect();
+                put_regions(&mut inst.op, rs);
+            }
+            self.nodes[id as usize].store = NONE;
+            if in_order {
+                // Every slot before `idx` was moved out or erased: overwriting drops a
+                // placeholder.
+                insts[written] = inst;
+            } else {
+                insts.push(inst);
+            }
+            written += 1;
         }
+        insts.truncate(written);
         let block = self.block_mut(b);
         Region {
             params: std::mem::take(&mut block.params),
             insts,
             results: std::mem::take(&mut block.results),
         }
-    }
-
-    fn take_inst(&mut self, slot: InstSlot) -> Instruction {
-        let mut inst = slot.inst;
-        if !slot.regions.is_empty() {
-            let regions = slot.regions.iter().map(|&r| self.take_region(r)).collect();
-            put_regions(&mut inst.op, regions);
-        }
-        inst
     }
 
     /// A copy of block `b` (and everything below it) as a `Region`.
@@ -546,13 +703,18 @@ impl Arena {
 
     /// A copy of instruction `id` with its regions put back.
     pub fn clone_inst(&self, id: InstId) -> Option<Instruction> {
-        let slot = self.slot(id)?;
-        let mut inst = slot.inst.clone();
-        if !slot.regions.is_empty() {
-            let regions = slot.regions.iter().map(|&r| self.clone_region(r)).collect();
-            put_regions(&mut inst.op, regions);
+        let mut inst = self.inst(id)?.clone();
+        let regions = self.regions(id);
+        if !regions.is_empty() {
+            let rs = regions.iter().map(|&r| self.clone_region(r)).collect();
+            put_regions(&mut inst.op, rs);
         }
         Some(inst)
+    }
+
+    /// Number of live instructions.
+    pub fn count(&self) -> usize {
+        self.nodes.iter().filter(|m| m.store != NONE).count()
     }
 }
 
@@ -569,7 +731,25 @@ impl Iterator for BlockIter<'_> {
             return None;
         }
         let id = InstId(self.next);
-        self.next = self.arena.slot(id).map_or(NONE, |s| s.next);
+        self.next = self.arena.nodes[self.next as usize].next;
         Some(id)
+    }
+}
+
+/// Iterates the uses of a value.
+pub(crate) struct UseIter<'a> {
+    arena: &'a Arena,
+    next: u32,
+}
+
+impl Iterator for UseIter<'_> {
+    type Item = Use;
+    fn next(&mut self) -> Option<Use> {
+        if self.next == NONE {
+            return None;
+        }
+        let u = self.arena.uses[self.next as usize];
+        self.next = u.next;
+        Some(u)
     }
 }

@@ -103,13 +103,13 @@ impl<'c> Ir<'c> {
 
     /// Does instruction `i` exist (not erased)?
     pub fn contains(&self, i: InstId) -> bool {
-        self.arena.slot(i).is_some()
+        self.arena.is_alive(i)
     }
 
     /// The instruction `i` (a region op without its region bodies), if it exists.
     pub fn inst(&self, i: InstId) -> Option<&Instruction> {
         self.reads.def(i.value());
-        self.arena.slot(i).map(|s| &s.inst)
+        self.arena.inst(i)
     }
 
     fn expect(&self, i: InstId) -> &Instruction {
@@ -144,7 +144,7 @@ impl<'c> Ir<'c> {
 
     /// The instruction defining `v`; `None` for block parameters and undefined values.
     pub fn inst_of(&self, v: ValueId) -> Option<InstId> {
-        match self.arena.value(v)?.def {
+        match self.arena.def(v) {
             Def::Inst => Some(v.inst()),
             _ => None,
         }
@@ -153,14 +153,12 @@ impl<'c> Ir<'c> {
     /// The type of `v`, if it is defined.
     pub fn type_of(&self, v: ValueId) -> Option<&Type> {
         self.reads.def(v);
-        match self.arena.value(v)?.def {
-            Def::Inst => self.arena.slot(v.inst()).map(|s| &s.inst.ty),
-            Def::Param { block, index } => self
-                .arena
-                .block(block)
-                .params
-                .get(index as usize)
-                .map(|p| &p.ty),
+        match self.arena.def(v) {
+            Def::Inst => self.arena.inst(v.inst()).map(|s| &s.ty),
+            Def::Param => {
+                let (block, index) = self.arena.param(v)?;
+                self.arena.block(block).params.get(index).map(|p| &p.ty)
+            }
             Def::Undefined => None,
         }
     }
@@ -177,8 +175,7 @@ impl<'c> Ir<'c> {
     /// appears twice), in no particular order.
     pub fn users(&self, v: ValueId) -> impl Iterator<Item = User> + '_ {
         self.reads.uses(v);
-        let uses = self.arena.value(v).map_or(&[][..], |s| &s.uses[..]);
-        uses.iter().map(|u| {
+        self.arena.uses(v).map(|u| {
             if u.is_result() {
                 User::BlockResult(BlockId(u.owner))
             } else {
@@ -203,7 +200,7 @@ impl<'c> Ir<'c> {
     /// Number of uses of `v` (operand slots and block results).
     pub fn num_uses(&self, v: ValueId) -> usize {
         self.reads.uses(v);
-        self.arena.value(v).map_or(0, |s| s.uses.len())
+        self.arena.num_uses(v)
     }
 
     /// Number of distinct users of `v` (instructions and blocks returning it).
@@ -219,8 +216,8 @@ impl<'c> Ir<'c> {
 
     /// The block instruction `i` is in. Panics if `i` does not exist.
     pub fn block_of(&self, i: InstId) -> BlockId {
-        match self.arena.slot(i) {
-            Some(s) => s.block,
+        match self.arena.block_of(i) {
+            Some(b) => b,
             None => panic!("instruction {i} does not exist in @{}", self.name),
         }
     }
@@ -233,7 +230,7 @@ impl<'c> Ir<'c> {
     /// The region bodies of instruction `i` (empty for ops without regions).
     pub fn regions(&self, i: InstId) -> &[BlockId] {
         self.reads.def(i.value());
-        self.arena.slot(i).map_or(&[], |s| &s.regions[..])
+        self.arena.regions(i)
     }
 
     /// The instructions of block `b`, in order. (A pattern that lists a block cannot have its
@@ -262,8 +259,8 @@ impl<'c> Ir<'c> {
         let index = index.get_or_insert_with(|| {
             let mut m: rustc_hash::FxHashMap<ptir_ir::OpKey, Vec<InstId>> = Default::default();
             for i in self.arena.block_insts(b) {
-                if let Some(s) = self.arena.slot(i) {
-                    m.entry(s.inst.op.key()).or_default().push(i);
+                if let Some(s) = self.arena.inst(i) {
+                    m.entry(s.op.key()).or_default().push(i);
                 }
             }
             m
@@ -274,8 +271,8 @@ impl<'c> Ir<'c> {
     /// Is `a` before `b` in their common block? `false` if they are in different blocks.
     pub fn is_before_in_block(&self, a: InstId, b: InstId) -> bool {
         self.reads.uncacheable();
-        match (self.arena.slot(a), self.arena.slot(b)) {
-            (Some(x), Some(y)) if x.block == y.block => self.arena.is_before(a, b),
+        match (self.arena.block_of(a), self.arena.block_of(b)) {
+            (Some(x), Some(y)) if x == y => self.arena.is_before(a, b),
             _ => false,
         }
     }
@@ -283,7 +280,7 @@ impl<'c> Ir<'c> {
     /// The instruction of block `b` that is `i` or encloses `i` (through region ops), if any.
     pub fn ancestor_in(&self, b: BlockId, mut i: InstId) -> Option<InstId> {
         loop {
-            let block = self.arena.slot(i)?.block;
+            let block = self.arena.block_of(i)?;
             if block == b {
                 return Some(i);
             }
@@ -295,13 +292,16 @@ impl<'c> Ir<'c> {
     /// block, or a parameter of such a block)? A region op does not dominate its own regions.
     pub fn dominates(&self, v: ValueId, at: InstId) -> bool {
         self.reads.uncacheable();
-        let def_block = match self.arena.value(v).map(|s| s.def) {
-            Some(Def::Param { block, .. }) => block,
-            Some(Def::Inst) => match self.arena.slot(v.inst()) {
-                Some(s) => s.block,
+        let def_block = match self.arena.def(v) {
+            Def::Param => match self.arena.param(v) {
+                Some((b, _)) => b,
                 None => return false,
             },
-            _ => return false,
+            Def::Inst => match self.arena.block_of(v.inst()) {
+                Some(b) => b,
+                None => return false,
+            },
+            Def::Undefined => return false,
         };
         match self.ancestor_in(def_block, at) {
             Some(a) if self.inst_of(v).is_some() => self.arena.is_before(v.inst(), a),
@@ -312,7 +312,7 @@ impl<'c> Ir<'c> {
 
     /// Every instruction, nested ones included, in the given order.
     pub fn walk(&self, order: WalkOrder) -> Vec<InstId> {
-        let mut out = Vec::with_capacity(self.arena.values.len());
+        let mut out = Vec::with_capacity(self.arena.id_bound());
         self.walk_block(self.arena.body, order, &mut out);
         out
     }
@@ -322,10 +322,8 @@ impl<'c> Ir<'c> {
             if order == WalkOrder::PreOrder {
                 out.push(i);
             }
-            if let Some(s) = self.arena.slot(i) {
-                for &r in &s.regions {
-                    self.walk_block(r, order, out);
-                }
+            for &r in self.arena.regions(i) {
+                self.walk_block(r, order, out);
             }
             if order == WalkOrder::PostOrder {
                 out.push(i);
@@ -335,17 +333,17 @@ impl<'c> Ir<'c> {
 
     /// Number of instructions, nested ones included.
     pub fn num_insts(&self) -> usize {
-        self.arena.insts.iter().filter(|s| s.is_some()).count()
+        self.arena.count()
     }
 
     /// Is instruction `i` free of side effects: a pure op kind, a call of a pure callee, and
     /// (for region ops) every op of its regions pure?
     pub fn is_pure(&self, i: InstId) -> bool {
-        let Some(s) = self.arena.slot(i) else {
+        let Some(s) = self.arena.inst(i) else {
             return false;
         };
-        op_is_pure(&s.inst.op, self.cx)
-            && s.regions.iter().all(|&r| {
+        op_is_pure(&s.op, self.cx)
+            && self.arena.regions(i).iter().all(|&r| {
                 let mut insts = self.arena.block_insts(r);
                 insts.all(|n| self.is_pure(n))
             })
@@ -396,10 +394,11 @@ impl<'c> Ir<'c> {
         let block = self.arena.block(b);
         block.params.hash(h);
         for i in self.arena.block_insts(b) {
-            if let Some(s) = self.arena.slot(i) {
-                s.inst.hash(h);
-                s.regions.len().hash(h);
-                for &r in &s.regions {
+            if let Some(s) = self.arena.inst(i) {
+                s.hash(h);
+                let regions = self.arena.regions(i);
+                regions.len().hash(h);
+                for &r in regions {
                     self.hash_block(r, h);
                 }
             }

@@ -56,9 +56,13 @@ impl ReadLog {
         self.on.set(true);
     }
 
-    /// Stops recording; returns the stamp of what was read, if it can be cached.
-    pub fn stop(&self, arena: &Arena) -> Option<Stamp> {
+    /// Stops recording.
+    pub fn stop(&self) {
         self.on.set(false);
+    }
+
+    /// The stamp of what the last attempt read, if it can be cached.
+    pub fn stamp(&self, arena: &Arena) -> Option<Stamp> {
         if self.uncacheable.get() {
             return None;
         }
@@ -72,13 +76,11 @@ impl ReadLog {
 }
 
 fn version(arena: &Arena, key: u32) -> u32 {
-    let Some(slot) = arena.values.get((key >> 1) as usize) else {
-        return 0;
-    };
+    let (def, uses) = arena.versions(ValueId(key >> 1));
     if key & USES != 0 {
-        slot.use_version
+        uses
     } else {
-        slot.def_version
+        def
     }
 }
 

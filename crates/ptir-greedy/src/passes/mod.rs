@@ -19,7 +19,7 @@ use crate::facts::ProgramContext;
 use crate::ir::InvalidFunction;
 use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
-use ptir_ir::{Function, Program, ValueId, VerifyError};
+use ptir_ir::{Program, VerifyError};
 use ptir_rules::RuleSet;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -101,42 +101,19 @@ pub enum PassError {
     },
 }
 
-/// Checks that `f` defines no value twice, so that it can be moved into a rewriter safely.
-fn check_unique_defs(f: &Function) -> Result<(), InvalidFunction> {
-    let mut seen: Vec<bool> = Vec::new();
-    let mut dup = None;
-    let mut define = |v: ValueId| {
-        let i = v.0 as usize;
-        if seen.len() <= i {
-            seen.resize(i + 1, false);
-        }
-        if std::mem::replace(&mut seen[i], true) && dup.is_none() {
-            dup = Some(v);
-        }
-    };
-    f.body.params.iter().for_each(|p| define(p.id));
-    f.body.walk(&mut |inst, _| {
-        define(inst.result);
-        for r in inst.op.regions() {
-            r.params.iter().for_each(|p| define(p.id));
-        }
-    });
-    match dup {
-        Some(value) => Err(InvalidFunction {
-            function: f.name.clone(),
-            value,
-        }),
-        None => Ok(()),
-    }
-}
-
 /// Runs `f` on a rewriter of each function in turn; functions are put back even on error.
 pub(crate) fn rewrite_functions<T>(
     program: &mut Program,
     mut f: impl FnMut(&mut ProgramRewriter<'_>) -> Result<T, PassError>,
 ) -> Result<Vec<T>, PassError> {
-    program.functions.iter().try_for_each(check_unique_defs)?;
     let cx = ProgramContext::new(program);
+    if let Some((function, value)) = program
+        .functions
+        .iter()
+        .find_map(|f| Some((f.name.clone(), cx.duplicate_definition(&f.name)?)))
+    {
+        return Err(PassError::Invalid(InvalidFunction { function, value }));
+    }
     let functions = std::mem::take(&mut program.functions);
     let mut results = Vec::with_capacity(functions.len());
     let mut error = None;

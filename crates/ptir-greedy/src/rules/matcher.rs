@@ -78,7 +78,7 @@ pub(super) struct Plan {
 }
 
 /// The state of one match attempt, with an undo trail for backtracking.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct State {
     pub values: Vec<Option<ValueId>>,
     pub attrs: Vec<Option<AttrValue>>,
@@ -90,7 +90,7 @@ pub(super) struct State {
     trail: Vec<Undo>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum Undo {
     Value(usize),
     Attr(usize),
@@ -100,13 +100,17 @@ enum Undo {
 }
 
 impl State {
-    pub fn new(plan: &Plan) -> Self {
-        State {
-            values: vec![None; plan.value_vars.len()],
-            attrs: vec![None; plan.attr_vars.len()],
-            terms: vec![None; plan.source.terms.len()],
-            ..State::default()
-        }
+    /// Empties the state for a new attempt with `plan`, keeping its allocations.
+    pub fn reset(&mut self, plan: &Plan) {
+        self.values.clear();
+        self.values.resize(plan.value_vars.len(), None);
+        self.terms.clear();
+        self.terms.resize(plan.source.terms.len(), None);
+        self.attrs.clear();
+        self.attrs.resize(plan.attr_vars.len(), None);
+        self.matched.clear();
+        self.roots.clear();
+        self.trail.clear();
     }
 
     fn mark(&self) -> usize {
@@ -179,22 +183,28 @@ pub fn callee_matches(pattern: &str, actual: &str) -> bool {
 }
 
 impl Plan {
-    /// Matches the whole source pattern with the first root at `anchor`; `accept` decides
-    /// each complete match (the constraints) and may reject it, which backtracks.
+    /// Matches the whole source pattern with the first root at `anchor`, into `st`;
+    /// `accept` decides each complete match (the constraints) and may reject it, which
+    /// backtracks.
     pub fn find(
         &self,
         ir: &Ir<'_>,
         anchor: InstId,
+        st: &mut State,
         accept: &mut dyn FnMut(&State) -> bool,
-    ) -> Option<State> {
-        let mut st = State::new(self);
-        let root = *self.source.roots.first()?;
+    ) -> bool {
+        st.reset(self);
+        let Some(&root) = self.source.roots.first() else {
+            return false;
+        };
         st.push_root(anchor);
-        if !self.match_term(ir, &mut st, root, anchor.value()) {
-            return None;
+        if !self.match_term(ir, st, root, anchor.value()) {
+            return false;
         }
-        let block = ir.arena.slot(anchor)?.block;
-        self.search(ir, &mut st, 1, block, accept).then_some(st)
+        match ir.arena.block_of(anchor) {
+            Some(block) => self.search(ir, st, 1, block, accept),
+            None => false,
+        }
     }
 
     /// Matches roots `k..`, backtracking over candidates.
@@ -210,7 +220,7 @@ impl Plan {
             return accept(st);
         };
         for c in self.candidates(ir, st, k, block) {
-            if st.roots.contains(&c) || ir.arena.slot(c).map(|s| s.block) != Some(block) {
+            if st.roots.contains(&c) || ir.arena.block_of(c) != Some(block) {
                 continue;
             }
             let mark = st.mark();

@@ -29,6 +29,8 @@ use ptir_rules::{
     Term, TermId, Var,
 };
 use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -49,6 +51,11 @@ pub struct RulePattern {
     registry: Arc<Registry>,
     plan: Plan,
     root: OpKey,
+    /// When every result is a source variable (`=> ?x`): its value slot per root, so that
+    /// applying needs no instantiation.
+    forward: Option<Vec<usize>>,
+    /// The matcher's state, reused across attempts.
+    scratch: RefCell<State>,
 }
 
 impl RulePattern {
@@ -66,11 +73,23 @@ impl RulePattern {
                 "the number of results differs from the number of roots",
             ));
         }
+        let plan = compile(&rule.source);
+        let forward = rule
+            .result
+            .roots
+            .iter()
+            .map(|&t| match rule.result.term(t) {
+                Term::Value(v) => plan.value_vars.iter().position(|x| x == v),
+                _ => None,
+            })
+            .collect();
         Ok(RulePattern {
-            plan: compile(&rule.source),
+            plan,
             rule: rule.clone(),
             registry,
             root,
+            forward,
+            scratch: RefCell::new(State::default()),
         })
     }
 
@@ -327,47 +346,70 @@ impl Pattern for RulePattern {
     }
 
     fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
-        let found = self.plan.find(rw, root, &mut |st| self.accepts(rw, st));
-        let Some(st) = found else {
-            return rw.notify_match_failure(root, || "the source pattern does not match".into());
+        let mut fresh = State::default();
+        let mut scratch = self.scratch.try_borrow_mut();
+        let st = match scratch.as_deref_mut() {
+            Ok(st) => st,
+            Err(_) => &mut fresh,
         };
-        let roots = st.roots.clone();
-        let Some(at) = self.insertion_point(rw, &roots) else {
+        if !self.plan.find(rw, root, st, &mut |st| self.accepts(rw, st)) {
+            return rw.notify_match_failure(root, || "the source pattern does not match".into());
+        }
+        let Some(at) = self.insertion_point(rw, &st.roots) else {
             return rw.notify_match_failure(root, || "a root is used before the last root".into());
         };
-        let root_types: Vec<Type> = roots.iter().map(|&r| rw.ty(r).clone()).collect();
-        let b = self.bindings(&st);
-        let mut pending = Pending {
-            ir: rw,
-            ops: Vec::new(),
-        };
-        let results = match self
-            .rule
-            .instantiate(&b, &root_types, &self.registry, &mut pending)
-        {
+        let (ops, results) = match self.results(rw, st) {
             Ok(r) => r,
-            Err(e) => return rw.notify_match_failure(root, || e.to_string()),
+            Err(reason) => return rw.notify_match_failure(root, || reason),
         };
-        let ops = pending.ops;
-        let root_values: Vec<ValueId> = roots.iter().map(|r| r.value()).collect();
-        let unchanged = results
-            .iter()
-            .zip(&root_values)
-            .all(|(r, v)| *r == Pv::Old(*v));
+        let root_value = |k: usize| st.roots[k].value();
+        let unchanged = (0..results.len()).all(|k| results[k] == Pv::Old(root_value(k)));
         if unchanged && ops.is_empty() {
             return rw.notify_match_failure(root, || "the result is the matched root".into());
         }
-        let crosses = results.iter().enumerate().any(|(i, r)| {
-            root_values
-                .iter()
-                .enumerate()
-                .any(|(j, v)| i != j && *r == Pv::Old(*v))
-        });
+        let crosses = results
+            .iter()
+            .enumerate()
+            .any(|(i, r)| (0..st.roots.len()).any(|j| i != j && *r == Pv::Old(root_value(j))));
         if crosses {
             return rw.notify_match_failure(root, || "a result is another root's value".into());
         }
-        commit(rw, at, ops, &results, &roots, &st.matched);
+        commit(rw, at, ops, &results, &st.roots, &st.matched);
         true
+    }
+}
+
+type Built = (Vec<(Op, Vec<Pv>, Type)>, SmallVec<[Pv; 2]>);
+
+impl RulePattern {
+    /// The value replacing each root, and the ops to build first; `Err` says why the rule
+    /// does not apply after all. Touches nothing.
+    fn results(&self, ir: &Ir<'_>, st: &State) -> Result<Built, String> {
+        if let Some(forward) = &self.forward {
+            let mut out = SmallVec::new();
+            for (k, &slot) in forward.iter().enumerate() {
+                let v = st.values[slot].ok_or("a result variable is unbound")?;
+                if ir.type_of(v) != ir.type_of(st.roots[k].value()) {
+                    return Err(format!(
+                        "rule `{}`: result {k} has another type than its root",
+                        self.rule.name
+                    ));
+                }
+                out.push(Pv::Old(v));
+            }
+            return Ok((Vec::new(), out));
+        }
+        let root_types: Vec<Type> = st.roots.iter().map(|&r| ir.ty(r).clone()).collect();
+        let b = self.bindings(st);
+        let mut pending = Pending {
+            ir,
+            ops: Vec::new(),
+        };
+        let results = self
+            .rule
+            .instantiate(&b, &root_types, &self.registry, &mut pending)
+            .map_err(|e| e.to_string())?;
+        Ok((pending.ops, results.into_iter().collect()))
     }
 }
 
