@@ -333,6 +333,8 @@ impl<'p> Driver<'p> {
         hooks(rw).current = Some(pid);
         if self.config.failure_cache {
             rw.reads.start();
+            // The driver read the root's kind to pick the pattern.
+            rw.reads.def(op.value());
         }
         let ok = self.patterns.pattern(pid).match_and_rewrite(op, rw);
         hooks(rw).current = None;
