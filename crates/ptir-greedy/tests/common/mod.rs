@@ -152,3 +152,22 @@ impl Pattern for Spy {
         rw.notify_match_failure(root, || format!("{} only watches", self.name))
     }
 }
+
+/// Runs `function` of `p` on `args` with the generated externs' reference semantics and a
+/// fixed `rng` seed.
+pub fn interpret(
+    p: &Program,
+    function: &str,
+    args: &[ptir_ir::Value],
+) -> Result<Vec<ptir_ir::Value>, ptir_ir::InterpError> {
+    use ptir_ir::generate::{extern_reference, GEN_IMPURE_EXTERN, GEN_PURE_EXTERN};
+    let mut interp = ptir_ir::Interpreter::new(p).with_seed(42);
+    for name in [GEN_PURE_EXTERN, GEN_IMPURE_EXTERN] {
+        interp = interp.with_extern(name, move |args, _ty| {
+            extern_reference(name, args)
+                .map(ptir_ir::Value::pack)
+                .ok_or_else(|| "no arguments".to_string())
+        });
+    }
+    interp.run(function, args)
+}
