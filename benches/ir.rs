@@ -3,6 +3,9 @@
 //!
 //! `cargo bench --bench ir`; figures and machine in `BENCHMARKS.md`.
 
+// criterion's macros generate undocumented items.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ptir_ir::generate::generate_chain;
 use std::time::Duration;

@@ -1,54 +1,35 @@
 //! PTIR-opt: an equality-saturation optimizer for tensor programs.
 //!
-//! This root crate is the facade users depend on. Today it re-exports the IR layer as
-//! [`ir`]; the rule language, the greedy driver and the e-graph engine join it as they land,
-//! together with the one-call entry points (`optimize`, `compare_cost_models`, `diff`).
+//! This root crate is the facade users depend on: the IR as [`ir`], the rule language as
+//! [`rules`], the e-graph engine as [`egraph`], and the calls users come for:
+//!
+//! - [`optimize`]: one program through an engine, with a [`Report`].
+//! - [`compare_cost_models`]: several (cost model, extractor) pairs on one saturated e-graph.
+//! - [`interpreter`]: run programs, fused library externs included.
 //!
 //! ```
 //! let program = ptir::ir::parse(
-//!     "func @f(%x: f32[2]) -> (f32[2]) {\n  %y = exp %x : f32[2]\n  return %y\n}",
+//!     "func @f(%x: f32[4]) -> (f32[4]) {\n  %a = mul %x, %x : f32[4]\n  %b = mul %x, %x : f32[4]\n  \
+//!      %c = max %a, %b : f32[4]\n  return %c\n}",
 //! )?;
-//! ptir::ir::verify(&program)?;
+//! let out = ptir::optimize(&program, &ptir::Options::default())?;
+//! // The two products are one value (hash-consing), and max(a, a) is a.
+//! assert_eq!(out.program.num_insts(), 1);
+//! println!("{}", out.report);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod compare;
+mod error;
+mod optimize;
+mod options;
+mod run;
+
+pub use compare::{compare_cost_models, CostTable};
+pub use error::Error;
+pub use optimize::{load_rules, optimize, Optimized, Report};
+pub use options::{Cost, Engine, Options};
+pub use ptir_egraph as egraph;
 pub use ptir_ir as ir;
-
-use ptir_ir::{Interpreter, Program, Value};
-
-/// An interpreter for `program` with every extern this project knows how to run: the random
-/// generator's test externs (`@gen_pure`, `@gen_impure`) and `@log_event` (returns its argument;
-/// the corpus uses it as an impure side effect).
-///
-/// ```
-/// let p = ptir::ir::parse("extern @log_event(f32[]) -> (f32[]) impure\n\
-///     func @f(%x: f32[]) -> (f32[]) {\n  %y = call @log_event(%x) : f32[]\n  return %y\n}").unwrap();
-/// let x = ptir::ir::Tensor::from_f64(ptir::ir::TensorType::scalar(ptir::ir::DType::F32), &[2.5]);
-/// let out = ptir::interpreter(&p).run("f", &[x.clone().into()]).unwrap();
-/// assert_eq!(out, vec![x.into()]);
-/// ```
-pub fn interpreter(program: &Program) -> Interpreter<'_> {
-    let mut interp = Interpreter::new(program);
-    for e in &program.externs {
-        let name = e.name.clone();
-        if name == "log_event" {
-            interp = interp.with_extern(name, |args: &[Value], _| {
-                args.first()
-                    .cloned()
-                    .ok_or_else(|| "@log_event takes one argument".to_string())
-            });
-        } else if [
-            ir::generate::GEN_PURE_EXTERN,
-            ir::generate::GEN_IMPURE_EXTERN,
-        ]
-        .contains(&name.as_str())
-        {
-            interp = interp.with_extern(name.clone(), move |args: &[Value], _| {
-                ir::generate::extern_reference(&name, args)
-                    .map(Value::pack)
-                    .ok_or_else(|| format!("@{name}: bad arguments"))
-            });
-        }
-    }
-    interp
-}
+pub use ptir_rules as rules;
+pub use run::interpreter;

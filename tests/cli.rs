@@ -75,3 +75,30 @@ fn user_errors_exit_2_with_one_located_message() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn optimizing_prints_a_verified_program_and_the_report() {
+    let out = ptir_opt(&["corpus/gpt2_block.ptir", "--report"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let program = ptir_ir::parse(&text(&out.stdout)).expect("the output parses");
+    ptir_ir::verify(&program).expect("the output verifies");
+    let report = text(&out.stderr);
+    for line in [
+        "engine: eqsat",
+        "cost (tensor): ",
+        "e-graph: ",
+        "rules fired:",
+    ] {
+        assert!(report.contains(line), "{line:?} missing from:\n{report}");
+    }
+    // Options are checked values: a bad one is a usage error.
+    let bad = ptir_opt(&["corpus/softmax.ptir", "--cost", "dollars"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = ptir_opt(&["corpus/softmax.ptir", "--rules", "no/such.rules"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("no/such.rules"),
+        "{}",
+        text(&bad.stderr)
+    );
+}

@@ -6,6 +6,7 @@
 //! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), the reference
 //! interpreter ([`Interpreter`], [`eval_op`]) and the Datalog analyses both engines rely on.
 
+pub mod analysis;
 pub mod builder;
 pub mod generate;
 mod infer;
@@ -17,6 +18,7 @@ pub mod text;
 mod types;
 mod verify;
 
+pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,

@@ -198,15 +198,27 @@ impl<V: Clone> Instantiation<'_, V> {
                 callee,
                 operands,
                 attrs,
+                ty,
                 ..
             } => {
-                let is_root = self.rule.result.roots.iter().position(|r| *r == id);
-                let annotated = is_root.and_then(|i| self.root_types.get(i)).cloned();
+                let annotated = ty.clone().or_else(|| self.result_type_of(id));
                 self.op(*key, callee.as_deref(), operands, attrs, annotated, builder)?
             }
         };
         self.built[id.0] = Some(v.clone());
         Ok(v)
+    }
+
+    /// The type a result op takes from the matched roots: a root's own, or for a call whose
+    /// uses are all `tuple_get` roots, the tuple of their types.
+    fn result_type_of(&self, id: TermId) -> Option<Type> {
+        let roots = &self.rule.result.roots;
+        if let Some(i) = roots.iter().position(|r| *r == id) {
+            return self.root_types.get(i).cloned();
+        }
+        let elements = crate::parse::tuple_of_roots(&self.rule.result, id)?;
+        let types = elements.iter().map(|&r| self.root_types.get(r).cloned());
+        types.collect::<Option<Vec<_>>>().map(Type::Tuple)
     }
 
     fn op<B: ResultBuilder<Value = V>>(

@@ -37,11 +37,16 @@
 //!    facts (commutativity) belong in `algebra.rules`, which only the e-graph runs to saturation.
 //! 4. **Names are kebab-case and unique.** A duplicate name is an error.
 //! 5. **Let the interpreter prove it.** Every rule runs through the interpreter on random shapes
-//!    and values (`tests/rules_proof.rs` at the workspace root); a rule that fails is wrong.
+//!    and values ([`example`], `crates/ptir-rules/tests/proof.rs`); a rule that fails is wrong.
+//!    Fused library calls that rules raise idioms to have reference implementations in
+//!    [`externs`], defined by those idioms.
 
 mod apply;
 mod ast;
+mod build;
 mod error;
+pub mod example;
+pub mod externs;
 mod ops;
 mod parse;
 mod pat;
@@ -53,12 +58,14 @@ pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var, FAST_MATH,
 };
+pub use build::FnBuilder;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
 pub use pat::parse_pat;
 pub use registry::{
-    absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, invert_perm, Bound, Native, NativeFn,
-    Predicate, PredicateFn, Registry,
+    absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, dims_after_reduce, dot_swap_perm,
+    exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
+    NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use ruleset::{RuleFilter, RuleSet, BUNDLED};
+pub use ruleset::{RuleFilter, RuleSet, BUNDLED, BUNDLED_PATS};

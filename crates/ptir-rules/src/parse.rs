@@ -15,6 +15,11 @@
 //! CONSTRAINT:= (predicate ATTR*)                       ; a value variable stands for its type
 //! ```
 //!
+//! A result `call` takes its type from the root it replaces, so it must be a result root, or,
+//! in a multi-root rule, be used only by `tuple_get` roots that take every element of its
+//! tuple, whose types make the tuple type:
+//! `=> (tuple_get ?m:(call @moments ?x) 0) (tuple_get ?m 1)`.
+//!
 //! Everything a rule names is checked here: ops and their arity, attribute kinds, predicates and
 //! native functions (from the [`Registry`]), variables used on the right or in constraints but
 //! never bound on the left, results whose type cannot be inferred.
@@ -707,8 +712,9 @@ impl<'a> RuleParser<'a> {
     }
 
     /// Checks that every result op's type can be inferred: a `call` needs to be a result root
-    /// (it takes the root's type); a `splat` needs to be a root, have `?like`, or be an
-    /// operand of an elementwise op with a non-splat sibling.
+    /// (it takes the root's type) or be used only by `tuple_get` roots that take every element
+    /// of its tuple (it takes the tuple of their types); a `splat` needs to be a root, have
+    /// `?like`, or be an operand of an elementwise op with a non-splat sibling.
     fn check_result_types(&self, pat: &Pattern, root: TermId) -> PResult<()> {
         let mut stack = vec![(root, true, false)];
         while let Some((id, at_root, has_sibling)) = stack.pop() {
@@ -719,7 +725,7 @@ impl<'a> RuleParser<'a> {
                     callee,
                     ..
                 } => {
-                    if *key == OpKey::Call && !at_root {
+                    if *key == OpKey::Call && !at_root && tuple_of_roots(pat, id).is_none() {
                         let c = callee.clone().unwrap_or_default();
                         return Err(self.err(&format!("@{c}"), format!("the type of (call @{c} ...) cannot be inferred: a call must be a result root")));
                     }
@@ -742,6 +748,40 @@ impl<'a> RuleParser<'a> {
         }
         Ok(())
     }
+}
+
+/// For a result `call` whose every use is a `tuple_get` root (a multi-root rule's results
+/// taken from one call returning a tuple): the root that gives element `i` of the call's
+/// tuple type, for every `i`. `None` if the call has another use or an element is missing.
+pub(crate) fn tuple_of_roots(pat: &Pattern, call: TermId) -> Option<Vec<usize>> {
+    let mut elements: Vec<Option<usize>> = Vec::new();
+    for (t, term) in pat.terms.iter().enumerate() {
+        let Term::Op {
+            operands,
+            attrs,
+            key,
+            ..
+        } = term
+        else {
+            continue;
+        };
+        if !operands.contains(&call) {
+            continue;
+        }
+        let root = pat.roots.iter().position(|r| r.0 == t)?;
+        let index = match (key, attrs.as_slice()) {
+            (OpKey::TupleGet, [Attr::Lit(AttrValue::Int(i))]) => *i,
+            _ => return None,
+        };
+        if elements.len() <= index {
+            elements.resize(index + 1, None);
+        }
+        elements[index].get_or_insert(root);
+    }
+    elements
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .filter(|e| !e.is_empty())
 }
 
 fn describe(k: VarKind) -> String {

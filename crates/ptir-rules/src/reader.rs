@@ -32,28 +32,25 @@ pub(crate) fn forms(src: &str) -> Result<Vec<Form>, ReadError> {
     for (i, raw) in src.lines().enumerate() {
         let line_no = i + 1;
         let (code, comment) = split_comment(raw);
-        match &mut current {
-            None => {
-                let trimmed = code.trim();
-                if trimmed.is_empty() {
-                    match comment {
-                        Some(c) => doc_lines.push(c),
-                        None => doc_lines.clear(),
-                    }
-                    continue;
+        if current.is_none() {
+            let trimmed = code.trim();
+            if trimmed.is_empty() {
+                match comment {
+                    Some(c) => doc_lines.push(c),
+                    None => doc_lines.clear(),
                 }
-                if !trimmed.starts_with('(') {
-                    return Err(ReadError {
-                        line: line_no,
-                        message: format!(
-                            "expected `(` to start a form, found `{}`",
-                            first_word(trimmed)
-                        ),
-                    });
-                }
-                current = Some((line_no, String::new(), 0));
+                continue;
             }
-            Some(_) => {}
+            if !trimmed.starts_with('(') {
+                return Err(ReadError {
+                    line: line_no,
+                    message: format!(
+                        "expected `(` to start a form, found `{}`",
+                        first_word(trimmed)
+                    ),
+                });
+            }
+            current = Some((line_no, String::new(), 0));
         }
         if let Some((start, text, depth)) = &mut current {
             for c in code.chars() {

@@ -162,6 +162,112 @@ fn absorb_transpose(
     ))
 }
 
+/// The shape of a value, or a shape given as an index list.
+fn shape_arg(b: &Bound) -> Option<&[usize]> {
+    match b {
+        Bound::Value(t) => t.as_tensor().map(|t| t.shape.as_slice()),
+        Bound::Attr(AttrValue::Ints(xs)) => Some(xs),
+        Bound::Attr(_) => None,
+    }
+}
+
+/// `axes` are distinct and below `rank`.
+fn valid_axes(axes: &[usize], rank: usize) -> bool {
+    ptir_ir::check_axes(axes, rank, "axis").is_ok()
+}
+
+/// The dims of a broadcast that puts the result of reducing a rank-`rank` value over `axes`
+/// (with `keep_dims`) back into the value's shape: every dim when the reduced dims were kept,
+/// else the kept dims in order.
+pub fn restore_dims(rank: usize, axes: &[usize], keep_dims: bool) -> Option<Vec<usize>> {
+    if !valid_axes(axes, rank) {
+        return None;
+    }
+    Some(if keep_dims {
+        (0..rank).collect()
+    } else {
+        (0..rank).filter(|d| !axes.contains(d)).collect()
+    })
+}
+
+/// The dims of `broadcast(x, dims)` after a reduction over `axes` of the broadcast's result,
+/// when every reduced axis is a dim the broadcast added (none is in `dims`): unchanged with
+/// `keep_dims`, else renumbered past the removed axes.
+pub fn dims_after_reduce(dims: &[usize], axes: &[usize], keep_dims: bool) -> Option<Vec<usize>> {
+    if axes.iter().any(|a| dims.contains(a)) {
+        return None;
+    }
+    Some(if keep_dims {
+        dims.to_vec()
+    } else {
+        dims.iter()
+            .map(|&d| d - axes.iter().filter(|&&a| a < d).count())
+            .collect()
+    })
+}
+
+/// For `reduce(transpose(x, p), axes, keep_dims = false)`: the permutation `q` with
+/// `transpose(reduce(x, map(axes, p)), q)` equal to it. Result dim `i` is the `i`-th kept dim
+/// `k` of the transpose, that is `x`'s dim `p[k]`, whose place among `x`'s kept dims is `q[i]`.
+pub fn perm_after_reduce(p: &[usize], axes: &[usize]) -> Option<Vec<usize>> {
+    if !is_permutation(p) || !valid_axes(axes, p.len()) {
+        return None;
+    }
+    let kept: Vec<usize> = (0..p.len()).filter(|d| !axes.contains(d)).collect();
+    let mut x_kept: Vec<usize> = kept.iter().map(|&k| p[k]).collect();
+    x_kept.sort_unstable();
+    kept.iter()
+        .map(|&k| x_kept.iter().position(|&d| d == p[k]))
+        .collect()
+}
+
+/// The transpose that swaps the lhs-free and rhs-free blocks of a `dot_general` result of
+/// operands of ranks `lhs_rank` and `rhs_rank`: batch dims stay in front, then the rhs free
+/// dims, then the lhs free dims. `transpose(dot(a, b, d), that) == dot(b, a, swap(d))`.
+pub fn dot_swap_perm(d: &DotDims, lhs_rank: usize, rhs_rank: usize) -> Option<Vec<usize>> {
+    let nb = d.lhs_batch.len();
+    let nl = lhs_rank.checked_sub(nb + d.lhs_contract.len())?;
+    let nr = rhs_rank.checked_sub(d.rhs_batch.len() + d.rhs_contract.len())?;
+    let mut p: Vec<usize> = (0..nb).collect();
+    p.extend(nb + nl..nb + nl + nr);
+    p.extend(nb..nb + nl);
+    Some(p)
+}
+
+/// `dot_general` dims with the operands swapped.
+pub fn swap_dot_dims(d: &DotDims) -> DotDims {
+    DotDims {
+        lhs_batch: d.rhs_batch.clone(),
+        rhs_batch: d.lhs_batch.clone(),
+        lhs_contract: d.rhs_contract.clone(),
+        rhs_contract: d.lhs_contract.clone(),
+    }
+}
+
+/// Is `v` a power of two (of either sign) whose reciprocal is a normal number of the float
+/// dtype `d`? Then `x / v` and `x * (1 / v)` are both the correctly rounded `x · 2^-k`, for
+/// every `x` (NaN, infinities, zeros and subnormal results included).
+pub fn exact_reciprocal(d: DType, v: f64) -> bool {
+    if !d.is_float() || !v.is_finite() || v == 0.0 {
+        return false;
+    }
+    let m = v.abs();
+    let is_pow2 = m.to_bits() & ((1u64 << 52) - 1) == 0 && m.is_normal();
+    let r = 1.0 / m;
+    let min_normal = match d {
+        DType::F16 => 6.103515625e-5,
+        DType::BF16 | DType::F32 => f32::MIN_POSITIVE as f64,
+        _ => f64::MIN_POSITIVE,
+    };
+    let max = match d {
+        DType::F16 => 65504.0,
+        DType::BF16 => 3.3895313892515355e38,
+        DType::F32 => f32::MAX as f64,
+        _ => f64::MAX,
+    };
+    is_pow2 && r >= min_normal && r <= max && m >= min_normal && m <= max
+}
+
 fn same_ints(a: &Bound, b: &Bound) -> bool {
     matches!((a.ints(), b.ints()), (Some(x), Some(y)) if x == y)
 }
@@ -301,6 +407,51 @@ impl Registry {
         self.add_predicate("same-ints", 2, "two index lists are equal", |a| {
             same_ints(&a[0], &a[1])
         });
+        self.add_predicate(
+            "not-float",
+            1,
+            "the value's dtype is an integer type or bool (no NaN, no signed zero)",
+            |a| a[0].dtype().is_some_and(|d| !d.is_float()),
+        );
+        self.add_predicate("has-rank", 2, "value ?x has rank ?n", |a| {
+            matches!((a[0].tensor(), a[1].attr()), (Some(t), Some(AttrValue::Int(n))) if t.rank() == *n)
+        });
+        self.add_predicate(
+            "unit-axes",
+            2,
+            "every axis of ?axes has size 1 in value ?x",
+            |a| matches!((a[0].tensor(), a[1].ints()), (Some(t), Some(ax)) if valid_axes(ax, t.rank()) && ax.iter().all(|&i| t.shape[i] == 1)),
+        );
+        self.add_predicate(
+            "increasing-on",
+            2,
+            "permutation ?p keeps the order of the axes ?axes (p[a] < p[b] for a < b in ?axes)",
+            |a| match (a[0].ints(), a[1].ints()) {
+                (Some(p), Some(ax)) if is_permutation(p) && valid_axes(ax, p.len()) => {
+                    let mut ax = ax.to_vec();
+                    ax.sort_unstable();
+                    ax.windows(2).all(|w| p[w[0]] < p[w[1]])
+                }
+                _ => false,
+            },
+        );
+        self.add_predicate(
+            "reduces-new-dims",
+            3,
+            "reducing ?axes of broadcast(_, ?dims, ?shape) only reduces dims the broadcast added, each of size >= 1",
+            |a| match (a[0].ints(), a[1].ints(), a[2].ints()) {
+                (Some(d), Some(s), Some(ax)) => {
+                    valid_axes(ax, s.len()) && ax.iter().all(|&i| !d.contains(&i) && s[i] >= 1)
+                }
+                _ => false,
+            },
+        );
+        self.add_predicate(
+            "exact-reciprocal",
+            2,
+            "number ?v is a power of two whose reciprocal is exact in ?x's float dtype",
+            |a| matches!((a[0].dtype(), a[1].attr()), (Some(d), Some(AttrValue::Number(v))) if exact_reciprocal(d, *v)),
+        );
         self.add_greedy_predicate(
             "single-use",
             1,
@@ -354,6 +505,104 @@ impl Registry {
             Some(AttrValue::Ints((0..a[0].tensor()?.rank()).collect()))
         });
         self.add_native(
+            "last-axis-of",
+            1,
+            Ints,
+            "(rank-1): the last axis of value ?x, as an axes list",
+            |a| {
+                let r = a[0].tensor()?.rank();
+                (r > 0).then(|| AttrValue::Ints(vec![r - 1]))
+            },
+        );
+        self.add_native(
+            "restore-dims",
+            3,
+            Ints,
+            "broadcast dims that put reduce(?x, ?axes, ?keep) back into ?x's shape",
+            |a| {
+                let keep = matches!(a[2].attr()?, AttrValue::Bool(true));
+                restore_dims(a[0].tensor()?.rank(), a[1].ints()?, keep).map(AttrValue::Ints)
+            },
+        );
+        self.add_native(
+            "axes-size",
+            2,
+            Number,
+            "the number of elements reduce(?x, ?axes) adds up: the product of those dims' sizes (?x a value or a shape)",
+            |a| {
+                let (s, ax) = (shape_arg(&a[0])?, a[1].ints()?);
+                valid_axes(ax, s.len())
+                    .then(|| AttrValue::Number(ax.iter().map(|&i| s[i] as f64).product()))
+            },
+        );
+        self.add_native(
+            "reduced-shape",
+            3,
+            Ints,
+            "shape ?s (or a value's shape) after reducing ?axes with keep_dims ?keep",
+            |a| {
+                let (s, ax) = (shape_arg(&a[0])?, a[1].ints()?);
+                let keep = matches!(a[2].attr()?, AttrValue::Bool(true));
+                valid_axes(ax, s.len())
+                    .then(|| AttrValue::Ints(ptir_ir::reduced_shape(s, ax, keep)))
+            },
+        );
+        self.add_native(
+            "dims-after-reduce",
+            3,
+            Ints,
+            "broadcast dims ?d after reducing ?axes (all of them added by the broadcast) with keep_dims ?keep",
+            |a| {
+                let keep = matches!(a[2].attr()?, AttrValue::Bool(true));
+                dims_after_reduce(a[0].ints()?, a[1].ints()?, keep).map(AttrValue::Ints)
+            },
+        );
+        self.add_native(
+            "perm-after-reduce",
+            2,
+            Ints,
+            "the transpose left after moving reduce(keep_dims = false) over ?axes before transpose ?p",
+            |a| perm_after_reduce(a[0].ints()?, a[1].ints()?).map(AttrValue::Ints),
+        );
+        self.add_native(
+            "fill-like",
+            2,
+            Ints,
+            "a list of rank(?x) copies of ?n",
+            |a| match a[1].attr()? {
+                AttrValue::Int(n) => Some(AttrValue::Ints(vec![*n; a[0].tensor()?.rank()])),
+                _ => None,
+            },
+        );
+        self.add_native(
+            "dot-swap-perm",
+            3,
+            Ints,
+            "the transpose of dot_general(?a, ?b, ?d) that puts the rhs free dims before the lhs free dims",
+            |a| match a[0].attr()? {
+                AttrValue::Dims(d) => {
+                    dot_swap_perm(d, a[1].tensor()?.rank(), a[2].tensor()?.rank()).map(AttrValue::Ints)
+                }
+                _ => None,
+            },
+        );
+        self.add_native(
+            "swap-dot-dims",
+            1,
+            Dims,
+            "dot_general dims ?d with lhs and rhs exchanged",
+            |a| match a[0].attr()? {
+                AttrValue::Dims(d) => Some(AttrValue::Dims(swap_dot_dims(d))),
+                _ => None,
+            },
+        );
+        self.add_native("reciprocal", 1, Number, "1 / ?v", |a| {
+            match a[0].attr()? {
+                AttrValue::Number(v) => Some(AttrValue::Number(1.0 / v)),
+                _ => None,
+            }
+        });
+        self.add_native(
             "absorb-lhs-transpose",
             2,
             Dims,
@@ -386,6 +635,117 @@ mod tests {
         let inv = invert_perm(&p).unwrap();
         assert_eq!(compose_perm(&p, &inv), Some(vec![0, 1, 2]));
         assert_eq!(compose_perm(&[1, 0], &[0]), None);
+    }
+
+    #[test]
+    fn reduction_helpers() {
+        // reduce over axis 1 of a rank-3 value, put back by broadcast
+        assert_eq!(restore_dims(3, &[1], true), Some(vec![0, 1, 2]));
+        assert_eq!(restore_dims(3, &[1], false), Some(vec![0, 2]));
+        assert_eq!(restore_dims(2, &[2], false), None);
+        // broadcast [a, b] -> [n, a, m, b] (dims [1, 3]); reducing the new dims 0 and 2
+        assert_eq!(dims_after_reduce(&[1, 3], &[0, 2], false), Some(vec![0, 1]));
+        assert_eq!(dims_after_reduce(&[1, 3], &[0, 2], true), Some(vec![1, 3]));
+        assert_eq!(dims_after_reduce(&[1, 3], &[1], false), None);
+        // transpose [x2, x0, x1] reduced over its dim 1 (x0) leaves (x2, x1); reducing x
+        // over dim 0 leaves (x1, x2), so a [1, 0] transpose remains.
+        assert_eq!(perm_after_reduce(&[2, 0, 1], &[1]), Some(vec![1, 0]));
+        assert_eq!(perm_after_reduce(&[1, 0, 2], &[2]), Some(vec![1, 0]));
+        assert_eq!(perm_after_reduce(&[0, 1], &[3]), None);
+    }
+
+    #[test]
+    fn dot_swap_helpers() {
+        let d = DotDims::matmul();
+        assert_eq!(dot_swap_perm(&d, 2, 2), Some(vec![1, 0]));
+        let s = swap_dot_dims(&d);
+        assert_eq!((s.lhs_contract, s.rhs_contract), (vec![0], vec![1]));
+        // batched [b, m, k] x [b, k, n] -> [b, m, n]; swapped: [b, n, m]
+        assert_eq!(
+            dot_swap_perm(&DotDims::batch_matmul(), 3, 3),
+            Some(vec![0, 2, 1])
+        );
+        // [m, k1, k2] x [k1, k2] -> [m]: no rhs free dim, nothing moves
+        let v = DotDims {
+            lhs_contract: vec![1, 2],
+            rhs_contract: vec![0, 1],
+            ..DotDims::default()
+        };
+        assert_eq!(dot_swap_perm(&v, 3, 2), Some(vec![0]));
+    }
+
+    #[test]
+    fn exact_reciprocals_are_powers_of_two_in_range() {
+        assert!(exact_reciprocal(DType::F32, 8.0));
+        assert!(exact_reciprocal(DType::F32, -0.5));
+        assert!(exact_reciprocal(DType::F16, 1024.0));
+        assert!(!exact_reciprocal(DType::F32, 3.0));
+        assert!(!exact_reciprocal(DType::F16, 131072.0)); // not an f16 value
+        assert!(!exact_reciprocal(DType::F16, 1.0 / 131072.0)); // reciprocal overflows f16
+        assert!(!exact_reciprocal(DType::I32, 2.0));
+        assert!(!exact_reciprocal(DType::F64, 0.0));
+        assert!(!exact_reciprocal(DType::F64, f64::INFINITY));
+    }
+
+    #[test]
+    fn standard_natives_and_predicates() {
+        let r = Registry::standard();
+        let t = |shape: &[usize]| -> Bound {
+            Bound::Value(ptir_ir::TensorType::new(DType::F32, shape.to_vec()).into())
+        };
+        let ints = |xs: &[usize]| Bound::Attr(AttrValue::Ints(xs.to_vec()));
+        let call = |name: &str, args: &[Bound]| (r.native(name).unwrap().call)(args);
+        let test =
+            |name: &str, args: &[Bound]| (r.predicate(name).unwrap().test.as_ref().unwrap())(args);
+        assert_eq!(
+            call("last-axis-of", &[t(&[4, 8])]),
+            Some(AttrValue::Ints(vec![1]))
+        );
+        assert_eq!(call("last-axis-of", &[t(&[])]), None);
+        assert_eq!(
+            call("axes-size", &[t(&[4, 8, 2]), ints(&[1, 2])]),
+            Some(AttrValue::Number(16.0))
+        );
+        assert_eq!(
+            call(
+                "reduced-shape",
+                &[
+                    ints(&[4, 8, 2]),
+                    ints(&[1]),
+                    Bound::Attr(AttrValue::Bool(true))
+                ]
+            ),
+            Some(AttrValue::Ints(vec![4, 1, 2]))
+        );
+        assert_eq!(
+            call("fill-like", &[t(&[4, 8]), Bound::Attr(AttrValue::Int(1))]),
+            Some(AttrValue::Ints(vec![1, 1]))
+        );
+        assert_eq!(
+            call("reciprocal", &[Bound::Attr(AttrValue::Number(8.0))]),
+            Some(AttrValue::Number(0.125))
+        );
+        assert!(test("unit-axes", &[t(&[4, 1, 1]), ints(&[1, 2])]));
+        assert!(!test("unit-axes", &[t(&[4, 1, 1]), ints(&[0])]));
+        assert!(test("increasing-on", &[ints(&[2, 0, 1]), ints(&[1, 2])]));
+        assert!(!test("increasing-on", &[ints(&[2, 0, 1]), ints(&[0, 1])]));
+        assert!(test(
+            "reduces-new-dims",
+            &[ints(&[1]), ints(&[3, 4]), ints(&[0])]
+        ));
+        assert!(!test(
+            "reduces-new-dims",
+            &[ints(&[1]), ints(&[3, 4]), ints(&[1])]
+        ));
+        assert!(test(
+            "has-rank",
+            &[t(&[4, 8]), Bound::Attr(AttrValue::Int(2))]
+        ));
+        assert!(test(
+            "not-float",
+            &[Bound::Attr(AttrValue::DType(DType::Bool))]
+        ));
+        assert!(!test("not-float", &[t(&[2])]));
     }
 
     #[test]

@@ -27,6 +27,28 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The source-written patterns bundled with the library (`rules/*.pat`, seed 004's idioms at
+/// the corpus shapes), as (file name, text).
+pub const BUNDLED_PATS: &[(&str, &str)] = &[
+    (
+        "rules/softmax.pat",
+        include_str!("../../../rules/softmax.pat"),
+    ),
+    ("rules/gelu.pat", include_str!("../../../rules/gelu.pat")),
+    (
+        "rules/layernorm.pat",
+        include_str!("../../../rules/layernorm.pat"),
+    ),
+    (
+        "rules/linear.pat",
+        include_str!("../../../rules/linear.pat"),
+    ),
+    (
+        "rules/moments.pat",
+        include_str!("../../../rules/moments.pat"),
+    ),
+];
+
 /// A checked set of rules with the registry they were checked against.
 #[derive(Clone, Debug)]
 pub struct RuleSet {
@@ -71,7 +93,8 @@ impl RuleSet {
         }
     }
 
-    /// The bundled `rules/` library, checked against [`Registry::standard`].
+    /// The bundled `rules/` library ([`BUNDLED`] then [`BUNDLED_PATS`]), checked against
+    /// [`Registry::standard`].
     ///
     /// ```
     /// let rules = ptir_rules::RuleSet::bundled().unwrap();
@@ -81,6 +104,9 @@ impl RuleSet {
         let mut set = RuleSet::new(Registry::standard());
         for (file, text) in BUNDLED {
             set.add_source(file, text)?;
+        }
+        for (file, text) in BUNDLED_PATS {
+            set.add_pat_source(file, text)?;
         }
         Ok(set)
     }
@@ -98,11 +124,13 @@ impl RuleSet {
         Ok(())
     }
 
-    /// Parses a `.pat` file (source-written patterns) and adds its rules and externs.
+    /// Parses a `.pat` file (source-written patterns) and adds its rules and externs. A
+    /// `.pat` extern declaration states no cost, so it does not replace an earlier
+    /// declaration of the same extern (from a rule file, with its `:cost`).
     pub fn add_pat_source(&mut self, file: &str, text: &str) -> Result<(), RuleError> {
         let contents = crate::pat::parse_pat(file, text)?;
         for e in contents.externs {
-            self.externs.insert(e.name.clone(), e);
+            self.externs.entry(e.name.clone()).or_insert(e);
         }
         for rule in contents.rules {
             self.add_rule(rule)?;
@@ -170,5 +198,131 @@ impl RuleSet {
             .filter(|r| r.doc.trim().is_empty())
             .map(|r| r.name.as_str())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{Term, TermId};
+    use ptir_ir::OpKey;
+
+    /// The labels a bundled rule may carry.
+    const LABELS: &[&str] = &[
+        "canonicalize",
+        "tensor",
+        "algebra",
+        "fusion",
+        "raising",
+        "fast-math",
+        "pat",
+    ];
+
+    fn callees(p: &crate::ast::Pattern) -> Vec<String> {
+        p.terms
+            .iter()
+            .filter_map(|t| match t {
+                Term::Op {
+                    key: OpKey::Call,
+                    callee,
+                    ..
+                } => callee.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Does the source bind a float-only or float-restricted value? (fast-math rules must
+    /// not reach integers, where their exact twins live.)
+    fn restricted_to_floats(r: &Rule) -> bool {
+        r.constraints.iter().any(|c| c.pred == "float")
+    }
+
+    #[test]
+    fn the_bundled_library_loads_and_keeps_its_promises() {
+        let set = RuleSet::bundled().unwrap();
+        assert_eq!(
+            set.undocumented(),
+            Vec::<&str>::new(),
+            "rules without a why"
+        );
+        let per_file = |f: &str| set.rules().iter().filter(|r| r.location.file == f).count();
+        let in_rules: usize = BUNDLED.iter().map(|(f, _)| per_file(f)).sum();
+        let in_pats: usize = BUNDLED_PATS.iter().map(|(f, _)| per_file(f)).sum();
+        assert!(in_rules >= 60, "{in_rules} rules in rules/*.rules");
+        assert!(in_pats >= 4, "{in_pats} source-written patterns");
+        for r in set.rules() {
+            let kebab = r
+                .name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            assert!(
+                kebab && !r.name.starts_with('-'),
+                "{}: not kebab-case",
+                r.name
+            );
+            assert!(!r.labels.is_empty(), "{}: no labels", r.name);
+            for l in &r.labels {
+                assert!(
+                    LABELS.contains(&l.as_str()),
+                    "{}: unknown label {l}",
+                    r.name
+                );
+            }
+            if r.is_fast_math() {
+                assert!(
+                    restricted_to_floats(r),
+                    "{}: fast-math but not float-only",
+                    r.name
+                );
+            }
+            for c in callees(&r.result) {
+                assert!(
+                    set.externs().contains_key(&c),
+                    "{}: @{c} is not declared",
+                    r.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pat_externs_keep_the_cost_a_rule_file_gave_them() {
+        let set = RuleSet::bundled().unwrap();
+        assert_eq!(set.externs()["softmax_fused"].cost, 4.0);
+        assert_eq!(set.externs()["linear"].location.file, "rules/fusion.rules");
+    }
+
+    #[test]
+    fn a_call_taken_apart_by_tuple_get_roots_is_typed_by_them() {
+        let set = RuleSet::bundled().unwrap();
+        let r = set.rule("moments").unwrap();
+        let call = r
+            .result
+            .terms
+            .iter()
+            .position(|t| {
+                matches!(
+                    t,
+                    Term::Op {
+                        key: OpKey::Call,
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        assert_eq!(
+            crate::parse::tuple_of_roots(&r.result, TermId(call)),
+            Some(vec![0, 1])
+        );
+        // a call used by a non-root, or missing an element, stays an error
+        let mut bad = RuleSet::new(Registry::standard());
+        let err = bad
+            .add_source(
+                "b.rules",
+                "(rule r (roots (neg ?x) (abs ?x)) => (tuple_get ?m:(call @f ?x) 1) (neg (tuple_get ?m 2)))",
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("cannot be inferred"), "{err}");
     }
 }

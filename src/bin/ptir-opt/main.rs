@@ -10,11 +10,171 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Optimize, verify and run PTIR programs.
+///
+/// `ptir-opt FILE` optimizes FILE (`-`: stdin) and prints the result; the subcommands verify
+/// and run programs.
 #[derive(Parser)]
-#[command(name = "ptir-opt", version, about)]
+#[command(
+    name = "ptir-opt",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    /// A `.ptir` file to optimize, or `-` for stdin.
+    file: Option<String>,
+    #[command(flatten)]
+    opt: OptArgs,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+}
+
+/// How to optimize.
+#[derive(clap::Args, Clone, Debug)]
+struct OptArgs {
+    /// The engine.
+    #[arg(long, value_enum, default_value = "eqsat")]
+    engine: EngineArg,
+    /// Extra rule files (`.rules`, `.pat`) or directories of them.
+    #[arg(long = "rules", value_name = "DIR|FILE")]
+    rules: Vec<std::path::PathBuf>,
+    /// Do not load the bundled rule library.
+    #[arg(long)]
+    no_bundled_rules: bool,
+    /// Keep only these rules (names or labels; repeatable).
+    #[arg(long, value_name = "NAME|LABEL")]
+    enable: Vec<String>,
+    /// Drop these rules (names or labels; repeatable; wins over --enable).
+    #[arg(long, value_name = "NAME|LABEL")]
+    disable: Vec<String>,
+    /// Allow rules that are only true for real numbers (label `fast-math`).
+    #[arg(long)]
+    fast_math: bool,
+    /// Saturation: maximum iterations.
+    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_ITER_LIMIT)]
+    iter_limit: usize,
+    /// Saturation: maximum e-nodes.
+    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
+    node_limit: usize,
+    /// Saturation: time limit in seconds.
+    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
+    time_limit: f64,
+    /// The cost model extraction minimizes and the report uses.
+    #[arg(long, value_enum, default_value = "tensor")]
+    cost: CostArg,
+    /// The extractor.
+    #[arg(long, value_enum, default_value = "tree")]
+    extractor: ExtractorArg,
+    /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
+    #[arg(long)]
+    report: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum EngineArg {
+    /// Equality saturation.
+    Eqsat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum CostArg {
+    /// One per instruction.
+    Ops,
+    /// FLOPs and bytes from the shapes.
+    Tensor,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ExtractorArg {
+    /// Bottom-up tree cost.
+    Tree,
+}
+
+impl OptArgs {
+    fn options(&self) -> Result<ptir::Options, CliError> {
+        let time = std::time::Duration::try_from_secs_f64(self.time_limit).map_err(|e| {
+            CliError::Usage {
+                path: "--time-limit".into(),
+                message: e.to_string(),
+            }
+        })?;
+        let mut rule_files = Vec::new();
+        for p in &self.rules {
+            rule_files.extend(rule_files_in(p)?);
+        }
+        Ok(ptir::Options {
+            engine: match self.engine {
+                EngineArg::Eqsat => ptir::Engine::Saturation,
+            },
+            bundled_rules: !self.no_bundled_rules,
+            rule_files,
+            enable: self.enable.clone(),
+            disable: self.disable.clone(),
+            fast_math: self.fast_math,
+            limits: ptir::egraph::Limits {
+                iterations: self.iter_limit,
+                nodes: self.node_limit,
+                time,
+                backoff: true,
+            },
+            cost: match self.cost {
+                CostArg::Ops => ptir::Cost::Ops,
+                CostArg::Tensor => ptir::Cost::Tensor,
+            },
+            extractor: match self.extractor {
+                ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
+            },
+        })
+    }
+}
+
+/// A rule file, or the `.rules` and `.pat` files of a directory (sorted).
+fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliError> {
+    if !p.is_dir() {
+        return Ok(vec![p.to_path_buf()]);
+    }
+    let io = |source| CliError::Io {
+        path: p.display().to_string(),
+        source,
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| f.extension().is_some_and(|x| x == "rules" || x == "pat"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
+    let (program, _, _) = load(path)?;
+    let options = args.options()?;
+    let mut pairs = Vec::new();
+    for cost in [ptir::Cost::Ops, ptir::Cost::Tensor] {
+        for kind in ptir::egraph::ExtractorKind::ALL {
+            pairs.push((cost.clone(), *kind));
+        }
+    }
+    let table = ptir::compare_cost_models(&program, &options, &pairs).map_err(|source| {
+        CliError::Optimize {
+            path: path.to_string(),
+            source,
+        }
+    })?;
+    Ok(table.to_string())
+}
+
+fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
+    let (program, _, _) = load(path)?;
+    let options = args.options()?;
+    let out = ptir::optimize(&program, &options).map_err(|source| CliError::Optimize {
+        path: path.to_string(),
+        source,
+    })?;
+    if args.report {
+        eprint!("{}", out.report);
+    }
+    Ok(ir::print(&out.program))
 }
 
 #[derive(Subcommand)]
@@ -23,6 +183,14 @@ enum Command {
     Verify {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
+    },
+    /// Saturate once and extract with every (cost model, extractor) pair; print the table of
+    /// costs under every model, extraction times and optimality.
+    Compare {
+        /// A `.ptir` file, or `-` for stdin.
+        file: String,
+        #[command(flatten)]
+        opt: OptArgs,
     },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
@@ -57,6 +225,8 @@ enum CliError {
     },
     #[error("{path}: {message}")]
     Usage { path: String, message: String },
+    #[error("{path}: {source}")]
+    Optimize { path: String, source: ptir::Error },
     #[error("{path}: {source}")]
     Run {
         path: String,
@@ -136,13 +306,22 @@ fn run(path: &str, function: Option<&str>, seed: u64) -> Result<String, CliError
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Verify { file } => load(file).map(|(p, _, _)| ir::print(&p)),
-        Command::Run {
-            file,
-            function,
-            seed,
-        } => run(file, function.as_deref(), *seed),
+    let result = match (&cli.command, &cli.file) {
+        (Some(Command::Verify { file }), _) => load(file).map(|(p, _, _)| ir::print(&p)),
+        (
+            Some(Command::Run {
+                file,
+                function,
+                seed,
+            }),
+            _,
+        ) => run(file, function.as_deref(), *seed),
+        (Some(Command::Compare { file, opt }), _) => compare(file, opt),
+        (None, Some(file)) => optimize(file, &cli.opt),
+        (None, None) => Err(CliError::Usage {
+            path: "ptir-opt".into(),
+            message: "give a file to optimize (`-` for stdin) or a subcommand; see --help".into(),
+        }),
     };
     match result {
         Ok(text) => {

@@ -1,0 +1,245 @@
+//! The e-class analysis: the type of every class, the attribute value of attribute classes,
+//! and constant folding.
+//!
+//! Types are checked on merge: two classes of different types are never equal, so such a
+//! merge is a bug in a rule. Appliers check before they union and report the rule by name
+//! ([`crate::rules`]); [`PtirAnalysis::type_errors`] is the backstop for anything else.
+//!
+//! Constant folding evaluates an op whose operands are all constants with the interpreter's own
+//! kernels (`ptir_ir::eval_op`), so a folded value is exactly what the interpreter would
+//! compute; the constant joins the class as a [`PtirNode::Const`] leaf. Results larger than
+//! [`FOLD_ELEMENT_LIMIT`] elements are not folded (they would bloat the e-graph), and nothing
+//! that fails to evaluate (an integer division by zero) is folded.
+
+use crate::language::{OpKind, PtirNode, Tables};
+use egg::{DidMerge, EGraph, Id};
+use ptir_ir::{eval_op, Op, OpKey, Tensor, Type, Value};
+use ptir_rules::{attr_slots, make_op, AttrValue};
+
+/// Largest result (in elements) that constant folding produces.
+pub const FOLD_ELEMENT_LIMIT: usize = 4096;
+
+/// The PTIR e-graph.
+pub type PtirEGraph = EGraph<PtirNode, PtirAnalysis>;
+
+/// Analysis state: the interned payloads of e-nodes and merge errors.
+#[derive(Clone, Debug, Default)]
+pub struct PtirAnalysis {
+    /// Interned attribute values, types and constants.
+    pub tables: Tables,
+    /// Merges of classes with different types (rule bugs); empty in a healthy run.
+    pub type_errors: Vec<String>,
+}
+
+/// What the analysis knows of a class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassData {
+    /// The type of the values of the class (`None` for attribute classes).
+    pub ty: Option<Type>,
+    /// The attribute, for attribute classes.
+    pub attr: Option<AttrValue>,
+    /// The value, when every member is a known constant.
+    pub constant: Option<Tensor>,
+}
+
+/// How an op e-node's children divide into operands, attributes and regions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Leading operand children.
+    pub operands: usize,
+    /// Attribute children after them.
+    pub attrs: usize,
+    /// Region children last.
+    pub regions: usize,
+}
+
+/// The layout of an op of kind `key` with `n` children.
+pub fn layout(key: OpKey, n: usize) -> Layout {
+    let (attrs, regions) = match key {
+        OpKey::Cond | OpKey::While => (0, 2),
+        OpKey::Scan => (2, 1),
+        OpKey::Rng => (1, 0),
+        _ => (attr_slots(key).map_or(0, |(_, s)| s.len()), 0),
+    };
+    Layout {
+        operands: n.saturating_sub(attrs + regions),
+        attrs,
+        regions,
+    }
+}
+
+/// Rebuilds the PTIR op of an op e-node (attributes from the attribute children) and its
+/// result type. Region ops come back with empty regions (lifting fills them in).
+pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(Op, Type), String> {
+    let l = layout(kind.key, children.len());
+    let attrs: Vec<AttrValue> = children[l.operands..l.operands + l.attrs]
+        .iter()
+        .map(|c| {
+            egraph[*c]
+                .data
+                .attr
+                .clone()
+                .ok_or("an attribute child is not an attribute")
+        })
+        .collect::<Result<_, _>>()?;
+    let annotated = kind
+        .ty
+        .and_then(|t| egraph.analysis.tables.type_of(t))
+        .cloned();
+    if matches!(kind.key, OpKey::Cond | OpKey::While | OpKey::Scan) {
+        return region_op(kind.key, &attrs, annotated);
+    }
+    let types: Vec<Type> = children[..l.operands]
+        .iter()
+        .map(|c| egraph[*c].data.ty.clone().ok_or("an operand has no type"))
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&Type> = types.iter().collect();
+    let callee = kind.callee.map(|s| s.to_string());
+    if kind.key == OpKey::Rng {
+        let ty = annotated.ok_or("rng needs its type")?;
+        return Ok((
+            Op::Rng {
+                dist: rng_dist(&attrs),
+            },
+            ty,
+        ));
+    }
+    make_op(
+        kind.key,
+        callee.as_deref(),
+        &attrs,
+        &refs,
+        annotated.as_ref(),
+    )
+}
+
+fn rng_dist(attrs: &[AttrValue]) -> ptir_ir::RngDist {
+    match attrs.first() {
+        Some(AttrValue::Int(1)) => ptir_ir::RngDist::Normal,
+        _ => ptir_ir::RngDist::Uniform,
+    }
+}
+
+fn region_op(key: OpKey, attrs: &[AttrValue], ty: Option<Type>) -> Result<(Op, Type), String> {
+    let ty = ty.ok_or("region ops carry their type")?;
+    let op = match (key, attrs) {
+        (OpKey::Cond, _) => Op::Cond {
+            then_region: Default::default(),
+            else_region: Default::default(),
+        },
+        (OpKey::While, _) => Op::While {
+            cond: Default::default(),
+            body: Default::default(),
+        },
+        (OpKey::Scan, [AttrValue::Int(num_carry), AttrValue::Int(length)]) => Op::Scan {
+            num_carry: *num_carry,
+            length: *length,
+            body: Default::default(),
+        },
+        _ => return Err(format!("malformed `{key}` node")),
+    };
+    Ok((op, ty))
+}
+
+impl PtirAnalysis {
+    fn fold(
+        egraph: &PtirEGraph,
+        kind: &OpKind,
+        children: &[Id],
+        op: &Op,
+        ty: &Type,
+    ) -> Option<Tensor> {
+        let foldable = kind.token == 0 && kind.key.is_pure_kind() && kind.key != OpKey::Tuple;
+        let small = ty
+            .as_tensor()
+            .is_some_and(|t| t.num_elements() <= FOLD_ELEMENT_LIMIT);
+        if !foldable || !small {
+            return None;
+        }
+        let l = layout(kind.key, children.len());
+        let values: Vec<Value> = children[..l.operands]
+            .iter()
+            .map(|c| egraph[*c].data.constant.clone().map(Value::Tensor))
+            .collect::<Option<_>>()?;
+        let refs: Vec<&Value> = values.iter().collect();
+        match eval_op(op, &refs, ty) {
+            Ok(Value::Tensor(t)) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl egg::Analysis<PtirNode> for PtirAnalysis {
+    type Data = ClassData;
+
+    fn make(egraph: &mut PtirEGraph, enode: &PtirNode, _id: Id) -> ClassData {
+        let tables = &egraph.analysis.tables;
+        let mut data = ClassData {
+            ty: None,
+            attr: None,
+            constant: None,
+        };
+        match enode {
+            PtirNode::Param(_, t) => data.ty = tables.type_of(*t).cloned(),
+            PtirNode::Attr(a) => data.attr = tables.attr_value(*a),
+            PtirNode::Const(c) => {
+                if let Some((tt, lit)) = tables.const_of(*c) {
+                    data.ty = Some(tt.clone().into());
+                    data.constant =
+                        (tt.num_elements() <= FOLD_ELEMENT_LIMIT).then(|| lit.to_tensor(tt));
+                }
+            }
+            PtirNode::Region(_, n, children) => {
+                let results = children.iter().take(*n as usize);
+                data.ty = results
+                    .map(|c| egraph[*c].data.ty.clone())
+                    .collect::<Option<Vec<_>>>()
+                    .map(Type::Tuple);
+            }
+            PtirNode::Op(kind, children) => {
+                if let Ok((op, ty)) = node_op(egraph, kind, children) {
+                    data.constant = Self::fold(egraph, kind, children, &op, &ty);
+                    data.ty = Some(ty);
+                }
+            }
+        }
+        data
+    }
+
+    fn merge(&mut self, a: &mut ClassData, b: ClassData) -> DidMerge {
+        if a.ty != b.ty {
+            self.type_errors.push(format!(
+                "merged a class of type {} with one of type {}",
+                a.ty.as_ref().map_or("?".into(), Type::to_string),
+                b.ty.as_ref().map_or("?".into(), Type::to_string)
+            ));
+        }
+        let mut changed_a = false;
+        if a.constant.is_none() && b.constant.is_some() {
+            a.constant = b.constant.clone();
+            changed_a = true;
+        }
+        let b_differs = b.constant.is_none() && a.constant.is_some();
+        DidMerge(changed_a, b_differs)
+    }
+
+    fn modify(egraph: &mut PtirEGraph, id: Id) {
+        let Some(t) = egraph[id].data.constant.clone() else {
+            return;
+        };
+        if egraph[id]
+            .nodes
+            .iter()
+            .any(|n| matches!(n, PtirNode::Const(_)))
+        {
+            return;
+        }
+        let lit = match t.data.iter().next() {
+            Some(first) if t.data.iter().all(|s| s == first) => ptir_ir::Literal::Splat(first),
+            _ => ptir_ir::Literal::Dense(t.data.clone()),
+        };
+        let c = egraph.analysis.tables.constant(&t.ty, &lit);
+        let leaf = egraph.add(PtirNode::Const(c));
+        egraph.union(id, leaf);
+    }
+}

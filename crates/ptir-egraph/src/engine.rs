@@ -1,0 +1,249 @@
+//! The whole engine in one call: every function of a program through lower → saturate →
+//! extract → lift, with a report.
+//!
+//! The output program declares every extern that rule results introduced (from the rule set's
+//! extern declarations) and is verified before it is returned.
+
+use crate::cost::CostModel;
+use crate::extraction::{extract, ExtractorKind};
+use crate::lift::lift;
+use crate::lower::lower;
+use crate::saturate::{saturate, Limits, SaturationReport};
+use ptir_ir::{ExternDecl, Program};
+use ptir_rules::RuleSet;
+use std::time::{Duration, Instant};
+
+/// How to run the engine.
+#[derive(Clone)]
+pub struct EngineOptions {
+    /// Runner limits.
+    pub limits: Limits,
+    /// The cost model extraction minimizes.
+    pub cost: std::sync::Arc<dyn CostModel>,
+    /// The extractor.
+    pub extractor: ExtractorKind,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            limits: Limits::default(),
+            cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
+            extractor: ExtractorKind::Tree,
+        }
+    }
+}
+
+/// What the engine did to one function.
+#[derive(Clone, Debug)]
+pub struct FunctionReport {
+    /// The function.
+    pub name: String,
+    /// Saturation.
+    pub saturation: SaturationReport,
+    /// Time to lower.
+    pub lower_time: Duration,
+    /// Time to extract.
+    pub extract_time: Duration,
+    /// Whether the extractor proved its choice optimal (under its own cost notion).
+    pub optimal: bool,
+    /// Time to lift.
+    pub lift_time: Duration,
+}
+
+/// Why the engine failed (never because a limit was reached).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// Lowering failed (the input does not verify).
+    #[error("lowering @{function}: {message}")]
+    Lower {
+        /// The function.
+        function: String,
+        /// Why.
+        message: String,
+    },
+    /// A rule produced a wrong result (a bug in the rule, named in the message).
+    #[error("@{function}: {message}")]
+    Rule {
+        /// The function.
+        function: String,
+        /// The rule errors.
+        message: String,
+    },
+    /// Extraction failed.
+    #[error("extracting @{function}: {message}")]
+    Extract {
+        /// The function.
+        function: String,
+        /// Why.
+        message: String,
+    },
+    /// Lifting failed.
+    #[error(transparent)]
+    Lift(#[from] crate::lift::LiftError),
+    /// The output does not verify (an engine bug; the input is returned untouched by callers).
+    #[error("the optimized program does not verify: {0}")]
+    Verify(String),
+}
+
+/// Optimizes every function of `program` with `rules`.
+pub fn optimize(
+    program: &Program,
+    rules: &RuleSet,
+    options: &EngineOptions,
+) -> Result<(Program, Vec<FunctionReport>), EngineError> {
+    let mut out = program.clone();
+    let mut reports = Vec::new();
+    for (i, f) in program.functions.iter().enumerate() {
+        let (func, report) = optimize_function(program, &f.name, rules, options)?;
+        out.functions[i] = func;
+        reports.push(report);
+    }
+    declare_rule_externs(&mut out, rules);
+    ptir_ir::verify(&out).map_err(|e| EngineError::Verify(e.to_string()))?;
+    Ok((out, reports))
+}
+
+fn optimize_function(
+    program: &Program,
+    name: &str,
+    rules: &RuleSet,
+    options: &EngineOptions,
+) -> Result<(ptir_ir::Function, FunctionReport), EngineError> {
+    let err_lower = |message| EngineError::Lower {
+        function: name.to_string(),
+        message,
+    };
+    let t = Instant::now();
+    let mut lowered = lower(program, name).map_err(err_lower)?;
+    let lower_time = t.elapsed();
+    let saturation = saturate(&mut lowered, rules, &options.limits);
+    if !saturation.rule_errors.is_empty() {
+        return Err(EngineError::Rule {
+            function: name.to_string(),
+            message: saturation.rule_errors.join("; "),
+        });
+    }
+    let t = Instant::now();
+    let choice =
+        extract(&lowered, options.cost.as_ref(), options.extractor).map_err(|message| {
+            EngineError::Extract {
+                function: name.to_string(),
+                message,
+            }
+        })?;
+    let extract_time = t.elapsed();
+    let t = Instant::now();
+    let func = lift(&lowered, &|c| choice.node(c))?;
+    let report = FunctionReport {
+        name: name.to_string(),
+        saturation,
+        lower_time,
+        extract_time,
+        optimal: choice.optimal,
+        lift_time: t.elapsed(),
+    };
+    Ok((func, report))
+}
+
+/// Adds a declaration for every extern the program calls but does not declare, from the rule
+/// set's extern declarations (shape-polymorphic, with the declared purity).
+pub fn declare_rule_externs(program: &mut Program, rules: &RuleSet) {
+    let mut called = Vec::new();
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            if let ptir_ir::Op::Call { callee } = &i.op {
+                called.push(callee.clone());
+            }
+        });
+    }
+    for callee in called {
+        let known = program.function(&callee).is_some() || program.extern_decl(&callee).is_some();
+        if let (false, Some(spec)) = (known, rules.externs().get(&callee)) {
+            program.externs.push(ExternDecl {
+                name: callee,
+                signature: None,
+                pure: spec.pure,
+            });
+        }
+    }
+}
+
+/// One (cost model, extractor) pair's result in [`compare`].
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// The model extraction minimized.
+    pub model: String,
+    /// The extractor.
+    pub extractor: ExtractorKind,
+    /// The extracted program's cost under every model given, in order.
+    pub costs: Vec<(String, f64)>,
+    /// Total extraction time over the functions.
+    pub extract_time: Duration,
+    /// Whether every function's choice was proved optimal.
+    pub optimal: bool,
+    /// The lifted program.
+    pub program: Program,
+}
+
+/// Saturates every function once, then extracts and lifts with each (model, extractor) pair on
+/// the same e-graphs, and prices each result under every model of `pairs`.
+pub fn compare(
+    program: &Program,
+    rules: &RuleSet,
+    limits: &Limits,
+    pairs: &[(std::sync::Arc<dyn CostModel>, ExtractorKind)],
+) -> Result<Vec<Comparison>, EngineError> {
+    let mut saturated = Vec::new();
+    for f in &program.functions {
+        let mut lowered = lower(program, &f.name).map_err(|message| EngineError::Lower {
+            function: f.name.clone(),
+            message,
+        })?;
+        let report = saturate(&mut lowered, rules, limits);
+        if !report.rule_errors.is_empty() {
+            return Err(EngineError::Rule {
+                function: f.name.clone(),
+                message: report.rule_errors.join("; "),
+            });
+        }
+        saturated.push(lowered);
+    }
+    let mut out = Vec::new();
+    for (model, kind) in pairs {
+        let mut result = program.clone();
+        let (mut time, mut optimal) = (Duration::ZERO, true);
+        for (i, lowered) in saturated.iter().enumerate() {
+            let t = Instant::now();
+            let choice = extract(lowered, model.as_ref(), *kind).map_err(|message| {
+                EngineError::Extract {
+                    function: lowered.name.clone(),
+                    message,
+                }
+            })?;
+            time += t.elapsed();
+            optimal &= choice.optimal;
+            result.functions[i] = lift(lowered, &|c| choice.node(c))?;
+        }
+        declare_rule_externs(&mut result, rules);
+        ptir_ir::verify(&result).map_err(|e| EngineError::Verify(e.to_string()))?;
+        let mut costs: Vec<(String, f64)> = Vec::new();
+        for (m, _) in pairs {
+            if !costs.iter().any(|(n, _)| n == m.name()) {
+                costs.push((
+                    m.name().to_string(),
+                    crate::cost::program_cost(&result, m.as_ref()),
+                ));
+            }
+        }
+        out.push(Comparison {
+            model: model.name().to_string(),
+            extractor: *kind,
+            costs,
+            extract_time: time,
+            optimal,
+            program: result,
+        });
+    }
+    Ok(out)
+}

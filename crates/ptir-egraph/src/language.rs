@@ -1,0 +1,259 @@
+//! The PTIR e-node language and its side tables.
+//!
+//! One e-node kind per op ([`PtirNode::Op`]), whose children are the operands, then the
+//! attributes in the rule language's slot order (see `ptir_rules::attr_slots`), then the
+//! regions of region ops. Attributes are leaf e-nodes ([`PtirNode::Attr`]) so rules bind and
+//! test them like values (as in TENSAT); constants ([`PtirNode::Const`]) and region parameters
+//! ([`PtirNode::Param`]) are leaves too, and a region body is a [`PtirNode::Region`] node whose
+//! children are its results followed by its side effects.
+//!
+//! Heavy payloads (attribute values, types, literals) are interned in [`Tables`], which lives
+//! in the e-graph's analysis, so that e-nodes are small and `Copy`-cheap to compare — egg
+//! compares and sorts them constantly.
+//!
+//! Purity is in the node: a pure op has `token == 0` and is hash-consed (structurally equal
+//! pure ops are one e-class: CSE for free); every impure op gets a unique token, so it is
+//! never merged with anything and rules (whose patterns have token 0) never match it.
+
+use egg::{Id, Language, Symbol};
+use indexmap::IndexSet;
+use ptir_ir::{DType, DotDims, FloatBits, Literal, OpKey, TensorType, Type};
+use ptir_rules::AttrValue;
+use std::fmt;
+
+/// Index of an interned attribute value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AttrId(pub u32);
+
+/// Index of an interned type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+/// Index of an interned constant (type and literal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(pub u32);
+
+/// What an op e-node is, apart from its children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpKind {
+    /// The op kind.
+    pub key: OpKey,
+    /// The callee of a `call`.
+    pub callee: Option<Symbol>,
+    /// 0 for pure ops; a unique number for each impure op (never merged, never matched).
+    pub token: u32,
+    /// The result type, for ops whose type is not implied by their children (`call`, `rng`).
+    pub ty: Option<TypeId>,
+}
+
+/// An e-node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PtirNode {
+    /// Parameter `index` (numbered across the whole lowering) of a function or region.
+    Param(u32, TypeId),
+    /// An attribute value.
+    Attr(AttrId),
+    /// A constant.
+    Const(ConstId),
+    /// An op: children are operands, then attributes, then regions.
+    Op(OpKind, Vec<Id>),
+    /// The body of block `scope`: children are its `n` results, then its side effects in
+    /// order. The scope number keeps two blocks from ever being merged.
+    Region(u32, u32, Vec<Id>),
+}
+
+/// The part of an e-node that is not its children: what egg indexes and sorts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeHead {
+    /// See [`PtirNode::Param`].
+    Param(u32, TypeId),
+    /// See [`PtirNode::Attr`].
+    Attr(AttrId),
+    /// See [`PtirNode::Const`].
+    Const(ConstId),
+    /// See [`PtirNode::Op`].
+    Op(OpKind),
+    /// See [`PtirNode::Region`].
+    Region(u32, u32),
+}
+
+impl Language for PtirNode {
+    type Discriminant = NodeHead;
+
+    fn discriminant(&self) -> NodeHead {
+        match self {
+            PtirNode::Param(i, t) => NodeHead::Param(*i, *t),
+            PtirNode::Attr(a) => NodeHead::Attr(*a),
+            PtirNode::Const(c) => NodeHead::Const(*c),
+            PtirNode::Op(k, _) => NodeHead::Op(*k),
+            PtirNode::Region(s, n, _) => NodeHead::Region(*s, *n),
+        }
+    }
+
+    fn matches(&self, other: &Self) -> bool {
+        self.discriminant() == other.discriminant()
+            && self.children().len() == other.children().len()
+    }
+
+    fn children(&self) -> &[Id] {
+        match self {
+            PtirNode::Op(_, c) | PtirNode::Region(_, _, c) => c,
+            _ => &[],
+        }
+    }
+
+    fn children_mut(&mut self) -> &mut [Id] {
+        match self {
+            PtirNode::Op(_, c) | PtirNode::Region(_, _, c) => c,
+            _ => &mut [],
+        }
+    }
+}
+
+impl fmt::Display for PtirNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PtirNode::Param(i, _) => write!(f, "param{i}"),
+            PtirNode::Attr(a) => write!(f, "attr{}", a.0),
+            PtirNode::Const(c) => write!(f, "const{}", c.0),
+            PtirNode::Op(k, _) => match (k.callee, k.token) {
+                (Some(c), 0) => write!(f, "call@{c}"),
+                (Some(c), t) => write!(f, "call@{c}!{t}"),
+                (None, 0) => write!(f, "{}", k.key),
+                (None, t) => write!(f, "{}!{t}", k.key),
+            },
+            PtirNode::Region(s, _, _) => write!(f, "block{s}"),
+        }
+    }
+}
+
+/// An attribute value with equality and hashing (numbers by bit pattern).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AttrKey {
+    /// See [`AttrValue::Ints`].
+    Ints(Vec<usize>),
+    /// See [`AttrValue::Int`].
+    Int(usize),
+    /// See [`AttrValue::Bool`].
+    Bool(bool),
+    /// See [`AttrValue::DType`].
+    DType(DType),
+    /// See [`AttrValue::Dims`].
+    Dims(DotDims),
+    /// See [`AttrValue::Number`].
+    Number(FloatBits),
+}
+
+impl From<&AttrValue> for AttrKey {
+    fn from(a: &AttrValue) -> Self {
+        match a {
+            AttrValue::Ints(x) => AttrKey::Ints(x.clone()),
+            AttrValue::Int(x) => AttrKey::Int(*x),
+            AttrValue::Bool(x) => AttrKey::Bool(*x),
+            AttrValue::DType(x) => AttrKey::DType(*x),
+            AttrValue::Dims(x) => AttrKey::Dims(x.clone()),
+            AttrValue::Number(x) => AttrKey::Number(FloatBits(*x)),
+        }
+    }
+}
+
+impl From<&AttrKey> for AttrValue {
+    fn from(a: &AttrKey) -> Self {
+        match a {
+            AttrKey::Ints(x) => AttrValue::Ints(x.clone()),
+            AttrKey::Int(x) => AttrValue::Int(*x),
+            AttrKey::Bool(x) => AttrValue::Bool(*x),
+            AttrKey::DType(x) => AttrValue::DType(*x),
+            AttrKey::Dims(x) => AttrValue::Dims(x.clone()),
+            AttrKey::Number(x) => AttrValue::Number(x.0),
+        }
+    }
+}
+
+/// Interned payloads of e-nodes.
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    attrs: IndexSet<AttrKey>,
+    types: IndexSet<Type>,
+    consts: IndexSet<(TensorType, Literal)>,
+}
+
+impl Tables {
+    /// Interns an attribute value.
+    pub fn attr(&mut self, a: &AttrValue) -> AttrId {
+        AttrId(self.attrs.insert_full(AttrKey::from(a)).0 as u32)
+    }
+
+    /// The id of an attribute value, if it was interned.
+    pub fn lookup_attr(&self, a: &AttrValue) -> Option<AttrId> {
+        self.attrs
+            .get_index_of(&AttrKey::from(a))
+            .map(|i| AttrId(i as u32))
+    }
+
+    /// Interns a type.
+    pub fn ty(&mut self, t: &Type) -> TypeId {
+        match self.types.get_index_of(t) {
+            Some(i) => TypeId(i as u32),
+            None => TypeId(self.types.insert_full(t.clone()).0 as u32),
+        }
+    }
+
+    /// Interns a constant.
+    pub fn constant(&mut self, ty: &TensorType, lit: &Literal) -> ConstId {
+        ConstId(self.consts.insert_full((ty.clone(), lit.clone())).0 as u32)
+    }
+
+    /// The attribute value of an id from this table.
+    pub fn attr_value(&self, a: AttrId) -> Option<AttrValue> {
+        self.attrs.get_index(a.0 as usize).map(AttrValue::from)
+    }
+
+    /// The type of an id from this table.
+    pub fn type_of(&self, t: TypeId) -> Option<&Type> {
+        self.types.get_index(t.0 as usize)
+    }
+
+    /// The constant of an id from this table.
+    pub fn const_of(&self, c: ConstId) -> Option<&(TensorType, Literal)> {
+        self.consts.get_index(c.0 as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_order_like_nodes() {
+        // egg finds matching nodes by binary search on the node order, so nodes with one head
+        // must be contiguous: the head must be a prefix of the order.
+        let k = |key| OpKind {
+            key,
+            callee: None,
+            token: 0,
+            ty: None,
+        };
+        let mut nodes = [
+            PtirNode::Op(k(OpKey::Select), vec![Id::from(3usize)]),
+            PtirNode::Op(k(OpKey::Tuple), vec![Id::from(1usize)]),
+            PtirNode::Op(k(OpKey::Select), vec![Id::from(0usize)]),
+            PtirNode::Attr(AttrId(2)),
+        ];
+        nodes.sort();
+        let heads: Vec<NodeHead> = nodes.iter().map(|n| n.discriminant()).collect();
+        let mut sorted = heads.clone();
+        sorted.sort();
+        assert_eq!(heads, sorted);
+    }
+
+    #[test]
+    fn interning_is_stable() {
+        let mut t = Tables::default();
+        let a = t.attr(&AttrValue::Number(-0.0));
+        let b = t.attr(&AttrValue::Number(0.0));
+        assert_ne!(a, b);
+        assert_eq!(t.attr(&AttrValue::Number(-0.0)), a);
+        assert_eq!(t.attr_value(a), Some(AttrValue::Number(-0.0)));
+    }
+}

@@ -1,0 +1,224 @@
+//! Lowering: a PTIR function into an e-graph.
+//!
+//! Every block (the function body, each region) becomes a [`PtirNode::Region`] node whose
+//! children are the block's results followed by its side effects in program order — the
+//! side-effect skeleton, as in Cranelift's aegraphs: impure ops are kept alive and ordered by
+//! it, and each carries a unique token so it is never merged. Pure ops (purity from the
+//! Datalog analysis, `ptir_ir::analysis`) are hash-consed, so structurally equal pure ops are
+//! one e-class from the start. Block parameters are [`PtirNode::Param`] leaves numbered across
+//! the whole function, and an op in a region that depends only on outer values is the same
+//! e-class as the same op outside: sharing across blocks is what lets lifting hoist it.
+//!
+//! Every block has a [`Scope`]: its parent, its parameters and what kind of block it is; the
+//! region node of a block carries the scope's number so that two blocks are never merged.
+
+use crate::analysis::PtirEGraph;
+use crate::language::{OpKind, PtirNode};
+use egg::{Id, Symbol};
+use ptir_ir::analysis::{Analysis, FunctionAnalysis};
+use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngDist, Type, ValueId};
+use ptir_rules::{op_attrs, AttrValue};
+use rustc_hash::FxHashMap;
+
+/// What kind of block a scope is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    /// The function body.
+    Function,
+    /// A branch of a `cond`: runs at most once, maybe not at all.
+    Branch,
+    /// The condition or body of a `while`, or the body of a `scan`: runs any number of times.
+    Loop,
+}
+
+/// One block of the lowered function.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// The enclosing block (`None` for the function body).
+    pub parent: Option<usize>,
+    /// Nesting depth (0 for the function body).
+    pub depth: usize,
+    /// The block's parameters, as `Param` indices, in order.
+    pub params: Vec<u32>,
+    /// What kind of block it is.
+    pub kind: ScopeKind,
+}
+
+/// A function in an e-graph, with what lifting needs to rebuild it.
+#[derive(Debug)]
+pub struct Lowered {
+    /// The e-graph.
+    pub egraph: PtirEGraph,
+    /// The class of the function body's region node: the root of extraction.
+    pub root: Id,
+    /// The function's name.
+    pub name: String,
+    /// Its result types.
+    pub result_types: Vec<Type>,
+    /// Every block; scope 0 is the function body.
+    pub scopes: Vec<Scope>,
+    /// The scope of each `Param` index.
+    pub param_scope: Vec<usize>,
+    /// The class of each `Param` index.
+    pub param_class: Vec<Id>,
+    /// The side effects (impure op classes) of the whole function, in program order.
+    pub effects: Vec<Id>,
+}
+
+/// Lowers function `name` of `program` into a fresh e-graph.
+pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
+    let analysis = Analysis::of(program);
+    let f = program
+        .function(name)
+        .ok_or_else(|| format!("no function @{name}"))?;
+    let fa = analysis
+        .function(name)
+        .ok_or_else(|| format!("no analysis of @{name}"))?;
+    let mut l = Lowerer {
+        egraph: PtirEGraph::default(),
+        analysis: fa,
+        values: FxHashMap::default(),
+        scopes: Vec::new(),
+        param_scope: Vec::new(),
+        param_class: Vec::new(),
+        effects: Vec::new(),
+        next_token: 1,
+    };
+    let root = l.block(&f.body, None, ScopeKind::Function)?;
+    l.egraph.rebuild();
+    Ok(Lowered {
+        root: l.egraph.find(root),
+        egraph: l.egraph,
+        name: f.name.clone(),
+        result_types: f.result_types.clone(),
+        scopes: l.scopes,
+        param_scope: l.param_scope,
+        param_class: l.param_class,
+        effects: l.effects,
+    })
+}
+
+struct Lowerer<'a> {
+    egraph: PtirEGraph,
+    analysis: &'a FunctionAnalysis,
+    /// The class of each SSA value lowered so far.
+    values: FxHashMap<ValueId, Id>,
+    scopes: Vec<Scope>,
+    param_scope: Vec<usize>,
+    param_class: Vec<Id>,
+    effects: Vec<Id>,
+    next_token: u32,
+}
+
+impl Lowerer<'_> {
+    fn block(
+        &mut self,
+        region: &Region,
+        parent: Option<usize>,
+        kind: ScopeKind,
+    ) -> Result<Id, String> {
+        let scope = self.scopes.len();
+        let depth = parent.map_or(0, |p| self.scopes[p].depth + 1);
+        self.scopes.push(Scope {
+            parent,
+            depth,
+            params: Vec::new(),
+            kind,
+        });
+        for p in &region.params {
+            let index = self.param_scope.len() as u32;
+            self.param_scope.push(scope);
+            self.scopes[scope].params.push(index);
+            let ty = self.egraph.analysis.tables.ty(&p.ty);
+            let id = self.egraph.add(PtirNode::Param(index, ty));
+            self.param_class.push(id);
+            self.values.insert(p.id, id);
+        }
+        let mut effects = Vec::new();
+        for inst in &region.insts {
+            let id = self.instruction(inst, scope)?;
+            if self.is_effect(inst) {
+                effects.push(id);
+                self.effects.push(id);
+            }
+            self.values.insert(inst.result, id);
+        }
+        let mut children = region
+            .results
+            .iter()
+            .map(|v| self.value(*v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let n = children.len() as u32;
+        children.extend(effects);
+        Ok(self.egraph.add(PtirNode::Region(scope as u32, n, children)))
+    }
+
+    fn value(&self, v: ValueId) -> Result<Id, String> {
+        self.values
+            .get(&v)
+            .copied()
+            .ok_or_else(|| format!("{v} is used before it is defined"))
+    }
+
+    fn is_effect(&self, inst: &Instruction) -> bool {
+        !self.analysis.is_pure(inst.id())
+    }
+
+    fn attr(&mut self, a: &AttrValue) -> Id {
+        let id = self.egraph.analysis.tables.attr(a);
+        self.egraph.add(PtirNode::Attr(id))
+    }
+
+    fn instruction(&mut self, inst: &Instruction, scope: usize) -> Result<Id, String> {
+        if let (Op::Constant(lit), Type::Tensor(t)) = (&inst.op, &inst.ty) {
+            let c = self.egraph.analysis.tables.constant(t, lit);
+            return Ok(self.egraph.add(PtirNode::Const(c)));
+        }
+        let mut children = inst
+            .operands
+            .iter()
+            .map(|v| self.value(*v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let attrs = match &inst.op {
+            Op::Rng { dist } => vec![AttrValue::Int((*dist == RngDist::Normal) as usize)],
+            Op::Scan {
+                num_carry, length, ..
+            } => vec![AttrValue::Int(*num_carry), AttrValue::Int(*length)],
+            op => op_attrs(op, &inst.ty),
+        };
+        for a in &attrs {
+            children.push(self.attr(a));
+        }
+        for (i, r) in inst.op.regions().into_iter().enumerate() {
+            let kind = match (inst.op.key(), i) {
+                (OpKey::Cond, _) => ScopeKind::Branch,
+                _ => ScopeKind::Loop,
+            };
+            children.push(self.block(r, Some(scope), kind)?);
+        }
+        let key = inst.op.key();
+        let needs_type = matches!(
+            key,
+            OpKey::Call | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan
+        );
+        let kind = OpKind {
+            key,
+            callee: match &inst.op {
+                Op::Call { callee } => Some(Symbol::from(callee.as_str())),
+                _ => None,
+            },
+            token: if self.is_effect(inst) {
+                self.fresh_token()
+            } else {
+                0
+            },
+            ty: needs_type.then(|| self.egraph.analysis.tables.ty(&inst.ty)),
+        };
+        Ok(self.egraph.add(PtirNode::Op(kind, children)))
+    }
+
+    fn fresh_token(&mut self) -> u32 {
+        self.next_token += 1;
+        self.next_token - 1
+    }
+}

@@ -1,0 +1,475 @@
+//! Rules of a `RuleSet` compiled to egg rewrites.
+//!
+//! A rule's source pattern becomes an egg `Pattern` (one root) or `MultiPattern` (several):
+//! op terms become op e-nodes with token 0 (so impure ops never match), attribute literals
+//! become attribute leaves, attribute variables pattern variables, and a shared subterm
+//! (`?t:(...)` used twice) is simply written twice — hash-consing makes the two one e-class,
+//! so DAG patterns need nothing special. Everything egg patterns cannot say is checked by the
+//! [`RuleApplier`]: splat constants (by the class's constant value), the rule's constraints
+//! (`Rule::constraints_hold`), and building the result (`Rule::instantiate`), before the
+//! union — which is refused, and reported with the rule's name, if the types disagree.
+//!
+//! Calls in source patterns match by callee prefix (`@foo` matches `@foo_0`), for the callees
+//! and result types present in the e-graph when the rules are compiled.
+
+use crate::analysis::PtirEGraph;
+use crate::language::{OpKind, PtirNode};
+use egg::{
+    Applier, Id, MultiPattern, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
+};
+use ptir_ir::{Op, OpKey, Scalar, Type};
+use ptir_rules::{
+    op_attrs, Attr, AttrValue, Bindings, Registry, ResultBuilder, Rule, RuleSet, Term, TermId, Var,
+};
+use std::sync::Arc;
+
+type ENodeOrVar = egg::ENodeOrVar<PtirNode>;
+
+/// A rule that is not run by the e-graph engine, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedRule {
+    /// The rule.
+    pub name: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The rewrites of a rule set, compiled against one e-graph (whose tables hold the attribute
+/// literals of the patterns).
+pub struct CompiledRules {
+    /// The rewrites.
+    pub rewrites: Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>,
+    /// Rules left out (greedy-only ones).
+    pub skipped: Vec<SkippedRule>,
+}
+
+/// Compiles every rule of `rules` for `egraph`.
+pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
+    let registry = Arc::new(rules.registry().clone());
+    let callees = call_kinds(egraph);
+    let mut out = CompiledRules {
+        rewrites: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for rule in rules.rules() {
+        if rule.greedy_only {
+            out.skipped.push(SkippedRule {
+                name: rule.name.clone(),
+                reason: "uses a greedy-only predicate (use counts)".into(),
+            });
+            continue;
+        }
+        for (i, variant) in variants(rule, &callees).into_iter().enumerate() {
+            let name = if i == 0 {
+                rule.name.clone()
+            } else {
+                format!("{}#{i}", rule.name)
+            };
+            match rewrite(rule, &variant, &name, egraph, &registry) {
+                Ok(rw) => out.rewrites.push(rw),
+                Err(reason) => out.skipped.push(SkippedRule {
+                    name: rule.name.clone(),
+                    reason,
+                }),
+            }
+        }
+    }
+    out
+}
+
+/// The (callee, type) of every call node in the e-graph.
+fn call_kinds(egraph: &PtirEGraph) -> Vec<OpKind> {
+    let mut kinds: Vec<OpKind> = egraph
+        .classes()
+        .flat_map(|c| c.nodes.iter())
+        .filter_map(|n| match n {
+            PtirNode::Op(k, _) if k.key == OpKey::Call && k.token == 0 => Some(*k),
+            _ => None,
+        })
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+}
+
+/// One choice of concrete call kind for each call term of the source (by term index).
+type Variant = Vec<(TermId, OpKind)>;
+
+fn variants(rule: &Rule, callees: &[OpKind]) -> Vec<Variant> {
+    let mut out: Vec<Variant> = vec![Vec::new()];
+    for (i, t) in rule.source.terms.iter().enumerate() {
+        let Term::Op {
+            key: OpKey::Call,
+            callee: Some(c),
+            ..
+        } = t
+        else {
+            continue;
+        };
+        let options: Vec<OpKind> = callees
+            .iter()
+            .filter(|k| k.callee.is_some_and(|s| callee_matches(c, s.as_str())))
+            .copied()
+            .collect();
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                options.iter().map(move |k| {
+                    let mut v = v.clone();
+                    v.push((TermId(i), *k));
+                    v
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Does a pattern's callee `@pat` match `@actual`: equal, or `actual` is `pat_N`?
+pub fn callee_matches(pat: &str, actual: &str) -> bool {
+    actual == pat
+        || actual
+            .strip_prefix(pat)
+            .and_then(|r| r.strip_prefix('_'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn root_var(i: usize) -> EVar {
+    format!("?__root{i}")
+        .parse()
+        .expect("a valid variable name")
+}
+
+fn evar(v: &Var) -> EVar {
+    format!("?{}", v.0).parse().expect("a valid variable name")
+}
+
+fn rewrite(
+    rule: &Rule,
+    variant: &Variant,
+    name: &str,
+    egraph: &mut PtirEGraph,
+    registry: &Arc<Registry>,
+) -> Result<Rewrite<PtirNode, crate::analysis::PtirAnalysis>, String> {
+    let mut c = PatternCompiler {
+        rule,
+        variant,
+        egraph,
+        fresh: 0,
+        splats: Vec::new(),
+    };
+    let asts: Vec<PatternAst<PtirNode>> = rule
+        .source
+        .roots
+        .iter()
+        .map(|r| c.compile(*r))
+        .collect::<Result<_, _>>()?;
+    let applier = RuleApplier {
+        rule: Arc::new(rule.clone()),
+        registry: registry.clone(),
+        splats: c.splats,
+        variant: variant.clone(),
+        multi: asts.len() > 1,
+    };
+    if asts.len() == 1 {
+        let pat = Pattern::new(asts.into_iter().next().ok_or("no root")?);
+        Rewrite::new(name, pat, applier)
+    } else {
+        let roots = asts
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| (root_var(i), a))
+            .collect();
+        Rewrite::new(name, MultiPattern::new(roots), applier)
+    }
+}
+
+struct PatternCompiler<'a> {
+    rule: &'a Rule,
+    variant: &'a Variant,
+    egraph: &'a mut PtirEGraph,
+    fresh: usize,
+    /// Splat terms: the variable standing for the constant, and the value it must have.
+    splats: Vec<(EVar, Attr)>,
+}
+
+impl PatternCompiler<'_> {
+    fn fresh_var(&mut self) -> EVar {
+        self.fresh += 1;
+        format!("?__f{}", self.fresh)
+            .parse()
+            .expect("a valid variable name")
+    }
+
+    fn compile(&mut self, root: TermId) -> Result<PatternAst<PtirNode>, String> {
+        let mut ast = RecExpr::default();
+        self.term(root, &mut ast)?;
+        Ok(ast)
+    }
+
+    fn named(&self, v: &Var) -> Option<TermId> {
+        (0..self.rule.source.terms.len())
+            .map(TermId)
+            .find(|&t| self.rule.source.term(t).name() == Some(v))
+    }
+
+    fn term(&mut self, id: TermId, ast: &mut PatternAst<PtirNode>) -> Result<Id, String> {
+        match self.rule.source.term(id) {
+            Term::Value(v) if v.0 == "_" => {
+                let f = self.fresh_var();
+                Ok(ast.add(ENodeOrVar::Var(f)))
+            }
+            Term::Value(v) => match self.named(v) {
+                Some(t) => self.term(t, ast),
+                None => Ok(ast.add(ENodeOrVar::Var(evar(v)))),
+            },
+            Term::Splat { value, .. } => {
+                let f = self.fresh_var();
+                self.splats.push((f, value.clone()));
+                Ok(ast.add(ENodeOrVar::Var(f)))
+            }
+            Term::Op {
+                key,
+                operands,
+                attrs,
+                ..
+            } => {
+                let mut children = Vec::new();
+                for o in operands {
+                    children.push(self.term(*o, ast)?);
+                }
+                for a in attrs {
+                    children.push(self.attr(a, ast)?);
+                }
+                let kind = match self.variant.iter().find(|(t, _)| *t == id) {
+                    Some((_, k)) => *k,
+                    None if *key == OpKey::Call => {
+                        return Err("no call of this callee in the e-graph".into())
+                    }
+                    None => OpKind {
+                        key: *key,
+                        callee: None,
+                        token: 0,
+                        ty: None,
+                    },
+                };
+                Ok(ast.add(ENodeOrVar::ENode(PtirNode::Op(kind, children))))
+            }
+        }
+    }
+
+    fn attr(&mut self, a: &Attr, ast: &mut PatternAst<PtirNode>) -> Result<Id, String> {
+        match a {
+            Attr::Var(v) => Ok(ast.add(ENodeOrVar::Var(evar(v)))),
+            Attr::Ignore => {
+                let f = self.fresh_var();
+                Ok(ast.add(ENodeOrVar::Var(f)))
+            }
+            Attr::Lit(x) => {
+                let id = self.egraph.analysis.tables.attr(x);
+                Ok(ast.add(ENodeOrVar::ENode(PtirNode::Attr(id))))
+            }
+            Attr::Call { func, .. } => Err(format!("native call `{func}` in a source pattern")),
+        }
+    }
+}
+
+/// Checks what patterns cannot say, builds the result, and unions it with the match.
+struct RuleApplier {
+    rule: Arc<Rule>,
+    registry: Arc<Registry>,
+    splats: Vec<(EVar, Attr)>,
+    variant: Variant,
+    multi: bool,
+}
+
+impl RuleApplier {
+    /// What the match bound, or `None` if a splat constant does not match.
+    fn bindings(&self, egraph: &PtirEGraph, subst: &Subst) -> Option<Bindings<Id>> {
+        let mut b = Bindings::default();
+        for (v, value) in &self.splats {
+            let data = &egraph[*subst.get(*v)?].data;
+            let t = data.constant.as_ref()?;
+            let first = t.data.iter().next()?;
+            if !t.data.iter().all(|s| s == first) {
+                return None;
+            }
+            match value {
+                Attr::Lit(AttrValue::Number(x)) if Scalar::from_f64(t.ty.dtype, *x) == first => {}
+                Attr::Var(name) => {
+                    b.attrs
+                        .insert(name.clone(), AttrValue::Number(first.as_f64()));
+                }
+                _ => return None,
+            }
+        }
+        for (i, t) in self.rule.source.terms.iter().enumerate() {
+            match t {
+                Term::Value(v) if v.0 != "_" && !b.values.contains_key(v) => {
+                    if let Some(id) = subst.get(evar(v)) {
+                        b.values.insert(v.clone(), *id);
+                    }
+                }
+                Term::Op { name: Some(n), .. } | Term::Splat { name: Some(n), .. } => {
+                    let id = lookup_term(&self.rule, &self.variant, egraph, subst, TermId(i))?;
+                    b.values.insert(n.clone(), id);
+                }
+                _ => {}
+            }
+        }
+        for v in self.rule.attr_vars.keys() {
+            if let Some(id) = subst.get(evar(v)) {
+                b.attrs.insert(v.clone(), egraph[*id].data.attr.clone()?);
+            }
+        }
+        Some(b)
+    }
+
+    fn roots(&self, eclass: Id, subst: &Subst) -> Option<Vec<Id>> {
+        if self.multi {
+            (0..self.rule.source.roots.len())
+                .map(|i| subst.get(root_var(i)).copied())
+                .collect()
+        } else {
+            Some(vec![eclass])
+        }
+    }
+}
+
+/// The class of source term `t` under `subst`, found by looking up its e-node.
+fn lookup_term(
+    rule: &Rule,
+    variant: &Variant,
+    egraph: &PtirEGraph,
+    subst: &Subst,
+    t: TermId,
+) -> Option<Id> {
+    match rule.source.term(t) {
+        Term::Value(v) => subst.get(evar(v)).copied(),
+        Term::Splat { .. } => None,
+        Term::Op {
+            key,
+            operands,
+            attrs,
+            ..
+        } => {
+            let mut children = Vec::new();
+            for o in operands {
+                children.push(lookup_term(rule, variant, egraph, subst, *o)?);
+            }
+            for a in attrs {
+                let id = match a {
+                    Attr::Var(v) => *subst.get(evar(v))?,
+                    Attr::Lit(x) => {
+                        egraph.lookup(PtirNode::Attr(egraph.analysis.tables.lookup_attr(x)?))?
+                    }
+                    _ => return None,
+                };
+                children.push(id);
+            }
+            let kind = variant
+                .iter()
+                .find(|(id, _)| *id == t)
+                .map(|(_, k)| *k)
+                .unwrap_or(OpKind {
+                    key: *key,
+                    callee: None,
+                    token: 0,
+                    ty: None,
+                });
+            egraph.lookup(PtirNode::Op(kind, children))
+        }
+    }
+}
+
+impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
+    fn apply_one(
+        &self,
+        egraph: &mut PtirEGraph,
+        eclass: Id,
+        subst: &Subst,
+        _ast: Option<&PatternAst<PtirNode>>,
+        _rule_name: Symbol,
+    ) -> Vec<Id> {
+        let Some(roots) = self.roots(eclass, subst) else {
+            return vec![];
+        };
+        let Some(b) = self.bindings(egraph, subst) else {
+            return vec![];
+        };
+        let type_of = |id: &Id| egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]));
+        if !self
+            .rule
+            .constraints_hold(&b, &self.registry, type_of, |_, _| false)
+        {
+            return vec![];
+        }
+        let root_types: Vec<Type> = roots
+            .iter()
+            .map(|r| egraph[*r].data.ty.clone().unwrap_or(Type::Tuple(vec![])))
+            .collect();
+        let mut builder = EGraphBuilder { egraph };
+        let results = match self
+            .rule
+            .instantiate(&b, &root_types, &self.registry, &mut builder)
+        {
+            Ok(r) => r,
+            Err(ptir_rules::ApplyError::NativeDeclined(_)) => return vec![],
+            Err(e) => {
+                egraph.analysis.type_errors.push(e.to_string());
+                return vec![];
+            }
+        };
+        let mut changed = Vec::new();
+        for (root, result) in roots.into_iter().zip(results) {
+            if egraph.union(root, result) {
+                changed.push(root);
+            }
+        }
+        changed
+    }
+}
+
+/// Builds result ops as e-nodes.
+struct EGraphBuilder<'a> {
+    egraph: &'a mut PtirEGraph,
+}
+
+impl ResultBuilder for EGraphBuilder<'_> {
+    type Value = Id;
+
+    fn type_of(&self, v: &Id) -> Type {
+        self.egraph[*v]
+            .data
+            .ty
+            .clone()
+            .unwrap_or(Type::Tuple(vec![]))
+    }
+
+    fn build(&mut self, op: Op, operands: Vec<Id>, ty: Type) -> Id {
+        add_op(self.egraph, &op, operands, &ty)
+    }
+}
+
+/// Adds the e-node of a (non-region) PTIR op with operand classes and result type `ty`.
+pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Vec<Id>, ty: &Type) -> Id {
+    if let (Op::Constant(lit), Type::Tensor(t)) = (op, ty) {
+        let c = egraph.analysis.tables.constant(t, lit);
+        return egraph.add(PtirNode::Const(c));
+    }
+    for a in op_attrs(op, ty) {
+        let id = egraph.analysis.tables.attr(&a);
+        children.push(egraph.add(PtirNode::Attr(id)));
+    }
+    let key = op.key();
+    let kind = OpKind {
+        key,
+        callee: match op {
+            Op::Call { callee } => Some(Symbol::from(callee.as_str())),
+            _ => None,
+        },
+        token: 0,
+        ty: (key == OpKey::Call).then(|| egraph.analysis.tables.ty(ty)),
+    };
+    egraph.add(PtirNode::Op(kind, children))
+}

@@ -1,0 +1,142 @@
+//! How constraints steer the [`Sampler`]: what they force an attribute variable to be
+//! ([`Sampler::solve`]: `inverse-perm` inverts the perm already chosen, `eq` and
+//! `same-ints` copy the other side, `has-shape` reads a typed value, ...) and what they say
+//! about the type of a leaf ([`Sampler::hint`]: `has-shape`, `has-dtype`, `has-rank`, `float`,
+//! `int`, `same-type`). Anything else they demand is left to retries.
+
+use super::sampler::{DClass, Sampler, Slot};
+use crate::apply::Bindings;
+use crate::ast::{Attr, AttrValue, TermId, Var};
+use crate::registry::{invert_perm, Bound};
+use ptir_ir::{DType, Shape, Type};
+use rand::seq::SliceRandom;
+
+/// What the constraints say about a leaf's type.
+#[derive(Default)]
+pub(super) struct Hint {
+    pub dtype: Option<DType>,
+    pub class: Option<DClass>,
+    pub shape: Option<Shape>,
+    pub rank: Option<usize>,
+}
+
+impl Sampler<'_> {
+    /// What has been chosen so far, as the bindings constraints are evaluated on (a value
+    /// stands for its type).
+    fn bindings(&self) -> Bindings<Type> {
+        let mut b = Bindings::default();
+        for (slot, t) in &self.types {
+            if let Slot::Var(v) = slot {
+                b.values.insert(v.clone(), t.clone());
+            }
+        }
+        for (v, &id) in &self.named {
+            if let Some(t) = self.types.get(&Slot::Term(id)) {
+                b.values.insert(v.clone(), t.clone());
+            }
+        }
+        b.attrs = self.attrs.clone();
+        b
+    }
+
+    fn eval(&self, b: &Bindings<Type>, a: &Attr) -> Option<Bound> {
+        b.eval(a, self.registry, &|t: &Type| t.clone()).ok()
+    }
+
+    /// A value for attribute variable `v` that a constraint forces, given what is bound.
+    pub fn solve(&mut self, v: &Var, len: Option<usize>) -> Option<AttrValue> {
+        let b = self.bindings();
+        let is_v = |a: &Attr| matches!(a, Attr::Var(x) if x == v);
+        for c in &self.rule.constraints {
+            let (this, other) = match c.args.as_slice() {
+                [x, y] if is_v(x) => (0, y),
+                [x, y] if is_v(y) => (1, x),
+                [x] if is_v(x) && c.pred == "identity-perm" => {
+                    return len.map(|n| AttrValue::Ints((0..n).collect()))
+                }
+                _ => continue,
+            };
+            let Some(o) = self.eval(&b, other) else {
+                continue;
+            };
+            let got = match (c.pred.as_str(), this, o) {
+                ("eq" | "same-ints", _, Bound::Attr(x)) => Some(x),
+                ("inverse-perm", _, Bound::Attr(AttrValue::Ints(p))) => {
+                    invert_perm(&p).map(AttrValue::Ints)
+                }
+                ("has-shape", 1, Bound::Value(t)) => {
+                    t.as_tensor().map(|t| AttrValue::Ints(t.shape.clone()))
+                }
+                ("has-dtype", 1, Bound::Value(t)) => {
+                    t.as_tensor().map(|t| AttrValue::DType(t.dtype))
+                }
+                ("identity-broadcast", 1, Bound::Value(t)) => t
+                    .as_tensor()
+                    .map(|t| AttrValue::Ints((0..t.rank()).collect())),
+                ("exact-embedding", _, o) => self.embedding(this, &o),
+                _ => None,
+            };
+            if got.is_some() {
+                return got;
+            }
+        }
+        None
+    }
+
+    /// A random dtype that `o`'s dtype embeds in (`this == 1`) or that embeds in it.
+    fn embedding(&mut self, this: usize, o: &Bound) -> Option<AttrValue> {
+        let d = o.dtype()?;
+        let options: Vec<DType> = DType::ALL
+            .into_iter()
+            .filter(|&x| {
+                if this == 1 {
+                    d.embeds_exactly_in(x)
+                } else {
+                    x.embeds_exactly_in(d)
+                }
+            })
+            .collect();
+        options.choose(self.rng).map(|&x| AttrValue::DType(x))
+    }
+
+    /// What the constraints say about the type of leaf `id`.
+    pub(super) fn hint(&mut self, id: TermId) -> Hint {
+        let mut h = Hint::default();
+        let Slot::Var(v) = self.slot(id) else {
+            return h;
+        };
+        let b = self.bindings();
+        let is_v = |a: &Attr| matches!(a, Attr::Var(x) if *x == v);
+        for c in &self.rule.constraints {
+            let (first, second) = (c.args.first(), c.args.get(1));
+            let other = || second.and_then(|o| self.eval(&b, o));
+            match (c.pred.as_str(), first) {
+                ("float", Some(a)) if is_v(a) => h.class = Some(DClass::Float),
+                ("int", Some(a)) if is_v(a) => h.class = Some(DClass::Int),
+                ("has-shape", Some(a)) if is_v(a) => {
+                    h.shape = other().and_then(|o| o.ints().map(<[usize]>::to_vec))
+                }
+                ("has-dtype", Some(a)) if is_v(a) => h.dtype = other().and_then(|o| o.dtype()),
+                ("has-rank", Some(a)) if is_v(a) => {
+                    h.rank = match other() {
+                        Some(Bound::Attr(AttrValue::Int(n))) => Some(n),
+                        _ => None,
+                    }
+                }
+                ("same-type", Some(a)) => {
+                    let o = match (is_v(a), second) {
+                        (true, Some(y)) => self.eval(&b, y),
+                        (false, Some(y)) if is_v(y) => self.eval(&b, a),
+                        _ => None,
+                    };
+                    if let Some(t) = o.as_ref().and_then(Bound::tensor) {
+                        h.dtype = Some(t.dtype);
+                        h.shape = Some(t.shape.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        h
+    }
+}

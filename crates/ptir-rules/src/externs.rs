@@ -1,0 +1,373 @@
+//! Reference implementations of the fused library calls that rules raise idioms to.
+//!
+//! Each extern is defined by its idiom: a few PTIR instructions built at the call's operand
+//! types and run by the interpreter. So a raising rule whose source is that idiom is exact,
+//! bit for bit, and the proof harness ([`crate::example`]) can check it like any other rule.
+//! The idioms (conventions the rules in `rules/fusion.rules` follow):
+//!
+//! | extern | computes |
+//! | --- | --- |
+//! | `softmax_fused(x)` | softmax over the last axis: `e = exp(x - max(x))`, `e / sum(e)` (`reduce_* keep_dims=true`, broadcast back), as `corpus/softmax.ptir` |
+//! | `layernorm_fused(x, gamma, beta)` | over the last axis of size `n`: `d = x - sum(x)/n`, `d * rsqrt(sum(d*d)/n + 1e-5) * gamma + beta` (`keep_dims=false`), as `corpus/layernorm.ptir` |
+//! | `gelu_fused(x)` | `(0.5 * x) * (1 + tanh(0.7978846 * (x + 0.044715 * (x * x * x))))`, as `corpus/gelu.ptir` |
+//! | `linear(x, w, b)` | `dot_general(x, w)` contracting the last dim of `x` with the first of `w`, plus `b` broadcast along the trailing dims |
+//! | `moments(x)` | the tuple `(sum(x), sum(x * x))` over the last axis, `keep_dims=false` |
+//! | `attention(q, k, v, mask, scale)` | `q [S,E]`, `k [T,E]`, `v [T,F]`, `mask bool[S,T]`, `scale [S,T]`: `s = dot_general(q, k)` contracting dim 1 with dim 1, `p = softmax_fused(select(mask, s * scale, -inf))`, `dot_general(p, v)` contracting dim 1 with dim 0, as `corpus/attention.ptir` |
+//! | `transpose_add_mul(a, b)` | `a [M,N]`, `b [N,M]`: `t = transpose(a, [1, 0])`, `t * (t + b)` (seed 000's DAG example) |
+//!
+//! ```
+//! use ptir_ir::{DType, Tensor, TensorType, Type};
+//! let x = Tensor::from_f64(TensorType::new(DType::F32, vec![2]), &[0.0, 0.0]);
+//! let ty: Type = x.ty.clone().into();
+//! assert_eq!(ptir_rules::externs::result_type("softmax_fused", &[ty.clone()]), Some(Ok(ty.clone())));
+//! let softmax = ptir_rules::externs::reference_fn("softmax_fused").unwrap();
+//! assert_eq!(softmax(&[x.into()], &ty).unwrap().to_string(), "f32[2] [0.5, 0.5]");
+//! ```
+
+use crate::ast::AttrValue;
+use crate::build::FnBuilder;
+use crate::example::{random_value, InputKind};
+use ptir_ir::{
+    value_type, BinaryOp, DotDims, ExternFn, Interpreter, OpKey, Program, ReduceKind, TensorType,
+    Type, UnaryOp, Value, ValueId,
+};
+use rand::SeedableRng;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+type Res<T> = Result<T, String>;
+
+/// Builds an idiom on the parameters of a function and returns its results.
+type Idiom = fn(&mut FnBuilder, &[ValueId]) -> Res<Vec<ValueId>>;
+
+/// The externs with a reference implementation: name, operand count, idiom.
+const REFERENCES: &[(&str, usize, Idiom)] = &[
+    ("softmax_fused", 1, softmax),
+    ("layernorm_fused", 3, layernorm),
+    ("gelu_fused", 1, gelu),
+    ("linear", 3, linear),
+    ("moments", 1, moments),
+    ("attention", 5, attention),
+    ("transpose_add_mul", 2, transpose_add_mul),
+];
+
+/// Names of the externs that have a reference implementation.
+pub fn reference_names() -> Vec<&'static str> {
+    REFERENCES.iter().map(|r| r.0).collect()
+}
+
+/// Does `name` have a reference implementation?
+pub fn has_reference(name: &str) -> bool {
+    REFERENCES.iter().any(|r| r.0 == name)
+}
+
+/// The idiom of extern `name` as a program with one function `@name` taking `args`; `None`
+/// if the extern has no reference, an error if the idiom does not apply to these types.
+pub fn idiom_program(name: &str, args: &[Type]) -> Option<Res<Program>> {
+    let &(_, arity, idiom) = REFERENCES.iter().find(|r| r.0 == name)?;
+    Some(build_idiom(name, arity, idiom, args))
+}
+
+fn build_idiom(name: &str, arity: usize, idiom: Idiom, args: &[Type]) -> Res<Program> {
+    if args.len() != arity {
+        return Err(format!(
+            "@{name} takes {arity} operand(s), found {}",
+            args.len()
+        ));
+    }
+    let mut b = FnBuilder::new();
+    let params: Vec<ValueId> = args.iter().map(|t| b.param(t.clone())).collect();
+    let results = idiom(&mut b, &params)?;
+    Ok(Program {
+        externs: Vec::new(),
+        functions: vec![b.finish(name, results)],
+    })
+}
+
+/// The result type of a call of `name` on operands of types `args` (`None`: no reference).
+pub fn result_type(name: &str, args: &[Type]) -> Option<Res<Type>> {
+    let program = idiom_program(name, args)?;
+    Some(program.and_then(|p| {
+        p.functions
+            .first()
+            .map(|f| Type::pack(f.result_types.clone()))
+            .ok_or_else(|| "empty idiom".to_string())
+    }))
+}
+
+/// The reference implementation of extern `name`, for [`Interpreter::with_extern_fn`].
+pub fn reference_fn(name: &str) -> Option<ExternFn> {
+    let &(name, arity, idiom) = REFERENCES.iter().find(|r| r.0 == name)?;
+    Some(Arc::new(move |args: &[Value], _ty: &Type| {
+        let types: Vec<Type> = args.iter().map(value_type).collect();
+        let program = build_idiom(name, arity, idiom, &types)?;
+        let out = Interpreter::new(&program)
+            .run(name, args)
+            .map_err(|e| e.to_string())?;
+        Ok(Value::pack(out))
+    }))
+}
+
+/// Every reference implementation, to register on an [`Interpreter`].
+pub fn interpreter_externs() -> Vec<(String, ExternFn)> {
+    REFERENCES
+        .iter()
+        .filter_map(|r| reference_fn(r.0).map(|f| (r.0.to_string(), f)))
+        .collect()
+}
+
+/// A stand-in for an extern without a reference: a deterministic function of its name and
+/// its arguments' bits, returning ordinary random values of the call's type. Rules that only
+/// move such calls around (or merge equal ones) can still be checked with it.
+pub fn opaque_extern(name: &str) -> ExternFn {
+    let name = name.to_string();
+    Arc::new(move |args: &[Value], ty: &Type| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        name.hash(&mut h);
+        args.hash(&mut h);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(h.finish());
+        Ok(random_value(ty, InputKind::Ordinary, &mut rng))
+    })
+}
+
+// ---- the idioms -----------------------------------------------------------------------
+
+fn tensor(b: &FnBuilder, v: ValueId) -> Res<TensorType> {
+    b.ty(v)
+        .and_then(Type::as_tensor)
+        .cloned()
+        .ok_or_else(|| format!("{v} must be a tensor"))
+}
+
+fn ints(xs: impl IntoIterator<Item = usize>) -> AttrValue {
+    AttrValue::Ints(xs.into_iter().collect())
+}
+
+/// Reduces `x` over its last axis.
+fn reduce_last(b: &mut FnBuilder, kind: ReduceKind, x: ValueId, keep: bool) -> Res<ValueId> {
+    let r = tensor(b, x)?.rank();
+    let last = r
+        .checked_sub(1)
+        .ok_or("the operand must have rank 1 or more")?;
+    b.op(
+        OpKey::Reduce(kind),
+        &[ints([last]), AttrValue::Bool(keep)],
+        &[x],
+    )
+}
+
+/// Broadcasts `v`, a reduction of `like` over its last axis, back to `like`'s shape.
+fn back(b: &mut FnBuilder, v: ValueId, like: &TensorType) -> Res<ValueId> {
+    let rank = tensor(b, v)?.rank();
+    b.op(
+        OpKey::Broadcast,
+        &[ints(0..rank), ints(like.shape.clone())],
+        &[v],
+    )
+}
+
+fn bin(b: &mut FnBuilder, op: BinaryOp, x: ValueId, y: ValueId) -> Res<ValueId> {
+    b.op(OpKey::Binary(op), &[], &[x, y])
+}
+
+fn softmax(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let x = args[0];
+    let t = tensor(b, x)?;
+    let m = reduce_last(b, ReduceKind::Max, x, true)?;
+    let mb = back(b, m, &t)?;
+    let s = bin(b, BinaryOp::Sub, x, mb)?;
+    let e = b.op(OpKey::Unary(UnaryOp::Exp), &[], &[s])?;
+    let z = reduce_last(b, ReduceKind::Sum, e, true)?;
+    let zb = back(b, z, &t)?;
+    Ok(vec![bin(b, BinaryOp::Div, e, zb)?])
+}
+
+fn layernorm(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let (x, gamma, beta) = (args[0], args[1], args[2]);
+    let t = tensor(b, x)?;
+    let sum = reduce_last(b, ReduceKind::Sum, x, false)?;
+    let red: Type = tensor(b, sum)?.into();
+    let n = b.splat(t.shape.last().copied().unwrap_or(1) as f64, red.clone())?;
+    let eps = b.splat(1e-5, red)?;
+    let mean = bin(b, BinaryOp::Div, sum, n)?;
+    let meanb = back(b, mean, &t)?;
+    let d = bin(b, BinaryOp::Sub, x, meanb)?;
+    let d2 = bin(b, BinaryOp::Mul, d, d)?;
+    let ss = reduce_last(b, ReduceKind::Sum, d2, false)?;
+    let var = bin(b, BinaryOp::Div, ss, n)?;
+    let ve = bin(b, BinaryOp::Add, var, eps)?;
+    let r = b.op(OpKey::Unary(UnaryOp::Rsqrt), &[], &[ve])?;
+    let rb = back(b, r, &t)?;
+    let xn = bin(b, BinaryOp::Mul, d, rb)?;
+    let along_last = [ints([t.rank().saturating_sub(1)]), ints(t.shape.clone())];
+    let gb = b.op(OpKey::Broadcast, &along_last, &[gamma])?;
+    let bb = b.op(OpKey::Broadcast, &along_last, &[beta])?;
+    let xg = bin(b, BinaryOp::Mul, xn, gb)?;
+    Ok(vec![bin(b, BinaryOp::Add, xg, bb)?])
+}
+
+fn gelu(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let x = args[0];
+    let ty: Type = tensor(b, x)?.into();
+    let half = b.splat(0.5, ty.clone())?;
+    let one = b.splat(1.0, ty.clone())?;
+    let c = b.splat(0.7978846, ty.clone())?;
+    let k = b.splat(0.044715, ty)?;
+    let x2 = bin(b, BinaryOp::Mul, x, x)?;
+    let x3 = bin(b, BinaryOp::Mul, x2, x)?;
+    let kx3 = bin(b, BinaryOp::Mul, k, x3)?;
+    let inner = bin(b, BinaryOp::Add, x, kx3)?;
+    let scaled = bin(b, BinaryOp::Mul, c, inner)?;
+    let th = b.op(OpKey::Unary(UnaryOp::Tanh), &[], &[scaled])?;
+    let onept = bin(b, BinaryOp::Add, one, th)?;
+    let hx = bin(b, BinaryOp::Mul, half, x)?;
+    Ok(vec![bin(b, BinaryOp::Mul, hx, onept)?])
+}
+
+fn linear(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let (x, w, bias) = (args[0], args[1], args[2]);
+    let last = tensor(b, x)?
+        .rank()
+        .checked_sub(1)
+        .ok_or("x must have rank 1 or more")?;
+    let dims = DotDims {
+        lhs_contract: vec![last],
+        rhs_contract: vec![0],
+        ..DotDims::default()
+    };
+    let y = b.op(OpKey::DotGeneral, &[AttrValue::Dims(dims)], &[x, w])?;
+    let yt = tensor(b, y)?;
+    let k = tensor(b, bias)?.rank();
+    let from = yt
+        .rank()
+        .checked_sub(k)
+        .ok_or("the bias has too many dims")?;
+    let bb = b.op(
+        OpKey::Broadcast,
+        &[ints(from..yt.rank()), ints(yt.shape)],
+        &[bias],
+    )?;
+    Ok(vec![bin(b, BinaryOp::Add, y, bb)?])
+}
+
+fn attention(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let (q, k, v, mask, scale) = (args[0], args[1], args[2], args[3], args[4]);
+    let contract = |l: usize, r: usize| {
+        AttrValue::Dims(DotDims {
+            lhs_contract: vec![l],
+            rhs_contract: vec![r],
+            ..DotDims::default()
+        })
+    };
+    let scores = b.op(OpKey::DotGeneral, &[contract(1, 1)], &[q, k])?;
+    let scaled = bin(b, BinaryOp::Mul, scores, scale)?;
+    let ty: Type = tensor(b, scaled)?.into();
+    let ninf = b.splat(f64::NEG_INFINITY, ty)?;
+    let masked = b.op(OpKey::Select, &[], &[mask, scaled, ninf])?;
+    let p = softmax(b, &[masked])?;
+    Ok(vec![b.op(
+        OpKey::DotGeneral,
+        &[contract(1, 0)],
+        &[p[0], v],
+    )?])
+}
+
+fn transpose_add_mul(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let t = b.op(OpKey::Transpose, &[ints([1, 0])], &[args[0]])?;
+    let s = bin(b, BinaryOp::Add, t, args[1])?;
+    Ok(vec![bin(b, BinaryOp::Mul, t, s)?])
+}
+
+fn moments(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let x = args[0];
+    let s = reduce_last(b, ReduceKind::Sum, x, false)?;
+    let x2 = bin(b, BinaryOp::Mul, x, x)?;
+    let q = reduce_last(b, ReduceKind::Sum, x2, false)?;
+    Ok(vec![s, q])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptir_ir::{DType, Tensor};
+
+    fn f32s(shape: &[usize], xs: &[f64]) -> Value {
+        Tensor::from_f64(TensorType::new(DType::F32, shape.to_vec()), xs).into()
+    }
+
+    /// The softmax idiom run through its reference equals the corpus program's output.
+    #[test]
+    fn softmax_matches_the_corpus() {
+        let corpus = ptir_ir::parse(include_str!("../../../corpus/softmax.ptir")).unwrap();
+        let xs: Vec<f64> = (0..32).map(|i| (i as f64 * 0.37).sin() * 3.0).collect();
+        let x = f32s(&[4, 8], &xs);
+        let want = ptir_ir::run(&corpus, "softmax", std::slice::from_ref(&x)).unwrap();
+        let ty = value_type(&want[0]);
+        assert_eq!(
+            reference_fn("softmax_fused").unwrap()(&[x], &ty).unwrap(),
+            want[0]
+        );
+    }
+
+    #[test]
+    fn layernorm_and_gelu_match_the_corpus() {
+        let xs: Vec<f64> = (0..32).map(|i| (i as f64 * 0.91).cos() * 2.0).collect();
+        let x = f32s(&[4, 8], &xs);
+        let g = f32s(&[8], &[1.0, 0.5, 2.0, -1.0, 0.25, 1.5, 3.0, -0.5]);
+        let be = f32s(&[8], &[0.0, 0.1, -0.2, 0.3, 1.0, -1.0, 0.5, 0.0]);
+        let ln = ptir_ir::parse(include_str!("../../../corpus/layernorm.ptir")).unwrap();
+        let want = ptir_ir::run(&ln, "layernorm", &[x.clone(), g.clone(), be.clone()]).unwrap();
+        let got =
+            reference_fn("layernorm_fused").unwrap()(&[x.clone(), g, be], &value_type(&want[0]));
+        assert_eq!(got.unwrap(), want[0]);
+        let ge = ptir_ir::parse(include_str!("../../../corpus/gelu.ptir")).unwrap();
+        let want = ptir_ir::run(&ge, "gelu", std::slice::from_ref(&x)).unwrap();
+        assert_eq!(
+            reference_fn("gelu_fused").unwrap()(&[x], &value_type(&want[0])).unwrap(),
+            want[0]
+        );
+    }
+
+    #[test]
+    fn attention_matches_the_corpus() {
+        let corpus = ptir_ir::parse(include_str!("../../../corpus/attention.ptir")).unwrap();
+        let qkv: Vec<Value> = (0..3)
+            .map(|k| {
+                let xs: Vec<f64> = (0..32)
+                    .map(|i| ((i * (k + 2)) as f64 * 0.53).sin())
+                    .collect();
+                f32s(&[4, 8], &xs)
+            })
+            .collect();
+        let want = ptir_ir::run(&corpus, "attention", &qkv).unwrap();
+        let causal: Vec<bool> = (0..16).map(|i| i % 4 <= i / 4).collect();
+        let bools = TensorType::new(DType::Bool, vec![4, 4]);
+        let mask = Tensor {
+            ty: bools,
+            data: ptir_ir::Data::Bool(causal),
+        };
+        let scale = f32s(&[4, 4], &[0.35355338; 16]);
+        let mut args = qkv;
+        args.extend([mask.into(), scale]);
+        let got = reference_fn("attention").unwrap()(&args, &value_type(&want[0]));
+        assert_eq!(got.unwrap(), want[0]);
+    }
+
+    #[test]
+    fn linear_and_moments_types() {
+        let t = |s: &[usize]| -> Type { TensorType::new(DType::F32, s.to_vec()).into() };
+        assert_eq!(
+            result_type("linear", &[t(&[2, 3]), t(&[3, 4]), t(&[4])]),
+            Some(Ok(t(&[2, 4])))
+        );
+        assert_eq!(
+            result_type("moments", &[t(&[2, 3])]),
+            Some(Ok(Type::Tuple(vec![t(&[2]), t(&[2])])))
+        );
+        assert!(matches!(
+            result_type("softmax_fused", &[t(&[])]),
+            Some(Err(_))
+        ));
+        assert_eq!(result_type("frobnicate", &[t(&[2])]), None);
+    }
+}

@@ -1,0 +1,82 @@
+//! `compare_cost_models`: several (cost model, extractor) pairs on one saturated e-graph.
+
+use crate::optimize::load_rules;
+use crate::options::{Cost, Options};
+use crate::Error;
+use ptir_egraph::{Comparison, ExtractorKind};
+use ptir_ir::Program;
+use std::fmt;
+
+/// The result of [`compare_cost_models`]: one row per (model, extractor) pair.
+#[derive(Clone, Debug)]
+pub struct CostTable {
+    /// The rows, in the order the pairs were given.
+    pub rows: Vec<Comparison>,
+    /// The input's cost under each model.
+    pub input_costs: Vec<(String, f64)>,
+}
+
+impl fmt::Display for CostTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:<10} {:<10}", "model", "extractor")?;
+        for (m, _) in &self.input_costs {
+            write!(f, " {:>14}", format!("cost:{m}"))?;
+        }
+        writeln!(f, " {:>12} {:>8} {:>6}", "extract", "optimal", "insts")?;
+        write!(f, "{:<10} {:<10}", "(input)", "")?;
+        for (_, c) in &self.input_costs {
+            write!(f, " {c:>14}")?;
+        }
+        writeln!(f)?;
+        for r in &self.rows {
+            write!(f, "{:<10} {:<10}", r.model, r.extractor.name())?;
+            for (_, c) in &r.costs {
+                write!(f, " {c:>14}")?;
+            }
+            writeln!(
+                f,
+                " {:>12} {:>8} {:>6}",
+                format!("{:.2?}", r.extract_time),
+                r.optimal,
+                r.program.num_insts()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Saturates `program` once (rules and limits from `options`) and extracts with every
+/// `(model, extractor)` pair; each row prices its program under every model of `pairs`.
+///
+/// ```
+/// use ptir::{Cost, Options};
+/// use ptir::egraph::ExtractorKind;
+/// let program = ptir::ir::parse(&std::fs::read_to_string("corpus/softmax.ptir")?)?;
+/// let table = ptir::compare_cost_models(&program, &Options::default(), &[
+///     (Cost::Ops, ExtractorKind::Tree),
+///     (Cost::Tensor, ExtractorKind::Tree),
+/// ])?;
+/// assert_eq!(table.rows.len(), 2);
+/// println!("{table}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compare_cost_models(
+    program: &Program,
+    options: &Options,
+    pairs: &[(Cost, ExtractorKind)],
+) -> Result<CostTable, Error> {
+    ptir_ir::verify(program)?;
+    let rules = load_rules(options)?;
+    let models: Vec<_> = pairs.iter().map(|(c, k)| (c.model(&rules), *k)).collect();
+    let rows = ptir_egraph::compare(program, &rules, &options.limits, &models)?;
+    let mut input_costs: Vec<(String, f64)> = Vec::new();
+    for (m, _) in &models {
+        if !input_costs.iter().any(|(n, _)| n == m.name()) {
+            input_costs.push((
+                m.name().to_string(),
+                ptir_egraph::cost::program_cost(program, m.as_ref()),
+            ));
+        }
+    }
+    Ok(CostTable { rows, input_costs })
+}

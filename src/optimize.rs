@@ -1,0 +1,188 @@
+//! `optimize`: one program through one engine, with a report.
+
+use crate::options::{Engine, Options};
+use crate::Error;
+use ptir_egraph::cost::program_cost;
+use ptir_egraph::EngineOptions;
+use ptir_ir::Program;
+use ptir_rules::{Registry, RuleSet};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// An optimized program and what happened.
+#[derive(Clone, Debug)]
+pub struct Optimized {
+    /// The optimized, verified program.
+    pub program: Program,
+    /// What happened.
+    pub report: Report,
+}
+
+/// What an optimization did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// The engine's name.
+    pub engine: String,
+    /// Rules that fired, with how often, most first.
+    pub rules_fired: Vec<(String, usize)>,
+    /// Rules the engine left out, with why.
+    pub rules_skipped: Vec<(String, String)>,
+    /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
+    pub egraph_size: Option<(usize, usize)>,
+    /// Iterations run (saturation) and why it stopped, per function.
+    pub stop_reasons: Vec<(String, String)>,
+    /// Time per phase, in order.
+    pub phases: Vec<(String, Duration)>,
+    /// The cost model's name.
+    pub cost_model: String,
+    /// Cost of the input.
+    pub cost_before: f64,
+    /// Cost of the output.
+    pub cost_after: f64,
+    /// Instructions before and after.
+    pub insts: (usize, usize),
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "engine: {}", self.engine)?;
+        writeln!(f, "instructions: {} -> {}", self.insts.0, self.insts.1)?;
+        let ratio = if self.cost_before > 0.0 {
+            self.cost_after / self.cost_before
+        } else {
+            1.0
+        };
+        writeln!(
+            f,
+            "cost ({}): {} -> {} ({:.3}x)",
+            self.cost_model, self.cost_before, self.cost_after, ratio
+        )?;
+        if let Some((n, c)) = self.egraph_size {
+            writeln!(f, "e-graph: {n} e-nodes, {c} e-classes")?;
+        }
+        for (func, why) in &self.stop_reasons {
+            writeln!(f, "stop (@{func}): {why}")?;
+        }
+        let phases: Vec<String> = self
+            .phases
+            .iter()
+            .map(|(p, d)| format!("{p} {d:.2?}"))
+            .collect();
+        writeln!(f, "phases: {}", phases.join(", "))?;
+        if self.rules_fired.is_empty() {
+            writeln!(f, "rules fired: none")?;
+        } else {
+            writeln!(f, "rules fired:")?;
+            for (r, n) in &self.rules_fired {
+                writeln!(f, "  {n:6}  {r}")?;
+            }
+        }
+        for (r, why) in &self.rules_skipped {
+            writeln!(f, "skipped {r}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Loads the rule set the options describe (bundled library, extra files), filtered.
+pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
+    let mut set = if options.bundled_rules {
+        RuleSet::bundled()?
+    } else {
+        RuleSet::new(Registry::standard())
+    };
+    for path in &options.rule_files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: name.clone(),
+            source,
+        })?;
+        if path.extension().is_some_and(|e| e == "pat") {
+            set.add_pat_source(&name, &text)?;
+        } else {
+            set.add_source(&name, &text)?;
+        }
+    }
+    Ok(set.filtered(&options.filter()))
+}
+
+/// Optimizes `program` as `options` say.
+///
+/// ```
+/// let program = ptir::ir::parse(
+///     "func @f(%x: f32[4]) -> (f32[4]) {\n  %a = neg %x : f32[4]\n  %b = neg %a : f32[4]\n  return %b\n}",
+/// )?;
+/// let out = ptir::optimize(&program, &ptir::Options::default())?;
+/// assert_eq!(out.program.num_insts(), 0);
+/// assert!(out.report.cost_after < out.report.cost_before);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
+    let t = Instant::now();
+    ptir_ir::verify(program)?;
+    let rules = load_rules(options)?;
+    let model = options.cost.model(&rules);
+    let mut report = Report {
+        engine: options.engine.name().to_string(),
+        cost_model: model.name().to_string(),
+        cost_before: program_cost(program, model.as_ref()),
+        insts: (program.num_insts(), 0),
+        ..Report::default()
+    };
+    report.phases.push(("setup".into(), t.elapsed()));
+    let program = match options.engine {
+        Engine::Saturation => {
+            let eo = EngineOptions {
+                limits: options.limits.clone(),
+                cost: model.clone(),
+                extractor: options.extractor,
+            };
+            let (out, reports) = ptir_egraph::optimize(program, &rules, &eo)?;
+            record_saturation(&mut report, &reports);
+            out
+        }
+    };
+    report.cost_after = program_cost(&program, model.as_ref());
+    report.insts.1 = program.num_insts();
+    Ok(Optimized { program, report })
+}
+
+fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport]) {
+    let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
+    let (mut nodes, mut classes) = (0, 0);
+    let mut phase =
+        |name: &str, d: Duration| match report.phases.iter_mut().find(|(p, _)| p == name) {
+            Some((_, t)) => *t += d,
+            None => report.phases.push((name.to_string(), d)),
+        };
+    for r in reports {
+        phase("lower", r.lower_time);
+        phase("saturate", r.saturation.time);
+        phase("extract", r.extract_time);
+        phase("lift", r.lift_time);
+    }
+    for r in reports {
+        for (rule, n) in r.saturation.rules_applied() {
+            *fired.entry(rule).or_default() += n;
+        }
+        nodes += r.saturation.nodes;
+        classes += r.saturation.classes;
+        let why = format!(
+            "{} after {} iterations",
+            r.saturation.stop,
+            r.saturation.iterations.len()
+        );
+        report.stop_reasons.push((r.name.clone(), why));
+        for s in &r.saturation.skipped {
+            if !report.rules_skipped.iter().any(|(n, _)| *n == s.name) {
+                report
+                    .rules_skipped
+                    .push((s.name.clone(), s.reason.clone()));
+            }
+        }
+    }
+    let mut fired: Vec<(String, usize)> = fired.into_iter().collect();
+    fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    report.rules_fired = fired;
+    report.egraph_size = Some((nodes, classes));
+}

@@ -1,0 +1,126 @@
+//! What a caller chooses: engine, rules, limits, cost model, extractor.
+
+use ptir_egraph::cost::{CostModel, OpCount, TensorCost};
+use ptir_egraph::{ExtractorKind, Limits};
+use ptir_rules::{RuleFilter, RuleSet, FAST_MATH};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Which engine optimizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Equality saturation (the e-graph engine).
+    Saturation,
+}
+
+impl Engine {
+    /// Its name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Saturation => "eqsat",
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A cost model by name, or a user's.
+#[derive(Clone)]
+pub enum Cost {
+    /// One per instruction ([`OpCount`]).
+    Ops,
+    /// FLOPs and bytes from the shapes ([`TensorCost`]), with the rule set's fused extern
+    /// costs.
+    Tensor,
+    /// A user-supplied model.
+    Custom(Arc<dyn CostModel>),
+}
+
+impl fmt::Debug for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cost::Ops => f.write_str("Ops"),
+            Cost::Tensor => f.write_str("Tensor"),
+            Cost::Custom(m) => write!(f, "Custom({})", m.name()),
+        }
+    }
+}
+
+impl Cost {
+    /// The model, with the extern costs declared by `rules` for the tensor model.
+    pub fn model(&self, rules: &RuleSet) -> Arc<dyn CostModel> {
+        match self {
+            Cost::Ops => Arc::new(OpCount),
+            Cost::Tensor => Arc::new(TensorCost {
+                extern_costs: rules
+                    .externs()
+                    .iter()
+                    .map(|(k, e)| (k.clone(), e.cost))
+                    .collect(),
+                ..TensorCost::default()
+            }),
+            Cost::Custom(m) => m.clone(),
+        }
+    }
+}
+
+/// Everything [`crate::optimize`] needs to know.
+///
+/// `Options::default()` is: equality saturation, the bundled rules without `fast-math`,
+/// default limits, the tensor cost model, the tree extractor.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The engine.
+    pub engine: Engine,
+    /// Use the bundled `rules/` library (default true).
+    pub bundled_rules: bool,
+    /// Extra rule files (`.rules` or `.pat`), read from disk.
+    pub rule_files: Vec<PathBuf>,
+    /// Rule names or labels to keep (empty: all).
+    pub enable: Vec<String>,
+    /// Rule names or labels to drop (wins over `enable`).
+    pub disable: Vec<String>,
+    /// Allow rules labelled `fast-math` (default false).
+    pub fast_math: bool,
+    /// Runner limits.
+    pub limits: Limits,
+    /// The cost model.
+    pub cost: Cost,
+    /// The extractor.
+    pub extractor: ExtractorKind,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            engine: Engine::Saturation,
+            bundled_rules: true,
+            rule_files: Vec::new(),
+            enable: Vec::new(),
+            disable: Vec::new(),
+            fast_math: false,
+            limits: Limits::default(),
+            cost: Cost::Tensor,
+            extractor: ExtractorKind::Tree,
+        }
+    }
+}
+
+impl Options {
+    /// The rule filter these options describe.
+    pub fn filter(&self) -> RuleFilter {
+        let mut disabled = self.disable.clone();
+        if !self.fast_math {
+            disabled.push(FAST_MATH.to_string());
+        }
+        RuleFilter {
+            enabled: self.enable.clone(),
+            disabled,
+        }
+    }
+}
