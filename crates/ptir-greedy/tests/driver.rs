@@ -7,8 +7,8 @@ mod common;
 
 use common::{body, parse, run, Spy, Swap};
 use ptir_greedy::{
-    apply_op_patterns, GreedyConfig, GreedyError, Ir, Listener, Pattern, PatternFilter,
-    PatternSet, ProgramContext, ProgramRewriter, Roots, Strictness, Traversal, Violation,
+    apply_op_patterns, GreedyConfig, GreedyError, Ir, Listener, Pattern, PatternFilter, PatternSet,
+    ProgramContext, ProgramRewriter, Roots, Strictness, Traversal, Violation,
 };
 use ptir_ir::{InstId, OpKey, UnaryOp, ValueId};
 
@@ -56,7 +56,9 @@ const EXP: &str = "func @f(%0: f32[2]) -> (f32[2]) {
 fn first_applied(set: PatternSet) -> String {
     let (_, report) = run(EXP, set, &GreedyConfig::default().with_log(true)).unwrap();
     let log = report.log.unwrap();
-    log.applied().first().map_or(String::new(), |s| s.to_string())
+    log.applied()
+        .first()
+        .map_or(String::new(), |s| s.to_string())
 }
 
 #[test]
@@ -76,11 +78,13 @@ fn ties_go_to_insertion_order_and_higher_benefit_wins() {
 fn any_op_patterns_go_first_only_when_strictly_higher() {
     let (spy, seen) = Spy::any("spy", 1);
     let mut set = PatternSet::new();
-    set.add(spy).add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
+    set.add(spy)
+        .add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
     let frozen_order = {
         let (s2, _) = Spy::any("spy", 1);
         let mut p = PatternSet::new();
-        p.add(s2).add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
+        p.add(s2)
+            .add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
         let f = p.freeze();
         f.order_for(OpKey::Unary(UnaryOp::Exp))
             .iter()
@@ -89,14 +93,24 @@ fn any_op_patterns_go_first_only_when_strictly_higher() {
     };
     assert_eq!(frozen_order, ["swap", "spy"]);
     run(EXP, set, &GreedyConfig::default()).unwrap();
-    assert!(!seen.borrow().contains(&InstId(1)), "equal benefit: the exp-specific pattern wins");
+    assert!(
+        !seen.borrow().contains(&InstId(1)),
+        "equal benefit: the exp-specific pattern wins"
+    );
 
     let (spy, seen) = Spy::any("spy", 2);
     let mut set = PatternSet::new();
-    set.add(spy).add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
+    set.add(spy)
+        .add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
     let (p, _) = run(EXP, set, &GreedyConfig::default()).unwrap();
-    assert!(seen.borrow().contains(&InstId(1)), "higher benefit: the any-op pattern first");
-    assert!(body(&p)[0].contains("tanh"), "then the exp-specific one still applies");
+    assert!(
+        seen.borrow().contains(&InstId(1)),
+        "higher benefit: the any-op pattern first"
+    );
+    assert!(
+        body(&p)[0].contains("tanh"),
+        "then the exp-specific one still applies"
+    );
 }
 
 #[test]
@@ -108,13 +122,23 @@ fn new_ops_and_users_of_replaced_values_are_requeued() {
 }";
     let (spy, _) = Spy::on("spy", OpKey::Unary(UnaryOp::Tanh), 1);
     let mut set = PatternSet::new();
-    set.add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Abs)).add(spy);
+    set.add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Abs))
+        .add(spy);
     let config = GreedyConfig::canonicalize().with_log(true);
     let (p, report) = run(text, set, &config).unwrap();
-    let processed: Vec<u32> = report.log.unwrap().processed().iter().map(|i| i.0).collect();
+    let processed: Vec<u32> = report
+        .log
+        .unwrap()
+        .processed()
+        .iter()
+        .map(|i| i.0)
+        .collect();
     // exp, then the abs it became (pushed last, popped first), then tanh; then iteration 2.
     assert_eq!(processed, [1, 3, 2, 3, 2]);
-    assert_eq!(body(&p), ["%3 = abs %0 : f32[2]", "%2 = tanh %3 : f32[2]", "return %2"]);
+    assert_eq!(
+        body(&p),
+        ["%3 = abs %0 : f32[2]", "%2 = tanh %3 : f32[2]", "return %2"]
+    );
 }
 
 fn exp_visits(text: &str) -> usize {
@@ -201,10 +225,16 @@ fn the_rewrite_limit_counts_pattern_successes_only() {
         .with_max_rewrites(Some(1))
         .with_max_iterations(Some(1));
     let (p, report) = run(text, set, &config).unwrap();
-    assert_eq!(report.stats.folds, 1, "the fold of mul happens and does not count");
+    assert_eq!(
+        report.stats.folds, 1,
+        "the fold of mul happens and does not count"
+    );
     assert_eq!(report.stats.total_rewrites(), 1);
     let lines = body(&p);
-    assert!(lines.iter().any(|l| l.contains("exp %")), "the second exp is left: {lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("exp %")),
+        "the second exp is left: {lines:?}"
+    );
 }
 
 fn strict(s: Strictness) -> String {
@@ -230,7 +260,9 @@ fn filters_keep_by_name_or_label_and_disabled_wins() {
             .add(Swap::new("b", UnaryOp::Exp, UnaryOp::Abs).label("y"))
             .add_with_labels(&["x"], Swap::new("c", UnaryOp::Neg, UnaryOp::Abs));
         let f = set.freeze_with(&filter);
-        (0..f.len()).map(|i| f.name(i).to_string()).collect::<Vec<_>>()
+        (0..f.len())
+            .map(|i| f.name(i).to_string())
+            .collect::<Vec<_>>()
     };
     let f = |en: &[&str], dis: &[&str]| PatternFilter {
         enabled: en.iter().map(|s| s.to_string()).collect(),
@@ -291,7 +323,10 @@ fn expensive_checks_name_the_pattern_that_breaks_the_contract() {
         s.add(Liar);
     }) {
         GreedyError::Contract {
-            pattern, violation, inst, ..
+            pattern,
+            violation,
+            inst,
+            ..
         } => {
             assert_eq!(pattern, "Liar");
             assert_eq!(violation, Violation::SuccessWithoutChange);
@@ -302,16 +337,28 @@ fn expensive_checks_name_the_pattern_that_breaks_the_contract() {
     match err(&|s| {
         s.add(Sneak);
     }) {
-        GreedyError::Contract { pattern, violation, .. } => {
-            assert_eq!((pattern.as_str(), violation), ("Sneak", Violation::FailureWithChange));
+        GreedyError::Contract {
+            pattern, violation, ..
+        } => {
+            assert_eq!(
+                (pattern.as_str(), violation),
+                ("Sneak", Violation::FailureWithChange)
+            );
         }
         e => panic!("{e}"),
     }
     let e = err(&|s| {
         s.add(Breaker);
     });
-    assert!(matches!(&e, GreedyError::Verify { after, .. } if after.contains("Breaker")), "{e}");
-    assert!(e.to_string().contains("does not verify after pattern `Breaker` on #1"), "{e}");
+    assert!(
+        matches!(&e, GreedyError::Verify { after, .. } if after.contains("Breaker")),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("does not verify after pattern `Breaker` on #1"),
+        "{e}"
+    );
     // Unchecked, the liar just keeps "changing" until the iteration limit.
     let mut set = PatternSet::new();
     set.add(Liar);
@@ -328,7 +375,8 @@ const TWO_CHAINS: &str = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {
 fn spy_runs(cache: bool) -> (usize, usize) {
     let (spy, seen) = Spy::on("spy", OpKey::Unary(UnaryOp::Exp), 1);
     let mut set = PatternSet::new();
-    set.add(spy).add(Swap::new("swap", UnaryOp::Tanh, UnaryOp::Abs));
+    set.add(spy)
+        .add(Swap::new("swap", UnaryOp::Tanh, UnaryOp::Abs));
     let config = GreedyConfig::default().with_failure_cache(cache);
     let (_, report) = run(TWO_CHAINS, set, &config).unwrap();
     assert_eq!(report.stats.iterations, 2);
@@ -349,7 +397,8 @@ fn the_failure_cache_skips_a_pattern_until_what_it_read_changes() {
 }";
     let (spy, seen) = Spy::on("spy", OpKey::Unary(UnaryOp::Exp), 1);
     let mut set = PatternSet::new();
-    set.add(spy).add(Swap::new("swap", UnaryOp::Tanh, UnaryOp::Abs));
+    set.add(spy)
+        .add(Swap::new("swap", UnaryOp::Tanh, UnaryOp::Abs));
     run(text, set, &GreedyConfig::default()).unwrap();
     // Bottom-up: exp, then exp again once the tanh below it became an abs; iteration 2
     // skips it (nothing it read changed since).
@@ -386,9 +435,14 @@ fn the_recursion_guard_stops_a_pattern_on_its_own_results() {
 
     let mut set = PatternSet::new();
     set.add(Renew { bounded: true });
-    let config = GreedyConfig::default().with_max_rewrites(Some(3)).with_max_iterations(Some(2));
+    let config = GreedyConfig::default()
+        .with_max_rewrites(Some(3))
+        .with_max_iterations(Some(2));
     let (_, report) = run(EXP, set, &config).unwrap();
-    assert!(!report.converged, "bounded recursion is trusted: it keeps applying");
+    assert!(
+        !report.converged,
+        "bounded recursion is trusted: it keeps applying"
+    );
     assert_eq!(report.stats.total_rewrites(), 6);
 }
 
@@ -406,12 +460,19 @@ fn apply_op_patterns_processes_the_given_ops_only() {
     let mut set = PatternSet::new();
     set.add(Swap::new("swap", UnaryOp::Exp, UnaryOp::Tanh));
     let frozen = set.freeze();
-    let report = apply_op_patterns(&mut rw, &[InstId(1)], &frozen, &GreedyConfig::default()).unwrap();
+    let report =
+        apply_op_patterns(&mut rw, &[InstId(1)], &frozen, &GreedyConfig::default()).unwrap();
     assert!(report.converged);
     assert_eq!(report.stats.iterations, 1);
     let f = rw.finish();
-    let text = ptir_ir::print(&ptir_ir::Program { externs: vec![], functions: vec![f] });
-    assert!(text.contains("%3 = tanh %0") && text.contains("%2 = exp %0"), "{text}");
+    let text = ptir_ir::print(&ptir_ir::Program {
+        externs: vec![],
+        functions: vec![f],
+    });
+    assert!(
+        text.contains("%3 = tanh %0") && text.contains("%2 = exp %0"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -435,8 +496,14 @@ fn constants_are_deduplicated_and_hoisted_to_the_top() {
     assert_eq!(report.stats.constants_deduplicated, 2);
     let lines = body(&p);
     assert_eq!(lines[0], "%2 = constant splat(1.5) : f32[2]");
-    assert!(lines.contains(&"%5 = add %3, %2 : f32[2]".to_string()), "{lines:?}");
-    assert!(lines.contains(&"%8 = mul %5, %2 : f32[2]".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"%5 = add %3, %2 : f32[2]".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"%8 = mul %5, %2 : f32[2]".to_string()),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -453,7 +520,12 @@ func @f(%0: f32[2]) -> (f32[2]) {
     assert_eq!(report.stats.erased, 1);
     assert_eq!(
         body(&p),
-        ["%2 = rng uniform : f32[2]", "%3 = call @log(%0) : f32[2]", "%4 = tanh %0 : f32[2]", "return %4"]
+        [
+            "%2 = rng uniform : f32[2]",
+            "%3 = call @log(%0) : f32[2]",
+            "%4 = tanh %0 : f32[2]",
+            "return %4"
+        ]
     );
 }
 
@@ -466,8 +538,11 @@ fn the_step_log_prints_mlirs_tree() {
   return %3
 }";
     let mut set = PatternSet::new();
-    set.add_rules(&common::rules("(rule neg-neg (neg (neg ?x)) => ?x)"), &Default::default())
-        .unwrap();
+    set.add_rules(
+        &common::rules("(rule neg-neg (neg (neg ?x)) => ?x)"),
+        &Default::default(),
+    )
+    .unwrap();
     let config = GreedyConfig::canonicalize().with_fold(false).with_log(true);
     let (p, report) = run(text, set, &config).unwrap();
     assert_eq!(body(&p), ["%3 = exp %0 : f32[2]", "return %3"]);
@@ -484,14 +559,18 @@ fn the_step_log_prints_mlirs_tree() {
 
 } -> success : pattern matched";
     assert!(log.contains(expected), "{log}");
-    assert!(log.contains("** Match Failure : the source pattern does not match"), "{log}");
+    assert!(
+        log.contains("** Match Failure : the source pattern does not match"),
+        "{log}"
+    );
 }
 
 #[derive(Default)]
 struct Events(Vec<String>);
 impl Listener for Events {
     fn notify_inserted(&mut self, ir: &Ir, inst: InstId) {
-        self.0.push(format!("insert {} {}", inst, ir.op(inst).name()));
+        self.0
+            .push(format!("insert {} {}", inst, ir.op(inst).name()));
     }
     fn notify_modified(&mut self, _: &Ir, inst: InstId) {
         self.0.push(format!("modify {inst}"));
@@ -500,7 +579,8 @@ impl Listener for Events {
         self.0.push(format!("replace {inst} {by}"));
     }
     fn notify_erased(&mut self, ir: &Ir, inst: InstId) {
-        self.0.push(format!("erase {inst} uses={}", ir.num_uses(inst.value())));
+        self.0
+            .push(format!("erase {inst} uses={}", ir.num_uses(inst.value())));
     }
 }
 
@@ -522,5 +602,13 @@ fn a_listener_hears_every_change_of_a_run() {
     let frozen = set.freeze();
     ptir_greedy::apply_patterns_greedily(&mut rw, &frozen, &GreedyConfig::default()).unwrap();
     drop(rw);
-    assert_eq!(events.0, ["insert #3 tanh", "replace #1 %3", "modify #2", "erase #1 uses=0"]);
+    assert_eq!(
+        events.0,
+        [
+            "insert #3 tanh",
+            "replace #1 %3",
+            "modify #2",
+            "erase #1 uses=0"
+        ]
+    );
 }

@@ -44,10 +44,16 @@ fn folding_generated_programs_on_constant_inputs_computes_what_the_interpreter_c
             ..GenConfig::default()
         };
         let p = generate(&cfg);
-        let Some(main) = p.function(ENTRY) else { continue };
+        let Some(main) = p.function(ENTRY) else {
+            continue;
+        };
         let inputs = random_inputs(main, seed);
-        let Some(constant) = constantize(&p, &inputs) else { continue };
-        let Ok(expected) = interpret(&p, ENTRY, &inputs) else { continue };
+        let Some(constant) = constantize(&p, &inputs) else {
+            continue;
+        };
+        let Ok(expected) = interpret(&p, ENTRY, &inputs) else {
+            continue;
+        };
         let mut folded = constant.clone();
         let pass = ptir_greedy::Canonicalize::new(PatternSet::new().freeze())
             .with_config(GreedyConfig::canonicalize().with_expensive_checks(seed % 10 == 0));
@@ -65,7 +71,10 @@ fn folding_generated_programs_on_constant_inputs_computes_what_the_interpreter_c
 }
 
 fn f32s(xs: &[f64]) -> Value {
-    Value::Tensor(Tensor::from_f64(TensorType::new(ptir_ir::DType::F32, vec![xs.len()]), xs))
+    Value::Tensor(Tensor::from_f64(
+        TensorType::new(ptir_ir::DType::F32, vec![xs.len()]),
+        xs,
+    ))
 }
 
 fn i32s(xs: &[i64]) -> Value {
@@ -75,7 +84,16 @@ fn i32s(xs: &[i64]) -> Value {
     })
 }
 
-const SPECIAL: [f64; 8] = [f64::NAN, -0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY, 1.5, -3.0, 1e-40];
+const SPECIAL: [f64; 8] = [
+    f64::NAN,
+    -0.0,
+    0.0,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    1.5,
+    -3.0,
+    1e-40,
+];
 
 /// Folds `expr` (a body computing `%r` from `%0`), checks which folds happened and that the
 /// result is bit-identical to the original on `input`.
@@ -98,8 +116,16 @@ fn float_identities_fold_exactly_and_inexact_ones_do_not() {
     let input = f32s(&SPECIAL);
     let ty = "f32[8]";
     let with_const = |c: &str, op: &str, swap: bool| {
-        let expr = if swap { format!("%2 = {op} %1, %0 : {ty}") } else { format!("%2 = {op} %0, %1 : {ty}") };
-        [format!("%1 = constant splat({c}) : {ty}"), expr, "return %2".to_string()]
+        let expr = if swap {
+            format!("%2 = {op} %1, %0 : {ty}")
+        } else {
+            format!("%2 = {op} %0, %1 : {ty}")
+        };
+        [
+            format!("%1 = constant splat({c}) : {ty}"),
+            expr,
+            "return %2".to_string(),
+        ]
     };
     for (c, op, swap, folds) in [
         ("1.0", "mul", false, true),
@@ -130,20 +156,51 @@ fn float_identities_fold_exactly_and_inexact_ones_do_not() {
         lines.push(format!("return %{prev}"));
         lines
     };
-    for (ops, folds) in [(&["neg", "neg"][..], true), (&["abs", "abs"], true), (&["neg", "abs"], false)] {
+    for (ops, folds) in [
+        (&["neg", "neg"][..], true),
+        (&["abs", "abs"], true),
+        (&["neg", "abs"], false),
+    ] {
         let lines = unary(ops);
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         check_identity(ty, &refs, input.clone(), folds);
     }
     for (lines, folds) in [
         (&["%1 = max %0, %0 : f32[8]", "return %1"][..], true),
-        (&["%1 = eq %0, %0 : bool[8]", "%2 = select %1, %0, %0 : f32[8]", "return %2"], true),
+        (
+            &[
+                "%1 = eq %0, %0 : bool[8]",
+                "%2 = select %1, %0, %0 : f32[8]",
+                "return %2",
+            ],
+            true,
+        ),
         (&["%1 = sub %0, %0 : f32[8]", "return %1"], false),
         (&["%1 = transpose %0 perm=[0] : f32[8]", "return %1"], true),
         (&["%1 = broadcast %0 dims=[0] : f32[8]", "return %1"], true),
-        (&["%1 = reduce_sum %0 axes=[] keep_dims=true : f32[8]", "return %1"], false),
-        (&["%1 = reduce_max %0 axes=[] keep_dims=true : f32[8]", "return %1"], true),
-        (&["%1 = reshape %0 : f32[2,4]", "%2 = reshape %1 : f32[4,2]", "%3 = reshape %2 : f32[8]", "return %3"], true),
+        (
+            &[
+                "%1 = reduce_sum %0 axes=[] keep_dims=true : f32[8]",
+                "return %1",
+            ],
+            false,
+        ),
+        (
+            &[
+                "%1 = reduce_max %0 axes=[] keep_dims=true : f32[8]",
+                "return %1",
+            ],
+            true,
+        ),
+        (
+            &[
+                "%1 = reshape %0 : f32[2,4]",
+                "%2 = reshape %1 : f32[4,2]",
+                "%3 = reshape %2 : f32[8]",
+                "return %3",
+            ],
+            true,
+        ),
     ] {
         check_identity(ty, lines, input.clone(), folds);
     }
@@ -174,10 +231,18 @@ fn integer_identities_fold_and_division_by_zero_does_not() {
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         check_identity(ty, &refs, input.clone(), folds);
     }
-    check_identity(ty, &["%1 = sub %0, %0 : i32[8]", "return %1"], input.clone(), true);
     check_identity(
         ty,
-        &["%1 = reduce_sum %0 axes=[] keep_dims=true : i32[8]", "return %1"],
+        &["%1 = sub %0, %0 : i32[8]", "return %1"],
+        input.clone(),
+        true,
+    );
+    check_identity(
+        ty,
+        &[
+            "%1 = reduce_sum %0 axes=[] keep_dims=true : i32[8]",
+            "return %1",
+        ],
         input.clone(),
         true,
     );
@@ -196,7 +261,13 @@ fn integer_identities_fold_and_division_by_zero_does_not() {
 #[test]
 fn elementwise_folds_of_splats_match_the_kernels_on_every_dtype() {
     // Splat operands take the scalar path; compare with the interpreter on the same program.
-    for (ty, a, b) in [("f16[3]", "1.1", "3.3"), ("bf16[3]", "1.1", "3.3"), ("f64[3]", "0.1", "0.2"), ("i64[3]", "9", "-4"), ("bool[3]", "true", "false")] {
+    for (ty, a, b) in [
+        ("f16[3]", "1.1", "3.3"),
+        ("bf16[3]", "1.1", "3.3"),
+        ("f64[3]", "0.1", "0.2"),
+        ("i64[3]", "9", "-4"),
+        ("bool[3]", "true", "false"),
+    ] {
         let float = ty.starts_with('f') || ty.starts_with("bf");
         let ops: &[&str] = if float {
             &["add", "sub", "mul", "div", "max", "min", "pow", "rem"]
@@ -210,22 +281,37 @@ fn elementwise_folds_of_splats_match_the_kernels_on_every_dtype() {
                 "func @f() -> ({ty}) {{\n  %0 = constant splat({a}) : {ty}\n  %1 = constant splat({b}) : {ty}\n  %2 = {op} %0, %1 : {ty}\n  return %2\n}}\n"
             );
             let original = parse(&text);
-            let (folded, report) = run(&text, PatternSet::new(), &GreedyConfig::canonicalize()).unwrap();
+            let (folded, report) =
+                run(&text, PatternSet::new(), &GreedyConfig::canonicalize()).unwrap();
             assert_eq!(report.stats.folds, 1, "{text}");
-            assert_eq!(interpret(&original, "f", &[]), interpret(&folded, "f", &[]), "{text}");
+            assert_eq!(
+                interpret(&original, "f", &[]),
+                interpret(&folded, "f", &[]),
+                "{text}"
+            );
         }
     }
     // Casts between every pair of dtypes.
     for from in ["f32", "f64", "f16", "i32", "i64", "bool"] {
         for to in ["f32", "bf16", "i32", "i64", "bool"] {
-            let v = if from == "bool" { "true" } else if from.starts_with('i') { "-3" } else { "-2.75" };
+            let v = if from == "bool" {
+                "true"
+            } else if from.starts_with('i') {
+                "-3"
+            } else {
+                "-2.75"
+            };
             let text = format!(
                 "func @f() -> ({to}[2]) {{\n  %0 = constant splat({v}) : {from}[2]\n  %1 = cast %0 : {to}[2]\n  return %1\n}}\n"
             );
             let original = parse(&text);
             let (folded, _) = run(&text, PatternSet::new(), &GreedyConfig::canonicalize()).unwrap();
             assert_eq!(body(&folded).len(), 2, "{text}");
-            assert_eq!(interpret(&original, "f", &[]), interpret(&folded, "f", &[]), "{text}");
+            assert_eq!(
+                interpret(&original, "f", &[]),
+                interpret(&folded, "f", &[]),
+                "{text}"
+            );
         }
     }
 }

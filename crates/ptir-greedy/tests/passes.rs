@@ -97,7 +97,10 @@ func @f(%0: f32[2], %9: bool[]) -> (f32[2]) {
     assert_eq!(report.erased, 3, "exp, tanh and the first cond");
     let out = body(&p);
     assert!(out.iter().any(|l| l.contains("rng")) && out.iter().any(|l| l.contains("@noise")));
-    assert!(!out.iter().any(|l| l.contains("exp") || l.contains("neg")), "{out:?}");
+    assert!(
+        !out.iter().any(|l| l.contains("exp") || l.contains("neg")),
+        "{out:?}"
+    );
 }
 
 const RULES: &str = "
@@ -138,10 +141,14 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
             panic!("seed {seed}: {e}\n{}", ptir_ir::print(&input));
         }
         shrunk += usize::from(output.num_insts() < input.num_insts());
-        let Some(main) = input.function(ENTRY) else { continue };
+        let Some(main) = input.function(ENTRY) else {
+            continue;
+        };
         for run in 0..2 {
             let args = random_inputs(main, seed * 2 + run);
-            let Ok(expected) = interpret(&input, ENTRY, &args) else { continue };
+            let Ok(expected) = interpret(&input, ENTRY, &args) else {
+                continue;
+            };
             let got = interpret(&output, ENTRY, &args)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&output)));
             assert_eq!(
@@ -162,8 +169,14 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
 fn the_pipeline_canonicalizes_the_bench_chain() {
     let rules = common::rules(ptir_greedy::chain::CHAIN_RULES);
     let mut p = ptir_greedy::chain::canonicalize_chain(50);
-    let report = PassManager::default_pipeline(&rules).unwrap().run(&mut p).unwrap();
+    let report = PassManager::default_pipeline(&rules)
+        .unwrap()
+        .run(&mut p)
+        .unwrap();
     assert_eq!(p.num_insts(), 10, "ten adds are left");
     let text = report.to_string();
-    assert!(text.contains("canonicalize") && text.contains("converged"), "{text}");
+    assert!(
+        text.contains("canonicalize") && text.contains("converged"),
+        "{text}"
+    );
 }

@@ -55,7 +55,11 @@ fn a_shared_subterm_must_be_the_same_value() {
     );
     assert_eq!(
         apply(DAG, &hit),
-        ["%2 = transpose %0 perm=[1,0] : f32[3,2]", "%5 = neg %2 : f32[3,2]", "return %5"]
+        [
+            "%2 = transpose %0 perm=[1,0] : f32[3,2]",
+            "%5 = neg %2 : f32[3,2]",
+            "return %5"
+        ]
     );
     // The add uses another transpose of the same input: not the same value.
     let miss = func(
@@ -75,14 +79,21 @@ fn a_shared_subterm_must_be_the_same_value() {
 #[test]
 fn a_repeated_variable_binds_one_value() {
     let rule = "(rule square (mul ?x ?x) => (abs ?x))";
-    let hit = func("%0: f32[2]", "f32[2]", &["%1 = mul %0, %0 : f32[2]", "return %1"]);
+    let hit = func(
+        "%0: f32[2]",
+        "f32[2]",
+        &["%1 = mul %0, %0 : f32[2]", "return %1"],
+    );
     assert_eq!(apply(rule, &hit), ["%2 = abs %0 : f32[2]", "return %2"]);
     let miss = func(
         "%0: f32[2], %1: f32[2]",
         "f32[2]",
         &["%2 = mul %0, %1 : f32[2]", "return %2"],
     );
-    assert_eq!(apply(rule, &miss), ["%2 = mul %0, %1 : f32[2]", "return %2"]);
+    assert_eq!(
+        apply(rule, &miss),
+        ["%2 = mul %0, %1 : f32[2]", "return %2"]
+    );
 }
 
 #[test]
@@ -107,7 +118,10 @@ fn attributes_bind_compare_and_feed_constraints() {
         func(
             "%0: f32[2,3]",
             ty,
-            &[&format!("%1 = reduce_sum %0 axes={axes} keep_dims=false : {ty}"), "return %1"],
+            &[
+                &format!("%1 = reduce_sum %0 axes={axes} keep_dims=false : {ty}"),
+                "return %1",
+            ],
         )
     };
     assert!(apply(lit, &sum("[0]", "f32[3]"))[0].contains("reduce_max"));
@@ -121,21 +135,48 @@ fn a_splat_matches_constants_of_its_value_in_any_dtype() {
         func(
             &format!("%0: {ty}"),
             ty,
-            &[&format!("%1 = constant {c} : {ty}"), &format!("%2 = mul %0, %1 : {ty}"), "return %2"],
+            &[
+                &format!("%1 = constant {c} : {ty}"),
+                &format!("%2 = mul %0, %1 : {ty}"),
+                "return %2",
+            ],
         )
     };
-    assert_eq!(apply(rule, &with("splat(1.0)", "f32[2]")).last().unwrap(), "return %0");
-    assert_eq!(apply(rule, &with("dense([1.0, 1.0])", "f64[2]")).last().unwrap(), "return %0");
-    assert_eq!(apply(rule, &with("splat(1)", "i32[2]")).last().unwrap(), "return %0");
-    assert_eq!(apply(rule, &with("splat(1.5)", "f32[2]")).last().unwrap(), "return %2");
-    assert_eq!(apply(rule, &with("dense([1.0, 2.0])", "f32[2]")).last().unwrap(), "return %2");
+    assert_eq!(
+        apply(rule, &with("splat(1.0)", "f32[2]")).last().unwrap(),
+        "return %0"
+    );
+    assert_eq!(
+        apply(rule, &with("dense([1.0, 1.0])", "f64[2]"))
+            .last()
+            .unwrap(),
+        "return %0"
+    );
+    assert_eq!(
+        apply(rule, &with("splat(1)", "i32[2]")).last().unwrap(),
+        "return %0"
+    );
+    assert_eq!(
+        apply(rule, &with("splat(1.5)", "f32[2]")).last().unwrap(),
+        "return %2"
+    );
+    assert_eq!(
+        apply(rule, &with("dense([1.0, 2.0])", "f32[2]"))
+            .last()
+            .unwrap(),
+        "return %2"
+    );
     // Signed zeros are different numbers.
     let add = "(rule add-nzero (add ?x (splat -0.0)) => ?x)";
     let zero = |z: &str| {
         func(
             "%0: f32[2]",
             "f32[2]",
-            &[&format!("%1 = constant splat({z}) : f32[2]"), "%2 = add %0, %1 : f32[2]", "return %2"],
+            &[
+                &format!("%1 = constant splat({z}) : f32[2]"),
+                "%2 = add %0, %1 : f32[2]",
+                "return %2",
+            ],
         )
     };
     assert_eq!(apply(add, &zero("-0.0")).last().unwrap(), "return %0");
@@ -195,11 +236,19 @@ fn unconnected_roots_are_found_by_kind_in_the_block() {
     let text = func(
         "%0: f32[2], %1: f32[2]",
         "f32[2], f32[2]",
-        &["%2 = exp %0 : f32[2]", "%3 = tanh %1 : f32[2]", "return %2, %3"],
+        &[
+            "%2 = exp %0 : f32[2]",
+            "%3 = tanh %1 : f32[2]",
+            "return %2, %3",
+        ],
     );
     assert_eq!(
         apply(rule, &text),
-        ["%4 = abs %0 : f32[2]", "%5 = neg %1 : f32[2]", "return %4, %5"]
+        [
+            "%4 = abs %0 : f32[2]",
+            "%5 = neg %1 : f32[2]",
+            "return %4, %5"
+        ]
     );
 }
 
@@ -209,10 +258,20 @@ fn a_call_pattern_matches_numbered_specializations() {
     let text = |callee: &str| {
         format!(
             "extern @{callee}(f32[2]) -> (f32[2]) pure\n{}",
-            func("%0: f32[2]", "f32[2]", &[&format!("%1 = call @{callee}(%0) : f32[2]"), "return %1"])
+            func(
+                "%0: f32[2]",
+                "f32[2]",
+                &[&format!("%1 = call @{callee}(%0) : f32[2]"), "return %1"]
+            )
         )
     };
-    for (callee, hit) in [("foo", true), ("foo_0", true), ("foo_12", true), ("foo_bar", false), ("foox_1", false)] {
+    for (callee, hit) in [
+        ("foo", true),
+        ("foo_0", true),
+        ("foo_12", true),
+        ("foo_bar", false),
+        ("foox_1", false),
+    ] {
         let out = apply(rule, &text(callee));
         assert_eq!(out == ["return %0"], hit, "@{callee}: {out:?}");
     }
@@ -221,12 +280,20 @@ fn a_call_pattern_matches_numbered_specializations() {
 #[test]
 fn single_use_is_decided_by_the_driver() {
     let rule = "(rule fuse (neg ?t:(exp ?x)) => (tanh ?x) :when ((single-use ?t)))";
-    let once = func("%0: f32[2]", "f32[2]", &["%1 = exp %0 : f32[2]", "%2 = neg %1 : f32[2]", "return %2"]);
+    let once = func(
+        "%0: f32[2]",
+        "f32[2]",
+        &["%1 = exp %0 : f32[2]", "%2 = neg %1 : f32[2]", "return %2"],
+    );
     assert_eq!(apply(rule, &once), ["%3 = tanh %0 : f32[2]", "return %3"]);
     let twice = func(
         "%0: f32[2]",
         "f32[2], f32[2]",
-        &["%1 = exp %0 : f32[2]", "%2 = neg %1 : f32[2]", "return %2, %1"],
+        &[
+            "%1 = exp %0 : f32[2]",
+            "%2 = neg %1 : f32[2]",
+            "return %2, %1",
+        ],
     );
     assert_eq!(apply(rule, &twice).len(), 3);
 }
@@ -257,7 +324,11 @@ fn fast_math_rules_are_off_unless_asked_for() {
     let text = func(
         "%0: f32[2]",
         "f32[2]",
-        &["%1 = constant splat(0.0) : f32[2]", "%2 = add %0, %1 : f32[2]", "return %2"],
+        &[
+            "%1 = constant splat(0.0) : f32[2]",
+            "%2 = add %0, %1 : f32[2]",
+            "return %2",
+        ],
     );
     assert_eq!(apply(rule, &text).last().unwrap(), "return %2");
     let all = RuleFilter::default();
@@ -269,11 +340,22 @@ fn a_rule_that_cannot_finish_leaves_the_ir_untouched() {
     // invert-perm declines on a shape that is not a permutation: the rule fails cleanly
     // (the expensive checks would catch a partial rewrite).
     let rule = "(rule odd (reshape ?x ?s) => (transpose ?x (invert-perm ?s)))";
-    let text = func("%0: f32[6]", "f32[2,3]", &["%1 = reshape %0 : f32[2,3]", "return %1"]);
-    assert_eq!(apply(rule, &text), ["%1 = reshape %0 : f32[2,3]", "return %1"]);
+    let text = func(
+        "%0: f32[6]",
+        "f32[2,3]",
+        &["%1 = reshape %0 : f32[2,3]", "return %1"],
+    );
+    assert_eq!(
+        apply(rule, &text),
+        ["%1 = reshape %0 : f32[2,3]", "return %1"]
+    );
     // A rule whose result is its own root changes nothing and says so.
     let same = "(rule same ?t:(exp ?x) => ?t)";
-    let text = func("%0: f32[2]", "f32[2]", &["%1 = exp %0 : f32[2]", "return %1"]);
+    let text = func(
+        "%0: f32[2]",
+        "f32[2]",
+        &["%1 = exp %0 : f32[2]", "return %1"],
+    );
     assert_eq!(apply(same, &text), ["%1 = exp %0 : f32[2]", "return %1"]);
 }
 

@@ -86,7 +86,7 @@ impl Pass for Canonicalize {
             ..GreedyStats::default()
         };
         let mut changed = false;
-        rewrite_functions(program, |rw| {
+        rewrite_functions(program, |_, rw| {
             let r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
             if self.test_convergence && !r.converged {
                 return Err(PassError::NotConverged {

@@ -6,9 +6,12 @@
 //! their definition and dropped when the block ends, so a duplicate in a `cond` branch or a
 //! loop body reuses the value computed outside, and two branches never share. Only pure ops
 //! without regions are merged: `rng`, calls of impure callees and region ops never are.
+//! Purity and dominance come from the Datalog analyses (`ptir_ir::analysis`); the scoped walk
+//! only proposes candidates, and a merge also requires the analysis to say that the earlier
+//! op dominates the later one.
 
 use super::{rewrite_functions, Pass, PassError, PassReport};
-use crate::facts::op_is_pure;
+use crate::facts::{datalog, Facts};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Program};
@@ -23,30 +26,37 @@ struct ScopedTable {
     inserted: Vec<u64>,
 }
 
-/// Merges duplicates in the whole function; returns how many ops were erased.
-pub(crate) fn eliminate(rw: &mut ProgramRewriter<'_>) -> usize {
+/// Merges duplicates in the whole function, with purity and dominance from `facts`; returns
+/// how many ops were erased.
+fn eliminate(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
     let mut table = ScopedTable::default();
     let body = rw.body();
-    cse_block(rw, body, &mut table)
+    cse_block(rw, body, &mut table, facts)
 }
 
-fn cse_block(rw: &mut ProgramRewriter<'_>, b: BlockId, table: &mut ScopedTable) -> usize {
+fn cse_block(
+    rw: &mut ProgramRewriter<'_>,
+    b: BlockId,
+    table: &mut ScopedTable,
+    facts: &dyn Facts,
+) -> usize {
     let mark = table.inserted.len();
     let insts: Vec<InstId> = rw.arena().block_insts(b).collect();
     let mut erased = 0;
     for i in insts {
         let regions = rw.regions(i).to_vec();
         for r in regions {
-            erased += cse_block(rw, r, table);
+            erased += cse_block(rw, r, table, facts);
         }
-        if !regions_free_and_pure(rw, i) {
+        if !rw.regions(i).is_empty() || !facts.is_pure(rw, i) {
             continue;
         }
         let h = hash_of(rw, i);
-        let existing = table
-            .by_hash
-            .get(&h)
-            .and_then(|c| c.iter().copied().find(|&e| same(rw, e, i)));
+        let existing = table.by_hash.get(&h).and_then(|c| {
+            c.iter()
+                .copied()
+                .find(|&e| same(rw, e, i) && facts.dominates(rw, e.value(), i))
+        });
         match existing {
             Some(e) => {
                 rw.replace_all_uses(i.value(), e.value());
@@ -69,10 +79,6 @@ fn cse_block(rw: &mut ProgramRewriter<'_>, b: BlockId, table: &mut ScopedTable) 
     erased
 }
 
-fn regions_free_and_pure(rw: &ProgramRewriter<'_>, i: InstId) -> bool {
-    rw.regions(i).is_empty() && rw.inst(i).is_some_and(|x| op_is_pure(&x.op, rw.context()))
-}
-
 fn hash_of(rw: &ProgramRewriter<'_>, i: InstId) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     if let Some(x) = rw.inst(i) {
@@ -90,7 +96,8 @@ fn same(rw: &ProgramRewriter<'_>, a: InstId, b: InstId) -> bool {
     }
 }
 
-/// The CSE pass: [`eliminate`] on every function.
+/// The CSE pass on every function, with purity and dominance from the Datalog analyses of
+/// `ptir_ir::analysis`.
 ///
 /// ```
 /// use ptir_greedy::{Cse, Pass};
@@ -112,7 +119,8 @@ impl Pass for Cse {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        let counts = rewrite_functions(program, |rw| Ok(eliminate(rw)))?;
+        let facts = datalog(program);
+        let counts = rewrite_functions(program, |k, rw| Ok(eliminate(rw, &facts[k])))?;
         let erased: usize = counts.iter().sum();
         Ok(PassReport::new(self.name(), erased > 0, erased))
     }

@@ -7,6 +7,7 @@
 //! erased, used or not. The greedy driver runs the same sweep as its region simplification.
 
 use super::{rewrite_functions, Pass, PassError, PassReport};
+use crate::facts::{datalog, Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Program};
@@ -14,11 +15,16 @@ use ptir_ir::{InstId, Program};
 /// Erases every dead pure op of the function; returns how many ops were erased (counting a
 /// region op as one).
 pub(crate) fn sweep(rw: &mut ProgramRewriter<'_>) -> usize {
-    let body = rw.body();
-    sweep_block(rw, body)
+    sweep_with(rw, &Live)
 }
 
-fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId) -> usize {
+/// [`sweep`] with purity from `facts`.
+fn sweep_with(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
+    let body = rw.body();
+    sweep_block(rw, body, facts)
+}
+
+fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId, facts: &dyn Facts) -> usize {
     let insts: Vec<InstId> = rw.arena().block_insts(b).collect();
     let mut erased = 0;
     for &i in insts.iter().rev() {
@@ -27,9 +33,9 @@ fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId) -> usize {
         }
         let regions = rw.regions(i).to_vec();
         for r in regions {
-            erased += sweep_block(rw, r);
+            erased += sweep_block(rw, r, facts);
         }
-        if rw.is_trivially_dead(i) {
+        if rw.num_uses(i.value()) == 0 && facts.is_pure(rw, i) {
             rw.erase_inst(i);
             erased += 1;
         }
@@ -37,7 +43,8 @@ fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId) -> usize {
     erased
 }
 
-/// The DCE pass: [`sweep`] on every function.
+/// The DCE pass: erases dead ops of every function, with purity from the Datalog analyses
+/// of `ptir_ir::analysis`.
 ///
 /// ```
 /// use ptir_greedy::{Dce, Pass};
@@ -58,7 +65,8 @@ impl Pass for Dce {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        let counts = rewrite_functions(program, |rw| Ok(sweep(rw)))?;
+        let facts = datalog(program);
+        let counts = rewrite_functions(program, |k, rw| Ok(sweep_with(rw, &facts[k])))?;
         let erased: usize = counts.iter().sum();
         Ok(PassReport::new(self.name(), erased > 0, erased))
     }

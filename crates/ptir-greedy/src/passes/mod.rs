@@ -101,10 +101,11 @@ pub enum PassError {
     },
 }
 
-/// Runs `f` on a rewriter of each function in turn; functions are put back even on error.
+/// Runs `f` on a rewriter of each function in turn (with the function's index); functions
+/// are put back even on error.
 pub(crate) fn rewrite_functions<T>(
     program: &mut Program,
-    mut f: impl FnMut(&mut ProgramRewriter<'_>) -> Result<T, PassError>,
+    mut f: impl FnMut(usize, &mut ProgramRewriter<'_>) -> Result<T, PassError>,
 ) -> Result<Vec<T>, PassError> {
     let cx = ProgramContext::new(program);
     if let Some((function, value)) = program
@@ -117,13 +118,13 @@ pub(crate) fn rewrite_functions<T>(
     let functions = std::mem::take(&mut program.functions);
     let mut results = Vec::with_capacity(functions.len());
     let mut error = None;
-    for func in functions {
+    for (k, func) in functions.into_iter().enumerate() {
         if error.is_some() {
             program.functions.push(func);
             continue;
         }
         let mut rw = ProgramRewriter::new(func, &cx)?;
-        match f(&mut rw) {
+        match f(k, &mut rw) {
             Ok(r) => results.push(r),
             Err(e) => error = Some(e),
         }
