@@ -1,0 +1,509 @@
+//! The driver's loops: iterations, seeding, and the processing of one op.
+
+use super::hooks::Hooks;
+use super::log::Step;
+use super::{
+    GreedyConfig, GreedyError, GreedyReport, GreedyStats, Strictness, Traversal, Violation,
+};
+use crate::fold::{fold, Fold};
+use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
+use crate::pattern::{ApplyOrder, FrozenPatternSet, PatternId};
+use crate::rewriter::ProgramRewriter;
+use ptir_ir::{InstId, Literal, Op, Scalar, Type};
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+
+pub(crate) struct Driver<'p> {
+    patterns: &'p FrozenPatternSet,
+    config: &'p GreedyConfig,
+    /// Successes per pattern id.
+    rewrites: Vec<usize>,
+    stats: GreedyStats,
+    failures: FailureCache,
+}
+
+type Outcome<T> = Result<T, GreedyError>;
+
+/// The failure cache: for each instruction, the patterns that failed on it with the stamp of
+/// what they read (a list per instruction, in a dense table: no hashing on the hot path).
+#[derive(Debug, Default)]
+struct FailureCache {
+    /// Per instruction id, the first record (`NONE`: none).
+    head: Vec<u32>,
+    /// (pattern, next record of the same instruction, stamp).
+    records: Vec<(u32, u32, Stamp)>,
+}
+
+impl FailureCache {
+    fn find(&self, op: InstId, pid: PatternId) -> Option<usize> {
+        let mut r = *self.head.get(op.0 as usize)?;
+        while r != NONE {
+            let (p, next, _) = &self.records[r as usize];
+            if *p as usize == pid {
+                return Some(r as usize);
+            }
+            r = *next;
+        }
+        None
+    }
+
+    /// Did `pid` fail on `op` before, with everything it read unchanged since?
+    fn holds(&self, op: InstId, pid: PatternId, arena: &crate::ir::Arena) -> bool {
+        self.find(op, pid)
+            .is_some_and(|r| self.records[r].2.holds(arena))
+    }
+
+    fn insert(&mut self, op: InstId, pid: PatternId, stamp: Stamp) {
+        if let Some(r) = self.find(op, pid) {
+            self.records[r].2 = stamp;
+            return;
+        }
+        let i = op.0 as usize;
+        if self.head.len() <= i {
+            self.head.resize(i + 1, NONE);
+        }
+        self.records.push((pid as u32, self.head[i], stamp));
+        self.head[i] = (self.records.len() - 1) as u32;
+    }
+}
+
+impl<'p> Driver<'p> {
+    pub fn new(patterns: &'p FrozenPatternSet, config: &'p GreedyConfig) -> Self {
+        Driver {
+            patterns,
+            config,
+            rewrites: vec![0; patterns.len()],
+            stats: GreedyStats::default(),
+            failures: FailureCache::default(),
+        }
+    }
+
+    fn install(&self, rw: &mut ProgramRewriter<'_>, scope: BlockId) {
+        let c = self.config;
+        rw.hooks = Some(Box::new(Hooks::new(scope, c.strictness, c.log)));
+    }
+
+    /// Collects the counters and the log, and detaches the hooks.
+    fn report(mut self, rw: &mut ProgramRewriter<'_>, converged: bool, edits: u64) -> GreedyReport {
+        let hooks = rw.hooks.take();
+        for (id, &n) in self.rewrites.iter().enumerate() {
+            if n > 0 {
+                *self
+                    .stats
+                    .rewrites
+                    .entry(self.patterns.name(id).to_string())
+                    .or_insert(0) += n;
+            }
+        }
+        if let Some(h) = &hooks {
+            self.stats.erased = h.erased;
+            self.stats.inserted = h.inserted;
+        }
+        self.stats.converged = converged;
+        GreedyReport {
+            converged,
+            changed: rw.edit_count() != edits,
+            stats: self.stats,
+            log: hooks.and_then(|h| h.log),
+        }
+    }
+
+    /// `applyPatternsGreedily` on the whole function.
+    pub fn run_region(mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<GreedyReport> {
+        let edits = rw.edit_count();
+        let body = rw.body();
+        self.install(rw, body);
+        if self.config.strictness != Strictness::AnyOp {
+            let ops = rw.walk(WalkOrder::PreOrder);
+            let h = hooks(rw);
+            ops.into_iter().for_each(|i| h.allow(i));
+        }
+        let result = self.iterate(rw);
+        let converged = match result {
+            Ok(c) => c,
+            Err(e) => {
+                rw.hooks = None;
+                return Err(e);
+            }
+        };
+        Ok(self.report(rw, converged, edits))
+    }
+
+    /// The iterations; returns whether the last one changed nothing.
+    fn iterate(&mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<bool> {
+        let mut iteration = 0;
+        loop {
+            iteration += 1;
+            if self.config.max_iterations.is_some_and(|m| iteration > m) {
+                return Ok(false);
+            }
+            self.stats.iterations = iteration;
+            hooks(rw).step(|| Step::Iteration(iteration));
+            self.seed(rw);
+            let mut changed = self.process_worklist(rw)?;
+            if self.config.region_simplification {
+                changed |= crate::passes::dce::sweep(rw) > 0;
+            }
+            if !changed {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// `applyOpPatternsGreedily`.
+    pub fn run_ops(
+        mut self,
+        rw: &mut ProgramRewriter<'_>,
+        ops: &[InstId],
+    ) -> Outcome<GreedyReport> {
+        let edits = rw.edit_count();
+        let scope = common_block(rw, ops);
+        self.install(rw, scope);
+        let h = hooks(rw);
+        for &op in ops {
+            h.allow(op);
+            h.add_single(op);
+        }
+        self.stats.iterations = 1;
+        if let Err(e) = self.process_worklist(rw) {
+            rw.hooks = None;
+            return Err(e);
+        }
+        let converged = hooks(rw).worklist.is_empty();
+        Ok(self.report(rw, converged, edits))
+    }
+
+    /// Refills the worklist from a walk, deduplicating constants.
+    fn seed(&mut self, rw: &mut ProgramRewriter<'_>) {
+        hooks(rw).worklist.clear();
+        let order = match self.config.traversal {
+            Traversal::BottomUp => WalkOrder::PostOrder,
+            Traversal::TopDown => WalkOrder::PreOrder,
+        };
+        let mut known = KnownConstants::default();
+        for op in rw.walk(order) {
+            if !rw.contains(op) {
+                continue;
+            }
+            if self.config.cse_constants && !known.insert(rw, op) {
+                self.stats.constants_deduplicated += 1;
+                continue;
+            }
+            with_hooks(rw, |h, ir| h.add_to_worklist(ir, op));
+        }
+        if self.config.traversal == Traversal::TopDown {
+            hooks(rw).worklist.reverse();
+        }
+    }
+
+    /// Pops ops until the worklist is empty or the rewrite limit is reached; returns whether
+    /// anything changed.
+    fn process_worklist(&mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<bool> {
+        let mut changed = false;
+        let mut rewrites = 0usize;
+        while self.config.max_rewrites.map_or(true, |m| rewrites < m) {
+            let Some(op) = hooks(rw).worklist.pop() else {
+                break;
+            };
+            if !rw.contains(op) {
+                continue;
+            }
+            self.log_processing(rw, op);
+            if rw.is_trivially_dead(op) {
+                rw.erase_inst(op);
+                changed = true;
+                self.done(rw, true, "operation is trivially dead");
+                continue;
+            }
+            if self.config.fold && self.try_fold(rw, op)? {
+                changed = true;
+                self.done(rw, true, "operation was folded");
+                continue;
+            }
+            if self.apply_patterns(rw, op)? {
+                changed = true;
+                rewrites += 1;
+                self.done(rw, true, "pattern matched");
+            } else {
+                self.done(rw, false, "pattern failed to match");
+            }
+        }
+        Ok(changed)
+    }
+
+    fn log_processing(&self, rw: &mut ProgramRewriter<'_>, op: InstId) {
+        if hooks(rw).logging() {
+            let text = rw.print_inst(op);
+            let name = rw.op(op).name();
+            hooks(rw).step(|| Step::Processing {
+                inst: op,
+                op: name,
+                text,
+            });
+        }
+    }
+
+    fn done(&self, rw: &mut ProgramRewriter<'_>, success: bool, reason: &'static str) {
+        hooks(rw).step(|| Step::Done { success, reason });
+    }
+
+    /// Folds `op` if it is not a constant; returns whether it changed.
+    fn try_fold(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> Outcome<bool> {
+        match fold(rw, op) {
+            Fold::None => return Ok(false),
+            Fold::Value(v) => rw.replace_op(op, v),
+            Fold::Constant(lit) => {
+                let ty = rw.ty(op).clone();
+                let c = rw.materialize_constant(op, lit, ty);
+                rw.replace_op(op, c.value());
+            }
+            Fold::InPlace { operands } => rw.modify_in_place(op, |e| *e.operands = operands),
+        }
+        self.stats.folds += 1;
+        if self.config.expensive_checks {
+            self.verify(rw, || format!("folding {op}"))?;
+        }
+        Ok(true)
+    }
+
+    fn verify(&self, rw: &ProgramRewriter<'_>, after: impl FnOnce() -> String) -> Outcome<()> {
+        rw.verify().map_err(|error| GreedyError::Verify {
+            function: rw.function_name().to_string(),
+            after: after(),
+            error,
+        })
+    }
+
+    /// Tries the patterns for `op` in order; returns whether one applied.
+    fn apply_patterns(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> Outcome<bool> {
+        let key = rw.op(op).key();
+        let mut order = ApplyOrder::default();
+        while let Some(pid) = order.next(self.patterns, key) {
+            if !self.can_apply(rw, op, pid) {
+                continue;
+            }
+            if self.attempt(rw, op, pid)? {
+                return Ok(true);
+            }
+            if !rw.contains(op) {
+                // A pattern erased the root and returned failure (caught by the expensive
+                // checks when they are on); there is nothing left to try.
+                return Ok(false);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The recursion guard and the failure cache.
+    fn can_apply(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId, pid: PatternId) -> bool {
+        let skip = if self.config.recursion_guard
+            && !self.patterns.has_bounded_recursion(pid)
+            && hooks(rw).origin.get(&op.0) == Some(&pid)
+        {
+            self.stats.recursion_skips += 1;
+            Some("recursive application to its own result")
+        } else if self.config.failure_cache && self.failures.holds(op, pid, rw.arena()) {
+            self.stats.cache_hits += 1;
+            Some("failed before on this IR")
+        } else {
+            None
+        };
+        if let Some(reason) = skip {
+            let pattern = self.patterns.name(pid).to_string();
+            hooks(rw).step(|| Step::Skipped { pattern, reason });
+        }
+        skip.is_none()
+    }
+
+    /// One call of `match_and_rewrite`, with the checks and the bookkeeping around it.
+    fn attempt(
+        &mut self,
+        rw: &mut ProgramRewriter<'_>,
+        op: InstId,
+        pid: PatternId,
+    ) -> Outcome<bool> {
+        self.stats.attempts += 1;
+        let (name, root) = (self.patterns.name(pid), rw.op(op).name());
+        hooks(rw).step(|| Step::PatternBegin {
+            pattern: name.to_string(),
+            root,
+        });
+        let before = self.config.expensive_checks.then(|| rw.fingerprint());
+        hooks(rw).current = Some(pid);
+        if self.config.failure_cache {
+            rw.reads.start();
+            // The driver read the root's kind to pick the pattern.
+            rw.reads.def(op.value());
+        }
+        let ok = self.patterns.pattern(pid).match_and_rewrite(op, rw);
+        hooks(rw).current = None;
+        rw.reads.stop();
+        if let Some(fp) = before {
+            self.check_contract(rw, op, pid, ok, fp)?;
+        }
+        if ok {
+            self.rewrites[pid] += 1;
+            hooks(rw).step(|| Step::PatternEnd {
+                success: true,
+                reason: "pattern applied successfully",
+            });
+        } else {
+            if let (true, Some(s)) = (self.config.failure_cache, rw.reads.stamp(rw.arena())) {
+                self.failures.insert(op, pid, s);
+            }
+            hooks(rw).step(|| Step::PatternEnd {
+                success: false,
+                reason: "pattern failed to match",
+            });
+        }
+        Ok(ok)
+    }
+
+    fn check_contract(
+        &self,
+        rw: &ProgramRewriter<'_>,
+        op: InstId,
+        pid: PatternId,
+        ok: bool,
+        before: u64,
+    ) -> Outcome<()> {
+        let changed = rw.fingerprint() != before;
+        let violation = match (ok, changed) {
+            (true, false) => Some(Violation::SuccessWithoutChange),
+            (false, true) => Some(Violation::FailureWithChange),
+            _ => None,
+        };
+        let pattern = self.patterns.name(pid);
+        if let Some(violation) = violation {
+            return Err(GreedyError::Contract {
+                function: rw.function_name().to_string(),
+                pattern: pattern.to_string(),
+                inst: op,
+                violation,
+            });
+        }
+        if ok {
+            self.verify(rw, || format!("pattern `{pattern}` on {op}"))?;
+        }
+        Ok(())
+    }
+}
+
+fn hooks<'a>(rw: &'a mut ProgramRewriter<'_>) -> &'a mut Hooks {
+    match rw.hooks.as_deref_mut() {
+        Some(h) => h,
+        None => unreachable!("the driver installs its hooks before running"),
+    }
+}
+
+fn with_hooks(rw: &mut ProgramRewriter<'_>, f: impl FnOnce(&mut Hooks, &crate::ir::Ir<'_>)) {
+    let (h, ir) = rw.hooks_and_ir();
+    if let Some(h) = h {
+        f(h, ir);
+    }
+}
+
+/// The innermost block enclosing every op of `ops` (the function body if they share none).
+fn common_block(rw: &ProgramRewriter<'_>, ops: &[InstId]) -> BlockId {
+    let chain = |i: InstId| {
+        let mut out = Vec::new();
+        let mut b = rw.arena().block_of(i);
+        while let Some(block) = b {
+            out.push(block);
+            b = rw.parent_op(block).and_then(|p| rw.arena().block_of(p));
+        }
+        out
+    };
+    let mut common: Option<Vec<BlockId>> = None;
+    for &op in ops.iter().filter(|&&i| rw.contains(i)) {
+        let c = chain(op);
+        common = Some(match common {
+            None => c,
+            Some(prev) => prev.into_iter().filter(|b| c.contains(b)).collect(),
+        });
+    }
+    common
+        .and_then(|c| c.first().copied())
+        .unwrap_or_else(|| rw.body())
+}
+
+/// The constants seen while seeding (MLIR's `OperationFolder`): the first of each value and
+/// type is kept and hoisted to the front of the function body; later ones are replaced by it.
+#[derive(Default)]
+struct KnownConstants {
+    /// Hash of (value, type) → the kept constants with that hash.
+    by_hash: FxHashMap<u64, SmallVec<[InstId; 1]>>,
+    owned: FxHashSet<InstId>,
+}
+
+/// The splat a literal stands for, if all its elements are equal.
+fn splat_of(lit: &Literal) -> Option<Scalar> {
+    match lit {
+        Literal::Splat(s) => Some(*s),
+        Literal::Dense(_) => lit.splat_value(),
+    }
+}
+
+/// Do two constants hold the same value of the same type (a dense literal of equal elements
+/// equals the splat of that element)?
+fn same_constant(a: (&Literal, &Type), b: (&Literal, &Type)) -> bool {
+    a.1 == b.1
+        && match (splat_of(a.0), splat_of(b.0)) {
+            (Some(x), Some(y)) => x == y,
+            (None, None) => a.0 == b.0,
+            _ => false,
+        }
+}
+
+fn constant_hash(lit: &Literal, ty: &Type) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    ty.hash(&mut h);
+    match splat_of(lit) {
+        Some(s) => s.hash(&mut h),
+        None => lit.hash(&mut h),
+    }
+    h.finish()
+}
+
+impl KnownConstants {
+    /// Returns false if `op` was a duplicate constant (now erased).
+    fn insert(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> bool {
+        let (hash, existing) = match rw.inst(op) {
+            Some(ptir_ir::Instruction {
+                op: Op::Constant(lit),
+                ty,
+                ..
+            }) => {
+                let hash = constant_hash(lit, ty);
+                let same = |c: &InstId| match rw.inst(*c) {
+                    Some(x) => match &x.op {
+                        Op::Constant(l) => same_constant((l, &x.ty), (lit, ty)),
+                        _ => false,
+                    },
+                    None => false,
+                };
+                let existing = self
+                    .by_hash
+                    .get(&hash)
+                    .and_then(|b| b.iter().copied().find(same));
+                (hash, existing)
+            }
+            _ => return true,
+        };
+        if let Some(existing) = existing {
+            rw.replace_op(op, existing.value());
+            return false;
+        }
+        let body = rw.body();
+        let meta = rw.arena().meta(op);
+        let (block, prev) = meta.map_or((body, NONE), |m| (m.block, m.prev));
+        let after_other = prev != NONE && !self.owned.contains(&InstId(prev));
+        if block != body || after_other {
+            rw.hoist_to_front(op, body);
+        }
+        self.by_hash.entry(hash).or_default().push(op);
+        self.owned.insert(op);
+        true
+    }
+}

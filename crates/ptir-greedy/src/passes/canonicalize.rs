@@ -1,0 +1,107 @@
+//! The canonicalize pass (MLIR's `-canonicalize`): the greedy driver with top-down seeding,
+//! folding and the canonicalization patterns, on every function.
+
+use super::{rewrite_functions, Pass, PassError, PassReport};
+use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats};
+use crate::pattern::{FrozenPatternSet, PatternSet};
+use crate::rules::CompileError;
+use ptir_ir::Program;
+use ptir_rules::{RuleFilter, RuleSet};
+
+/// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or the
+/// iteration limit. Like MLIR's canonicalizer, not converging is not an error unless
+/// [`with_test_convergence`](Self::with_test_convergence) asks for it (MLIR's
+/// `test-convergence` option); the report says whether it converged either way.
+///
+/// ```
+/// use ptir_greedy::{Canonicalize, Pass};
+/// use ptir_rules::{Registry, RuleSet};
+/// let mut rules = RuleSet::new(Registry::standard());
+/// rules.add_source("r.rules", "(rule mul-one (mul ?x (splat 1)) => ?x)").unwrap();
+/// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+///   %1 = constant splat(1.0) : f32[2]
+///   %2 = mul %1, %0 : f32[2]
+///   %3 = mul %2, %1 : f32[2]
+///   return %3
+/// }").unwrap();
+/// let report = Canonicalize::with_rules(&rules).unwrap().run(&mut p).unwrap();
+/// assert!(report.greedy.unwrap().converged);
+/// assert_eq!(p.num_insts(), 0);
+/// ```
+#[derive(Debug)]
+pub struct Canonicalize {
+    patterns: FrozenPatternSet,
+    config: GreedyConfig,
+    test_convergence: bool,
+}
+
+impl Canonicalize {
+    /// Canonicalizes with `patterns` and [`GreedyConfig::canonicalize`].
+    pub fn new(patterns: FrozenPatternSet) -> Self {
+        Canonicalize {
+            patterns,
+            config: GreedyConfig::canonicalize(),
+            test_convergence: false,
+        }
+    }
+
+    /// Canonicalizes with the rules of `rules` that [`RuleFilter::exact`] keeps.
+    pub fn with_rules(rules: &RuleSet) -> Result<Self, CompileError> {
+        Self::with_filtered_rules(rules, &RuleFilter::exact())
+    }
+
+    /// Canonicalizes with the rules of `rules` that `filter` keeps.
+    pub fn with_filtered_rules(rules: &RuleSet, filter: &RuleFilter) -> Result<Self, CompileError> {
+        let mut set = PatternSet::new();
+        set.add_rules(rules, filter)?;
+        Ok(Canonicalize::new(set.freeze()))
+    }
+
+    /// Replaces the driver config (default [`GreedyConfig::canonicalize`]).
+    pub fn with_config(mut self, config: GreedyConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Makes non-convergence an error (default off, as MLIR).
+    pub fn with_test_convergence(mut self, on: bool) -> Self {
+        self.test_convergence = on;
+        self
+    }
+
+    /// The patterns.
+    pub fn patterns(&self) -> &FrozenPatternSet {
+        &self.patterns
+    }
+}
+
+impl Pass for Canonicalize {
+    fn name(&self) -> &str {
+        "canonicalize"
+    }
+
+    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
+        let mut stats = GreedyStats {
+            converged: true,
+            ..GreedyStats::default()
+        };
+        let mut changed = false;
+        rewrite_functions(program, |_, rw| {
+            let r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
+            if self.test_convergence && !r.converged {
+                return Err(PassError::NotConverged {
+                    function: rw.function_name().to_string(),
+                    iterations: r.stats.iterations,
+                });
+            }
+            changed |= r.changed;
+            stats.merge(&r.stats);
+            Ok(())
+        })?;
+        Ok(PassReport {
+            erased: stats.erased,
+            greedy: Some(stats),
+            ..PassReport::new(self.name(), changed, 0)
+        })
+    }
+}

@@ -1,0 +1,127 @@
+//! Common-subexpression elimination (MLIR's `-cse`): a pure op equal to an earlier one that
+//! dominates it is replaced by it.
+//!
+//! The walk keeps a scoped table of the ops seen so far, keyed by op (with attributes),
+//! operands and result type. A block's entries are visible to the regions nested in it below
+//! their definition and dropped when the block ends, so a duplicate in a `cond` branch or a
+//! loop body reuses the value computed outside, and two branches never share. Only pure ops
+//! without regions are merged: `rng`, calls of impure callees and region ops never are.
+//! Purity and dominance come from the Datalog analyses (`ptir_ir::analysis`); the scoped walk
+//! only proposes candidates, and a merge also requires the analysis to say that the earlier
+//! op dominates the later one.
+
+use super::{rewrite_functions, Pass, PassError, PassReport};
+use crate::facts::{datalog, Facts};
+use crate::ir::BlockId;
+use crate::rewriter::ProgramRewriter;
+use ptir_ir::{InstId, Program};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+
+#[derive(Default)]
+struct ScopedTable {
+    by_hash: FxHashMap<u64, SmallVec<[InstId; 1]>>,
+    /// Hashes inserted, in order, so a block can drop its own entries.
+    inserted: Vec<u64>,
+}
+
+/// Merges duplicates in the whole function, with purity and dominance from `facts`; returns
+/// how many ops were erased.
+fn eliminate(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
+    let mut table = ScopedTable::default();
+    let body = rw.body();
+    cse_block(rw, body, &mut table, facts)
+}
+
+fn cse_block(
+    rw: &mut ProgramRewriter<'_>,
+    b: BlockId,
+    table: &mut ScopedTable,
+    facts: &dyn Facts,
+) -> usize {
+    let mark = table.inserted.len();
+    let insts: Vec<InstId> = rw.arena().block_insts(b).collect();
+    let mut erased = 0;
+    for i in insts {
+        let regions = rw.regions(i).to_vec();
+        for r in regions {
+            erased += cse_block(rw, r, table, facts);
+        }
+        if !rw.regions(i).is_empty() || !facts.is_pure(rw, i) {
+            continue;
+        }
+        let h = hash_of(rw, i);
+        let existing = table.by_hash.get(&h).and_then(|c| {
+            c.iter()
+                .copied()
+                .find(|&e| same(rw, e, i) && facts.dominates(rw, e.value(), i))
+        });
+        match existing {
+            Some(e) => {
+                rw.replace_all_uses(i.value(), e.value());
+                rw.erase_inst(i);
+                erased += 1;
+            }
+            None => {
+                table.by_hash.entry(h).or_default().push(i);
+                table.inserted.push(h);
+            }
+        }
+    }
+    while table.inserted.len() > mark {
+        if let Some(h) = table.inserted.pop() {
+            if let Some(list) = table.by_hash.get_mut(&h) {
+                list.pop();
+            }
+        }
+    }
+    erased
+}
+
+fn hash_of(rw: &ProgramRewriter<'_>, i: InstId) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    if let Some(x) = rw.inst(i) {
+        x.op.hash(&mut h);
+        x.operands.hash(&mut h);
+        x.ty.hash(&mut h);
+    }
+    h.finish()
+}
+
+fn same(rw: &ProgramRewriter<'_>, a: InstId, b: InstId) -> bool {
+    match (rw.inst(a), rw.inst(b)) {
+        (Some(x), Some(y)) => x.op == y.op && x.operands == y.operands && x.ty == y.ty,
+        _ => false,
+    }
+}
+
+/// The CSE pass on every function, with purity and dominance from the Datalog analyses of
+/// `ptir_ir::analysis`.
+///
+/// ```
+/// use ptir_greedy::{Cse, Pass};
+/// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+///   %1 = exp %0 : f32[2]
+///   %2 = exp %0 : f32[2]
+///   %3 = add %1, %2 : f32[2]
+///   return %3
+/// }").unwrap();
+/// assert_eq!(Cse.run(&mut p).unwrap().erased, 1);
+/// assert!(ptir_ir::print(&p).contains("add %1, %1"));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &str {
+        "cse"
+    }
+
+    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
+        let facts = datalog(program);
+        let counts = rewrite_functions(program, |k, rw| Ok(eliminate(rw, &facts[k])))?;
+        let erased: usize = counts.iter().sum();
+        Ok(PassReport::new(self.name(), erased > 0, erased))
+    }
+}

@@ -1,0 +1,73 @@
+//! Dead-code elimination: erase pure ops whose value nobody uses.
+//!
+//! One backward sweep per block suffices: erasing an op can only make ops *before* it dead
+//! (its operands are defined earlier in the block, or in an enclosing block, which the sweep
+//! reaches after the region op), and a region op is swept inside before its own fate is
+//! decided. Impure ops (`rng`, calls of impure callees, region ops containing them) are never
+//! erased, used or not. The greedy driver runs the same sweep as its region simplification.
+
+use super::{rewrite_functions, Pass, PassError, PassReport};
+use crate::facts::{datalog, Facts, Live};
+use crate::ir::BlockId;
+use crate::rewriter::ProgramRewriter;
+use ptir_ir::{InstId, Program};
+
+/// Erases every dead pure op of the function; returns how many ops were erased (counting a
+/// region op as one).
+pub(crate) fn sweep(rw: &mut ProgramRewriter<'_>) -> usize {
+    sweep_with(rw, &Live)
+}
+
+/// [`sweep`] with purity from `facts`.
+fn sweep_with(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
+    let body = rw.body();
+    sweep_block(rw, body, facts)
+}
+
+fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId, facts: &dyn Facts) -> usize {
+    let insts: Vec<InstId> = rw.arena().block_insts(b).collect();
+    let mut erased = 0;
+    for &i in insts.iter().rev() {
+        if !rw.contains(i) {
+            continue;
+        }
+        let regions = rw.regions(i).to_vec();
+        for r in regions {
+            erased += sweep_block(rw, r, facts);
+        }
+        if rw.num_uses(i.value()) == 0 && facts.is_pure(rw, i) {
+            rw.erase_inst(i);
+            erased += 1;
+        }
+    }
+    erased
+}
+
+/// The DCE pass: erases dead ops of every function, with purity from the Datalog analyses
+/// of `ptir_ir::analysis`.
+///
+/// ```
+/// use ptir_greedy::{Dce, Pass};
+/// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+///   %1 = exp %0 : f32[2]
+///   %2 = rng uniform : f32[2]
+///   return %0
+/// }").unwrap();
+/// let report = Dce.run(&mut p).unwrap();
+/// assert_eq!(report.erased, 1); // the exp; rng has a side effect
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dce;
+
+impl Pass for Dce {
+    fn name(&self) -> &str {
+        "dce"
+    }
+
+    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
+        let facts = datalog(program);
+        let counts = rewrite_functions(program, |k, rw| Ok(sweep_with(rw, &facts[k])))?;
+        let erased: usize = counts.iter().sum();
+        Ok(PassReport::new(self.name(), erased > 0, erased))
+    }
+}

@@ -1,0 +1,243 @@
+//! Passes over a whole [`Program`] and the [`PassManager`] that runs them in order.
+//!
+//! The default pipeline is MLIR's `-canonicalize -cse` flow followed by DCE:
+//! [`Canonicalize`] (rules and folds, greedy, top-down) → [`Cse`] → [`Dce`]. Each pass runs
+//! on every function, through a [`ProgramRewriter`], and recurses into regions. The pass
+//! manager verifies the program after each pass (on by default), so a broken pass is caught
+//! where it happens.
+
+mod canonicalize;
+pub(crate) mod cse;
+pub(crate) mod dce;
+
+pub use canonicalize::Canonicalize;
+pub use cse::Cse;
+pub use dce::Dce;
+
+use crate::driver::{GreedyError, GreedyStats};
+use crate::facts::ProgramContext;
+use crate::ir::InvalidFunction;
+use crate::rewriter::ProgramRewriter;
+use crate::rules::CompileError;
+use ptir_ir::{Program, VerifyError};
+use ptir_rules::RuleSet;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A transformation of a whole program.
+pub trait Pass {
+    /// Its name, for reports and errors.
+    fn name(&self) -> &str;
+    /// Runs it. On error the program may be partly transformed.
+    fn run(&self, program: &mut Program) -> Result<PassReport, PassError>;
+}
+
+/// What a pass did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PassReport {
+    /// The pass.
+    pub pass: String,
+    /// Did it change the program?
+    pub changed: bool,
+    /// Ops it erased (CSE, DCE; for canonicalize see `greedy`).
+    pub erased: usize,
+    /// The greedy driver's counters, merged over functions (canonicalize).
+    pub greedy: Option<GreedyStats>,
+    /// Wall time (filled in by the pass manager).
+    pub time: Duration,
+}
+
+impl PassReport {
+    pub(crate) fn new(pass: &str, changed: bool, erased: usize) -> Self {
+        PassReport {
+            pass: pass.to_string(),
+            changed,
+            erased,
+            ..PassReport::default()
+        }
+    }
+}
+
+impl fmt::Display for PassReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let changed = if self.changed { "changed" } else { "unchanged" };
+        write!(
+            f,
+            "{:<14} {changed:<9} {:>10.3} ms",
+            self.pass,
+            self.time.as_secs_f64() * 1e3
+        )?;
+        match &self.greedy {
+            Some(g) => write!(f, "\n{g}"),
+            None => writeln!(f, "  erased {}", self.erased),
+        }
+    }
+}
+
+/// A pass failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PassError {
+    /// A function defines a value twice (the input does not verify).
+    #[error(transparent)]
+    Invalid(#[from] InvalidFunction),
+    /// The greedy driver caught a broken pattern.
+    #[error(transparent)]
+    Greedy(#[from] GreedyError),
+    /// Canonicalization did not converge and convergence was required.
+    #[error("@{function}: canonicalize did not converge in {iterations} iteration(s)")]
+    NotConverged {
+        /// The function.
+        function: String,
+        /// Iterations run.
+        iterations: usize,
+    },
+    /// The program does not verify after a pass.
+    #[error("the program does not verify after pass `{pass}`:\n{error}")]
+    Verify {
+        /// The pass.
+        pass: String,
+        /// The diagnostics.
+        error: VerifyError,
+    },
+}
+
+/// Runs `f` on a rewriter of each function in turn (with the function's index); functions
+/// are put back even on error.
+pub(crate) fn rewrite_functions<T>(
+    program: &mut Program,
+    mut f: impl FnMut(usize, &mut ProgramRewriter<'_>) -> Result<T, PassError>,
+) -> Result<Vec<T>, PassError> {
+    let cx = ProgramContext::new(program);
+    if let Some((function, value)) = program
+        .functions
+        .iter()
+        .find_map(|f| Some((f.name.clone(), cx.duplicate_definition(&f.name)?)))
+    {
+        return Err(PassError::Invalid(InvalidFunction { function, value }));
+    }
+    let functions = std::mem::take(&mut program.functions);
+    let mut results = Vec::with_capacity(functions.len());
+    let mut error = None;
+    for (k, func) in functions.into_iter().enumerate() {
+        if error.is_some() {
+            program.functions.push(func);
+            continue;
+        }
+        let mut rw = ProgramRewriter::new(func, &cx)?;
+        match f(k, &mut rw) {
+            Ok(r) => results.push(r),
+            Err(e) => error = Some(e),
+        }
+        program.functions.push(rw.finish());
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok(results),
+    }
+}
+
+/// What a pipeline did, pass by pass.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PipelineReport {
+    /// One report per pass, in order.
+    pub passes: Vec<PassReport>,
+}
+
+impl fmt::Display for PipelineReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.passes.iter().try_for_each(|p| write!(f, "{p}"))
+    }
+}
+
+/// Runs passes in order (MLIR's `PassManager`).
+///
+/// ```
+/// use ptir_greedy::PassManager;
+/// use ptir_rules::{Registry, RuleSet};
+/// let mut rules = RuleSet::new(Registry::standard());
+/// rules.add_source("r.rules", "(rule neg-neg (neg (neg ?x)) => ?x)").unwrap();
+/// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+///   %1 = exp %0 : f32[2]
+///   %2 = exp %0 : f32[2]
+///   %3 = neg %2 : f32[2]
+///   %4 = neg %3 : f32[2]
+///   %5 = add %1, %4 : f32[2]
+///   return %5
+/// }").unwrap();
+/// let report = PassManager::default_pipeline(&rules).unwrap().run(&mut p).unwrap();
+/// assert_eq!(report.passes.len(), 3);
+/// assert_eq!(p.num_insts(), 2); // one exp, one add
+/// ```
+pub struct PassManager {
+    passes: Vec<Box<dyn Pass>>,
+    verify_each: bool,
+}
+
+impl fmt::Debug for PassManager {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.passes.iter().map(|p| p.name()).collect();
+        f.debug_struct("PassManager")
+            .field("passes", &names)
+            .field("verify_each", &self.verify_each)
+            .finish()
+    }
+}
+
+impl Default for PassManager {
+    fn default() -> Self {
+        PassManager::new()
+    }
+}
+
+impl PassManager {
+    /// An empty pipeline that verifies after each pass.
+    pub fn new() -> Self {
+        PassManager {
+            passes: Vec::new(),
+            verify_each: true,
+        }
+    }
+
+    /// `canonicalize → cse → dce`, canonicalizing with the rules of `rules` that
+    /// [`RuleFilter::exact`](ptir_rules::RuleFilter::exact) keeps, and folds.
+    pub fn default_pipeline(rules: &RuleSet) -> Result<Self, CompileError> {
+        let mut pm = PassManager::new();
+        pm.add(Canonicalize::with_rules(rules)?).add(Cse).add(Dce);
+        Ok(pm)
+    }
+
+    /// Appends a pass.
+    pub fn add(&mut self, pass: impl Pass + 'static) -> &mut Self {
+        self.passes.push(Box::new(pass));
+        self
+    }
+
+    /// Verifies the program after each pass (default on).
+    pub fn with_verify_each(mut self, on: bool) -> Self {
+        self.verify_each = on;
+        self
+    }
+
+    /// The passes' names, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.passes.iter().map(|p| p.name()).collect()
+    }
+
+    /// Runs every pass in order; stops at the first error.
+    pub fn run(&self, program: &mut Program) -> Result<PipelineReport, PassError> {
+        let mut report = PipelineReport::default();
+        for pass in &self.passes {
+            let start = Instant::now();
+            let mut r = pass.run(program)?;
+            r.time = start.elapsed();
+            if self.verify_each {
+                ptir_ir::verify(program).map_err(|error| PassError::Verify {
+                    pass: pass.name().to_string(),
+                    error,
+                })?;
+            }
+            report.passes.push(r);
+        }
+        Ok(report)
+    }
+}

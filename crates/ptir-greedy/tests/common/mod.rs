@@ -1,0 +1,173 @@
+//! Helpers shared by the integration tests: parse, run the driver, print, and a few
+//! hand-written patterns with known behaviour.
+#![allow(dead_code)]
+
+use ptir_greedy::{
+    apply_patterns_greedily, GreedyConfig, GreedyError, GreedyReport, Pattern, PatternSet,
+    ProgramContext, ProgramRewriter, Roots,
+};
+use ptir_ir::{InstId, Op, OpKey, Program, UnaryOp};
+use ptir_rules::{Registry, RuleSet};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub fn parse(text: &str) -> Program {
+    match ptir_ir::parse(text) {
+        Ok(p) => p,
+        Err(e) => panic!("test program does not parse: {e}\n{text}"),
+    }
+}
+
+/// Runs the driver on the first function of `text`; returns the program after and the report.
+pub fn run(
+    text: &str,
+    set: PatternSet,
+    config: &GreedyConfig,
+) -> Result<(Program, GreedyReport), GreedyError> {
+    let mut p = parse(text);
+    let cx = ProgramContext::new(&p);
+    let f = p.functions.remove(0);
+    let mut rw = ProgramRewriter::new(f, &cx).expect("valid function");
+    let frozen = set.freeze();
+    let result = apply_patterns_greedily(&mut rw, &frozen, config);
+    p.functions.insert(0, rw.finish());
+    result.map(|r| (p, r))
+}
+
+/// The function's body lines (between the signature and the closing brace), trimmed.
+pub fn body(p: &Program) -> Vec<String> {
+    let text = ptir_ir::print(p);
+    let mut lines: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
+    lines.retain(|l| {
+        !l.is_empty() && !l.starts_with("func ") && l != "}" && !l.starts_with("extern")
+    });
+    lines
+}
+
+pub fn rules(src: &str) -> RuleSet {
+    let mut r = RuleSet::new(Registry::standard());
+    if let Err(e) = r.add_source("test.rules", src) {
+        panic!("{e}");
+    }
+    r
+}
+
+/// Replaces `from(x)` by a new `to(x)`.
+pub struct Swap {
+    pub name: &'static str,
+    pub from: UnaryOp,
+    pub to: UnaryOp,
+    pub benefit: u16,
+    pub labels: Vec<String>,
+    pub bounded: bool,
+}
+
+impl Swap {
+    pub fn new(name: &'static str, from: UnaryOp, to: UnaryOp) -> Self {
+        Swap {
+            name,
+            from,
+            to,
+            benefit: 1,
+            labels: Vec::new(),
+            bounded: true,
+        }
+    }
+
+    pub fn benefit(mut self, b: u16) -> Self {
+        self.benefit = b;
+        self
+    }
+
+    pub fn label(mut self, l: &str) -> Self {
+        self.labels.push(l.to_string());
+        self
+    }
+}
+
+impl Pattern for Swap {
+    fn roots(&self) -> Roots {
+        Roots::Ops(vec![OpKey::Unary(self.from)])
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn debug_name(&self) -> &str {
+        self.name
+    }
+    fn labels(&self) -> &[String] {
+        &self.labels
+    }
+    fn has_bounded_recursion(&self) -> bool {
+        self.bounded
+    }
+    fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
+        let x = rw.operands(root)[0];
+        let ty = rw.ty(root).clone();
+        let new = rw.insert_before(root, Op::Unary(self.to), vec![x], ty);
+        rw.replace_op(root, new.value());
+        true
+    }
+}
+
+/// Never matches; records every root it is tried on.
+pub struct Spy {
+    pub name: &'static str,
+    pub roots: Roots,
+    pub benefit: u16,
+    pub seen: Rc<RefCell<Vec<InstId>>>,
+}
+
+impl Spy {
+    pub fn any(name: &'static str, benefit: u16) -> (Self, Rc<RefCell<Vec<InstId>>>) {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let spy = Spy {
+            name,
+            roots: Roots::Any(ptir_greedy::MatchAnyOpTypeTag),
+            benefit,
+            seen: seen.clone(),
+        };
+        (spy, seen)
+    }
+
+    pub fn on(name: &'static str, key: OpKey, benefit: u16) -> (Self, Rc<RefCell<Vec<InstId>>>) {
+        let (mut spy, seen) = Spy::any(name, benefit);
+        spy.roots = Roots::Ops(vec![key]);
+        (spy, seen)
+    }
+}
+
+impl Pattern for Spy {
+    fn roots(&self) -> Roots {
+        self.roots.clone()
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn debug_name(&self) -> &str {
+        self.name
+    }
+    fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
+        self.seen.borrow_mut().push(root);
+        rw.notify_match_failure(root, || format!("{} only watches", self.name))
+    }
+}
+
+/// Runs `function` of `p` on `args` with the generated externs' reference semantics and a
+/// fixed `rng` seed.
+pub fn interpret(
+    p: &Program,
+    function: &str,
+    args: &[ptir_ir::Value],
+) -> Result<Vec<ptir_ir::Value>, ptir_ir::InterpError> {
+    use ptir_ir::generate::{extern_reference, GEN_IMPURE_EXTERN, GEN_PURE_EXTERN};
+    let mut interp = ptir_ir::Interpreter::new(p).with_seed(42);
+    for name in [GEN_PURE_EXTERN, GEN_IMPURE_EXTERN] {
+        interp = interp.with_extern(name, move |args, _ty| {
+            extern_reference(name, args)
+                .map(ptir_ir::Value::pack)
+                .ok_or_else(|| "no arguments".to_string())
+        });
+    }
+    interp.run(function, args)
+}

@@ -1,0 +1,182 @@
+//! CSE, DCE and the default pipeline: regions, impure ops, and a differential property test
+//! (the pipeline's output verifies and computes what its input computes) on generated
+//! programs.
+
+mod common;
+
+use common::{body, interpret, parse};
+use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, Pass, PassManager};
+use ptir_ir::generate::{generate, random_inputs, GenConfig, ENTRY};
+use ptir_rules::RuleFilter;
+
+fn after(pass: &dyn Pass, text: &str) -> Vec<String> {
+    let mut p = parse(text);
+    pass.run(&mut p).unwrap();
+    ptir_ir::verify(&p).unwrap();
+    body(&p)
+}
+
+#[test]
+fn cse_reuses_an_outer_value_in_a_region_but_never_shares_between_branches() {
+    let text = "func @f(%0: f32[2], %9: bool[]) -> (f32[2], f32[2]) {
+  %1 = exp %0 : f32[2]
+  %2 = cond %9 : f32[2] {
+    %3 = exp %0 : f32[2]
+    %4 = tanh %0 : f32[2]
+    %5 = add %3, %4 : f32[2]
+    yield %5
+  } {
+    %6 = tanh %0 : f32[2]
+    yield %6
+  }
+  %7 = tanh %0 : f32[2]
+  %8 = add %2, %7 : f32[2]
+  return %8, %1
+}";
+    let out = after(&Cse, text);
+    assert_eq!(
+        out,
+        [
+            "%1 = exp %0 : f32[2]",
+            "%2 = cond %9 : f32[2] {",
+            "%4 = tanh %0 : f32[2]",
+            "%5 = add %1, %4 : f32[2]",
+            "yield %5",
+            "} {",
+            "%6 = tanh %0 : f32[2]",
+            "yield %6",
+            "%7 = tanh %0 : f32[2]",
+            "%8 = add %2, %7 : f32[2]",
+            "return %8, %1",
+        ]
+    );
+}
+
+#[test]
+fn cse_never_merges_impure_ops() {
+    let text = "extern @noise(f32[2]) -> (f32[2]) impure
+extern @twice(f32[2]) -> (f32[2]) pure
+func @f(%0: f32[2]) -> (f32[2], f32[2], f32[2], f32[2], f32[2], f32[2]) {
+  %1 = rng uniform : f32[2]
+  %2 = rng uniform : f32[2]
+  %3 = call @noise(%0) : f32[2]
+  %4 = call @noise(%0) : f32[2]
+  %5 = call @twice(%0) : f32[2]
+  %6 = call @twice(%0) : f32[2]
+  return %1, %2, %3, %4, %5, %6
+}";
+    let out = after(&Cse, text);
+    assert_eq!(out.len(), 6, "{out:?}");
+    assert_eq!(out.last().unwrap(), "return %1, %2, %3, %4, %5, %5");
+}
+
+#[test]
+fn dce_erases_dead_pure_ops_and_regions_but_keeps_impure_ones() {
+    let text = "extern @noise(f32[2]) -> (f32[2]) impure
+func @f(%0: f32[2], %9: bool[]) -> (f32[2]) {
+  %1 = exp %0 : f32[2]
+  %2 = tanh %1 : f32[2]
+  %3 = cond %9 : f32[2] {
+    %4 = neg %2 : f32[2]
+    yield %4
+  } {
+    yield %0
+  }
+  %5 = cond %9 : f32[2] {
+    %6 = rng uniform : f32[2]
+    yield %6
+  } {
+    yield %0
+  }
+  %7 = call @noise(%0) : f32[2]
+  %8 = abs %0 : f32[2]
+  return %8
+}";
+    let mut p = parse(text);
+    let report = Dce.run(&mut p).unwrap();
+    assert_eq!(report.erased, 3, "exp, tanh and the first cond");
+    let out = body(&p);
+    assert!(out.iter().any(|l| l.contains("rng")) && out.iter().any(|l| l.contains("@noise")));
+    assert!(
+        !out.iter().any(|l| l.contains("exp") || l.contains("neg")),
+        "{out:?}"
+    );
+}
+
+const RULES: &str = "
+(rule mul-one (mul ?x (splat 1)) => ?x)
+(rule neg-neg (neg (neg ?x)) => ?x)
+(rule abs-abs (abs (abs ?x)) => (abs ?x))
+(rule transpose-of-transpose
+  (transpose (transpose ?x ?p) ?q) => ?x
+  :when ((inverse-perm ?p ?q)))
+(rule sub-neg (sub ?x (neg ?y)) => (add ?x ?y))
+(rule not-not (not (not ?x)) => ?x)
+(rule select-not (select (not ?p) ?a ?b) => (select ?p ?b ?a))
+";
+
+#[test]
+fn the_default_pipeline_keeps_the_results_of_generated_programs() {
+    let rules = common::rules(RULES);
+    let pipeline = PassManager::default_pipeline(&rules).unwrap();
+    let checked = {
+        let canon = Canonicalize::with_filtered_rules(&rules, &RuleFilter::exact())
+            .unwrap()
+            .with_config(GreedyConfig::canonicalize().with_expensive_checks(true));
+        let mut pm = PassManager::new();
+        pm.add(canon).add(Cse).add(Dce);
+        pm
+    };
+    let (mut compared, mut shrunk) = (0, 0);
+    for seed in 0..300u64 {
+        let cfg = GenConfig {
+            seed,
+            size: 20 + (seed as usize % 5) * 10,
+            ..GenConfig::default()
+        };
+        let input = generate(&cfg);
+        let mut output = input.clone();
+        let pm = if seed % 10 == 0 { &checked } else { &pipeline };
+        if let Err(e) = pm.run(&mut output) {
+            panic!("seed {seed}: {e}\n{}", ptir_ir::print(&input));
+        }
+        shrunk += usize::from(output.num_insts() < input.num_insts());
+        let Some(main) = input.function(ENTRY) else {
+            continue;
+        };
+        for run in 0..2 {
+            let args = random_inputs(main, seed * 2 + run);
+            let Ok(expected) = interpret(&input, ENTRY, &args) else {
+                continue;
+            };
+            let got = interpret(&output, ENTRY, &args)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&output)));
+            assert_eq!(
+                got,
+                expected,
+                "seed {seed}\ninput:\n{}\noutput:\n{}",
+                ptir_ir::print(&input),
+                ptir_ir::print(&output)
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "only {compared} runs compared");
+    assert!(shrunk > 100, "the pipeline shrank only {shrunk} programs");
+}
+
+#[test]
+fn the_pipeline_canonicalizes_the_bench_chain() {
+    let rules = common::rules(ptir_greedy::chain::CHAIN_RULES);
+    let mut p = ptir_greedy::chain::canonicalize_chain(50);
+    let report = PassManager::default_pipeline(&rules)
+        .unwrap()
+        .run(&mut p)
+        .unwrap();
+    assert_eq!(p.num_insts(), 10, "ten adds are left");
+    let text = report.to_string();
+    assert!(
+        text.contains("canonicalize") && text.contains("converged"),
+        "{text}"
+    );
+}
