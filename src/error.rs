@@ -17,6 +17,15 @@ pub enum Error {
     /// The input program does not verify.
     #[error("the program does not verify:\n{0}")]
     Verify(#[from] ptir_ir::VerifyError),
+    /// The output of an engine does not verify (an engine bug).
+    #[error("the optimized program does not verify:\n{0}")]
+    Output(ptir_ir::VerifyError),
+    /// The greedy driver could not compile the rules.
+    #[error(transparent)]
+    GreedyRules(#[from] ptir_greedy::CompileError),
+    /// A greedy pass failed.
+    #[error(transparent)]
+    Pass(#[from] ptir_greedy::PassError),
     /// The e-graph engine failed.
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),

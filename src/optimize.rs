@@ -4,6 +4,7 @@ use crate::options::{Engine, Options};
 use crate::Error;
 use ptir_egraph::cost::program_cost;
 use ptir_egraph::EngineOptions;
+use ptir_greedy::{PassManager, PipelineReport};
 use ptir_ir::Program;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt;
@@ -131,6 +132,18 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
     };
     report.phases.push(("setup".into(), t.elapsed()));
     let program = match options.engine {
+        Engine::Greedy => {
+            let mut out = program.clone();
+            // Raising rules introduce calls to the rule set's externs, and the pass manager
+            // verifies after every pass: declare them all, then drop the ones left unused.
+            let added = declare_all_externs(&mut out, &rules);
+            let pm = PassManager::default_pipeline(&rules.filtered(&greedy_filter()))?;
+            let pipeline = pm.run(&mut out)?;
+            record_greedy(&mut report, &pipeline);
+            drop_unused_externs(&mut out, &added);
+            ptir_ir::verify(&out).map_err(Error::Output)?;
+            out
+        }
         Engine::Saturation => {
             let eo = EngineOptions {
                 limits: options.limits.clone(),
@@ -145,6 +158,74 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
     report.cost_after = program_cost(&program, model.as_ref());
     report.insts.1 = program.num_insts();
     Ok(Optimized { program, report })
+}
+
+/// Declares every extern of `rules` that `program` does not declare; returns their names.
+fn declare_all_externs(program: &mut Program, rules: &RuleSet) -> Vec<String> {
+    let mut added = Vec::new();
+    for (name, spec) in rules.externs() {
+        if program.function(name).is_none() && program.extern_decl(name).is_none() {
+            program.externs.push(ptir_ir::ExternDecl {
+                name: name.clone(),
+                signature: None,
+                pure: spec.pure,
+            });
+            added.push(name.clone());
+        }
+    }
+    added
+}
+
+/// Removes the declarations of `names` that no instruction calls.
+fn drop_unused_externs(program: &mut Program, names: &[String]) {
+    let mut called = std::collections::HashSet::new();
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            if let ptir_ir::Op::Call { callee } = &i.op {
+                called.insert(callee.clone());
+            }
+        });
+    }
+    program
+        .externs
+        .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
+}
+
+/// Rules the greedy driver leaves out: orientation-free facts (label `algebra`, e.g.
+/// commutativity) would rewrite back and forth until the iteration limit; like MLIR's
+/// canonicalizer, the greedy driver only runs rules that point one way.
+pub fn greedy_filter() -> ptir_rules::RuleFilter {
+    ptir_rules::RuleFilter {
+        enabled: Vec::new(),
+        disabled: vec!["algebra".to_string()],
+    }
+}
+
+fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {
+    let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
+    for p in &pipeline.passes {
+        report.phases.push((p.pass.clone(), p.time));
+        if let Some(g) = &p.greedy {
+            for (rule, n) in &g.rewrites {
+                *fired.entry(rule.clone()).or_default() += n;
+            }
+            if g.folds > 0 {
+                *fired.entry("(constant folding)".into()).or_default() += g.folds;
+            }
+            let why = if g.converged {
+                "converged"
+            } else {
+                "did not converge"
+            };
+            report.stop_reasons.push((
+                p.pass.clone(),
+                format!("{why} after {} iterations", g.iterations),
+            ));
+        }
+    }
+    let mut fired: Vec<(String, usize)> = fired.into_iter().filter(|(_, n)| *n > 0).collect();
+    fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    report.rules_fired = fired;
 }
 
 fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport]) {

@@ -10,6 +10,8 @@ use std::sync::Arc;
 /// Which engine optimizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Engine {
+    /// The greedy driver with MLIR's semantics (canonicalize → CSE → DCE).
+    Greedy,
     /// Equality saturation (the e-graph engine).
     Saturation,
 }
@@ -18,6 +20,7 @@ impl Engine {
     /// Its name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
+            Engine::Greedy => "greedy",
             Engine::Saturation => "eqsat",
         }
     }

@@ -72,6 +72,8 @@ struct OptArgs {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum EngineArg {
+    /// The greedy driver (MLIR semantics).
+    Greedy,
     /// Equality saturation.
     Eqsat,
 }
@@ -104,6 +106,7 @@ impl OptArgs {
         }
         Ok(ptir::Options {
             engine: match self.engine {
+                EngineArg::Greedy => ptir::Engine::Greedy,
                 EngineArg::Eqsat => ptir::Engine::Saturation,
             },
             bundled_rules: !self.no_bundled_rules,
