@@ -5,6 +5,8 @@
 //!
 //! - [`optimize`]: one program through an engine, with a [`Report`].
 //! - [`compare_cost_models`]: several (cost model, extractor) pairs on one saturated e-graph.
+//! - [`diff`]: greedy against saturation, checked by the interpreter and the cost model
+//!   ([`diff_batch`] and [`optimize_batch`] run many programs in parallel).
 //! - [`interpreter`]: run programs, fused library externs included.
 //!
 //! ```
@@ -20,12 +22,16 @@
 //! ```
 
 mod compare;
+mod diff;
 mod error;
 mod optimize;
 mod options;
 mod run;
 
 pub use compare::{compare_cost_models, CostTable};
+pub use diff::{
+    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, FAST_MATH_TOLERANCE,
+};
 pub use error::Error;
 pub use optimize::{load_rules, optimize, Optimized, Report};
 pub use options::{Cost, Engine, Options};

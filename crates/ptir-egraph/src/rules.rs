@@ -48,7 +48,7 @@ pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
     let registry = Arc::new(rules.registry().clone());
     let callees = call_kinds(egraph);
     let mut out = CompiledRules {
-        rewrites: Vec::new(),
+        rewrites: builtin_rewrites(),
         skipped: Vec::new(),
     };
     for rule in rules.rules() {
@@ -472,4 +472,70 @@ pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Vec<Id>, ty: &Type
         ty: (key == OpKey::Call).then(|| egraph.analysis.tables.ty(ty)),
     };
     egraph.add(PtirNode::Op(kind, children))
+}
+
+/// Rewrites every e-graph run has, beside the rule set: the structural identities that the
+/// greedy driver's folders apply (`tuple_get(tuple(a, b), 1) = b`), which the rule language
+/// cannot state for every tuple width.
+fn builtin_rewrites() -> Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>> {
+    let t: EVar = "?t".parse().expect("a valid variable name");
+    let i: EVar = "?i".parse().expect("a valid variable name");
+    let mut ast = RecExpr::default();
+    let tv = ast.add(ENodeOrVar::Var(t));
+    let iv = ast.add(ENodeOrVar::Var(i));
+    let kind = OpKind {
+        key: OpKey::TupleGet,
+        callee: None,
+        token: 0,
+        ty: None,
+    };
+    ast.add(ENodeOrVar::ENode(PtirNode::Op(kind, vec![tv, iv])));
+    Rewrite::new(
+        "tuple-get-of-tuple",
+        Pattern::new(ast),
+        TupleGetOfTuple { t, i },
+    )
+    .into_iter()
+    .collect()
+}
+
+/// `tuple_get(tuple(x0, x1, ...), i) = xi`.
+struct TupleGetOfTuple {
+    t: EVar,
+    i: EVar,
+}
+
+impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
+    fn apply_one(
+        &self,
+        egraph: &mut PtirEGraph,
+        eclass: Id,
+        subst: &Subst,
+        _ast: Option<&PatternAst<PtirNode>>,
+        _rule_name: Symbol,
+    ) -> Vec<Id> {
+        let (Some(t), Some(i)) = (subst.get(self.t), subst.get(self.i)) else {
+            return vec![];
+        };
+        let Some(AttrValue::Int(index)) = egraph[*i].data.attr.clone() else {
+            return vec![];
+        };
+        let elements: Vec<Id> = egraph[*t]
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                PtirNode::Op(k, ch) if k.key == OpKey::Tuple && k.token == 0 => {
+                    ch.get(index).copied()
+                }
+                _ => None,
+            })
+            .collect();
+        let mut changed = Vec::new();
+        for x in elements {
+            if egraph[x].data.ty == egraph[eclass].data.ty && egraph.union(eclass, x) {
+                changed.push(eclass);
+            }
+        }
+        changed
+    }
 }

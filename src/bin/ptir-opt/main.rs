@@ -3,6 +3,8 @@
 //! Every user error (missing file, bad program, bad flag value) prints one located message on
 //! stderr and exits with status 2; nothing a user supplies can make it panic.
 
+mod diff;
+
 use clap::{Parser, Subcommand};
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
@@ -31,7 +33,7 @@ struct Cli {
 
 /// How to optimize.
 #[derive(clap::Args, Clone, Debug)]
-struct OptArgs {
+pub(crate) struct OptArgs {
     /// The engine.
     #[arg(long, value_enum, default_value = "eqsat")]
     engine: EngineArg,
@@ -93,7 +95,7 @@ enum ExtractorArg {
 }
 
 impl OptArgs {
-    fn options(&self) -> Result<ptir::Options, CliError> {
+    pub(crate) fn options(&self) -> Result<ptir::Options, CliError> {
         let time = std::time::Duration::try_from_secs_f64(self.time_limit).map_err(|e| {
             CliError::Usage {
                 path: "--time-limit".into(),
@@ -195,6 +197,24 @@ enum Command {
         #[command(flatten)]
         opt: OptArgs,
     },
+    /// Greedy against saturation on a file, or on N generated programs: both outputs verified,
+    /// run on the same random inputs and compared; exit status 1 on any mismatch.
+    Diff {
+        /// A `.ptir` file, or `-` for stdin (omit with --random).
+        #[arg(required_unless_present = "random")]
+        file: Option<String>,
+        /// Diff N generated programs instead.
+        #[arg(long, value_name = "N", conflicts_with = "file")]
+        random: Option<usize>,
+        /// Seed of the first generated program.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Approximate instructions per generated program.
+        #[arg(long, default_value_t = 30)]
+        size: usize,
+        #[command(flatten)]
+        opt: OptArgs,
+    },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
         /// A `.ptir` file, or `-` for stdin.
@@ -210,7 +230,7 @@ enum Command {
 
 /// A failure reported to the user: one message, exit status 2.
 #[derive(Debug, thiserror::Error)]
-enum CliError {
+pub(crate) enum CliError {
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -250,7 +270,7 @@ fn read_source(path: &str) -> Result<String, CliError> {
 }
 
 /// Reads, parses and verifies a program, timing the two phases.
-fn load(path: &str) -> Result<(Program, Duration, Duration), CliError> {
+pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError> {
     let text = read_source(path)?;
     let t0 = Instant::now();
     let program = ir::parse(&text).map_err(|source| CliError::Parse {
@@ -320,6 +340,23 @@ fn main() -> ExitCode {
             _,
         ) => run(file, function.as_deref(), *seed),
         (Some(Command::Compare { file, opt }), _) => compare(file, opt),
+        (
+            Some(Command::Diff {
+                file,
+                random,
+                seed,
+                size,
+                opt,
+            }),
+            _,
+        ) => match diff::run(file.as_deref(), *random, *seed, *size, opt) {
+            Ok((text, true)) => Ok(text),
+            Ok((text, false)) => {
+                print!("{text}");
+                return ExitCode::from(1);
+            }
+            Err(e) => Err(e),
+        },
         (None, Some(file)) => optimize(file, &cli.opt),
         (None, None) => Err(CliError::Usage {
             path: "ptir-opt".into(),
