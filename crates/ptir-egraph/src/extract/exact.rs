@@ -1,0 +1,339 @@
+//! Exact DAG extraction: a 0-1 integer program solved by `microlp` (pure Rust), with cycles
+//! forbidden lazily, under a time limit that falls back to the greedy answer.
+//!
+//! The story of [`ExactDagExtractor::solve`]:
+//!
+//! 1. The greedy extractor gives an incumbent (and the answer, if the ILP does not finish).
+//! 2. The model keeps only what an optimal extraction can use: usable nodes whose children
+//!    all have an acyclic term, in classes reachable from the roots through such nodes; with
+//!    non-negative costs a node is also dropped when another node of its class costs no more
+//!    and needs a subset of its child classes (swapping it in never hurts).
+//! 3. A binary `x[n]` per node, minimizing `sum cost[n] * x[n]`, subject to: a root class
+//!    chooses exactly one node, any other class at most one; a chosen node's child classes
+//!    choose a node (`x[n] <= sum x[m]`, `m` in the child class). With negative costs a
+//!    class may also be chosen only if some chosen node uses it (otherwise the solver would
+//!    pick every negative node), which with acyclicity makes every chosen class reachable.
+//! 4. Acyclicity is lazy: solve; if the chosen nodes form a cycle of classes `c1 .. ck`, add
+//!    the cut "at most `k - 1` of the edges `ci -> ci+1` are chosen" (each edge being any node
+//!    of `ci` with child `ci+1`) for every cycle found, and solve again. The cuts hold for
+//!    every acyclic extraction, so an acyclic optimum of the cut model is optimal.
+//! 5. On the time limit (or a solver failure) the best acyclic answer found, at worst the
+//!    greedy one, is returned with `optimal == false`.
+
+use std::time::{Duration, Instant};
+
+use microlp::{ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolveOptions, Variable};
+
+use super::graph::{ClassId, Graph, NodeId};
+use super::greedy::GreedyDagExtractor;
+use super::improve::{find_cycle, Choice};
+use super::{Extraction, Extractor};
+
+/// Default time limit of the exact extractor: 10 s of wall-clock time for the whole solve
+/// (greedy start, model building and every ILP round). Past it the best answer found so far
+/// is returned with [`ExactOutcome::optimal`] false.
+pub const EXACT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// At most this many cycle cuts are added per ILP round: enough to cut every cycle of a
+/// solution in practice, few enough to keep a round's model small.
+const CUTS_PER_ROUND_LIMIT: usize = 256;
+
+/// A class with more nodes than this skips the quadratic dominance test.
+const DOMINANCE_CLASS_LIMIT: usize = 256;
+
+/// Optimal DAG extraction within a time limit (see the [module docs](self)).
+///
+/// ```
+/// use ptir_egraph::extract::{ExactDagExtractor, Extractor, Graph};
+/// let mut b = Graph::builder();
+/// let (x, y, r) = (b.class("x"), b.class("y"), b.class("r"));
+/// b.add_node(x, "x", 3.0, &[]);
+/// b.add_node(y, "y", 2.0, &[]);
+/// b.add_node(y, "fx", 0.5, &[x]);
+/// b.add_node(r, "g", 1.0, &[x, y]);
+/// b.add_root(r);
+/// let g = b.build().unwrap();
+/// let out = ExactDagExtractor::default().solve(&g);
+/// assert!(out.optimal);
+/// assert_eq!(out.extraction.dag_cost(&g), 4.5); // g, x once, fx
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ExactDagExtractor {
+    time_limit: Duration,
+}
+
+impl Default for ExactDagExtractor {
+    fn default() -> Self {
+        ExactDagExtractor { time_limit: EXACT_TIME_LIMIT }
+    }
+}
+
+/// The exact extractor's answer and whether it is proved optimal.
+#[derive(Debug, Clone)]
+pub struct ExactOutcome {
+    /// The extraction: optimal if `optimal`, else the best found (at worst the greedy one).
+    pub extraction: Extraction,
+    /// Whether the ILP proved `extraction` optimal (within the solver's 1e-7 tolerances).
+    pub optimal: bool,
+    /// ILP rounds solved (one plus the rounds that added cycle cuts).
+    pub rounds: usize,
+    /// Cycle cuts added in all.
+    pub cuts: usize,
+    /// Variables of the model after pruning.
+    pub variables: usize,
+}
+
+impl ExactDagExtractor {
+    /// Sets the time limit (default [`EXACT_TIME_LIMIT`]).
+    pub fn with_time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = limit;
+        self
+    }
+
+    /// Extracts with a proof of optimality, or the best answer when the time limit hits.
+    pub fn solve(&self, graph: &Graph) -> ExactOutcome {
+        let start = Instant::now();
+        let deadline = start + self.time_limit;
+        let greedy_limit = (self.time_limit / 10).min(super::GREEDY_IMPROVE_TIME_LIMIT);
+        let greedy = GreedyDagExtractor::default()
+            .with_improve_time_limit(greedy_limit)
+            .choose(graph);
+        let incumbent = Extraction::from_choices(graph, |c| greedy[c.index()]);
+        let model = Model::new(graph, &greedy);
+        let mut out = ExactOutcome {
+            extraction: incumbent,
+            optimal: false,
+            rounds: 0,
+            cuts: 0,
+            variables: model.nodes.len(),
+        };
+        let mut cuts: Vec<Vec<ClassId>> = Vec::new();
+        while Instant::now() < deadline {
+            out.rounds += 1;
+            let Some((choice, proved)) = model.solve(graph, &cuts, &greedy, deadline) else {
+                break;
+            };
+            let cycles = model.cycles(graph, &choice);
+            if cycles.is_empty() {
+                let found = Extraction::from_choices(graph, |c| choice[c.index()]);
+                if found.dag_cost(graph) <= out.extraction.dag_cost(graph) || proved {
+                    out.extraction = found;
+                }
+                out.optimal = proved;
+                break;
+            }
+            out.cuts += cycles.len();
+            cuts.extend(cycles);
+        }
+        out
+    }
+}
+
+impl Extractor for ExactDagExtractor {
+    fn extract(&self, graph: &Graph) -> Extraction {
+        self.solve(graph).extraction
+    }
+}
+
+/// The pruned node set of the ILP and its variables' order.
+struct Model {
+    /// The model's nodes; `x[i]` is `nodes[i]`'s variable.
+    nodes: Vec<NodeId>,
+    /// `var[n]`: index in `nodes`, or `u32::MAX` if pruned.
+    var: Vec<u32>,
+    /// The model's classes, each with its model nodes.
+    classes: Vec<(ClassId, Vec<u32>)>,
+    /// `slot[c]`: index of class `c` in `classes`, or `u32::MAX` if not in the model.
+    slot: Vec<u32>,
+}
+
+impl Model {
+    fn new(graph: &Graph, productive: &Choice) -> Self {
+        let keep = |n: NodeId| {
+            graph.is_usable(n)
+                && graph.children(n).iter().all(|d| productive[d.index()].is_some())
+        };
+        let mut candidates: Vec<Vec<NodeId>> =
+            graph.classes().map(|c| graph.node_ids(c).filter(|&n| keep(n)).collect()).collect();
+        if !graph.has_negative_cost() {
+            for list in &mut candidates {
+                prune_dominated(graph, list);
+            }
+        }
+        let mut model = Model {
+            nodes: Vec::new(),
+            var: vec![u32::MAX; graph.num_nodes()],
+            classes: Vec::new(),
+            slot: vec![u32::MAX; graph.num_classes()],
+        };
+        let mut seen = vec![false; graph.num_classes()];
+        let mut stack: Vec<ClassId> = graph.roots().to_vec();
+        while let Some(c) = stack.pop() {
+            if std::mem::replace(&mut seen[c.index()], true) {
+                continue;
+            }
+            let mut vars = Vec::with_capacity(candidates[c.index()].len());
+            for &n in &candidates[c.index()] {
+                model.var[n.index()] = model.nodes.len() as u32;
+                vars.push(model.nodes.len() as u32);
+                model.nodes.push(n);
+                stack.extend(graph.children(n).iter().filter(|d| !seen[d.index()]));
+            }
+            model.slot[c.index()] = model.classes.len() as u32;
+            model.classes.push((c, vars));
+        }
+        model
+    }
+
+    /// Builds the ILP with `cuts` and solves it until `deadline`. Returns the chosen node per
+    /// class and whether the solver proved it optimal, or `None` if it found no solution.
+    fn solve(
+        &self,
+        graph: &Graph,
+        cuts: &[Vec<ClassId>],
+        hint: &Choice,
+        deadline: Instant,
+    ) -> Option<(Choice, bool)> {
+        let mut problem = Problem::new(OptimizationDirection::Minimize);
+        let x: Vec<Variable> =
+            self.nodes.iter().map(|&n| problem.add_binary_var(graph.cost(n))).collect();
+        self.add_class_rows(graph, &mut problem, &x);
+        for cut in cuts {
+            self.add_cut(graph, &mut problem, &x, cut);
+        }
+        let warm: Vec<(Variable, f64)> = self
+            .nodes
+            .iter()
+            .zip(&x)
+            .map(|(&n, &v)| (v, f64::from(u8::from(hint[graph.class_of(n).index()] == Some(n)))))
+            .collect();
+        let mut options = SolveOptions::default();
+        options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
+        options.warm_start = Some(warm);
+        let outcome = problem.solve_with(options).ok()?;
+        let solution = outcome.solution()?;
+        let mut choice = vec![None; graph.num_classes()];
+        for (&n, &v) in self.nodes.iter().zip(&x) {
+            let c = graph.class_of(n).index();
+            if solution.var_value(v) > 0.5 && choice[c].is_none() {
+                choice[c] = Some(n);
+            }
+        }
+        Some((choice, solution.status() == microlp::SolutionStatus::Optimal))
+    }
+
+    /// The class rows: one node per root, at most one elsewhere, children chosen, and (with
+    /// negative costs) no class chosen without a chosen parent.
+    fn add_class_rows(&self, graph: &Graph, problem: &mut Problem, x: &[Variable]) {
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); graph.num_classes()];
+        for (i, &n) in self.nodes.iter().enumerate() {
+            let children = graph.children(n);
+            for (k, &d) in children.iter().enumerate() {
+                if children[..k].contains(&d) {
+                    continue;
+                }
+                parents[d.index()].push(i as u32);
+                let mut row = self.class_expr(d, x, -1.0);
+                row.add(x[i], 1.0);
+                problem.add_constraint(row, ComparisonOp::Le, 0.0);
+            }
+        }
+        for (c, _) in &self.classes {
+            let row = self.class_expr(*c, x, 1.0);
+            if graph.roots().contains(c) {
+                problem.add_constraint(row, ComparisonOp::Eq, 1.0);
+                continue;
+            }
+            problem.add_constraint(row, ComparisonOp::Le, 1.0);
+            if graph.has_negative_cost() {
+                let mut row = self.class_expr(*c, x, 1.0);
+                for &p in &parents[c.index()] {
+                    row.add(x[p as usize], -1.0);
+                }
+                problem.add_constraint(row, ComparisonOp::Le, 0.0);
+            }
+        }
+    }
+
+    /// `sign * sum x[n]` over the model nodes of `class`.
+    fn class_expr(&self, class: ClassId, x: &[Variable], sign: f64) -> LinearExpr {
+        let mut expr = LinearExpr::empty();
+        for n in self.model_nodes(class) {
+            expr.add(x[n], sign);
+        }
+        expr
+    }
+
+    fn model_nodes(&self, class: ClassId) -> impl Iterator<Item = usize> + '_ {
+        let i = self.slot.get(class.index()).filter(|&&i| i != u32::MAX);
+        i.into_iter().flat_map(move |i| self.classes[*i as usize].1.iter().map(|&v| v as usize))
+    }
+
+    /// The cut for the class cycle `cycle[0] -> cycle[1] -> ... -> cycle[0]`.
+    fn add_cut(&self, graph: &Graph, problem: &mut Problem, x: &[Variable], cycle: &[ClassId]) {
+        let mut expr = LinearExpr::empty();
+        for (i, &c) in cycle.iter().enumerate() {
+            let next = cycle[(i + 1) % cycle.len()];
+            for v in self.model_nodes(c) {
+                if graph.children(self.nodes[v]).contains(&next) {
+                    expr.add(x[v], 1.0);
+                }
+            }
+        }
+        problem.add_constraint(expr, ComparisonOp::Le, cycle.len() as f64 - 1.0);
+    }
+
+    /// Cycles of the chosen nodes that matter: all of them with negative costs, else those
+    /// reachable from the roots. Up to [`CUTS_PER_ROUND_LIMIT`], each broken before the next
+    /// is sought.
+    fn cycles(&self, graph: &Graph, choice: &Choice) -> Vec<Vec<ClassId>> {
+        let mut choice = choice.clone();
+        if !graph.has_negative_cost() {
+            let reachable = reachable(graph, &choice);
+            for c in graph.classes() {
+                if !reachable[c.index()] {
+                    choice[c.index()] = None;
+                }
+            }
+        }
+        let mut cycles = Vec::new();
+        while cycles.len() < CUTS_PER_ROUND_LIMIT {
+            let Some(cycle) = find_cycle(graph, &choice) else { break };
+            choice[cycle[0].index()] = None;
+            cycles.push(cycle);
+        }
+        cycles
+    }
+}
+
+/// Classes reachable from the roots through the chosen nodes (cycles allowed).
+fn reachable(graph: &Graph, choice: &Choice) -> Vec<bool> {
+    let mut seen = vec![false; graph.num_classes()];
+    let mut stack: Vec<ClassId> = graph.roots().to_vec();
+    while let Some(c) = stack.pop() {
+        if std::mem::replace(&mut seen[c.index()], true) {
+            continue;
+        }
+        if let Some(n) = choice[c.index()] {
+            stack.extend_from_slice(graph.children(n));
+        }
+    }
+    seen
+}
+
+/// Drops the nodes of a class that another node of it dominates: costs no more and needs a
+/// subset of the child classes (ties keep the first). Only sound with non-negative costs.
+fn prune_dominated(graph: &Graph, nodes: &mut Vec<NodeId>) {
+    if nodes.len() < 2 || nodes.len() > DOMINANCE_CLASS_LIMIT {
+        return;
+    }
+    let subset = |a: NodeId, b: NodeId| graph.children(a).iter().all(|d| graph.children(b).contains(d));
+    let dominates = |m: NodeId, n: NodeId| {
+        m != n
+            && graph.cost(m) <= graph.cost(n)
+            && subset(m, n)
+            && (graph.cost(m) < graph.cost(n) || !subset(n, m) || m < n)
+    };
+    let all = nodes.clone();
+    nodes.retain(|&n| !all.iter().any(|&m| dominates(m, n)));
+}
