@@ -27,7 +27,10 @@ struct Args {
 
 fn parse_args() -> Args {
     let mut args = Args {
-        dir: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/extraction-gym")),
+        dir: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/extraction-gym"
+        )),
         exact_max_nodes: 2000,
         exact_secs: 10.0,
         per_file: None,
@@ -56,7 +59,10 @@ fn read_reference(dir: &Path) -> Reference {
         let f: Vec<&str> = line.split('\t').collect();
         if let [file, ex, _tree, dag, micros] = f[..] {
             let parse = |s: &str| s.parse::<f64>().unwrap_or(f64::NAN);
-            map.insert((file.to_string(), ex.to_string()), (parse(dag), parse(micros)));
+            map.insert(
+                (file.to_string(), ex.to_string()),
+                (parse(dag), parse(micros)),
+            );
         }
     }
     map
@@ -64,9 +70,13 @@ fn read_reference(dir: &Path) -> Reference {
 
 fn json_files(dir: &Path) -> Vec<String> {
     let mut files = Vec::new();
-    let Ok(families) = std::fs::read_dir(dir) else { return files };
+    let Ok(families) = std::fs::read_dir(dir) else {
+        return files;
+    };
     for family in families.flatten().filter(|e| e.path().is_dir()) {
-        let Ok(entries) = std::fs::read_dir(family.path()) else { continue };
+        let Ok(entries) = std::fs::read_dir(family.path()) else {
+            continue;
+        };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
             if name.ends_with(".json") {
@@ -102,7 +112,9 @@ fn main() {
     let args = parse_args();
     let reference = read_reference(&args.dir);
     let mut families: BTreeMap<String, Row> = BTreeMap::new();
-    let mut per_file = String::from("file\tnodes\ttree\tgreedy\texact\toptimal\tfgd\ttree_us\tgreedy_us\texact_us\tfgd_us\n");
+    let mut per_file = String::from(
+        "file\tnodes\ttree\tgreedy\texact\toptimal\tfgd\ttree_us\tgreedy_us\texact_us\tfgd_us\n",
+    );
     for file in json_files(&args.dir) {
         let graph = match read_json_file(args.dir.join(&file)) {
             Ok(g) => g,
@@ -111,13 +123,23 @@ fn main() {
                 continue;
             }
         };
-        let r = |ex: &str| reference.get(&(file.clone(), ex.to_string())).copied().unwrap_or((f64::NAN, 0.0));
+        let r = |ex: &str| {
+            reference
+                .get(&(file.clone(), ex.to_string()))
+                .copied()
+                .unwrap_or((f64::NAN, 0.0))
+        };
         let (bu, fgd) = (r("bottom-up"), r("faster-greedy-dag"));
         let (tree, t_us) = time(|| TreeExtractor.extract(&graph));
         let (greedy, g_us) = time(|| GreedyDagExtractor::default().extract(&graph));
         let (t_cost, g_cost) = (tree.dag_cost(&graph), greedy.dag_cost(&graph));
-        assert!(tree.is_acyclic(&graph) && greedy.is_acyclic(&graph), "{file}: cyclic result");
-        let row = families.entry(file.split('/').next().unwrap_or("").to_string()).or_default();
+        assert!(
+            tree.is_acyclic(&graph) && greedy.is_acyclic(&graph),
+            "{file}: cyclic result"
+        );
+        let row = families
+            .entry(file.split('/').next().unwrap_or("").to_string())
+            .or_default();
         row.files += 1;
         row.nodes += graph.num_nodes();
         let eps = 1e-6 * fgd.0.abs().max(1.0);
@@ -128,9 +150,13 @@ fn main() {
         }
         let (mut x_cost, mut x_us, mut optimal) = (f64::NAN, f64::NAN, false);
         if graph.num_nodes() <= args.exact_max_nodes {
-            let exact = ExactDagExtractor::default().with_time_limit(Duration::from_secs_f64(args.exact_secs));
+            let exact = ExactDagExtractor::default()
+                .with_time_limit(Duration::from_secs_f64(args.exact_secs));
             let (out, us) = time(|| exact.solve(&graph));
-            assert!(out.extraction.is_acyclic(&graph), "{file}: cyclic exact result");
+            assert!(
+                out.extraction.is_acyclic(&graph),
+                "{file}: cyclic exact result"
+            );
             (x_cost, x_us, optimal) = (out.extraction.dag_cost(&graph), us, out.optimal);
             row.exact_files += 1;
             row.exact_optimal += usize::from(optimal);
@@ -138,7 +164,10 @@ fn main() {
             row.micros[4] += x_us;
             row.exact_cost_fgd += fgd.0;
         }
-        for (i, (c, us)) in [(t_cost, t_us), (g_cost, g_us), bu, fgd].into_iter().enumerate() {
+        for (i, (c, us)) in [(t_cost, t_us), (g_cost, g_us), bu, fgd]
+            .into_iter()
+            .enumerate()
+        {
             row.cost[i] += c;
             row.micros[i] += us;
         }
@@ -171,7 +200,11 @@ fn print_table(families: &BTreeMap<String, Row>) {
         total.exact_files += r.exact_files;
         total.exact_optimal += r.exact_optimal;
         total.exact_cost_fgd += r.exact_cost_fgd;
-        (total.better, total.tie, total.worse) = (total.better + r.better, total.tie + r.tie, total.worse + r.worse);
+        (total.better, total.tie, total.worse) = (
+            total.better + r.better,
+            total.tie + r.tie,
+            total.worse + r.worse,
+        );
     }
     print_row("**all**", &total);
 }

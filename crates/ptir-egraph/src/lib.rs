@@ -28,6 +28,5 @@
 pub mod extract;
 
 pub use extract::{
-    ExactDagExtractor, Extraction, Extractor, Graph, GraphError, GreedyDagExtractor,
-    TreeExtractor,
+    ExactDagExtractor, Extraction, Extractor, Graph, GraphError, GreedyDagExtractor, TreeExtractor,
 };

@@ -64,7 +64,9 @@ pub struct ExactDagExtractor {
 
 impl Default for ExactDagExtractor {
     fn default() -> Self {
-        ExactDagExtractor { time_limit: EXACT_TIME_LIMIT }
+        ExactDagExtractor {
+            time_limit: EXACT_TIME_LIMIT,
+        }
     }
 }
 
@@ -151,10 +153,15 @@ impl Model {
     fn new(graph: &Graph, productive: &Choice) -> Self {
         let keep = |n: NodeId| {
             graph.is_usable(n)
-                && graph.children(n).iter().all(|d| productive[d.index()].is_some())
+                && graph
+                    .children(n)
+                    .iter()
+                    .all(|d| productive[d.index()].is_some())
         };
-        let mut candidates: Vec<Vec<NodeId>> =
-            graph.classes().map(|c| graph.node_ids(c).filter(|&n| keep(n)).collect()).collect();
+        let mut candidates: Vec<Vec<NodeId>> = graph
+            .classes()
+            .map(|c| graph.node_ids(c).filter(|&n| keep(n)).collect())
+            .collect();
         if !graph.has_negative_cost() {
             for list in &mut candidates {
                 prune_dominated(graph, list);
@@ -195,8 +202,11 @@ impl Model {
         deadline: Instant,
     ) -> Option<(Choice, bool)> {
         let mut problem = Problem::new(OptimizationDirection::Minimize);
-        let x: Vec<Variable> =
-            self.nodes.iter().map(|&n| problem.add_binary_var(graph.cost(n))).collect();
+        let x: Vec<Variable> = self
+            .nodes
+            .iter()
+            .map(|&n| problem.add_binary_var(graph.cost(n)))
+            .collect();
         self.add_class_rows(graph, &mut problem, &x);
         for cut in cuts {
             self.add_cut(graph, &mut problem, &x, cut);
@@ -205,12 +215,32 @@ impl Model {
             .nodes
             .iter()
             .zip(&x)
-            .map(|(&n, &v)| (v, f64::from(u8::from(hint[graph.class_of(n).index()] == Some(n)))))
+            .map(|(&n, &v)| {
+                (
+                    v,
+                    f64::from(u8::from(hint[graph.class_of(n).index()] == Some(n))),
+                )
+            })
             .collect();
         let mut options = SolveOptions::default();
         options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
         options.warm_start = Some(warm);
-        let outcome = problem.solve_with(options).ok()?;
+        let t0 = Instant::now();
+        let outcome = problem.solve_with(options);
+        if std::env::var("PTIR_EXACT_DEBUG").is_ok() {
+            match &outcome {
+                Ok(o) => eprintln!(
+                    "round: cuts {} {:?} {:?} obj {:?} {:?}",
+                    cuts.len(),
+                    o.termination_reason(),
+                    o.stats(),
+                    o.solution().map(|s| s.objective()),
+                    t0.elapsed()
+                ),
+                Err(e) => eprintln!("round error {e:?}"),
+            }
+        }
+        let outcome = outcome.ok()?;
         let solution = outcome.solution()?;
         let mut choice = vec![None; graph.num_classes()];
         for (&n, &v) in self.nodes.iter().zip(&x) {
@@ -219,7 +249,10 @@ impl Model {
                 choice[c] = Some(n);
             }
         }
-        Some((choice, solution.status() == microlp::SolutionStatus::Optimal))
+        Some((
+            choice,
+            solution.status() == microlp::SolutionStatus::Optimal,
+        ))
     }
 
     /// The class rows: one node per root, at most one elsewhere, children chosen, and (with
@@ -266,7 +299,8 @@ impl Model {
 
     fn model_nodes(&self, class: ClassId) -> impl Iterator<Item = usize> + '_ {
         let i = self.slot.get(class.index()).filter(|&&i| i != u32::MAX);
-        i.into_iter().flat_map(move |i| self.classes[*i as usize].1.iter().map(|&v| v as usize))
+        i.into_iter()
+            .flat_map(move |i| self.classes[*i as usize].1.iter().map(|&v| v as usize))
     }
 
     /// The cut for the class cycle `cycle[0] -> cycle[1] -> ... -> cycle[0]`.
@@ -298,7 +332,9 @@ impl Model {
         }
         let mut cycles = Vec::new();
         while cycles.len() < CUTS_PER_ROUND_LIMIT {
-            let Some(cycle) = find_cycle(graph, &choice) else { break };
+            let Some(cycle) = find_cycle(graph, &choice) else {
+                break;
+            };
             choice[cycle[0].index()] = None;
             cycles.push(cycle);
         }
@@ -327,7 +363,12 @@ fn prune_dominated(graph: &Graph, nodes: &mut Vec<NodeId>) {
     if nodes.len() < 2 || nodes.len() > DOMINANCE_CLASS_LIMIT {
         return;
     }
-    let subset = |a: NodeId, b: NodeId| graph.children(a).iter().all(|d| graph.children(b).contains(d));
+    let subset = |a: NodeId, b: NodeId| {
+        graph
+            .children(a)
+            .iter()
+            .all(|d| graph.children(b).contains(d))
+    };
     let dominates = |m: NodeId, n: NodeId| {
         m != n
             && graph.cost(m) <= graph.cost(n)

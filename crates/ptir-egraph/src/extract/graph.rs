@@ -189,7 +189,7 @@ impl Graph {
             && !self.children(node).contains(&class)
     }
 
-    /// The root classes, which every extraction must cover.
+    /// The root classes, which every extraction must cover, in order (possibly repeated).
     pub fn roots(&self) -> &[ClassId] {
         &self.roots
     }
@@ -315,14 +315,20 @@ impl GraphBuilder {
         subsumed: bool,
     ) {
         let (op, children) = (op.to_string(), children.to_vec());
-        self.nodes.push(PendingNode { name, class, op, cost, children, subsumed });
+        self.nodes.push(PendingNode {
+            name,
+            class,
+            op,
+            cost,
+            children,
+            subsumed,
+        });
     }
 
-    /// Marks `class` as a root (adding it twice has no further effect).
+    /// Adds `class` to the roots. A class may be a root twice (extraction-gym's herbie
+    /// e-graphs do that): tree cost then counts its term twice, DAG cost once.
     pub fn add_root(&mut self, class: ClassId) {
-        if !self.roots.contains(&class) {
-            self.roots.push(class);
-        }
+        self.roots.push(class);
     }
 
     /// Checks the invariants of the [module docs](self) and builds the graph.
@@ -351,7 +357,9 @@ impl GraphBuilder {
         let mut seen_names = IndexMap::new();
         let mut k = 0;
         for (j, &i) in order.iter().enumerate() {
-            let Some(node) = nodes[i].take() else { continue };
+            let Some(node) = nodes[i].take() else {
+                continue;
+            };
             let same_class = j > 0 && graph.node_class[j - 1] == node.class;
             k = if same_class { k + 1 } else { 0 };
             graph.push_node(node, k, &mut seen_names)?;
@@ -375,7 +383,10 @@ impl Graph {
         let class_name = &self.class_names[node.class.index()];
         let name = node.name.unwrap_or_else(|| format!("{class_name}.{k}"));
         if node.cost.is_nan() || node.cost == f64::NEG_INFINITY {
-            return Err(GraphError::BadCost { node: name, cost: node.cost });
+            return Err(GraphError::BadCost {
+                node: name,
+                cost: node.cost,
+            });
         }
         if seen.insert(name.clone(), ()).is_some() {
             return Err(GraphError::DuplicateNode(name));
@@ -397,8 +408,8 @@ impl Graph {
         for c in &self.node_class {
             counts[c.index()] += 1;
         }
-        for c in 0..self.num_classes() {
-            self.class_start[c + 1] = self.class_start[c] + counts[c];
+        for (c, &count) in counts.iter().enumerate() {
+            self.class_start[c + 1] = self.class_start[c] + count;
         }
         for &r in &self.roots {
             if self.nodes(r).is_empty() {

@@ -24,10 +24,16 @@ pub(crate) type Choice = Vec<Option<NodeId>>;
 
 /// Makes `choice` acyclic by falling back to `fallback`'s choice (which must be acyclic) on
 /// each cycle, and fills classes without a choice from `fallback`.
-pub(crate) fn repair(graph: &Graph, choice: &[Option<NodeId>], fallback: &[Option<NodeId>]) -> Choice {
+pub(crate) fn repair(
+    graph: &Graph,
+    choice: &[Option<NodeId>],
+    fallback: &[Option<NodeId>],
+) -> Choice {
     let mut choice: Choice = choice.iter().zip(fallback).map(|(c, f)| c.or(*f)).collect();
     while let Some(cycle) = find_cycle(graph, &choice) {
-        let fix = cycle.iter().find(|c| choice[c.index()] != fallback[c.index()]);
+        let fix = cycle
+            .iter()
+            .find(|c| choice[c.index()] != fallback[c.index()]);
         // An acyclic fallback cannot close a cycle alone, so `fix` exists.
         let Some(&c) = fix else { break };
         choice[c.index()] = fallback[c.index()];
@@ -103,7 +109,10 @@ impl<'g> Search<'g> {
             .map(|c| {
                 let ok = |n: &NodeId| {
                     graph.is_usable(*n)
-                        && graph.children(*n).iter().all(|d| choice[d.index()].is_some())
+                        && graph
+                            .children(*n)
+                            .iter()
+                            .all(|d| choice[d.index()].is_some())
                 };
                 graph.node_ids(c).filter(ok).collect()
             })
@@ -146,7 +155,9 @@ impl<'g> Search<'g> {
     /// Tries every candidate of `c` and keeps the best if it lowers the DAG cost.
     fn try_class(&mut self, c: ClassId) -> bool {
         let g = self.graph;
-        let Some(a) = self.choice[c.index()] else { return false };
+        let Some(a) = self.choice[c.index()] else {
+            return false;
+        };
         let before = self.total;
         self.release(g.children(a));
         let base = self.total - g.cost(a);
@@ -186,7 +197,11 @@ impl<'g> Search<'g> {
     fn acquire(&mut self, roots: &[ClassId], budget: f64) -> bool {
         let g = self.graph;
         let start = self.total;
-        let budget = if g.has_negative_cost() { f64::INFINITY } else { budget };
+        let budget = if g.has_negative_cost() {
+            f64::INFINITY
+        } else {
+            budget
+        };
         self.stack.clear();
         self.stack.extend_from_slice(roots);
         while let Some(x) = self.stack.pop() {
@@ -195,7 +210,9 @@ impl<'g> Search<'g> {
             if self.refc[x.index()] > 1 {
                 continue;
             }
-            let Some(n) = self.choice[x.index()] else { continue };
+            let Some(n) = self.choice[x.index()] else {
+                continue;
+            };
             self.total += g.cost(n);
             if self.total - start > budget {
                 return false;
@@ -262,7 +279,12 @@ impl<'g> Search<'g> {
     /// Restores `height[x] > height[y]` along chosen edges after `c` chose `b`.
     fn raise_height(&mut self, c: ClassId, b: NodeId) {
         let g = self.graph;
-        let need = g.children(b).iter().map(|d| self.height[d.index()] + 1).max().unwrap_or(0);
+        let need = g
+            .children(b)
+            .iter()
+            .map(|d| self.height[d.index()] + 1)
+            .max()
+            .unwrap_or(0);
         if need <= self.height[c.index()] {
             return;
         }
@@ -271,7 +293,9 @@ impl<'g> Search<'g> {
         while let Some(x) = stack.pop() {
             for &p in &self.parents[x.index()] {
                 let pc = g.class_of(p);
-                if self.choice[pc.index()] == Some(p) && self.height[pc.index()] <= self.height[x.index()] {
+                if self.choice[pc.index()] == Some(p)
+                    && self.height[pc.index()] <= self.height[x.index()]
+                {
                     self.height[pc.index()] = self.height[x.index()] + 1;
                     stack.push(pc);
                 }
@@ -292,12 +316,21 @@ fn heights(graph: &Graph, choice: &[Option<NodeId>]) -> Vec<u32> {
             }
             let children = choice[c.index()].map_or(&[][..], |n| graph.children(n));
             if expanded {
-                let h = children.iter().map(|d| height[d.index()] + 1).max().unwrap_or(0);
+                let h = children
+                    .iter()
+                    .map(|d| height[d.index()] + 1)
+                    .max()
+                    .unwrap_or(0);
                 height[c.index()] = h;
                 done[c.index()] = true;
             } else {
                 stack.push((c, true));
-                stack.extend(children.iter().filter(|d| !done[d.index()]).map(|&d| (d, false)));
+                stack.extend(
+                    children
+                        .iter()
+                        .filter(|d| !done[d.index()])
+                        .map(|&d| (d, false)),
+                );
             }
         }
     }

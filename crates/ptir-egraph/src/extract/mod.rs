@@ -81,7 +81,11 @@ impl Extraction {
                 continue;
             }
             let Some(n) = choose(c) else { continue };
-            assert_eq!(graph.class_of(n), c, "chosen node {n:?} is not in class {c:?}");
+            assert_eq!(
+                graph.class_of(n),
+                c,
+                "chosen node {n:?} is not in class {c:?}"
+            );
             choices[c.index()] = Some(n);
             stack.extend(graph.children(n).iter().filter(|d| !seen[d.index()]));
         }
@@ -96,7 +100,9 @@ impl Extraction {
     /// The chosen `(class, node)` pairs, by class id.
     pub fn chosen(&self) -> impl Iterator<Item = (ClassId, NodeId)> + '_ {
         let classes = (0..self.choices.len() as u32).map(ClassId);
-        classes.zip(&self.choices).filter_map(|(c, n)| n.map(|n| (c, n)))
+        classes
+            .zip(&self.choices)
+            .filter_map(|(c, n)| n.map(|n| (c, n)))
     }
 
     /// Number of chosen nodes.

@@ -86,7 +86,10 @@ pub fn to_serialized(graph: &Graph) -> es::EGraph {
             egraph.add_node(graph.node_name(n), node);
         }
     }
-    let roots = graph.roots().iter().map(|&r| es::ClassId::from(graph.class_name(r)));
+    let roots = graph
+        .roots()
+        .iter()
+        .map(|&r| es::ClassId::from(graph.class_name(r)));
     egraph.root_eclasses = roots.collect();
     egraph
 }

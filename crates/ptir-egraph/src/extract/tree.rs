@@ -66,7 +66,7 @@ pub(crate) fn tree_choices(graph: &Graph) -> TreeChoices {
         queued[n.index()] = false;
         let class = graph.class_of(n);
         let cost = node_cost(graph, n, &best.cost);
-        if !(cost < best.cost[class.index()]) || !acyclic_update(graph, &best, n) {
+        if cost >= best.cost[class.index()] || !acyclic_update(graph, &best, n) {
             continue;
         }
         best.cost[class.index()] = cost;
@@ -86,7 +86,12 @@ pub(crate) fn tree_choices(graph: &Graph) -> TreeChoices {
 
 /// The node's cost plus its children's (a repeated child counted each time).
 fn node_cost(graph: &Graph, n: NodeId, class_cost: &[f64]) -> f64 {
-    graph.cost(n) + graph.children(n).iter().map(|d| class_cost[d.index()]).sum::<f64>()
+    graph.cost(n)
+        + graph
+            .children(n)
+            .iter()
+            .map(|d| class_cost[d.index()])
+            .sum::<f64>()
 }
 
 /// Whether choosing `n` for its class keeps the choices acyclic. Only checked when costs can
