@@ -11,9 +11,10 @@ fn main() {
         .with_time_limit(std::time::Duration::from_secs_f64(secs))
         .solve(&g);
     println!(
-        "cost {} optimal {} rounds {} cuts {} vars {} time {:?}",
+        "cost {} optimal {} bound {} rounds {} cuts {} vars {} time {:?}",
         out.extraction.dag_cost(&g),
         out.optimal,
+        out.lower_bound,
         out.rounds,
         out.cuts,
         out.variables,

@@ -148,7 +148,7 @@ fn main() {
             c if c <= fgd.0 + eps => row.tie += 1,
             _ => row.worse += 1,
         }
-        let (mut x_cost, mut x_us, mut optimal) = (f64::NAN, f64::NAN, false);
+        let (mut x_cost, mut x_us, mut optimal, mut bound) = (f64::NAN, f64::NAN, false, f64::NAN);
         if graph.num_nodes() <= args.exact_max_nodes {
             let exact = ExactDagExtractor::default()
                 .with_time_limit(Duration::from_secs_f64(args.exact_secs));
@@ -158,6 +158,7 @@ fn main() {
                 "{file}: cyclic exact result"
             );
             (x_cost, x_us, optimal) = (out.extraction.dag_cost(&graph), us, out.optimal);
+            bound = out.lower_bound;
             row.exact_files += 1;
             row.exact_optimal += usize::from(optimal);
             row.cost[4] += x_cost;
@@ -172,7 +173,7 @@ fn main() {
             row.micros[i] += us;
         }
         per_file += &format!(
-            "{file}\t{}\t{t_cost}\t{g_cost}\t{x_cost}\t{optimal}\t{}\t{t_us:.0}\t{g_us:.0}\t{x_us:.0}\t{:.0}\n",
+            "{file}\t{}\t{t_cost}\t{g_cost}\t{x_cost}\t{optimal}\t{bound}\t{}\t{t_us:.0}\t{g_us:.0}\t{x_us:.0}\t{:.0}\n",
             graph.num_nodes(), fgd.0, fgd.1
         );
         eprintln!("{file}: nodes {} tree {t_cost} greedy {g_cost} exact {x_cost} ({optimal}) fgd {} | {g_us:.0} us vs {:.0} us", graph.num_nodes(), fgd.0, fgd.1);

@@ -186,3 +186,86 @@ fn subsumed_nodes_are_not_extracted() {
     let g = from_json(text).expect("valid");
     assert_eq!(check(&g), (5.0, 5.0, 5.0, 5.0));
 }
+
+/// The optimal DAG cost by trying every choice of node per class (`+inf` if none is acyclic).
+fn brute_force(g: &Graph) -> f64 {
+    let classes: Vec<_> = g.classes().collect();
+    let mut pick = vec![0usize; classes.len()];
+    let mut best = f64::INFINITY;
+    loop {
+        let e = Extraction::from_choices(g, |c| g.node_ids(c).nth(pick[c.index()]));
+        let usable = e.chosen().all(|(_, n)| !g.is_subsumed(n));
+        if usable && e.is_acyclic(g) && e.is_complete(g) {
+            best = best.min(e.dag_cost(g));
+        }
+        // Next combination, like an odometer.
+        let mut i = 0;
+        loop {
+            if i == classes.len() {
+                return best;
+            }
+            pick[i] += 1;
+            if pick[i] < g.node_ids(classes[i]).len() {
+                break;
+            }
+            pick[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// A small pseudo-random e-graph: `k` classes, up to 3 nodes each, children anywhere (so
+/// cycles are common), costs in -1..6 if `negative` else 0..6.
+fn random_graph(seed: u64, k: usize, negative: bool) -> Option<Graph> {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    let mut b = GraphBuilder::default();
+    let ids: Vec<_> = (0..k).map(|i| b.class(&format!("c{i}"))).collect();
+    for &c in &ids {
+        for _ in 0..1 + next(3) {
+            let children: Vec<_> = (0..next(3)).map(|_| ids[next(k as u64) as usize]).collect();
+            let cost = next(7) as f64 - if negative { 1.0 } else { 0.0 };
+            b.add_node(c, "op", cost, &children);
+        }
+    }
+    b.add_root(ids[0]);
+    b.build().ok()
+}
+
+#[test]
+fn exact_matches_brute_force_on_random_graphs() {
+    let mut checked = 0;
+    for seed in 0..400 {
+        let Some(g) = random_graph(seed, 3 + (seed % 5) as usize, seed % 3 == 0) else {
+            continue;
+        };
+        let optimum = brute_force(&g);
+        let exact = ExactDagExtractor::default().solve(&g);
+        let greedy = GreedyDagExtractor::default().extract(&g);
+        for e in [&exact.extraction, &greedy] {
+            assert!(e.is_acyclic(&g) && e.is_complete(&g), "seed {seed}");
+        }
+        assert!(exact.optimal, "seed {seed}: not proved");
+        let cost = exact.extraction.dag_cost(&g);
+        assert!(
+            (cost - optimum).abs() < 1e-9,
+            "seed {seed}: exact {cost} vs optimum {optimum}"
+        );
+        assert!(
+            greedy.dag_cost(&g) >= optimum - 1e-9,
+            "seed {seed}: greedy below optimum"
+        );
+        checked += 1;
+    }
+    assert!(
+        checked > 200,
+        "only {checked} random graphs were extractable"
+    );
+}

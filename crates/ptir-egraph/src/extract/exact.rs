@@ -22,11 +22,15 @@
 
 use std::time::{Duration, Instant};
 
-use microlp::{ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolveOptions, Variable};
+use microlp::{
+    ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolutionStatus, SolveOptions,
+    TerminationReason, Variable,
+};
 
 use super::graph::{ClassId, Graph, NodeId};
 use super::greedy::GreedyDagExtractor;
 use super::improve::{find_cycle, Choice};
+use super::reduce::Reduced;
 use super::{Extraction, Extractor};
 
 /// Default time limit of the exact extractor: 10 s of wall-clock time for the whole solve
@@ -37,9 +41,6 @@ pub const EXACT_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// At most this many cycle cuts are added per ILP round: enough to cut every cycle of a
 /// solution in practice, few enough to keep a round's model small.
 const CUTS_PER_ROUND_LIMIT: usize = 256;
-
-/// A class with more nodes than this skips the quadratic dominance test.
-const DOMINANCE_CLASS_LIMIT: usize = 256;
 
 /// Optimal DAG extraction within a time limit (see the [module docs](self)).
 ///
@@ -83,6 +84,17 @@ pub struct ExactOutcome {
     pub cuts: usize,
     /// Variables of the model after pruning.
     pub variables: usize,
+    /// The best lower bound on the optimal DAG cost that the solver proved (`-inf` if none):
+    /// how far a non-optimal answer may be from the optimum.
+    pub lower_bound: f64,
+}
+
+/// One ILP round's answer: the chosen node per class, whether it is proved optimal for the
+/// model, and the solver's lower bound.
+struct Round {
+    choice: Choice,
+    proved: bool,
+    bound: Option<f64>,
 }
 
 impl ExactDagExtractor {
@@ -94,34 +106,42 @@ impl ExactDagExtractor {
 
     /// Extracts with a proof of optimality, or the best answer when the time limit hits.
     pub fn solve(&self, graph: &Graph) -> ExactOutcome {
-        let start = Instant::now();
-        let deadline = start + self.time_limit;
+        let deadline = Instant::now() + self.time_limit;
         let greedy_limit = (self.time_limit / 10).min(super::GREEDY_IMPROVE_TIME_LIMIT);
         let greedy = GreedyDagExtractor::default()
             .with_improve_time_limit(greedy_limit)
-            .choose(graph);
-        let incumbent = Extraction::from_choices(graph, |c| greedy[c.index()]);
-        let model = Model::new(graph, &greedy);
+            .extract(graph);
+        let reduced = Reduced::new(graph);
+        let target = reduced.as_ref().map_or(graph, |r| &r.graph);
+        let model = Model::new(target);
         let mut out = ExactOutcome {
-            extraction: incumbent,
+            extraction: greedy,
             optimal: false,
             rounds: 0,
             cuts: 0,
             variables: model.nodes.len(),
+            lower_bound: f64::NEG_INFINITY,
         };
         let mut cuts: Vec<Vec<ClassId>> = Vec::new();
         while Instant::now() < deadline {
             out.rounds += 1;
-            let Some((choice, proved)) = model.solve(graph, &cuts, &greedy, deadline) else {
+            let incumbent = out.extraction.dag_cost(graph);
+            let Some(round) = model.solve(target, &cuts, incumbent, deadline) else {
                 break;
             };
-            let cycles = model.cycles(graph, &choice);
+            out.lower_bound = out
+                .lower_bound
+                .max(round.bound.unwrap_or(f64::NEG_INFINITY));
+            let cycles = model.cycles(target, &round.choice);
             if cycles.is_empty() {
-                let found = Extraction::from_choices(graph, |c| choice[c.index()]);
-                if found.dag_cost(graph) <= out.extraction.dag_cost(graph) || proved {
+                let found = Extraction::from_choices(target, |c| round.choice[c.index()]);
+                let found = reduced
+                    .as_ref()
+                    .map_or(found.clone(), |r| r.expand(graph, &found));
+                if found.dag_cost(graph) <= incumbent || round.proved {
                     out.extraction = found;
                 }
-                out.optimal = proved;
+                out.optimal = round.proved;
                 break;
             }
             out.cuts += cycles.len();
@@ -147,31 +167,25 @@ struct Model {
     classes: Vec<(ClassId, Vec<u32>)>,
     /// `slot[c]`: index of class `c` in `classes`, or `u32::MAX` if not in the model.
     slot: Vec<u32>,
+    integral: bool,
 }
 
 impl Model {
-    fn new(graph: &Graph, productive: &Choice) -> Self {
+    fn new(graph: &Graph) -> Self {
+        let productive = graph.productive_classes();
         let keep = |n: NodeId| {
-            graph.is_usable(n)
-                && graph
-                    .children(n)
-                    .iter()
-                    .all(|d| productive[d.index()].is_some())
+            graph.is_usable(n) && graph.children(n).iter().all(|d| productive[d.index()])
         };
-        let mut candidates: Vec<Vec<NodeId>> = graph
+        let candidates: Vec<Vec<NodeId>> = graph
             .classes()
             .map(|c| graph.node_ids(c).filter(|&n| keep(n)).collect())
             .collect();
-        if !graph.has_negative_cost() {
-            for list in &mut candidates {
-                prune_dominated(graph, list);
-            }
-        }
         let mut model = Model {
             nodes: Vec::new(),
             var: vec![u32::MAX; graph.num_nodes()],
             classes: Vec::new(),
             slot: vec![u32::MAX; graph.num_classes()],
+            integral: false,
         };
         let mut seen = vec![false; graph.num_classes()];
         let mut stack: Vec<ClassId> = graph.roots().to_vec();
@@ -189,6 +203,9 @@ impl Model {
             model.slot[c.index()] = model.classes.len() as u32;
             model.classes.push((c, vars));
         }
+        model.integral = !graph.has_negative_cost()
+            && model.nodes.iter().all(|&n| graph.cost(n).fract() == 0.0)
+            && model.nodes.iter().map(|&n| graph.cost(n)).sum::<f64>() < 1e15;
         model
     }
 
@@ -198,9 +215,9 @@ impl Model {
         &self,
         graph: &Graph,
         cuts: &[Vec<ClassId>],
-        hint: &Choice,
+        incumbent: f64,
         deadline: Instant,
-    ) -> Option<(Choice, bool)> {
+    ) -> Option<Round> {
         let mut problem = Problem::new(OptimizationDirection::Minimize);
         let x: Vec<Variable> = self
             .nodes
@@ -211,35 +228,15 @@ impl Model {
         for cut in cuts {
             self.add_cut(graph, &mut problem, &x, cut);
         }
-        let warm: Vec<(Variable, f64)> = self
-            .nodes
-            .iter()
-            .zip(&x)
-            .map(|(&n, &v)| {
-                (
-                    v,
-                    f64::from(u8::from(hint[graph.class_of(n).index()] == Some(n))),
-                )
-            })
-            .collect();
+        // No warm start from the greedy answer: a hint turns off microlp's dual fixing, which
+        // measured slower on extraction-gym than finding the incumbent by search.
         let mut options = SolveOptions::default();
-        options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
-        options.warm_start = Some(warm);
-        let t0 = Instant::now();
-        let outcome = problem.solve_with(options);
-        if std::env::var("PTIR_EXACT_DEBUG").is_ok() {
-            match &outcome {
-                Ok(o) => eprintln!(
-                    "round: cuts {} {:?} {:?} obj {:?} {:?}",
-                    cuts.len(),
-                    o.termination_reason(),
-                    o.stats(),
-                    o.solution().map(|s| s.objective()),
-                    t0.elapsed()
-                ),
-                Err(e) => eprintln!("round error {e:?}"),
-            }
+        if self.integral && incumbent > 0.0 {
+            // Integral costs: a bound within less than 1 of the incumbent proves it optimal.
+            options.mip_gap = 0.999 / incumbent;
         }
+        options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
+        let outcome = problem.solve_with(options);
         let outcome = outcome.ok()?;
         let solution = outcome.solution()?;
         let mut choice = vec![None; graph.num_classes()];
@@ -249,10 +246,14 @@ impl Model {
                 choice[c] = Some(n);
             }
         }
-        Some((
+        let gap_proof = self.integral && solution.termination_reason() == TerminationReason::MipGap;
+        let proved = solution.status() == SolutionStatus::Optimal || gap_proof;
+        let bound = solution.stats().best_bound;
+        Some(Round {
             choice,
-            solution.status() == microlp::SolutionStatus::Optimal,
-        ))
+            proved,
+            bound,
+        })
     }
 
     /// The class rows: one node per root, at most one elsewhere, children chosen, and (with
@@ -355,26 +356,4 @@ fn reachable(graph: &Graph, choice: &Choice) -> Vec<bool> {
         }
     }
     seen
-}
-
-/// Drops the nodes of a class that another node of it dominates: costs no more and needs a
-/// subset of the child classes (ties keep the first). Only sound with non-negative costs.
-fn prune_dominated(graph: &Graph, nodes: &mut Vec<NodeId>) {
-    if nodes.len() < 2 || nodes.len() > DOMINANCE_CLASS_LIMIT {
-        return;
-    }
-    let subset = |a: NodeId, b: NodeId| {
-        graph
-            .children(a)
-            .iter()
-            .all(|d| graph.children(b).contains(d))
-    };
-    let dominates = |m: NodeId, n: NodeId| {
-        m != n
-            && graph.cost(m) <= graph.cost(n)
-            && subset(m, n)
-            && (graph.cost(m) < graph.cost(n) || !subset(n, m) || m < n)
-    };
-    let all = nodes.clone();
-    nodes.retain(|&n| !all.iter().any(|&m| dominates(m, n)));
 }

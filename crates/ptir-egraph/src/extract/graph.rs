@@ -139,7 +139,7 @@ impl Graph {
     }
 
     /// All class ids, in order.
-    pub fn classes(&self) -> impl ExactSizeIterator<Item = ClassId> + Clone {
+    pub fn classes(&self) -> impl DoubleEndedIterator<Item = ClassId> + ExactSizeIterator + Clone {
         (0..self.num_classes() as u32).map(ClassId)
     }
 

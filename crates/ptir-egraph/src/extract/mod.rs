@@ -27,6 +27,7 @@ mod exact;
 mod graph;
 mod greedy;
 mod improve;
+mod reduce;
 pub mod serialize;
 mod tree;
 
