@@ -23,8 +23,8 @@ use super::tree::tree_choices;
 use super::{Extraction, Extractor};
 
 /// Default wall-clock budget of the local search, per starting point: 1 s. The search stops
-/// earlier at a local optimum, which on every extraction-gym e-graph comes within a few
-/// milliseconds; the budget only bounds pathological inputs.
+/// earlier at a local optimum, which on every extraction-gym e-graph (up to 41k nodes) comes
+/// within tens of milliseconds; the budget only bounds pathological inputs.
 pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// DAG-aware greedy extraction (see the [module docs](self)).

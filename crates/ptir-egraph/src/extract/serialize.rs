@@ -135,3 +135,25 @@ pub fn write_json(graph: &Graph, writer: impl Write) -> Result<(), GraphError> {
     serde_json::to_writer_pretty(writer, &to_serialized(graph))
         .map_err(|e| GraphError::Json(e.to_string()))
 }
+
+impl Graph {
+    /// Same as [`from_serialized`].
+    pub fn from_serialized(egraph: &es::EGraph) -> Result<Graph, GraphError> {
+        from_serialized(egraph)
+    }
+
+    /// Same as [`to_serialized`].
+    pub fn to_serialized(&self) -> es::EGraph {
+        to_serialized(self)
+    }
+
+    /// Same as [`from_json`].
+    pub fn from_json(text: &str) -> Result<Graph, GraphError> {
+        from_json(text)
+    }
+
+    /// Same as [`to_json`].
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+}
