@@ -4,21 +4,28 @@
 //! The story of [`ExactDagExtractor::solve`]:
 //!
 //! 1. The greedy extractor gives an incumbent (and the answer, if the ILP does not finish).
-//! 2. The model keeps only what an optimal extraction can use: usable nodes whose children
-//!    all have an acyclic term, in classes reachable from the roots through such nodes; with
-//!    non-negative costs a node is also dropped when another node of its class costs no more
-//!    and needs a subset of its child classes (swapping it in never hurts).
+//! 2. The graph is [reduced](super::reduce): only nodes an optimal extraction can use are
+//!    kept, dominated nodes are dropped, and single-parent classes are merged into their
+//!    parent; an answer for the reduced graph is expanded back at the end.
 //! 3. A binary `x[n]` per node, minimizing `sum cost[n] * x[n]`, subject to: a root class
 //!    chooses exactly one node, any other class at most one; a chosen node's child classes
 //!    choose a node (`x[n] <= sum x[m]`, `m` in the child class). With negative costs a
 //!    class may also be chosen only if some chosen node uses it (otherwise the solver would
 //!    pick every negative node), which with acyclicity makes every chosen class reachable.
+//!    A cutoff row asks for a cost below the incumbent's (by 1 if costs are integers, else
+//!    by a relative 1e-6), so that the solver prunes with it from the start; "infeasible"
+//!    then proves the incumbent optimal. With integer costs a bound within less than 1 of
+//!    the solver's best answer also proves it optimal.
 //! 4. Acyclicity is lazy: solve; if the chosen nodes form a cycle of classes `c1 .. ck`, add
 //!    the cut "at most `k - 1` of the edges `ci -> ci+1` are chosen" (each edge being any node
 //!    of `ci` with child `ci+1`) for every cycle found, and solve again. The cuts hold for
 //!    every acyclic extraction, so an acyclic optimum of the cut model is optimal.
 //! 5. On the time limit (or a solver failure) the best acyclic answer found, at worst the
-//!    greedy one, is returned with `optimal == false`.
+//!    greedy one, is returned with `optimal == false` and the solver's lower bound.
+//!
+//! The linear relaxation is what limits the proofs: where it is far from the optimum (sharing
+//! that looks cheap fractionally, as in babble's library-learning e-graphs or a MaxSAT
+//! encoding), branch and bound cannot close the gap in seconds.
 
 use std::time::{Duration, Instant};
 
@@ -166,8 +173,6 @@ impl Extractor for ExactDagExtractor {
 struct Model {
     /// The model's nodes; `x[i]` is `nodes[i]`'s variable.
     nodes: Vec<NodeId>,
-    /// `var[n]`: index in `nodes`, or `u32::MAX` if pruned.
-    var: Vec<u32>,
     /// The model's classes, each with its model nodes.
     classes: Vec<(ClassId, Vec<u32>)>,
     /// `slot[c]`: index of class `c` in `classes`, or `u32::MAX` if not in the model.
@@ -187,7 +192,6 @@ impl Model {
             .collect();
         let mut model = Model {
             nodes: Vec::new(),
-            var: vec![u32::MAX; graph.num_nodes()],
             classes: Vec::new(),
             slot: vec![u32::MAX; graph.num_classes()],
             integral: false,
@@ -200,7 +204,6 @@ impl Model {
             }
             let mut vars = Vec::with_capacity(candidates[c.index()].len());
             for &n in &candidates[c.index()] {
-                model.var[n.index()] = model.nodes.len() as u32;
                 vars.push(model.nodes.len() as u32);
                 model.nodes.push(n);
                 stack.extend(graph.children(n).iter().filter(|d| !seen[d.index()]));
