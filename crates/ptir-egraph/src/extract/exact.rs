@@ -34,6 +34,7 @@ use microlp::{
     TerminationReason, Variable,
 };
 
+use super::cuts::{must_sets, separate};
 use super::graph::{ClassId, Graph, NodeId};
 use super::greedy::GreedyDagExtractor;
 use super::improve::{find_cycle, Choice};
@@ -44,6 +45,19 @@ use super::{Extraction, Extractor};
 /// (greedy start, model building and every ILP round). Past it the best answer found so far
 /// is returned with [`ExactOutcome::optimal`] false.
 pub const EXACT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// Implication rows are only computed for models of at most this many classes (the
+/// fixpoint takes a bit set per class).
+const IMPLIED_CLASSES_LIMIT: usize = 20_000;
+
+/// At most this many implication rows are added.
+const IMPLIED_ROWS_LIMIT: usize = 20_000;
+
+/// At most this many violated implication rows are added per round of root cutting planes.
+const IMPLIED_CUTS_LIMIT: usize = 2_000;
+
+/// At most this many rounds of root cutting planes (LP solve, separation) are run.
+const ROOT_CUT_ROUNDS_LIMIT: usize = 50;
 
 /// At most this many cycle cuts are added per ILP round: enough to cut every cycle of a
 /// solution in practice, few enough to keep a round's model small.
@@ -96,6 +110,29 @@ pub struct ExactOutcome {
     pub lower_bound: f64,
 }
 
+/// A valid inequality added to the model.
+enum Cut {
+    /// The cycle inequality of [`cuts`](super::cuts), anchored at the first class.
+    Cycle(Vec<ClassId>),
+    /// `y[needs] >= y[class]`: every term of `class` contains `needs`.
+    Implies {
+        /// The class whose terms all contain `needs`.
+        class: ClassId,
+        /// The class they contain.
+        needs: ClassId,
+    },
+}
+
+/// The linear relaxation's answer.
+enum Relaxation {
+    /// The values of `x` and the objective.
+    Solved(Vec<f64>, f64),
+    /// Nothing beats the incumbent.
+    Infeasible,
+    /// Time limit or solver failure.
+    Failed,
+}
+
 /// One ILP round's answer: the chosen node per class, whether it is proved optimal for the
 /// model, and the solver's lower bound.
 struct Round {
@@ -130,7 +167,11 @@ impl ExactDagExtractor {
             variables: model.nodes.len(),
             lower_bound: f64::NEG_INFINITY,
         };
-        let mut cuts: Vec<Vec<ClassId>> = Vec::new();
+        let mut cuts: Vec<Cut> = Vec::new();
+        let incumbent = out.extraction.dag_cost(graph);
+        if model.root_cuts(target, incumbent, &mut cuts, &mut out, deadline) {
+            return out;
+        }
         while Instant::now() < deadline {
             out.rounds += 1;
             let incumbent = out.extraction.dag_cost(graph);
@@ -157,9 +198,49 @@ impl ExactDagExtractor {
                 break;
             }
             out.cuts += cycles.len();
-            cuts.extend(cycles);
+            cuts.extend(cycles.into_iter().map(Cut::Cycle));
         }
         out
+    }
+}
+
+impl Model {
+    /// Root cutting planes: solves the relaxation and adds the violated cycle inequalities
+    /// until none is left, for at most [`ROOT_CUT_ROUNDS_LIMIT`] rounds and a quarter of the
+    /// remaining time. Returns true if that already proved the incumbent optimal.
+    fn root_cuts(
+        &self,
+        graph: &Graph,
+        incumbent: f64,
+        cuts: &mut Vec<Cut>,
+        out: &mut ExactOutcome,
+        deadline: Instant,
+    ) -> bool {
+        let now = Instant::now();
+        let stop = now + deadline.saturating_duration_since(now) / 4;
+        for _ in 0..ROOT_CUT_ROUNDS_LIMIT {
+            if Instant::now() >= stop {
+                break;
+            }
+            match self.relaxation(graph, cuts, incumbent, stop) {
+                Relaxation::Infeasible => {
+                    (out.optimal, out.lower_bound) = (true, incumbent);
+                    return true;
+                }
+                Relaxation::Failed => break,
+                Relaxation::Solved(x, objective) => {
+                    out.lower_bound = out.lower_bound.max(objective);
+                    let mut new = self.violated_implications(&x);
+                    new.extend(separate(graph, &self.nodes, &x).into_iter().map(Cut::Cycle));
+                    if new.is_empty() {
+                        break;
+                    }
+                    out.cuts += new.len();
+                    cuts.extend(new);
+                }
+            }
+        }
+        false
     }
 }
 
@@ -178,6 +259,9 @@ struct Model {
     /// `slot[c]`: index of class `c` in `classes`, or `u32::MAX` if not in the model.
     slot: Vec<u32>,
     integral: bool,
+    /// Pairs `(c, r)`: every term of class `c` contains class `r` (see
+    /// [`must_sets`]), so the row `y[r] >= y[c]` holds.
+    implied: Vec<(ClassId, ClassId)>,
 }
 
 impl Model {
@@ -195,6 +279,7 @@ impl Model {
             classes: Vec::new(),
             slot: vec![u32::MAX; graph.num_classes()],
             integral: false,
+            implied: Vec::new(),
         };
         let mut seen = vec![false; graph.num_classes()];
         let mut stack: Vec<ClassId> = graph.roots().to_vec();
@@ -214,29 +299,102 @@ impl Model {
         model.integral = !graph.has_negative_cost()
             && model.nodes.iter().all(|&n| graph.cost(n).fract() == 0.0)
             && model.nodes.iter().map(|&n| graph.cost(n)).sum::<f64>() < 1e15;
+        model.implied = model.implications(graph);
         model
     }
 
-    /// Builds the ILP with `cuts` and solves it until `deadline`. Returns the chosen node per
-    /// class and whether the solver proved it optimal, or `None` if it found no solution.
-    fn solve(
+    /// The pairs of [`Model::implied`], roots' first, at most [`IMPLIED_ROWS_LIMIT`].
+    fn implications(&self, graph: &Graph) -> Vec<(ClassId, ClassId)> {
+        if self.classes.len() > IMPLIED_CLASSES_LIMIT {
+            return Vec::new();
+        }
+        let groups: Vec<(ClassId, Vec<NodeId>)> = self
+            .classes
+            .iter()
+            .map(|(c, vars)| (*c, vars.iter().map(|&v| self.nodes[v as usize]).collect()))
+            .collect();
+        let must = must_sets(graph, &groups);
+        let mut order: Vec<ClassId> = self.classes.iter().map(|(c, _)| *c).collect();
+        order.sort_by_key(|c| !graph.roots().contains(c));
+        let mut implied = Vec::new();
+        for c in order {
+            let m = &must[c.index()];
+            for &r in m {
+                // Skip rows implied by two others: r in must(s), s in must(c).
+                let via = |&s: &u32| {
+                    s != r && s as usize != c.index() && must[s as usize].binary_search(&r).is_ok()
+                };
+                let r = ClassId(r);
+                let useful = r != c && self.slot[r.index()] != u32::MAX;
+                if useful
+                    && !(m.len() <= 256 && m.iter().any(via))
+                    && implied.len() < IMPLIED_ROWS_LIMIT
+                {
+                    implied.push((c, r));
+                }
+            }
+        }
+        implied
+    }
+
+    /// The model with `cuts` and the cutoff below `incumbent`; binary or, if `relax`, in
+    /// `[0, 1]`.
+    fn build(
         &self,
         graph: &Graph,
-        cuts: &[Vec<ClassId>],
+        cuts: &[Cut],
         incumbent: f64,
-        deadline: Instant,
-    ) -> Option<Round> {
+        relax: bool,
+    ) -> (Problem, Vec<Variable>) {
         let mut problem = Problem::new(OptimizationDirection::Minimize);
         let x: Vec<Variable> = self
             .nodes
             .iter()
-            .map(|&n| problem.add_binary_var(graph.cost(n)))
+            .map(|&n| match relax {
+                true => problem.add_var(graph.cost(n), (0.0, 1.0)),
+                false => problem.add_binary_var(graph.cost(n)),
+            })
             .collect();
         self.add_class_rows(graph, &mut problem, &x);
         for cut in cuts {
-            self.add_cut(graph, &mut problem, &x, cut);
+            match cut {
+                Cut::Cycle(cycle) => self.add_cut(graph, &mut problem, &x, cycle),
+                Cut::Implies { class, needs } => self.add_implied(&mut problem, &x, *class, *needs),
+            }
         }
         self.add_cutoff(graph, &mut problem, &x, incumbent);
+        (problem, x)
+    }
+
+    /// Solves the linear relaxation until `deadline`.
+    fn relaxation(
+        &self,
+        graph: &Graph,
+        cuts: &[Cut],
+        incumbent: f64,
+        deadline: Instant,
+    ) -> Relaxation {
+        let (mut problem, x) = self.build(graph, cuts, incumbent, true);
+        problem.set_time_limit(deadline.saturating_duration_since(Instant::now()));
+        match problem.solve().map(|o| o.into_solution()) {
+            Ok(Ok(s)) => {
+                Relaxation::Solved(x.iter().map(|&v| s.var_value(v)).collect(), s.objective())
+            }
+            Err(microlp::Error::Infeasible) => Relaxation::Infeasible,
+            _ => Relaxation::Failed,
+        }
+    }
+
+    /// Solves the ILP with `cuts` until `deadline`. Returns the chosen node per class and
+    /// whether the solver proved it optimal, or `None` if the solver failed.
+    fn solve(
+        &self,
+        graph: &Graph,
+        cuts: &[Cut],
+        incumbent: f64,
+        deadline: Instant,
+    ) -> Option<Round> {
+        let (problem, x) = self.build(graph, cuts, incumbent, false);
         // No warm start from the greedy answer: a hint turns off microlp's dual fixing, which
         // measured slower on extraction-gym than the cutoff row above.
         let mut options = SolveOptions::default();
@@ -249,13 +407,21 @@ impl Model {
             Ok(outcome) => outcome,
             // Nothing beats the incumbent: it is optimal.
             Err(microlp::Error::Infeasible) => {
-                return Some(Round { choice: None, proved: true, bound: Some(incumbent) })
+                return Some(Round {
+                    choice: None,
+                    proved: true,
+                    bound: Some(incumbent),
+                })
             }
             Err(_) => return None,
         };
         let bound = outcome.stats().best_bound;
         let Some(solution) = outcome.solution() else {
-            return Some(Round { choice: None, proved: false, bound });
+            return Some(Round {
+                choice: None,
+                proved: false,
+                bound,
+            });
         };
         let mut choice = vec![None; graph.num_classes()];
         for (&n, &v) in self.nodes.iter().zip(&x) {
@@ -277,7 +443,11 @@ impl Model {
     /// integral costs, else by a relative 1e-6 (so "optimal" means within that of the optimum).
     fn add_cutoff(&self, graph: &Graph, problem: &mut Problem, x: &[Variable], incumbent: f64) {
         let integral = self.nodes.iter().all(|&n| graph.cost(n).fract() == 0.0);
-        let step = if integral { 1.0 } else { 1e-6 * incumbent.abs().max(1.0) };
+        let step = if integral {
+            1.0
+        } else {
+            1e-6 * incumbent.abs().max(1.0)
+        };
         let mut row = LinearExpr::empty();
         for (&n, &v) in self.nodes.iter().zip(x) {
             if graph.cost(n) != 0.0 {
@@ -285,6 +455,28 @@ impl Model {
             }
         }
         problem.add_constraint(row, ComparisonOp::Le, incumbent - step);
+    }
+
+    /// The implication row `y[needs] >= y[class]`.
+    fn add_implied(&self, problem: &mut Problem, x: &[Variable], class: ClassId, needs: ClassId) {
+        let mut row = self.class_expr(needs, x, 1.0);
+        for v in self.model_nodes(class) {
+            row.add(x[v], -1.0);
+        }
+        problem.add_constraint(row, ComparisonOp::Ge, 0.0);
+    }
+
+    /// The implications of [`Model::implied`] that the LP solution `x` violates.
+    fn violated_implications(&self, x: &[f64]) -> Vec<Cut> {
+        let y = |c: ClassId| self.model_nodes(c).map(|v| x[v]).sum::<f64>();
+        let violated = |&&(c, r): &&(ClassId, ClassId)| y(r) < y(c) - 1e-4;
+        let cut = |&(class, needs): &(ClassId, ClassId)| Cut::Implies { class, needs };
+        self.implied
+            .iter()
+            .filter(violated)
+            .take(IMPLIED_CUTS_LIMIT)
+            .map(cut)
+            .collect()
     }
 
     /// The class rows: one node per root, at most one elsewhere, children chosen, and (with
@@ -335,18 +527,22 @@ impl Model {
             .flat_map(move |i| self.classes[*i as usize].1.iter().map(|&v| v as usize))
     }
 
-    /// The cut for the class cycle `cycle[0] -> cycle[1] -> ... -> cycle[0]`.
+    /// The cycle inequality of [`cuts`](super::cuts) for `cycle`, anchored at `cycle[0]`:
+    /// `sum x` on the cycle at the anchor `<= sum x` off the cycle at the other classes.
     fn add_cut(&self, graph: &Graph, problem: &mut Problem, x: &[Variable], cycle: &[ClassId]) {
         let mut expr = LinearExpr::empty();
         for (i, &c) in cycle.iter().enumerate() {
             let next = cycle[(i + 1) % cycle.len()];
             for v in self.model_nodes(c) {
-                if graph.children(self.nodes[v]).contains(&next) {
-                    expr.add(x[v], 1.0);
+                let on = graph.children(self.nodes[v]).contains(&next);
+                match (i == 0, on) {
+                    (true, true) => expr.add(x[v], 1.0),
+                    (false, false) => expr.add(x[v], -1.0),
+                    _ => {}
                 }
             }
         }
-        problem.add_constraint(expr, ComparisonOp::Le, cycle.len() as f64 - 1.0);
+        problem.add_constraint(expr, ComparisonOp::Le, 0.0);
     }
 
     /// Cycles of the chosen nodes that matter: all of them with negative costs, else those

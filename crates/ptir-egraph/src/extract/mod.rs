@@ -23,6 +23,7 @@
 //!
 //! [`serialize`] reads and writes the egraph-serialize JSON format of extraction-gym.
 
+mod cuts;
 mod exact;
 mod graph;
 mod greedy;
