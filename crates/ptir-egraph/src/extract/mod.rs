@@ -27,6 +27,7 @@ mod cuts;
 mod exact;
 mod graph;
 mod greedy;
+mod ilp;
 mod improve;
 mod reduce;
 pub mod serialize;

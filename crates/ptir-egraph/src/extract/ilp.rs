@@ -1,0 +1,397 @@
+//! The exact extractor's 0-1 program over a (reduced) graph, built and solved with `microlp`.
+//!
+//! See the [exact module](super::exact) for the formulation. [`Model`] holds the variables
+//! (one per usable node of a class reachable from the roots) and the implications between
+//! classes; each solve builds a fresh `microlp` problem with the cuts found so far.
+
+use std::time::Instant;
+
+use microlp::{
+    ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolutionStatus, SolveOptions,
+    TerminationReason, Variable,
+};
+
+use super::cuts::must_sets;
+use super::graph::{ClassId, Graph, NodeId};
+use super::improve::{find_cycle, Choice};
+
+/// Implication rows are only computed for models of at most this many classes (the
+/// fixpoint takes a bit set per class).
+const IMPLIED_CLASSES_LIMIT: usize = 20_000;
+
+/// At most this many implication rows are added.
+const IMPLIED_ROWS_LIMIT: usize = 20_000;
+
+/// At most this many violated implication rows are added per round of root cutting planes.
+const IMPLIED_CUTS_LIMIT: usize = 2_000;
+
+/// At most this many cycle cuts are added per ILP round: enough to cut every cycle of a
+/// solution in practice, few enough to keep a round's model small.
+const CUTS_PER_ROUND_LIMIT: usize = 256;
+
+/// A valid inequality added to the model.
+pub(crate) enum Cut {
+    /// The cycle inequality of [`cuts`](super::cuts), anchored at the first class.
+    Cycle(Vec<ClassId>),
+    /// `y[needs] >= y[class]`: every term of `class` contains `needs`.
+    Implies {
+        /// The class whose terms all contain `needs`.
+        class: ClassId,
+        /// The class they contain.
+        needs: ClassId,
+    },
+}
+
+/// The linear relaxation's answer.
+pub(crate) enum Relaxation {
+    /// The values of `x` and the objective.
+    Solved(Vec<f64>, f64),
+    /// Nothing beats the incumbent.
+    Infeasible,
+    /// Time limit or solver failure.
+    Failed,
+}
+
+/// One ILP round's answer: the chosen node per class, whether it is proved optimal for the
+/// model, and the solver's lower bound.
+pub(crate) struct Round {
+    /// `None` when the solver found nothing better than the incumbent.
+    pub(crate) choice: Option<Choice>,
+    pub(crate) proved: bool,
+    pub(crate) bound: Option<f64>,
+}
+
+/// The pruned node set of the ILP and its variables' order.
+pub(crate) struct Model {
+    /// The model's nodes; `x[i]` is `nodes[i]`'s variable.
+    pub(crate) nodes: Vec<NodeId>,
+    /// The model's classes, each with its model nodes.
+    classes: Vec<(ClassId, Vec<u32>)>,
+    /// `slot[c]`: index of class `c` in `classes`, or `u32::MAX` if not in the model.
+    slot: Vec<u32>,
+    integral: bool,
+    /// Pairs `(c, r)`: every term of class `c` contains class `r` (see
+    /// [`must_sets`]), so the row `y[r] >= y[c]` holds.
+    implied: Vec<(ClassId, ClassId)>,
+}
+
+impl Model {
+    pub(crate) fn new(graph: &Graph) -> Self {
+        let productive = graph.productive_classes();
+        let keep = |n: NodeId| {
+            graph.is_usable(n) && graph.children(n).iter().all(|d| productive[d.index()])
+        };
+        let candidates: Vec<Vec<NodeId>> = graph
+            .classes()
+            .map(|c| graph.node_ids(c).filter(|&n| keep(n)).collect())
+            .collect();
+        let mut model = Model {
+            nodes: Vec::new(),
+            classes: Vec::new(),
+            slot: vec![u32::MAX; graph.num_classes()],
+            integral: false,
+            implied: Vec::new(),
+        };
+        let mut seen = vec![false; graph.num_classes()];
+        let mut stack: Vec<ClassId> = graph.roots().to_vec();
+        while let Some(c) = stack.pop() {
+            if std::mem::replace(&mut seen[c.index()], true) {
+                continue;
+            }
+            let mut vars = Vec::with_capacity(candidates[c.index()].len());
+            for &n in &candidates[c.index()] {
+                vars.push(model.nodes.len() as u32);
+                model.nodes.push(n);
+                stack.extend(graph.children(n).iter().filter(|d| !seen[d.index()]));
+            }
+            model.slot[c.index()] = model.classes.len() as u32;
+            model.classes.push((c, vars));
+        }
+        model.integral = !graph.has_negative_cost()
+            && model.nodes.iter().all(|&n| graph.cost(n).fract() == 0.0)
+            && model.nodes.iter().map(|&n| graph.cost(n)).sum::<f64>() < 1e15;
+        model.implied = model.implications(graph);
+        model
+    }
+
+    /// The pairs of [`Model::implied`], roots' first, at most [`IMPLIED_ROWS_LIMIT`].
+    fn implications(&self, graph: &Graph) -> Vec<(ClassId, ClassId)> {
+        if self.classes.len() > IMPLIED_CLASSES_LIMIT {
+            return Vec::new();
+        }
+        let groups: Vec<(ClassId, Vec<NodeId>)> = self
+            .classes
+            .iter()
+            .map(|(c, vars)| (*c, vars.iter().map(|&v| self.nodes[v as usize]).collect()))
+            .collect();
+        let must = must_sets(graph, &groups);
+        let mut order: Vec<ClassId> = self.classes.iter().map(|(c, _)| *c).collect();
+        order.sort_by_key(|c| !graph.roots().contains(c));
+        let mut implied = Vec::new();
+        for c in order {
+            let m = &must[c.index()];
+            for &r in m {
+                // Skip rows implied by two others: r in must(s), s in must(c).
+                let via = |&s: &u32| {
+                    s != r && s as usize != c.index() && must[s as usize].binary_search(&r).is_ok()
+                };
+                let r = ClassId(r);
+                let useful = r != c && self.slot[r.index()] != u32::MAX;
+                if useful
+                    && !(m.len() <= 256 && m.iter().any(via))
+                    && implied.len() < IMPLIED_ROWS_LIMIT
+                {
+                    implied.push((c, r));
+                }
+            }
+        }
+        implied
+    }
+
+    /// The model with `cuts` and the cutoff below `incumbent`; binary or, if `relax`, in
+    /// `[0, 1]`.
+    fn build(
+        &self,
+        graph: &Graph,
+        cuts: &[Cut],
+        incumbent: f64,
+        relax: bool,
+    ) -> (Problem, Vec<Variable>) {
+        let mut problem = Problem::new(OptimizationDirection::Minimize);
+        let x: Vec<Variable> = self
+            .nodes
+            .iter()
+            .map(|&n| match relax {
+                true => problem.add_var(graph.cost(n), (0.0, 1.0)),
+                false => problem.add_binary_var(graph.cost(n)),
+            })
+            .collect();
+        self.add_class_rows(graph, &mut problem, &x);
+        for cut in cuts {
+            match cut {
+                Cut::Cycle(cycle) => self.add_cut(graph, &mut problem, &x, cycle),
+                Cut::Implies { class, needs } => self.add_implied(&mut problem, &x, *class, *needs),
+            }
+        }
+        self.add_cutoff(graph, &mut problem, &x, incumbent);
+        (problem, x)
+    }
+
+    /// Solves the linear relaxation until `deadline`.
+    pub(crate) fn relaxation(
+        &self,
+        graph: &Graph,
+        cuts: &[Cut],
+        incumbent: f64,
+        deadline: Instant,
+    ) -> Relaxation {
+        let (mut problem, x) = self.build(graph, cuts, incumbent, true);
+        problem.set_time_limit(deadline.saturating_duration_since(Instant::now()));
+        match problem.solve().map(|o| o.into_solution()) {
+            Ok(Ok(s)) => {
+                Relaxation::Solved(x.iter().map(|&v| s.var_value(v)).collect(), s.objective())
+            }
+            Err(microlp::Error::Infeasible) => Relaxation::Infeasible,
+            _ => Relaxation::Failed,
+        }
+    }
+
+    /// Solves the ILP with `cuts` until `deadline`. Returns the chosen node per class and
+    /// whether the solver proved it optimal, or `None` if the solver failed.
+    pub(crate) fn solve(
+        &self,
+        graph: &Graph,
+        cuts: &[Cut],
+        incumbent: f64,
+        deadline: Instant,
+    ) -> Option<Round> {
+        let (problem, x) = self.build(graph, cuts, incumbent, false);
+        // No warm start from the greedy answer: a hint turns off microlp's dual fixing, which
+        // measured slower on extraction-gym than the cutoff row above.
+        let mut options = SolveOptions::default();
+        if self.integral && incumbent > 0.0 {
+            // Integral costs: a bound within less than 1 of the incumbent proves it optimal.
+            options.mip_gap = 0.999 / incumbent;
+        }
+        options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
+        let outcome = match problem.solve_with(options) {
+            Ok(outcome) => outcome,
+            // Nothing beats the incumbent: it is optimal.
+            Err(microlp::Error::Infeasible) => {
+                return Some(Round {
+                    choice: None,
+                    proved: true,
+                    bound: Some(incumbent),
+                })
+            }
+            Err(_) => return None,
+        };
+        let bound = outcome.stats().best_bound;
+        let Some(solution) = outcome.solution() else {
+            return Some(Round {
+                choice: None,
+                proved: false,
+                bound,
+            });
+        };
+        let mut choice = vec![None; graph.num_classes()];
+        for (&n, &v) in self.nodes.iter().zip(&x) {
+            let c = graph.class_of(n).index();
+            if solution.var_value(v) > 0.5 && choice[c].is_none() {
+                choice[c] = Some(n);
+            }
+        }
+        let gap_proof = self.integral && solution.termination_reason() == TerminationReason::MipGap;
+        let proved = solution.status() == SolutionStatus::Optimal || gap_proof;
+        Some(Round {
+            choice: Some(choice),
+            proved,
+            bound,
+        })
+    }
+
+    /// The cutoff row: only answers better than the incumbent are sought, by at least 1 with
+    /// integral costs, else by a relative 1e-6 (so "optimal" means within that of the optimum).
+    fn add_cutoff(&self, graph: &Graph, problem: &mut Problem, x: &[Variable], incumbent: f64) {
+        let integral = self.nodes.iter().all(|&n| graph.cost(n).fract() == 0.0);
+        let step = if integral {
+            1.0
+        } else {
+            1e-6 * incumbent.abs().max(1.0)
+        };
+        let mut row = LinearExpr::empty();
+        for (&n, &v) in self.nodes.iter().zip(x) {
+            if graph.cost(n) != 0.0 {
+                row.add(v, graph.cost(n));
+            }
+        }
+        problem.add_constraint(row, ComparisonOp::Le, incumbent - step);
+    }
+
+    /// The implication row `y[needs] >= y[class]`.
+    fn add_implied(&self, problem: &mut Problem, x: &[Variable], class: ClassId, needs: ClassId) {
+        let mut row = self.class_expr(needs, x, 1.0);
+        for v in self.model_nodes(class) {
+            row.add(x[v], -1.0);
+        }
+        problem.add_constraint(row, ComparisonOp::Ge, 0.0);
+    }
+
+    /// The implications of [`Model::implied`] that the LP solution `x` violates.
+    pub(crate) fn violated_implications(&self, x: &[f64]) -> Vec<Cut> {
+        let y = |c: ClassId| self.model_nodes(c).map(|v| x[v]).sum::<f64>();
+        let violated = |&&(c, r): &&(ClassId, ClassId)| y(r) < y(c) - 1e-4;
+        let cut = |&(class, needs): &(ClassId, ClassId)| Cut::Implies { class, needs };
+        self.implied
+            .iter()
+            .filter(violated)
+            .take(IMPLIED_CUTS_LIMIT)
+            .map(cut)
+            .collect()
+    }
+
+    /// The class rows: one node per root, at most one elsewhere, children chosen, and (with
+    /// negative costs) no class chosen without a chosen parent.
+    fn add_class_rows(&self, graph: &Graph, problem: &mut Problem, x: &[Variable]) {
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); graph.num_classes()];
+        for (i, &n) in self.nodes.iter().enumerate() {
+            let children = graph.children(n);
+            for (k, &d) in children.iter().enumerate() {
+                if children[..k].contains(&d) {
+                    continue;
+                }
+                parents[d.index()].push(i as u32);
+                let mut row = self.class_expr(d, x, -1.0);
+                row.add(x[i], 1.0);
+                problem.add_constraint(row, ComparisonOp::Le, 0.0);
+            }
+        }
+        for (c, _) in &self.classes {
+            let row = self.class_expr(*c, x, 1.0);
+            if graph.roots().contains(c) {
+                problem.add_constraint(row, ComparisonOp::Eq, 1.0);
+                continue;
+            }
+            problem.add_constraint(row, ComparisonOp::Le, 1.0);
+            if graph.has_negative_cost() {
+                let mut row = self.class_expr(*c, x, 1.0);
+                for &p in &parents[c.index()] {
+                    row.add(x[p as usize], -1.0);
+                }
+                problem.add_constraint(row, ComparisonOp::Le, 0.0);
+            }
+        }
+    }
+
+    /// `sign * sum x[n]` over the model nodes of `class`.
+    fn class_expr(&self, class: ClassId, x: &[Variable], sign: f64) -> LinearExpr {
+        let mut expr = LinearExpr::empty();
+        for n in self.model_nodes(class) {
+            expr.add(x[n], sign);
+        }
+        expr
+    }
+
+    fn model_nodes(&self, class: ClassId) -> impl Iterator<Item = usize> + '_ {
+        let i = self.slot.get(class.index()).filter(|&&i| i != u32::MAX);
+        i.into_iter()
+            .flat_map(move |i| self.classes[*i as usize].1.iter().map(|&v| v as usize))
+    }
+
+    /// The cycle inequality of [`cuts`](super::cuts) for `cycle`, anchored at `cycle[0]`:
+    /// `sum x` on the cycle at the anchor `<= sum x` off the cycle at the other classes.
+    fn add_cut(&self, graph: &Graph, problem: &mut Problem, x: &[Variable], cycle: &[ClassId]) {
+        let mut expr = LinearExpr::empty();
+        for (i, &c) in cycle.iter().enumerate() {
+            let next = cycle[(i + 1) % cycle.len()];
+            for v in self.model_nodes(c) {
+                let on = graph.children(self.nodes[v]).contains(&next);
+                match (i == 0, on) {
+                    (true, true) => expr.add(x[v], 1.0),
+                    (false, false) => expr.add(x[v], -1.0),
+                    _ => {}
+                }
+            }
+        }
+        problem.add_constraint(expr, ComparisonOp::Le, 0.0);
+    }
+
+    /// Cycles of the chosen nodes that matter: all of them with negative costs, else those
+    /// reachable from the roots. Up to [`CUTS_PER_ROUND_LIMIT`], each broken before the next
+    /// is sought.
+    pub(crate) fn cycles(&self, graph: &Graph, choice: &Choice) -> Vec<Vec<ClassId>> {
+        let mut choice = choice.clone();
+        if !graph.has_negative_cost() {
+            let reachable = reachable(graph, &choice);
+            for c in graph.classes() {
+                if !reachable[c.index()] {
+                    choice[c.index()] = None;
+                }
+            }
+        }
+        let mut cycles = Vec::new();
+        while cycles.len() < CUTS_PER_ROUND_LIMIT {
+            let Some(cycle) = find_cycle(graph, &choice) else {
+                break;
+            };
+            choice[cycle[0].index()] = None;
+            cycles.push(cycle);
+        }
+        cycles
+    }
+}
+
+/// Classes reachable from the roots through the chosen nodes (cycles allowed).
+fn reachable(graph: &Graph, choice: &Choice) -> Vec<bool> {
+    let mut seen = vec![false; graph.num_classes()];
+    let mut stack: Vec<ClassId> = graph.roots().to_vec();
+    while let Some(c) = stack.pop() {
+        if std::mem::replace(&mut seen[c.index()], true) {
+            continue;
+        }
+        if let Some(n) = choice[c.index()] {
+            stack.extend_from_slice(graph.children(n));
+        }
+    }
+    seen
+}
