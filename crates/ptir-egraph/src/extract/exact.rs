@@ -6,7 +6,10 @@
 //! 1. The greedy extractor gives an incumbent (and the answer, if the ILP does not finish).
 //! 2. The graph is [reduced](super::reduce): only nodes an optimal extraction can use are
 //!    kept, dominated nodes are dropped, and single-parent classes are merged into their
-//!    parent; an answer for the reduced graph is expanded back at the end.
+//!    parent; an answer for the reduced graph is expanded back at the end. With non-negative
+//!    costs, nodes that cannot beat the incumbent are dropped too: a node's cost plus the
+//!    cheapest cost of every class that any term using it must contain (the roots' and its
+//!    children's must-sets) is a lower bound on any answer that uses it.
 //! 3. A binary `x[n]` per node, minimizing `sum cost[n] * x[n]`, subject to: a root class
 //!    chooses exactly one node, any other class at most one; a chosen node's child classes
 //!    choose a node (`x[n] <= sum x[m]`, `m` in the child class). With negative costs a
@@ -112,7 +115,7 @@ impl ExactDagExtractor {
             .extract(graph);
         let reduced = Reduced::new(graph);
         let target = reduced.as_ref().map_or(graph, |r| &r.graph);
-        let model = Model::new(target);
+        let model = Model::new(target, greedy.dag_cost(graph));
         let mut out = ExactOutcome {
             extraction: greedy,
             optimal: false,
@@ -191,11 +194,8 @@ fn root_cuts(
             Relaxation::Solved(x, objective) => {
                 out.lower_bound = out.lower_bound.max(objective);
                 let mut new = model.violated_implications(&x);
-                new.extend(
-                    separate(graph, &model.nodes, &x)
-                        .into_iter()
-                        .map(Cut::Cycle),
-                );
+                let cycles = separate(graph, &model.nodes, &x);
+                new.extend(cycles.into_iter().map(Cut::Cycle));
                 if new.is_empty() {
                     break;
                 }

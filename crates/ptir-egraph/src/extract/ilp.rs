@@ -25,6 +25,9 @@ const IMPLIED_ROWS_LIMIT: usize = 20_000;
 /// At most this many violated implication rows are added per round of root cutting planes.
 const IMPLIED_CUTS_LIMIT: usize = 2_000;
 
+/// Cost fixing ([`fix_by_cost`]) runs on graphs of at most this many nodes.
+const COST_FIXING_NODES_LIMIT: usize = 50_000;
+
 /// At most this many cycle cuts are added per ILP round: enough to cut every cycle of a
 /// solution in practice, few enough to keep a round's model small.
 const CUTS_PER_ROUND_LIMIT: usize = 256;
@@ -76,15 +79,18 @@ pub(crate) struct Model {
 }
 
 impl Model {
-    pub(crate) fn new(graph: &Graph) -> Self {
+    pub(crate) fn new(graph: &Graph, incumbent: f64) -> Self {
         let productive = graph.productive_classes();
         let keep = |n: NodeId| {
             graph.is_usable(n) && graph.children(n).iter().all(|d| productive[d.index()])
         };
-        let candidates: Vec<Vec<NodeId>> = graph
+        let mut candidates: Vec<Vec<NodeId>> = graph
             .classes()
             .map(|c| graph.node_ids(c).filter(|&n| keep(n)).collect())
             .collect();
+        if !graph.has_negative_cost() && graph.num_nodes() <= COST_FIXING_NODES_LIMIT {
+            fix_by_cost(graph, &mut candidates, incumbent);
+        }
         let mut model = Model {
             nodes: Vec::new(),
             classes: Vec::new(),
@@ -378,6 +384,72 @@ impl Model {
             cycles.push(cycle);
         }
         cycles
+    }
+}
+
+/// Drops the nodes that no answer better than `incumbent` can use (non-negative costs only).
+///
+/// Every answer contains the roots' must-sets; one that uses node `n` of class `c` also
+/// contains the must-sets of `n`'s children. Each of those classes costs at least its
+/// cheapest node, so if `n`'s cost plus theirs (once each) already reaches the incumbent, `n`
+/// is useless. A node whose children must contain its own class is dropped too (every term
+/// through it is cyclic).
+fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
+    let groups: Vec<(ClassId, Vec<NodeId>)> = graph
+        .classes()
+        .map(|c| (c, candidates[c.index()].clone()))
+        .collect();
+    let must = must_sets(graph, &groups);
+    let min_cost = |c: usize| {
+        candidates[c]
+            .iter()
+            .map(|&n| graph.cost(n))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let min_cost: Vec<f64> = (0..graph.num_classes()).map(min_cost).collect();
+    let mut in_base = vec![false; graph.num_classes()];
+    let mut base = 0.0;
+    for r in graph.roots() {
+        for &m in &must[r.index()] {
+            if !std::mem::replace(&mut in_base[m as usize], true) {
+                base += min_cost[m as usize];
+            }
+        }
+    }
+    let integral = graph
+        .classes()
+        .flat_map(|c| graph.node_ids(c))
+        .all(|n| graph.cost(n).fract() == 0.0);
+    let limit = incumbent
+        - if integral {
+            1.0
+        } else {
+            1e-6 * incumbent.abs().max(1.0)
+        };
+    let mut mark = vec![0u32; graph.num_classes()];
+    let mut epoch = 0;
+    for c in graph.classes() {
+        let own = if in_base[c.index()] {
+            min_cost[c.index()]
+        } else {
+            0.0
+        };
+        candidates[c.index()].retain(|&n| {
+            epoch += 1;
+            let mut sum = base - own + graph.cost(n);
+            for d in graph.children(n) {
+                for &r in &must[d.index()] {
+                    if r as usize == c.index() {
+                        return false;
+                    }
+                    if !in_base[r as usize] && mark[r as usize] != epoch {
+                        mark[r as usize] = epoch;
+                        sum += min_cost[r as usize];
+                    }
+                }
+            }
+            sum <= limit + 1e-9 * limit.abs().max(1.0)
+        });
     }
 }
 
