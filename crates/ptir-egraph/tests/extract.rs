@@ -269,3 +269,35 @@ fn exact_matches_brute_force_on_random_graphs() {
         "only {checked} random graphs were extractable"
     );
 }
+
+#[test]
+fn exact_proves_associativity_closure_optimal() {
+    // Every non-empty subset of 6 summands is a class; a class of two or more is the sum of
+    // any split into two parts. The optimum, 6 leaves and 5 additions, is found by every
+    // extractor; proving it takes the disjoint-children bound (the LP relaxation is far below).
+    let k = 6;
+    let mut b = GraphBuilder::default();
+    let class = |b: &mut GraphBuilder, s: u32| b.class(&format!("s{s}"));
+    for s in 1u32..1 << k {
+        let c = class(&mut b, s);
+        if s.count_ones() == 1 {
+            b.add_node(c, &format!("x{}", s.trailing_zeros()), 1.0, &[]);
+            continue;
+        }
+        let mut a = (s - 1) & s;
+        while a > 0 {
+            let (ca, cb) = (class(&mut b, a), class(&mut b, s & !a));
+            b.add_node(c, "+", 1.0, &[ca, cb]);
+            a = (a - 1) & s;
+        }
+    }
+    let root = class(&mut b, (1 << k) - 1);
+    b.add_root(root);
+    let g = b.build().expect("valid");
+    let out = ExactDagExtractor::default()
+        .with_time_limit(Duration::from_secs(5))
+        .solve(&g);
+    assert!(out.optimal);
+    assert_eq!(out.extraction.dag_cost(&g), 11.0);
+    assert_eq!(check(&g).2, 11.0);
+}

@@ -224,3 +224,115 @@ pub(crate) fn must_sets(graph: &Graph, classes: &[(ClassId, Vec<NodeId>)]) -> Ve
         })
         .collect()
 }
+
+/// Bit sets over class indices, one row per class.
+pub(crate) struct ClassSets {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl ClassSets {
+    fn new(num_classes: usize) -> Self {
+        let words = num_classes.div_ceil(64);
+        ClassSets {
+            words,
+            bits: vec![0; words * num_classes],
+        }
+    }
+
+    pub(crate) fn row(&self, c: usize) -> &[u64] {
+        &self.bits[c * self.words..(c + 1) * self.words]
+    }
+
+    pub(crate) fn contains(&self, c: usize, r: usize) -> bool {
+        self.bits[c * self.words + r / 64] >> (r % 64) & 1 == 1
+    }
+}
+
+fn disjoint(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & y == 0)
+}
+
+/// For each class, the classes reachable from it through `candidates` (itself included).
+pub(crate) fn reach_sets(graph: &Graph, candidates: &[Vec<NodeId>]) -> ClassSets {
+    let mut sets = ClassSets::new(graph.num_classes());
+    let w = sets.words;
+    for c in 0..graph.num_classes() {
+        sets.bits[c * w + c / 64] |= 1 << (c % 64);
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (c, nodes) in candidates.iter().enumerate() {
+            for &n in nodes {
+                for d in graph.children(n) {
+                    for k in 0..w {
+                        let add = sets.bits[d.index() * w + k] & !sets.bits[c * w + k];
+                        if add != 0 {
+                            sets.bits[c * w + k] |= add;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sets
+}
+
+/// A lower bound on the DAG cost of every acyclic term of each class (non-negative costs).
+///
+/// A node costs at least its own cost plus, for children whose reachable classes are pairwise
+/// disjoint, the sum of their bounds (their sub-DAGs cannot share a node). Iterated upward from
+/// zero, every round stays a valid bound; the rounds stop at a fixpoint or after
+/// `rounds_limit`. On an associativity closure (every class a set of summands, children
+/// disjoint subsets) this is the exact `2k - 1`, where the LP relaxation is far below.
+pub(crate) fn dag_lower_bounds(
+    graph: &Graph,
+    candidates: &[Vec<NodeId>],
+    reach: &ClassSets,
+    rounds_limit: usize,
+) -> Vec<f64> {
+    let mut bound = vec![0.0; graph.num_classes()];
+    let mut acc = vec![0u64; reach.words];
+    for _ in 0..rounds_limit {
+        let mut changed = false;
+        for c in 0..graph.num_classes() {
+            let best = candidates[c]
+                .iter()
+                .map(|&n| node_lower_bound(graph, n, &bound, reach, &mut acc))
+                .fold(f64::INFINITY, f64::min);
+            if best.is_finite() && best > bound[c] + 1e-9 {
+                bound[c] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    bound
+}
+
+/// `n`'s cost plus the bounds of a greedy set of children with disjoint reachable classes.
+pub(crate) fn node_lower_bound(
+    graph: &Graph,
+    n: NodeId,
+    bound: &[f64],
+    reach: &ClassSets,
+    acc: &mut [u64],
+) -> f64 {
+    let mut children = graph.children(n).to_vec();
+    children.sort_by(|a, b| bound[b.index()].total_cmp(&bound[a.index()]).then(a.cmp(b)));
+    children.dedup();
+    acc.fill(0);
+    let mut sum = graph.cost(n);
+    for d in children {
+        let row = reach.row(d.index());
+        if disjoint(acc, row) {
+            sum += bound[d.index()];
+            acc.iter_mut().zip(row).for_each(|(a, r)| *a |= r);
+        }
+    }
+    sum
+}

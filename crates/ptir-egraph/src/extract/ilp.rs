@@ -11,7 +11,7 @@ use microlp::{
     TerminationReason, Variable,
 };
 
-use super::cuts::must_sets;
+use super::cuts::{dag_lower_bounds, must_sets, node_lower_bound, reach_sets, ClassSets};
 use super::graph::{ClassId, Graph, NodeId};
 use super::improve::{find_cycle, Choice};
 
@@ -24,6 +24,13 @@ const IMPLIED_ROWS_LIMIT: usize = 20_000;
 
 /// At most this many violated implication rows are added per round of root cutting planes.
 const IMPLIED_CUTS_LIMIT: usize = 2_000;
+
+/// The disjoint-children bound of [`fix_by_cost`] needs a bit set per class: it runs on
+/// graphs of at most this many classes.
+const DISJOINT_BOUND_CLASSES_LIMIT: usize = 5_000;
+
+/// At most this many rounds of the disjoint-children bound's fixpoint.
+const DISJOINT_BOUND_ROUNDS_LIMIT: usize = 64;
 
 /// Cost fixing ([`fix_by_cost`]) runs on graphs of at most this many nodes.
 const COST_FIXING_NODES_LIMIT: usize = 50_000;
@@ -428,6 +435,8 @@ fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
         };
     let mut mark = vec![0u32; graph.num_classes()];
     let mut epoch = 0;
+    let disjoint = DisjointBound::new(graph, candidates, &in_base, &min_cost);
+    let too_dear = |bound: f64| bound > limit + 1e-9 * limit.abs().max(1.0);
     for c in graph.classes() {
         let own = if in_base[c.index()] {
             min_cost[c.index()]
@@ -435,6 +444,9 @@ fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
             0.0
         };
         candidates[c.index()].retain(|&n| {
+            if disjoint.as_ref().is_some_and(|b| too_dear(b.of(graph, n))) {
+                return false;
+            }
             epoch += 1;
             let mut sum = base - own + graph.cost(n);
             for d in graph.children(n) {
@@ -448,8 +460,64 @@ fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
                     }
                 }
             }
-            sum <= limit + 1e-9 * limit.abs().max(1.0)
+            !too_dear(sum)
         });
+    }
+}
+
+/// The second bound of [`fix_by_cost`]: a node's [`dag_lower_bounds`] value, plus the
+/// cheapest cost of each root must-class its sub-DAG cannot reach.
+struct DisjointBound {
+    reach: ClassSets,
+    bound: Vec<f64>,
+    base: Vec<(usize, f64)>,
+    scratch: std::cell::RefCell<Vec<u64>>,
+}
+
+impl DisjointBound {
+    fn new(
+        graph: &Graph,
+        candidates: &[Vec<NodeId>],
+        in_base: &[bool],
+        min_cost: &[f64],
+    ) -> Option<Self> {
+        if graph.num_classes() > DISJOINT_BOUND_CLASSES_LIMIT {
+            return None;
+        }
+        let reach = reach_sets(graph, candidates);
+        let bound = dag_lower_bounds(graph, candidates, &reach, DISJOINT_BOUND_ROUNDS_LIMIT);
+        let base = (0..graph.num_classes())
+            .filter(|&r| in_base[r])
+            .map(|r| (r, min_cost[r]))
+            .collect();
+        let scratch = std::cell::RefCell::new(vec![0; reach.row(0).len()]);
+        Some(DisjointBound {
+            reach,
+            bound,
+            base,
+            scratch,
+        })
+    }
+
+    /// A lower bound on the cost of any answer that uses `n`.
+    fn of(&self, graph: &Graph, n: NodeId) -> f64 {
+        let mut acc = self.scratch.borrow_mut();
+        let own = node_lower_bound(graph, n, &self.bound, &self.reach, &mut acc);
+        let c = graph.class_of(n).index();
+        let outside = |&&(r, _): &&(usize, f64)| {
+            r != c
+                && !self.reach.contains(c, r)
+                && graph
+                    .children(n)
+                    .iter()
+                    .all(|d| !self.reach.contains(d.index(), r))
+        };
+        own + self
+            .base
+            .iter()
+            .filter(outside)
+            .map(|&(_, cost)| cost)
+            .sum::<f64>()
     }
 }
 
