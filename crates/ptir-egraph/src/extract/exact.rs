@@ -126,38 +126,49 @@ impl ExactDagExtractor {
         };
         let mut cuts: Vec<Cut> = Vec::new();
         let incumbent = out.extraction.dag_cost(graph);
-        if root_cuts(&model, target, incumbent, &mut cuts, &mut out, deadline) {
-            return out;
-        }
-        while Instant::now() < deadline {
-            out.rounds += 1;
-            let incumbent = out.extraction.dag_cost(graph);
-            let Some(round) = model.solve(target, &cuts, incumbent, deadline) else {
-                break;
-            };
-            out.lower_bound = out
-                .lower_bound
-                .max(round.bound.unwrap_or(f64::NEG_INFINITY));
-            let Some(choice) = round.choice else {
-                out.optimal = round.proved;
-                break;
-            };
-            let cycles = model.cycles(target, &choice);
-            if cycles.is_empty() {
-                let found = Extraction::from_choices(target, |c| choice[c.index()]);
-                let found = reduced
-                    .as_ref()
-                    .map_or(found.clone(), |r| r.expand(graph, &found));
-                if found.dag_cost(graph) <= incumbent || round.proved {
-                    out.extraction = found;
-                }
-                out.optimal = round.proved;
-                break;
-            }
-            out.cuts += cycles.len();
-            cuts.extend(cycles.into_iter().map(Cut::Cycle));
+        if !root_cuts(&model, target, incumbent, &mut cuts, &mut out, deadline) {
+            ilp_rounds(&model, graph, reduced.as_ref(), cuts, &mut out, deadline);
         }
         out
+    }
+}
+
+/// Solves the ILP, adding the cycle inequalities of cyclic answers, until an acyclic answer,
+/// a proof that the incumbent is optimal, or the deadline.
+fn ilp_rounds(
+    model: &Model,
+    graph: &Graph,
+    reduced: Option<&Reduced>,
+    mut cuts: Vec<Cut>,
+    out: &mut ExactOutcome,
+    deadline: Instant,
+) {
+    let target = reduced.map_or(graph, |r| &r.graph);
+    let incumbent = out.extraction.dag_cost(graph);
+    while Instant::now() < deadline {
+        out.rounds += 1;
+        let Some(round) = model.solve(target, &cuts, incumbent, deadline) else {
+            return;
+        };
+        let bound = round.bound.unwrap_or(f64::NEG_INFINITY);
+        out.lower_bound = out.lower_bound.max(bound);
+        let Some(choice) = round.choice else {
+            out.optimal = round.proved;
+            return;
+        };
+        let cycles = model.cycles(target, &choice);
+        if cycles.is_empty() {
+            // The cutoff row makes the answer cheaper than the incumbent, up to round-off.
+            let found = Extraction::from_choices(target, |c| choice[c.index()]);
+            let found = reduced.map_or(found.clone(), |r| r.expand(graph, &found));
+            if found.dag_cost(graph) <= incumbent + 1e-9 * incumbent.abs().max(1.0) {
+                out.extraction = found;
+            }
+            out.optimal = round.proved;
+            return;
+        }
+        out.cuts += cycles.len();
+        cuts.extend(cycles.into_iter().map(Cut::Cycle));
     }
 }
 

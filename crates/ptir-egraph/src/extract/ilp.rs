@@ -267,11 +267,7 @@ impl Model {
     /// integral costs, else by a relative 1e-6 (so "optimal" means within that of the optimum).
     fn add_cutoff(&self, graph: &Graph, problem: &mut Problem, x: &[Variable], incumbent: f64) {
         let integral = self.nodes.iter().all(|&n| graph.cost(n).fract() == 0.0);
-        let step = if integral {
-            1.0
-        } else {
-            1e-6 * incumbent.abs().max(1.0)
-        };
+        let step = cutoff_step(integral, incumbent);
         let mut row = LinearExpr::empty();
         for (&n, &v) in self.nodes.iter().zip(x) {
             if graph.cost(n) != 0.0 {
@@ -414,25 +410,12 @@ fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
             .fold(f64::INFINITY, f64::min)
     };
     let min_cost: Vec<f64> = (0..graph.num_classes()).map(min_cost).collect();
-    let mut in_base = vec![false; graph.num_classes()];
-    let mut base = 0.0;
-    for r in graph.roots() {
-        for &m in &must[r.index()] {
-            if !std::mem::replace(&mut in_base[m as usize], true) {
-                base += min_cost[m as usize];
-            }
-        }
-    }
+    let (in_base, base) = root_must_base(graph, &must, &min_cost);
     let integral = graph
         .classes()
         .flat_map(|c| graph.node_ids(c))
         .all(|n| graph.cost(n).fract() == 0.0);
-    let limit = incumbent
-        - if integral {
-            1.0
-        } else {
-            1e-6 * incumbent.abs().max(1.0)
-        };
+    let limit = incumbent - cutoff_step(integral, incumbent);
     let mut mark = vec![0u32; graph.num_classes()];
     let mut epoch = 0;
     let disjoint = DisjointBound::new(graph, candidates, &in_base, &min_cost);
@@ -463,6 +446,31 @@ fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
             !too_dear(sum)
         });
     }
+}
+
+/// How much better than the incumbent an answer must be to count: 1 with integral costs, else
+/// a relative 1e-6 (so "optimal" means within that of the optimum).
+fn cutoff_step(integral: bool, incumbent: f64) -> f64 {
+    if integral {
+        1.0
+    } else {
+        1e-6 * incumbent.abs().max(1.0)
+    }
+}
+
+/// The classes every answer contains (the union of the roots' must-sets), as flags, and the
+/// sum of their cheapest costs.
+fn root_must_base(graph: &Graph, must: &[Vec<u32>], min_cost: &[f64]) -> (Vec<bool>, f64) {
+    let mut in_base = vec![false; graph.num_classes()];
+    let mut base = 0.0;
+    for r in graph.roots() {
+        for &m in &must[r.index()] {
+            if !std::mem::replace(&mut in_base[m as usize], true) {
+                base += min_cost[m as usize];
+            }
+        }
+    }
+    (in_base, base)
 }
 
 /// The second bound of [`fix_by_cost`]: a node's [`dag_lower_bounds`] value, plus the

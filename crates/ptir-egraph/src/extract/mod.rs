@@ -14,14 +14,20 @@
 //! | --- | --- | --- |
 //! | [`TreeExtractor`] | tree cost, optimally | bottom-up fixpoint, egg's semantics |
 //! | [`GreedyDagExtractor`] | DAG cost, heuristically | cost sets bottom-up, then local search |
-//! | [`ExactDagExtractor`] | DAG cost, optimally within a time limit | 0-1 ILP with lazy cycle cuts |
+//! | [`ExactDagExtractor`] | DAG cost, optimally within a time limit | reduction, bounds, cutting planes, 0-1 ILP |
 //!
 //! Every extractor returns an acyclic extraction that covers all roots ([`Graph`] refuses
 //! e-graphs where that is impossible). Negative costs are allowed: the DAG cost still counts
 //! each chosen node once, but a bigger term can then be cheaper, so tree extraction is only a
 //! heuristic there.
 //!
-//! [`serialize`] reads and writes the egraph-serialize JSON format of extraction-gym.
+//! [`serialize`] reads and writes the egraph-serialize JSON format of extraction-gym, so that
+//! e-graphs made by other tools can be extracted and ours can be inspected by theirs.
+//!
+//! On the 125 extraction-gym e-graphs (see `BENCHMARKS.md`), the greedy extractor's DAG cost is
+//! never worse than extraction-gym's `faster-greedy-dag` (better on 22) in about a third of its
+//! time, and the exact extractor proves optimality on 62 of the 64 under 2,000 nodes within
+//! [`EXACT_TIME_LIMIT`].
 
 mod cuts;
 mod exact;
