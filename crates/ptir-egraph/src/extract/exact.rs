@@ -1,39 +1,6 @@
 //! Exact DAG extraction: a 0-1 integer program solved by `microlp` (pure Rust), with cycles
-//! forbidden lazily, under a time limit that falls back to the greedy answer.
 //!
-//! The story of [`ExactDagExtractor::solve`]:
-//!
-//! 1. The greedy extractor gives an incumbent (and the answer, if the ILP does not finish).
-//! 2. The graph is [reduced](super::reduce): only nodes an optimal extraction can use are
-//!    kept, dominated nodes are dropped, and single-parent classes are merged into their
-//!    parent; an answer for the reduced graph is expanded back at the end. With non-negative
-//!    costs, nodes that cannot beat the incumbent are dropped too: a node's cost plus the
-//!    cheapest cost of every class that any term using it must contain (the roots' and its
-//!    children's must-sets) is a lower bound on any answer that uses it.
-//! 3. A binary `x[n]` per node, minimizing `sum cost[n] * x[n]`, subject to: a root class
-//!    chooses exactly one node, any other class at most one; a chosen node's child classes
-//!    choose a node (`x[n] <= sum x[m]`, `m` in the child class). With negative costs a
-//!    class may also be chosen only if some chosen node uses it (otherwise the solver would
-//!    pick every negative node), which with acyclicity makes every chosen class reachable.
-//!    A cutoff row asks for a cost below the incumbent's (by 1 if costs are integers, else
-//!    by a relative 1e-6), so that the solver prunes with it from the start; "infeasible"
-//!    then proves the incumbent optimal. With integer costs a bound within less than 1 of
-//!    the solver's best answer also proves it optimal.
-//! 4. Root cutting planes tighten the linear relaxation, for up to a quarter of the time
-//!    left: solve it, add the rows it violates among the *implications* `y[r] >= y[c]` (every
-//!    term of class `c` contains class `r`; `y` is a class's sum of `x`) and the
-//!    [cycle inequalities](super::cuts), and solve again. On babble's e-graphs this is what
-//!    makes proofs take tenths of a second instead of timing out.
-//! 5. Acyclicity of the integer answer is lazy: solve the ILP; if the chosen nodes form cycles
-//!    of classes, add their cycle inequalities and solve again. Every cut holds for every
-//!    acyclic extraction, so an acyclic optimum of the cut model is optimal.
-//! 6. On the time limit (or a solver failure) the best acyclic answer found, at worst the
-//!    greedy one, is returned with `optimal == false` and the solver's lower bound.
-//!
-//! The linear relaxation is what limits the proofs: where it stays far from the optimum even
-//! with the cuts (sharing that looks cheap fractionally, as in the complete associativity
-//! closure of egg's `math_associate_adds` or a MaxSAT encoding), branch and bound cannot
-//! close the gap in seconds.
+//! The formulation and its story are on [`ExactDagExtractor`].
 
 use std::time::{Duration, Instant};
 
@@ -52,7 +19,43 @@ pub const EXACT_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// At most this many rounds of root cutting planes (LP solve, separation) are run.
 const ROOT_CUT_ROUNDS_LIMIT: usize = 50;
 
-/// Optimal DAG extraction within a time limit (see the [module docs](self)).
+/// Optimal DAG extraction within a time limit.
+///
+/// forbidden lazily, under a time limit that falls back to the greedy answer.
+///
+/// The story of [`ExactDagExtractor::solve`]:
+///
+/// 1. The greedy extractor gives an incumbent (and the answer, if the ILP does not finish).
+/// 2. The graph is reduced: only nodes an optimal extraction can use are
+///    kept, dominated nodes are dropped, and single-parent classes are merged into their
+///    parent; an answer for the reduced graph is expanded back at the end. With non-negative
+///    costs, nodes that cannot beat the incumbent are dropped too: a node's cost plus the
+///    cheapest cost of every class that any term using it must contain (the roots' and its
+///    children's must-sets) is a lower bound on any answer that uses it.
+/// 3. A binary `x[n]` per node, minimizing `sum cost[n] * x[n]`, subject to: a root class
+///    chooses exactly one node, any other class at most one; a chosen node's child classes
+///    choose a node (`x[n] <= sum x[m]`, `m` in the child class). With negative costs a
+///    class may also be chosen only if some chosen node uses it (otherwise the solver would
+///    pick every negative node), which with acyclicity makes every chosen class reachable.
+///    A cutoff row asks for a cost below the incumbent's (by 1 if costs are integers, else
+///    by a relative 1e-6), so that the solver prunes with it from the start; "infeasible"
+///    then proves the incumbent optimal. With integer costs a bound within less than 1 of
+///    the solver's best answer also proves it optimal.
+/// 4. Root cutting planes tighten the linear relaxation, for up to a quarter of the time
+///    left: solve it, add the rows it violates among the *implications* `y[r] >= y[c]` (every
+///    term of class `c` contains class `r`; `y` is a class's sum of `x`) and the
+///    cycle inequalities, and solve again. On babble's e-graphs this is what
+///    makes proofs take tenths of a second instead of timing out.
+/// 5. Acyclicity of the integer answer is lazy: solve the ILP; if the chosen nodes form cycles
+///    of classes, add their cycle inequalities and solve again. Every cut holds for every
+///    acyclic extraction, so an acyclic optimum of the cut model is optimal.
+/// 6. On the time limit (or a solver failure) the best acyclic answer found, at worst the
+///    greedy one, is returned with `optimal == false` and the solver's lower bound.
+///
+/// The linear relaxation is what limits the proofs: where it stays far from the optimum even
+/// with the cuts (sharing that looks cheap fractionally, as in the complete associativity
+/// closure of egg's `math_associate_adds` or a MaxSAT encoding), branch and bound cannot
+/// close the gap in seconds.
 ///
 /// ```
 /// use ptir_egraph::extract::{ExactDagExtractor, Extractor, Graph};

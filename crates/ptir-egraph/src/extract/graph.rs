@@ -1,21 +1,6 @@
 //! The extraction-side e-graph: classes of nodes, each node with a cost and child classes.
 //!
-//! [`Graph`] knows nothing of `egg` or of PTIR: it is what every extractor reads, whether the
-//! e-graph came from our saturation or from another tool's JSON (see
-//! [`Graph::from_serialized`]). Ids are dense `u32` indices ([`ClassId`], [`NodeId`]); the
-//! string ids of the interchange format are kept only as names for writing back.
-//!
-//! # Invariants
-//!
-//! A `Graph` is built once by [`GraphBuilder::build`] and never changes. The nodes of a class
-//! are contiguous ([`Graph::nodes`] is a range), in the order they were added. No cost is NaN
-//! or `-inf`; a cost of `+inf` (or a finite cost whose sums overflow) marks a node that can
-//! never be chosen. Every root class has an acyclic extraction of finite cost, so extractors
-//! cannot fail: a graph without one is refused with [`GraphError::Unextractable`].
-//!
-//! A node is *usable* ([`Graph::is_usable`]) unless it is subsumed (egglog's "do not
-//! extract" mark), has an infinite cost, or has its own class as a child (a self-loop, which
-//! no acyclic extraction can choose).
+//! The invariants are on [`Graph`].
 
 use std::ops::Range;
 
@@ -88,7 +73,24 @@ pub enum GraphError {
     },
 }
 
-/// An immutable e-graph for extraction (see the [module docs](self)).
+/// An immutable e-graph for extraction.
+///
+/// [`Graph`] knows nothing of `egg` or of PTIR: it is what every extractor reads, whether the
+/// e-graph came from our saturation or from another tool's JSON (see
+/// [`Graph::from_serialized`]). Ids are dense `u32` indices ([`ClassId`], [`NodeId`]); the
+/// string ids of the interchange format are kept only as names for writing back.
+///
+/// # Invariants
+///
+/// A `Graph` is built once by [`GraphBuilder::build`] and never changes. The nodes of a class
+/// are contiguous ([`Graph::nodes`] is a range), in the order they were added. No cost is NaN
+/// or `-inf`; a cost of `+inf` (or a finite cost whose sums overflow) marks a node that can
+/// never be chosen. Every root class has an acyclic extraction of finite cost, so extractors
+/// cannot fail: a graph without one is refused with [`GraphError::Unextractable`].
+///
+/// A node is *usable* ([`Graph::is_usable`]) unless it is subsumed (egglog's "do not
+/// extract" mark), has an infinite cost, or has its own class as a child (a self-loop, which
+/// no acyclic extraction can choose).
 ///
 /// ```
 /// use ptir_egraph::extract::Graph;
@@ -181,7 +183,7 @@ impl Graph {
         self.subsumed[node.index()]
     }
 
-    /// Whether an extractor may choose the node (see the [module docs](self)).
+    /// Whether an extractor may choose the node (see [`Graph`]).
     pub fn is_usable(&self, node: NodeId) -> bool {
         let class = self.class_of(node);
         !self.is_subsumed(node)
@@ -331,7 +333,7 @@ impl GraphBuilder {
         self.roots.push(class);
     }
 
-    /// Checks the invariants of the [module docs](self) and builds the graph.
+    /// Checks the invariants of [`Graph`] and builds it.
     pub fn build(self) -> Result<Graph, GraphError> {
         let num_classes = self.classes.len();
         if num_classes >= u32::MAX as usize || self.nodes.len() >= u32::MAX as usize {

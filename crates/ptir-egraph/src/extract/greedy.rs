@@ -1,17 +1,6 @@
 //! DAG-aware greedy extraction: cost sets bottom-up, then local search.
 //!
-//! **Phase 1, cost sets** (as extraction-gym's `faster-greedy-dag`): each class keeps the set
-//! of classes its current best sub-DAG uses, and that sub-DAG's cost, each class paid once.
-//! Nodes are evaluated cheapest first from the leaves; a node's candidate set is the union of
-//! its children's sets plus its own class, and it replaces the class's choice when its sum is
-//! lower. Sets are plain vectors of class ids, unioned with an epoch-stamped mark array, so a
-//! union costs the sizes of the children's sets and nothing more.
-//!
-//! **Phase 2, local search** ([`improve`](super::improve)): the phase-1 choice, and the
-//! tree-optimal one, are improved by moves that re-choose one class at a time while the exact
-//! DAG cost drops, and the cheaper result is returned. Phase 1 alone can be fooled (its sets go
-//! stale when a child's choice changes later); phase 2 never makes a solution worse and fixes
-//! most of that.
+//! The two phases are described on [`GreedyDagExtractor`].
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -27,7 +16,20 @@ use super::{Extraction, Extractor};
 /// within tens of milliseconds; the budget only bounds pathological inputs.
 pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
-/// DAG-aware greedy extraction (see the [module docs](self)).
+/// DAG-aware greedy extraction.
+///
+/// **Phase 1, cost sets** (as extraction-gym's `faster-greedy-dag`): each class keeps the set
+/// of classes its current best sub-DAG uses, and that sub-DAG's cost, each class paid once.
+/// Nodes are evaluated cheapest first from the leaves; a node's candidate set is the union of
+/// its children's sets plus its own class, and it replaces the class's choice when its sum is
+/// lower. Sets are plain vectors of class ids, unioned with an epoch-stamped mark array, so a
+/// union costs the sizes of the children's sets and nothing more.
+///
+/// **Phase 2, local search** (`improve`): the phase-1 choice, and the
+/// tree-optimal one, are improved by moves that re-choose one class at a time while the exact
+/// DAG cost drops, and the cheaper result is returned. Phase 1 alone can be fooled (its sets go
+/// stale when a child's choice changes later); phase 2 never makes a solution worse and fixes
+/// most of that.
 ///
 /// ```
 /// use ptir_egraph::extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};

@@ -1,20 +1,22 @@
 //! Tree extraction: the bottom-up fixpoint of egg's `Extractor`.
 //!
-//! A class's cost is the least, over its usable nodes, of the node's cost plus its children's
-//! class costs (a child used twice is paid twice). Costs start at `+inf` and only ever go down;
-//! a node with a child of infinite cost is never chosen, which is how cycles are avoided. With
-//! non-negative costs the fixpoint is the optimal tree cost and its choices are acyclic: a
-//! choice only replaces a costlier one, so a class can never come to depend on itself.
-//!
-//! With negative costs tree cost is not monotone (a cycle would be ever cheaper), so an update
-//! is also refused when it would close a cycle, and the result is a heuristic.
+//! How and why: see [`TreeExtractor`].
 
 use std::collections::VecDeque;
 
 use super::graph::{ClassId, Graph, NodeId};
 use super::{Extraction, Extractor};
 
-/// Minimizes tree cost bottom-up, like egg's `Extractor` (see the [module docs](self)).
+/// Minimizes tree cost bottom-up, like egg's `Extractor`.
+///
+/// A class's cost is the least, over its usable nodes, of the node's cost plus its children's
+/// class costs (a child used twice is paid twice). Costs start at `+inf` and only ever go down;
+/// a node with a child of infinite cost is never chosen, which is how cycles are avoided. With
+/// non-negative costs the fixpoint is the optimal tree cost and its choices are acyclic: a
+/// choice only replaces a costlier one, so a class can never come to depend on itself.
+///
+/// With negative costs tree cost is not monotone (a cycle would be ever cheaper), so an update
+/// is also refused when it would close a cycle, and the result is a heuristic.
 ///
 /// ```
 /// use ptir_egraph::extract::{Extractor, Graph, TreeExtractor};
@@ -95,7 +97,7 @@ fn node_cost(graph: &Graph, n: NodeId, class_cost: &[f64]) -> f64 {
 }
 
 /// Whether choosing `n` for its class keeps the choices acyclic. Only checked when costs can
-/// be negative: otherwise it always holds (see the [module docs](self)).
+/// be negative: otherwise it always holds (see [`TreeExtractor`]).
 fn acyclic_update(graph: &Graph, best: &TreeChoices, n: NodeId) -> bool {
     if !graph.has_negative_cost() {
         return true;
