@@ -1,4 +1,5 @@
 //! Exact DAG extraction: a 0-1 integer program solved by `microlp` (pure Rust), with cycles
+//! forbidden lazily, under a time limit that falls back to the greedy answer.
 //!
 //! The formulation and its story are on [`ExactDagExtractor`].
 
@@ -19,9 +20,8 @@ pub const EXACT_TIME_LIMIT: Duration = Duration::from_secs(10);
 /// At most this many rounds of root cutting planes (LP solve, separation) are run.
 const ROOT_CUT_ROUNDS_LIMIT: usize = 50;
 
-/// Optimal DAG extraction within a time limit.
-///
-/// forbidden lazily, under a time limit that falls back to the greedy answer.
+/// Optimal DAG extraction within a time limit: a 0-1 integer program solved by `microlp` (pure
+/// Rust), with cycles forbidden lazily; on the time limit it falls back to the greedy answer.
 ///
 /// The story of [`ExactDagExtractor::solve`]:
 ///
@@ -31,7 +31,9 @@ const ROOT_CUT_ROUNDS_LIMIT: usize = 50;
 ///    parent; an answer for the reduced graph is expanded back at the end. With non-negative
 ///    costs, nodes that cannot beat the incumbent are dropped too: a node's cost plus the
 ///    cheapest cost of every class that any term using it must contain (the roots' and its
-///    children's must-sets) is a lower bound on any answer that uses it.
+///    children's must-sets) is a lower bound on any answer that uses it, and so is its cost
+///    plus the DAG lower bounds of children that cannot share a class (which proves, say, the
+///    complete associativity closure of a sum optimal without any LP).
 /// 3. A binary `x[n]` per node, minimizing `sum cost[n] * x[n]`, subject to: a root class
 ///    chooses exactly one node, any other class at most one; a chosen node's child classes
 ///    choose a node (`x[n] <= sum x[m]`, `m` in the child class). With negative costs a
@@ -53,9 +55,8 @@ const ROOT_CUT_ROUNDS_LIMIT: usize = 50;
 ///    greedy one, is returned with `optimal == false` and the solver's lower bound.
 ///
 /// The linear relaxation is what limits the proofs: where it stays far from the optimum even
-/// with the cuts (sharing that looks cheap fractionally, as in the complete associativity
-/// closure of egg's `math_associate_adds` or a MaxSAT encoding), branch and bound cannot
-/// close the gap in seconds.
+/// with the cuts (choices that look cheap fractionally, as in a MaxSAT encoding of max-cut),
+/// branch and bound cannot close the gap in seconds.
 ///
 /// ```
 /// use ptir_egraph::extract::{ExactDagExtractor, Extractor, Graph};
