@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use microlp::{
     ComparisonOp, LinearExpr, OptimizationDirection, Problem, SolutionStatus, SolveOptions,
-    TerminationReason, Variable,
+    SolveOutcome, TerminationReason, Variable,
 };
 
 use super::cuts::{dag_lower_bounds, must_sets, node_lower_bound, reach_sets, ClassSets};
@@ -198,9 +198,10 @@ impl Model {
         incumbent: f64,
         deadline: Instant,
     ) -> Relaxation {
-        let (mut problem, x) = self.build(graph, cuts, incumbent, true);
-        problem.set_time_limit(deadline.saturating_duration_since(Instant::now()));
-        match problem.solve().map(|o| o.into_solution()) {
+        let (problem, x) = self.build(graph, cuts, incumbent, true);
+        let mut options = SolveOptions::default();
+        options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
+        match guarded_solve(&problem, options).map(|o| o.into_solution()) {
             Ok(Ok(s)) => {
                 Relaxation::Solved(x.iter().map(|&v| s.var_value(v)).collect(), s.objective())
             }
@@ -227,7 +228,7 @@ impl Model {
             options.mip_gap = 0.999 / incumbent;
         }
         options.time_limit = Some(deadline.saturating_duration_since(Instant::now()));
-        let outcome = match problem.solve_with(options) {
+        let outcome = match guarded_solve(&problem, options) {
             Ok(outcome) => outcome,
             // Nothing beats the incumbent: it is optimal.
             Err(microlp::Error::Infeasible) => {
@@ -446,6 +447,17 @@ fn fix_by_cost(graph: &Graph, candidates: &mut [Vec<NodeId>], incumbent: f64) {
             !too_dear(sum)
         });
     }
+}
+
+/// Runs `microlp`, turning a panic inside it into an internal error: a solver bug must cost
+/// the proof, not the extraction (the caller falls back to the greedy answer).
+fn guarded_solve(problem: &Problem, options: SolveOptions) -> Result<SolveOutcome, microlp::Error> {
+    let solve = std::panic::AssertUnwindSafe(|| problem.solve_with(options));
+    std::panic::catch_unwind(solve).unwrap_or_else(|_| {
+        Err(microlp::Error::InternalError(
+            "microlp panicked".to_string(),
+        ))
+    })
 }
 
 /// How much better than the incumbent an answer must be to count: 1 with integral costs, else
