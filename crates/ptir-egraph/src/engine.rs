@@ -5,7 +5,7 @@
 //! extern declarations) and is verified before it is returned.
 
 use crate::cost::CostModel;
-use crate::extraction::{extract, ExtractorKind};
+use crate::extraction::{choose, ExtractorKind};
 use crate::lift::lift;
 use crate::lower::lower;
 use crate::saturate::{saturate, Limits, SaturationReport};
@@ -125,13 +125,12 @@ fn optimize_function(
         });
     }
     let t = Instant::now();
-    let choice =
-        extract(&lowered, options.cost.as_ref(), options.extractor).map_err(|message| {
-            EngineError::Extract {
-                function: name.to_string(),
-                message,
-            }
-        })?;
+    let choice = choose(&lowered, options.cost.as_ref(), options.extractor).map_err(|message| {
+        EngineError::Extract {
+            function: name.to_string(),
+            message,
+        }
+    })?;
     let extract_time = t.elapsed();
     let t = Instant::now();
     let func = lift(&lowered, &|c| choice.node(c))?;
@@ -215,12 +214,11 @@ pub fn compare(
         let (mut time, mut optimal) = (Duration::ZERO, true);
         for (i, lowered) in saturated.iter().enumerate() {
             let t = Instant::now();
-            let choice = extract(lowered, model.as_ref(), *kind).map_err(|message| {
-                EngineError::Extract {
+            let choice =
+                choose(lowered, model.as_ref(), *kind).map_err(|message| EngineError::Extract {
                     function: lowered.name.clone(),
                     message,
-                }
-            })?;
+                })?;
             time += t.elapsed();
             optimal &= choice.optimal;
             result.functions[i] = lift(lowered, &|c| choice.node(c))?;

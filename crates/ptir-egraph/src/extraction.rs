@@ -3,31 +3,53 @@
 //!
 //! Every e-node is priced on its own ([`node_cost`]): an op e-node costs what the model says
 //! for that op at the types of its classes; parameters, attributes and region nodes cost
-//! nothing. The tree extractor is egg's `Extractor` over these costs.
+//! nothing. The priced e-graph becomes an extraction [`Graph`] ([`to_graph`]), on which the
+//! extractors of [`crate::extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
 use crate::analysis::{layout, node_op, PtirEGraph};
 use crate::cost::CostModel;
+use crate::extract::{
+    ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
+};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
 use egg::{Id, Language};
+
+#[doc(no_inline)]
+pub use crate::extract::EXACT_TIME_LIMIT;
 use ptir_ir::{Op, Type};
 use rustc_hash::FxHashMap;
 
 /// Which extractor to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExtractorKind {
-    /// Bottom-up tree cost (egg's `Extractor`): a shared class is paid once per use.
+    /// Bottom-up tree cost (egg's semantics): a shared class is paid once per use.
     Tree,
+    /// DAG-aware greedy: a shared class is paid once.
+    Greedy,
+    /// Exact DAG extraction (0-1 ILP) within [`EXACT_TIME_LIMIT`]; falls back to the best
+    /// answer found and says whether it proved optimality.
+    Exact,
+    /// Chaos: the tree extractor under random costs (seeded). Correctness must never depend
+    /// on extraction choosing well; tests use this to prove it.
+    Chaos(u64),
 }
 
 impl ExtractorKind {
-    /// Every extractor.
-    pub const ALL: &'static [ExtractorKind] = &[ExtractorKind::Tree];
+    /// The extractors users choose from.
+    pub const ALL: &'static [ExtractorKind] = &[
+        ExtractorKind::Tree,
+        ExtractorKind::Greedy,
+        ExtractorKind::Exact,
+    ];
 
     /// Its name in reports and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             ExtractorKind::Tree => "tree",
+            ExtractorKind::Greedy => "greedy",
+            ExtractorKind::Exact => "exact",
+            ExtractorKind::Chaos(_) => "chaos",
         }
     }
 }
@@ -76,53 +98,99 @@ pub fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostModel) ->
     }
 }
 
-struct ModelCost<'a> {
-    egraph: &'a PtirEGraph,
-    model: &'a dyn CostModel,
-}
-
-impl egg::CostFunction<PtirNode> for ModelCost<'_> {
-    type Cost = f64;
-
-    fn cost<C: FnMut(Id) -> f64>(&mut self, enode: &PtirNode, mut costs: C) -> f64 {
-        let own = if effect(enode) {
-            0.0
-        } else {
-            node_cost(self.egraph, enode, self.model)
-        };
-        enode.fold(own, |sum, id| sum + costs(id))
-    }
-}
-
 /// Impure ops are kept whatever they cost; their cost does not steer the choice.
 fn effect(n: &PtirNode) -> bool {
     matches!(n, PtirNode::Op(k, _) if k.token != 0)
 }
 
+/// The e-graph of `lowered` as an extraction graph priced by `model`, with the e-node behind
+/// each graph node (graph nodes are named by their index in that list). A class holding a side
+/// effect offers only the effect: lifting emits side effects as themselves.
+pub fn to_graph(
+    lowered: &Lowered,
+    model: &dyn CostModel,
+) -> Result<(Graph, Vec<PtirNode>), String> {
+    let eg = &lowered.egraph;
+    let mut b = Graph::builder();
+    let mut nodes = Vec::new();
+    for class in eg.classes() {
+        let id = b.class(&class.id.to_string());
+        let effect_only: Vec<&PtirNode> = class.nodes.iter().filter(|n| effect(n)).collect();
+        let offered: Vec<&PtirNode> = if effect_only.is_empty() {
+            class.nodes.iter().collect()
+        } else {
+            effect_only
+        };
+        for n in offered {
+            let children: Vec<ClassId> = n
+                .children()
+                .iter()
+                .map(|c| b.class(&eg.find(*c).to_string()))
+                .collect();
+            let cost = node_cost(eg, n, model);
+            b.add_named_node(
+                &nodes.len().to_string(),
+                id,
+                &n.to_string(),
+                cost,
+                &children,
+                false,
+            );
+            nodes.push(n.clone());
+        }
+    }
+    let root = b.class(&eg.find(lowered.root).to_string());
+    b.add_root(root);
+    let graph = b.build().map_err(|e| e.to_string())?;
+    Ok((graph, nodes))
+}
+
 /// Chooses one e-node per class reachable from the root of `lowered`.
-pub fn extract(
+pub fn choose(
     lowered: &Lowered,
     model: &dyn CostModel,
     kind: ExtractorKind,
 ) -> Result<Choice, String> {
-    let eg = &lowered.egraph;
-    match kind {
-        ExtractorKind::Tree => {
-            let ex = egg::Extractor::new(eg, ModelCost { egraph: eg, model });
-            let mut nodes = FxHashMap::default();
-            let mut stack = vec![eg.find(lowered.root)];
-            while let Some(c) = stack.pop() {
-                if nodes.contains_key(&c) {
-                    continue;
-                }
-                let n = ex.find_best_node(c).clone();
-                stack.extend(n.children().iter().map(|x| eg.find(*x)));
-                nodes.insert(c, n);
-            }
-            Ok(Choice {
-                nodes,
-                optimal: false,
-            })
+    let (graph, nodes) = match kind {
+        ExtractorKind::Chaos(seed) => to_graph(lowered, &chaos_model(seed))?,
+        _ => to_graph(lowered, model)?,
+    };
+    let (extraction, optimal) = match kind {
+        ExtractorKind::Tree | ExtractorKind::Chaos(_) => (TreeExtractor.extract(&graph), false),
+        ExtractorKind::Greedy => (GreedyDagExtractor::default().extract(&graph), false),
+        ExtractorKind::Exact => {
+            let out = ExactDagExtractor::default().solve(&graph);
+            (out.extraction, out.optimal)
         }
+    };
+    let mut chosen = FxHashMap::default();
+    for (class, node) in extraction.chosen() {
+        let c: usize = graph
+            .class_name(class)
+            .parse()
+            .map_err(|_| "a class name is not an e-class id")?;
+        let n: usize = graph
+            .node_name(node)
+            .parse()
+            .map_err(|_| "a node name is not an index")?;
+        let node = nodes
+            .get(n)
+            .cloned()
+            .ok_or("a node index is out of range")?;
+        chosen.insert(Id::from(c), node);
     }
+    Ok(Choice {
+        nodes: chosen,
+        optimal,
+    })
+}
+
+/// Random costs: each op costs a seeded pseudo-random amount in [0, 100).
+fn chaos_model(seed: u64) -> crate::cost::FnCost {
+    crate::cost::FnCost::new("chaos", move |op, _, ty| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (seed, op.name(), ty.to_string()).hash(&mut h);
+        (h.finish() % 100) as f64
+    })
 }

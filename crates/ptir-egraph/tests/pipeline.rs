@@ -1,7 +1,7 @@
 //! Lower → saturate → extract → lift on every corpus program: the output verifies and computes
 //! what the input computes.
 
-use ptir_egraph::EngineOptions;
+use ptir_egraph::{EngineOptions, ExtractorKind};
 use ptir_ir::{generate::random_inputs, Program};
 use ptir_rules::RuleSet;
 use std::path::Path;
@@ -55,5 +55,32 @@ fn corpus_round_trips_through_the_egraph() {
             panic!("{name}: lifted program does not verify: {e}\n{out}");
         }
         assert_eq!(run(&out, 3), run(&program, 3), "{name}:\n{out}");
+    }
+}
+
+/// Correctness never depends on extraction choosing well: under random costs (chaos), every
+/// extractor's output still verifies and computes what the input computes; and every
+/// extractor runs on every corpus program.
+#[test]
+fn corpus_survives_chaos_and_every_extractor() {
+    let rules = RuleSet::bundled()
+        .unwrap()
+        .filtered(&ptir_rules::RuleFilter::exact());
+    let mut kinds: Vec<ExtractorKind> = ExtractorKind::ALL.to_vec();
+    kinds.extend((0..4).map(ExtractorKind::Chaos));
+    for (name, program) in corpus() {
+        for kind in &kinds {
+            let options = EngineOptions {
+                extractor: *kind,
+                ..EngineOptions::default()
+            };
+            let (out, _) = ptir_egraph::optimize(&program, &rules, &options)
+                .unwrap_or_else(|e| panic!("{name} {kind:?}: {e}"));
+            assert_eq!(
+                run(&out, 7),
+                run(&program, 7),
+                "{name} with {kind:?}:\n{out}"
+            );
+        }
     }
 }

@@ -90,8 +90,12 @@ enum CostArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum ExtractorArg {
-    /// Bottom-up tree cost.
+    /// Bottom-up tree cost (egg's semantics).
     Tree,
+    /// DAG-aware greedy (a shared value is paid once).
+    Greedy,
+    /// Exact DAG extraction (ILP, 10 s limit, falls back to the best answer found).
+    Exact,
 }
 
 impl OptArgs {
@@ -128,6 +132,8 @@ impl OptArgs {
             },
             extractor: match self.extractor {
                 ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
+                ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
+                ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
             },
         })
     }

@@ -1,0 +1,427 @@
+//! The extraction-side e-graph: classes of nodes, each node with a cost and child classes.
+//!
+//! The invariants are on [`Graph`].
+
+use std::ops::Range;
+
+use indexmap::IndexMap;
+use thiserror::Error;
+
+/// Dense id of an e-class in a [`Graph`] (an index into its classes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ClassId(pub(crate) u32);
+
+/// Dense id of an e-node in a [`Graph`] (an index into its nodes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub(crate) u32);
+
+impl ClassId {
+    /// The index of this class, in `0..graph.num_classes()`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl NodeId {
+    /// The index of this node, in `0..graph.num_nodes()`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Why a graph could not be built.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum GraphError {
+    /// Two nodes have the same name.
+    #[error("duplicate node id `{0}`")]
+    DuplicateNode(String),
+    /// A node names a child node that is not in the graph.
+    #[error("node `{node}` has child `{child}`, which is not a node of the e-graph")]
+    MissingChild {
+        /// The parent node's name.
+        node: String,
+        /// The missing child's name.
+        child: String,
+    },
+    /// A root class has no node.
+    #[error("root e-class `{0}` has no node")]
+    MissingRoot(String),
+    /// A node's cost is NaN or negative infinity.
+    #[error("node `{node}` has cost {cost}, which is not a number or is -inf")]
+    BadCost {
+        /// The node's name.
+        node: String,
+        /// The offending cost.
+        cost: f64,
+    },
+    /// A root class has no acyclic extraction of finite cost.
+    #[error("root e-class `{0}` has no acyclic term of finite cost")]
+    Unextractable(String),
+    /// The graph has more classes or nodes than `u32` ids can name.
+    #[error("the e-graph is too large: {0} ids do not fit in u32")]
+    TooLarge(usize),
+    /// The JSON text is not an egraph-serialize e-graph.
+    #[error("invalid egraph-serialize JSON: {0}")]
+    Json(String),
+    /// Reading or writing a JSON file failed.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file's path.
+        path: String,
+        /// The I/O error.
+        message: String,
+    },
+}
+
+/// An immutable e-graph for extraction.
+///
+/// [`Graph`] knows nothing of `egg` or of PTIR: it is what every extractor reads, whether the
+/// e-graph came from our saturation or from another tool's JSON (see
+/// [`Graph::from_serialized`]). Ids are dense `u32` indices ([`ClassId`], [`NodeId`]); the
+/// string ids of the interchange format are kept only as names for writing back.
+///
+/// # Invariants
+///
+/// A `Graph` is built once by [`GraphBuilder::build`] and never changes. The nodes of a class
+/// are contiguous ([`Graph::nodes`] is a range), in the order they were added. No cost is NaN
+/// or `-inf`; a cost of `+inf` (or a finite cost whose sums overflow) marks a node that can
+/// never be chosen. Every root class has an acyclic extraction of finite cost, so extractors
+/// cannot fail: a graph without one is refused with [`GraphError::Unextractable`].
+///
+/// A node is *usable* ([`Graph::is_usable`]) unless it is subsumed (egglog's "do not
+/// extract" mark), has an infinite cost, or has its own class as a child (a self-loop, which
+/// no acyclic extraction can choose).
+///
+/// ```
+/// use ptir_egraph::extract::Graph;
+/// let mut b = Graph::builder();
+/// let x = b.class("x");
+/// b.add_node(x, "x", 1.0, &[]);
+/// let f = b.class("f");
+/// b.add_node(f, "f", 2.0, &[x]);
+/// b.add_node(f, "g", 5.0, &[x, x]);
+/// b.add_root(f);
+/// let g = b.build().unwrap();
+/// assert_eq!((g.num_classes(), g.num_nodes()), (2, 3));
+/// let fnode = g.nodes(g.roots()[0]).start;
+/// assert_eq!(g.op(fnode), "f");
+/// assert_eq!(g.children(fnode), &[x]);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Graph {
+    /// `class_start[c]..class_start[c + 1]` are class `c`'s nodes.
+    class_start: Vec<u32>,
+    class_names: Vec<String>,
+    node_class: Vec<ClassId>,
+    costs: Vec<f64>,
+    ops: Vec<String>,
+    node_names: Vec<String>,
+    subsumed: Vec<bool>,
+    /// `child_start[n]..child_start[n + 1]` index `child_pool`.
+    child_start: Vec<u32>,
+    child_pool: Vec<ClassId>,
+    roots: Vec<ClassId>,
+    has_negative_cost: bool,
+}
+
+impl Graph {
+    /// A builder for a new graph.
+    pub fn builder() -> GraphBuilder {
+        GraphBuilder::default()
+    }
+
+    /// Number of classes.
+    pub fn num_classes(&self) -> usize {
+        self.class_names.len()
+    }
+
+    /// Number of nodes.
+    pub fn num_nodes(&self) -> usize {
+        self.node_class.len()
+    }
+
+    /// All class ids, in order.
+    pub fn classes(&self) -> impl DoubleEndedIterator<Item = ClassId> + ExactSizeIterator + Clone {
+        (0..self.num_classes() as u32).map(ClassId)
+    }
+
+    /// The nodes of `class`, a contiguous range of ids.
+    pub fn nodes(&self, class: ClassId) -> Range<NodeId> {
+        let c = class.index();
+        NodeId(self.class_start[c])..NodeId(self.class_start[c + 1])
+    }
+
+    /// The node ids of `class` as an iterator.
+    pub fn node_ids(&self, class: ClassId) -> impl ExactSizeIterator<Item = NodeId> {
+        let c = class.index();
+        (self.class_start[c]..self.class_start[c + 1]).map(NodeId)
+    }
+
+    /// The class a node belongs to.
+    pub fn class_of(&self, node: NodeId) -> ClassId {
+        self.node_class[node.index()]
+    }
+
+    /// The node's cost.
+    pub fn cost(&self, node: NodeId) -> f64 {
+        self.costs[node.index()]
+    }
+
+    /// The node's operator name.
+    pub fn op(&self, node: NodeId) -> &str {
+        &self.ops[node.index()]
+    }
+
+    /// The node's child classes, in order (a class may repeat).
+    pub fn children(&self, node: NodeId) -> &[ClassId] {
+        let n = node.index();
+        &self.child_pool[self.child_start[n] as usize..self.child_start[n + 1] as usize]
+    }
+
+    /// Whether the node is subsumed (never extracted).
+    pub fn is_subsumed(&self, node: NodeId) -> bool {
+        self.subsumed[node.index()]
+    }
+
+    /// Whether an extractor may choose the node (see [`Graph`]).
+    pub fn is_usable(&self, node: NodeId) -> bool {
+        let class = self.class_of(node);
+        !self.is_subsumed(node)
+            && self.cost(node) < f64::INFINITY
+            && !self.children(node).contains(&class)
+    }
+
+    /// The root classes, which every extraction must cover, in order (possibly repeated).
+    pub fn roots(&self) -> &[ClassId] {
+        &self.roots
+    }
+
+    /// The class's name (its id in the interchange format).
+    pub fn class_name(&self, class: ClassId) -> &str {
+        &self.class_names[class.index()]
+    }
+
+    /// The node's name (its id in the interchange format).
+    pub fn node_name(&self, node: NodeId) -> &str {
+        &self.node_names[node.index()]
+    }
+
+    /// Whether some node has a negative cost (then DAG cost is not monotone in the chosen set).
+    pub fn has_negative_cost(&self) -> bool {
+        self.has_negative_cost
+    }
+
+    /// For each class, the usable nodes that have it as a child (each parent once per class).
+    pub fn parents(&self) -> Vec<Vec<NodeId>> {
+        let mut parents = vec![Vec::new(); self.num_classes()];
+        for n in (0..self.num_nodes() as u32).map(NodeId) {
+            if !self.is_usable(n) {
+                continue;
+            }
+            for (i, &c) in self.children(n).iter().enumerate() {
+                if !self.children(n)[..i].contains(&c) {
+                    parents[c.index()].push(n);
+                }
+            }
+        }
+        parents
+    }
+
+    /// Which classes have an acyclic term of finite cost (the least fixpoint of "has a usable
+    /// node whose children all have one").
+    pub fn productive_classes(&self) -> Vec<bool> {
+        let parents = self.parents();
+        let mut productive = vec![false; self.num_classes()];
+        let mut missing: Vec<u32> = (0..self.num_nodes() as u32)
+            .map(|n| distinct_count(self.children(NodeId(n))) as u32)
+            .collect();
+        let mut stack: Vec<NodeId> = (0..self.num_nodes() as u32)
+            .map(NodeId)
+            .filter(|&n| self.is_usable(n) && missing[n.index()] == 0)
+            .collect();
+        while let Some(n) = stack.pop() {
+            let c = self.class_of(n);
+            if std::mem::replace(&mut productive[c.index()], true) {
+                continue;
+            }
+            for &p in &parents[c.index()] {
+                missing[p.index()] -= 1;
+                if missing[p.index()] == 0 {
+                    stack.push(p);
+                }
+            }
+        }
+        productive
+    }
+}
+
+fn distinct_count(classes: &[ClassId]) -> usize {
+    (0..classes.len())
+        .filter(|&i| !classes[..i].contains(&classes[i]))
+        .count()
+}
+
+struct PendingNode {
+    name: Option<String>,
+    class: ClassId,
+    op: String,
+    cost: f64,
+    children: Vec<ClassId>,
+    subsumed: bool,
+}
+
+/// Builds a [`Graph`]: classes are named and created on first mention, nodes are added to a
+/// class with their child classes, then [`build`](GraphBuilder::build) checks the invariants.
+#[derive(Default)]
+pub struct GraphBuilder {
+    classes: IndexMap<String, ()>,
+    nodes: Vec<PendingNode>,
+    roots: Vec<ClassId>,
+}
+
+impl GraphBuilder {
+    /// The class named `name`, created if new.
+    pub fn class(&mut self, name: &str) -> ClassId {
+        if let Some(i) = self.classes.get_index_of(name) {
+            return ClassId(i as u32);
+        }
+        self.classes.insert(name.to_string(), ());
+        ClassId(self.classes.len() as u32 - 1)
+    }
+
+    /// Adds a node to `class`; it is named `"{class}.{k}"` for its `k`-th node.
+    pub fn add_node(&mut self, class: ClassId, op: &str, cost: f64, children: &[ClassId]) {
+        self.push(None, class, op, cost, children, false);
+    }
+
+    /// Adds a node with an explicit name, possibly subsumed (never extracted).
+    pub fn add_named_node(
+        &mut self,
+        name: &str,
+        class: ClassId,
+        op: &str,
+        cost: f64,
+        children: &[ClassId],
+        subsumed: bool,
+    ) {
+        self.push(Some(name.to_string()), class, op, cost, children, subsumed);
+    }
+
+    fn push(
+        &mut self,
+        name: Option<String>,
+        class: ClassId,
+        op: &str,
+        cost: f64,
+        children: &[ClassId],
+        subsumed: bool,
+    ) {
+        let (op, children) = (op.to_string(), children.to_vec());
+        self.nodes.push(PendingNode {
+            name,
+            class,
+            op,
+            cost,
+            children,
+            subsumed,
+        });
+    }
+
+    /// Adds `class` to the roots. A class may be a root twice (extraction-gym's herbie
+    /// e-graphs do that): tree cost then counts its term twice, DAG cost once.
+    pub fn add_root(&mut self, class: ClassId) {
+        self.roots.push(class);
+    }
+
+    /// Checks the invariants of [`Graph`] and builds it.
+    pub fn build(self) -> Result<Graph, GraphError> {
+        let num_classes = self.classes.len();
+        if num_classes >= u32::MAX as usize || self.nodes.len() >= u32::MAX as usize {
+            return Err(GraphError::TooLarge(num_classes.max(self.nodes.len())));
+        }
+        let mut order: Vec<usize> = (0..self.nodes.len()).collect();
+        order.sort_by_key(|&i| self.nodes[i].class);
+        let class_names: Vec<String> = self.classes.into_keys().collect();
+        let mut graph = Graph {
+            class_start: vec![0; num_classes + 1],
+            class_names,
+            node_class: Vec::with_capacity(order.len()),
+            costs: Vec::with_capacity(order.len()),
+            ops: Vec::with_capacity(order.len()),
+            node_names: Vec::with_capacity(order.len()),
+            subsumed: Vec::with_capacity(order.len()),
+            child_start: vec![0],
+            child_pool: Vec::new(),
+            roots: self.roots,
+            has_negative_cost: false,
+        };
+        let mut nodes: Vec<Option<PendingNode>> = self.nodes.into_iter().map(Some).collect();
+        let mut seen_names = IndexMap::new();
+        let mut k = 0;
+        for (j, &i) in order.iter().enumerate() {
+            let Some(node) = nodes[i].take() else {
+                continue;
+            };
+            let same_class = j > 0 && graph.node_class[j - 1] == node.class;
+            k = if same_class { k + 1 } else { 0 };
+            graph.push_node(node, k, &mut seen_names)?;
+        }
+        graph.finish()
+    }
+}
+
+impl Graph {
+    fn push_node(
+        &mut self,
+        node: PendingNode,
+        k: usize,
+        seen: &mut IndexMap<String, ()>,
+    ) -> Result<(), GraphError> {
+        let n = self.num_classes();
+        assert!(
+            node.class.index() < n && node.children.iter().all(|c| c.index() < n),
+            "GraphBuilder: a ClassId from another builder was used; use this builder's `class`"
+        );
+        let class_name = &self.class_names[node.class.index()];
+        let name = node.name.unwrap_or_else(|| format!("{class_name}.{k}"));
+        if node.cost.is_nan() || node.cost == f64::NEG_INFINITY {
+            return Err(GraphError::BadCost {
+                node: name,
+                cost: node.cost,
+            });
+        }
+        if seen.insert(name.clone(), ()).is_some() {
+            return Err(GraphError::DuplicateNode(name));
+        }
+        self.has_negative_cost |= node.cost < 0.0;
+        self.node_class.push(node.class);
+        self.costs.push(node.cost);
+        self.ops.push(node.op);
+        self.node_names.push(name);
+        self.subsumed.push(node.subsumed);
+        self.child_pool.extend_from_slice(&node.children);
+        self.child_start.push(self.child_pool.len() as u32);
+        Ok(())
+    }
+
+    /// Fills `class_start` from the (class-sorted) nodes and checks the roots.
+    fn finish(mut self) -> Result<Graph, GraphError> {
+        let mut counts = vec![0u32; self.num_classes()];
+        for c in &self.node_class {
+            counts[c.index()] += 1;
+        }
+        for (c, &count) in counts.iter().enumerate() {
+            self.class_start[c + 1] = self.class_start[c] + count;
+        }
+        for &r in &self.roots {
+            if self.nodes(r).is_empty() {
+                return Err(GraphError::MissingRoot(self.class_name(r).to_string()));
+            }
+        }
+        let productive = self.productive_classes();
+        if let Some(&r) = self.roots.iter().find(|r| !productive[r.index()]) {
+            return Err(GraphError::Unextractable(self.class_name(r).to_string()));
+        }
+        Ok(self)
+    }
+}

@@ -1,0 +1,120 @@
+//! Tree extraction: the bottom-up fixpoint of egg's `Extractor`.
+//!
+//! How and why: see [`TreeExtractor`].
+
+use std::collections::VecDeque;
+
+use super::graph::{ClassId, Graph, NodeId};
+use super::{Extraction, Extractor};
+
+/// Minimizes tree cost bottom-up, like egg's `Extractor`.
+///
+/// A class's cost is the least, over its usable nodes, of the node's cost plus its children's
+/// class costs (a child used twice is paid twice). Costs start at `+inf` and only ever go down;
+/// a node with a child of infinite cost is never chosen, which is how cycles are avoided. With
+/// non-negative costs the fixpoint is the optimal tree cost and its choices are acyclic: a
+/// choice only replaces a costlier one, so a class can never come to depend on itself.
+///
+/// With negative costs tree cost is not monotone (a cycle would be ever cheaper), so an update
+/// is also refused when it would close a cycle, and the result is a heuristic.
+///
+/// ```
+/// use ptir_egraph::extract::{Extractor, Graph, TreeExtractor};
+/// let mut b = Graph::builder();
+/// let (x, y) = (b.class("x"), b.class("y"));
+/// b.add_node(x, "x", 1.0, &[]);
+/// b.add_node(y, "big", 10.0, &[]);
+/// b.add_node(y, "f", 1.0, &[x, x]);
+/// b.add_root(y);
+/// let g = b.build().unwrap();
+/// let e = TreeExtractor.extract(&g);
+/// assert_eq!(g.op(e.choice(y).unwrap()), "f");
+/// assert_eq!(e.tree_cost(&g), 3.0);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TreeExtractor;
+
+impl Extractor for TreeExtractor {
+    fn extract(&self, graph: &Graph) -> Extraction {
+        let best = tree_choices(graph);
+        Extraction::from_choices(graph, |c| best.choice[c.index()])
+    }
+}
+
+/// The tree-optimal choice and cost of every class (`None` and `+inf` if unextractable).
+pub(crate) struct TreeChoices {
+    pub(crate) choice: Vec<Option<NodeId>>,
+    pub(crate) cost: Vec<f64>,
+}
+
+/// Runs the fixpoint with a FIFO worklist of nodes whose children just got cheaper.
+pub(crate) fn tree_choices(graph: &Graph) -> TreeChoices {
+    let parents = graph.parents();
+    let mut best = TreeChoices {
+        choice: vec![None; graph.num_classes()],
+        cost: vec![f64::INFINITY; graph.num_classes()],
+    };
+    let mut queued = vec![false; graph.num_nodes()];
+    let mut work: VecDeque<NodeId> = VecDeque::new();
+    for n in (0..graph.num_nodes() as u32).map(NodeId) {
+        if graph.is_usable(n) && graph.children(n).is_empty() {
+            queued[n.index()] = true;
+            work.push_back(n);
+        }
+    }
+    // Negative costs can make updates go round a cycle of stale costs: bound the work.
+    let mut fuel = 64 * graph.num_nodes() + 1024;
+    while let Some(n) = work.pop_front() {
+        queued[n.index()] = false;
+        let class = graph.class_of(n);
+        let cost = node_cost(graph, n, &best.cost);
+        if cost >= best.cost[class.index()] || !acyclic_update(graph, &best, n) {
+            continue;
+        }
+        best.cost[class.index()] = cost;
+        best.choice[class.index()] = Some(n);
+        fuel = fuel.saturating_sub(1);
+        if fuel == 0 {
+            break;
+        }
+        for &p in &parents[class.index()] {
+            if !std::mem::replace(&mut queued[p.index()], true) {
+                work.push_back(p);
+            }
+        }
+    }
+    best
+}
+
+/// The node's cost plus its children's (a repeated child counted each time).
+fn node_cost(graph: &Graph, n: NodeId, class_cost: &[f64]) -> f64 {
+    graph.cost(n)
+        + graph
+            .children(n)
+            .iter()
+            .map(|d| class_cost[d.index()])
+            .sum::<f64>()
+}
+
+/// Whether choosing `n` for its class keeps the choices acyclic. Only checked when costs can
+/// be negative: otherwise it always holds (see [`TreeExtractor`]).
+fn acyclic_update(graph: &Graph, best: &TreeChoices, n: NodeId) -> bool {
+    if !graph.has_negative_cost() {
+        return true;
+    }
+    let target = graph.class_of(n);
+    let mut seen = vec![false; graph.num_classes()];
+    let mut stack: Vec<ClassId> = graph.children(n).to_vec();
+    while let Some(c) = stack.pop() {
+        if c == target {
+            return false;
+        }
+        if std::mem::replace(&mut seen[c.index()], true) {
+            continue;
+        }
+        if let Some(m) = best.choice[c.index()] {
+            stack.extend_from_slice(graph.children(m));
+        }
+    }
+    true
+}
