@@ -42,6 +42,30 @@ pub struct Report {
     pub cost_after: f64,
     /// Instructions before and after.
     pub insts: (usize, usize),
+    /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
+    /// (when [`Options::dump_egraph`] is set).
+    pub egraphs: Vec<(String, String)>,
+}
+
+impl Report {
+    /// The report as a JSON value (what `ptir-opt --report-json` prints).
+    pub fn to_json(&self) -> serde_json::Value {
+        let pairs = |v: &[(String, usize)]| {
+            v.iter()
+                .map(|(k, n)| serde_json::json!({"rule": k, "count": n}))
+                .collect::<Vec<_>>()
+        };
+        serde_json::json!({
+            "engine": self.engine,
+            "instructions": {"before": self.insts.0, "after": self.insts.1},
+            "cost": {"model": self.cost_model, "before": self.cost_before, "after": self.cost_after},
+            "egraph": self.egraph_size.map(|(n, c)| serde_json::json!({"nodes": n, "classes": c})),
+            "stop": self.stop_reasons.iter().map(|(f, w)| serde_json::json!({"function": f, "reason": w})).collect::<Vec<_>>(),
+            "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
+            "rules_fired": pairs(&self.rules_fired),
+            "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
+        })
+    }
 }
 
 impl fmt::Display for Report {
@@ -149,6 +173,7 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
                 limits: options.limits.clone(),
                 cost: model.clone(),
                 extractor: options.extractor,
+                dump_egraph: options.dump_egraph,
             };
             let (out, reports) = ptir_egraph::optimize(program, &rules, &eo)?;
             record_saturation(&mut report, &reports);
@@ -242,6 +267,10 @@ fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport
         phase("extract", r.extract_time);
         phase("lift", r.lift_time);
     }
+    report.egraphs = reports
+        .iter()
+        .filter_map(|r| r.egraph_json.clone().map(|j| (r.name.clone(), j)))
+        .collect();
     for r in reports {
         for (rule, n) in r.saturation.rules_applied() {
             *fired.entry(rule).or_default() += n;

@@ -96,6 +96,8 @@ pub struct Options {
     pub cost: Cost,
     /// The extractor.
     pub extractor: ExtractorKind,
+    /// Keep the saturated e-graphs as egraph-serialize JSON in the report (default false).
+    pub dump_egraph: bool,
 }
 
 impl Default for Options {
@@ -110,6 +112,7 @@ impl Default for Options {
             limits: Limits::default(),
             cost: Cost::Tensor,
             extractor: ExtractorKind::Tree,
+            dump_egraph: false,
         }
     }
 }

@@ -102,3 +102,101 @@ fn optimizing_prints_a_verified_program_and_the_report() {
         text(&bad.stderr)
     );
 }
+
+#[test]
+fn compare_prints_a_row_per_model_and_extractor() {
+    let out = ptir_opt(&["compare", "corpus/matrix_chain.ptir"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert_eq!(table.lines().count(), 2 + 6, "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("tensor") && l.contains("exact") && l.contains("true")),
+        "{table}"
+    );
+}
+
+#[test]
+fn diff_on_a_file_and_on_random_programs() {
+    let out = ptir_opt(&["diff", "corpus/matrix_chain.ptir"], "");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("greedy 2048, eqsat 256"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = ptir_opt(
+        &["diff", "--random", "6", "--seed", "1000", "--size", "12"],
+        "",
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("6 programs"), "{stdout}");
+    assert_eq!(
+        out.status.code(),
+        Some(if stdout.contains(" 0 mismatches, 0 errors") {
+            0
+        } else {
+            1
+        })
+    );
+}
+
+#[test]
+fn run_reads_inputs_and_json_report_and_egraph_dump_are_written() {
+    let dir = std::env::temp_dir().join(format!("ptir-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let inputs = dir.join("in.txt");
+    std::fs::write(&inputs, "// x\nf32[2,2] [1.0, 2.0, 3.0, 4.0]\n").unwrap();
+    let program = "func @f(%x: f32[2,2]) -> (f32[2,2]) {\n  %y = transpose %x perm=[1,0] : f32[2,2]\n  return %y\n}\n";
+    let out = ptir_opt(&["run", "-", "--inputs", inputs.to_str().unwrap()], program);
+    assert!(
+        text(&out.stdout).starts_with("result 0: f32[2,2] [1.0, 3.0, 2.0, 4.0]"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let dump = dir.join("g.json");
+    let out = ptir_opt(
+        &[
+            "corpus/softmax.ptir",
+            "--report-json",
+            "--dump-egraph",
+            dump.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value =
+        serde_json::from_str(&text(&out.stderr)).expect("the report is JSON");
+    assert_eq!(report["instructions"]["after"], 1);
+    let graph =
+        ptir::egraph::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())
+            .expect("the dump reads back");
+    assert!(graph.num_nodes() > 10);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bad_rule_file_is_a_located_user_error() {
+    let dir = std::env::temp_dir().join(format!("ptir-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("bad.rules");
+    std::fs::write(&rules, "; fine\n(rule r\n  (frob ?x)\n  => ?x)\n").unwrap();
+    let out = ptir_opt(
+        &["corpus/softmax.ptir", "--rules", rules.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bad.rules:3: in rule `r`: unknown op `frob`"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

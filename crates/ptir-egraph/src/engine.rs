@@ -22,6 +22,9 @@ pub struct EngineOptions {
     pub cost: std::sync::Arc<dyn CostModel>,
     /// The extractor.
     pub extractor: ExtractorKind,
+    /// Keep each saturated e-graph, priced by the cost model, as egraph-serialize JSON in the
+    /// report (default false).
+    pub dump_egraph: bool,
 }
 
 impl Default for EngineOptions {
@@ -30,6 +33,7 @@ impl Default for EngineOptions {
             limits: Limits::default(),
             cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
             extractor: ExtractorKind::Tree,
+            dump_egraph: false,
         }
     }
 }
@@ -49,6 +53,8 @@ pub struct FunctionReport {
     pub optimal: bool,
     /// Time to lift.
     pub lift_time: Duration,
+    /// The saturated e-graph as egraph-serialize JSON, if asked for.
+    pub egraph_json: Option<String>,
 }
 
 /// Why the engine failed (never because a limit was reached).
@@ -134,6 +140,17 @@ fn optimize_function(
     let extract_time = t.elapsed();
     let t = Instant::now();
     let func = lift(&lowered, &|c| choice.node(c))?;
+    let egraph_json = match options.dump_egraph {
+        true => Some(
+            crate::extraction::to_graph(&lowered, options.cost.as_ref())
+                .map(|(g, _)| crate::extract::serialize::to_json(&g))
+                .map_err(|message| EngineError::Extract {
+                    function: name.to_string(),
+                    message,
+                })?,
+        ),
+        false => None,
+    };
     let report = FunctionReport {
         name: name.to_string(),
         saturation,
@@ -141,6 +158,7 @@ fn optimize_function(
         extract_time,
         optimal: choice.optimal,
         lift_time: t.elapsed(),
+        egraph_json,
     };
     Ok((func, report))
 }

@@ -70,6 +70,13 @@ pub(crate) struct OptArgs {
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
     report: bool,
+    /// Print the report as JSON on stderr.
+    #[arg(long)]
+    report_json: bool,
+    /// Write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this file; with
+    /// several functions, one file per function (`FILE.name.json`).
+    #[arg(long, value_name = "FILE.json")]
+    dump_egraph: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -130,6 +137,7 @@ impl OptArgs {
                 CostArg::Ops => ptir::Cost::Ops,
                 CostArg::Tensor => ptir::Cost::Tensor,
             },
+            dump_egraph: self.dump_egraph.is_some(),
             extractor: match self.extractor {
                 ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
                 ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
@@ -185,7 +193,29 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
     if args.report {
         eprint!("{}", out.report);
     }
+    if args.report_json {
+        eprintln!("{:#}", out.report.to_json());
+    }
+    if let Some(path) = &args.dump_egraph {
+        write_egraphs(path, &out.report.egraphs)?;
+    }
     Ok(ir::print(&out.program))
+}
+
+/// Writes one e-graph to `path`, or several to `path` with the function name inserted.
+fn write_egraphs(path: &std::path::Path, egraphs: &[(String, String)]) -> Result<(), CliError> {
+    for (name, json) in egraphs {
+        let target = if egraphs.len() == 1 {
+            path.to_path_buf()
+        } else {
+            path.with_extension(format!("{name}.json"))
+        };
+        std::fs::write(&target, json).map_err(|source| CliError::Io {
+            path: target.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -231,6 +261,10 @@ enum Command {
         /// Seed of the random inputs and of `rng`.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Inputs instead of random ones: a file with one tensor per line, written as results
+        /// are printed (`f32[2,2] [1.0, 2.0, 3.0, 4.0]`; `splat(0.5)` also works; `//` comments).
+        #[arg(long, value_name = "FILE")]
+        inputs: Option<String>,
     },
 }
 
@@ -291,7 +325,55 @@ pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError
     Ok((program, t1 - t0, t1.elapsed()))
 }
 
-fn run(path: &str, function: Option<&str>, seed: u64) -> Result<String, CliError> {
+/// Reads tensors, one per line: `TYPE [elements]` or `TYPE splat(x)`. Each line is checked by
+/// the program parser as the literal of a constant, so its errors are the parser's, located
+/// at the line of the inputs file.
+fn read_inputs(path: &str) -> Result<Vec<ir::Value>, CliError> {
+    let text = read_source(path)?;
+    let mut values = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (ty, lit) = line.split_once(' ').unwrap_or((line, ""));
+        let lit = lit.trim();
+        let lit = if lit.starts_with('[') {
+            format!("dense({lit})")
+        } else {
+            lit.to_string()
+        };
+        let src = format!("func @v() -> ({ty}) {{\n  %0 = constant {lit} : {ty}\n  return %0\n}}");
+        let parsed = ir::parse(&src).map_err(|e| CliError::Usage {
+            path: format!("{path}:{}", i + 1),
+            message: format!("expected a tensor like `f32[2] [1.0, 2.0]`: {}", e.message),
+        })?;
+        let inst = parsed.functions.first().and_then(|f| f.body.insts.first());
+        let (
+            Some(ir::Instruction {
+                op: ir::Op::Constant(lit),
+                ty: ir::Type::Tensor(t),
+                ..
+            }),
+            Ok(()),
+        ) = (inst, ir::verify(&parsed).map_err(|_| ()))
+        else {
+            return Err(CliError::Usage {
+                path: format!("{path}:{}", i + 1),
+                message: "the tensor does not match its type".into(),
+            });
+        };
+        values.push(ir::Value::Tensor(lit.to_tensor(t)));
+    }
+    Ok(values)
+}
+
+fn run(
+    path: &str,
+    function: Option<&str>,
+    seed: u64,
+    inputs: Option<&str>,
+) -> Result<String, CliError> {
     let (program, parse_time, verify_time) = load(path)?;
     let usage = |message: String| CliError::Usage {
         path: path.to_string(),
@@ -306,7 +388,10 @@ fn run(path: &str, function: Option<&str>, seed: u64) -> Result<String, CliError
             .last()
             .ok_or_else(|| usage("the program has no functions".into()))?,
     };
-    let inputs = ir::generate::random_inputs(func, seed);
+    let inputs = match inputs {
+        Some(file) => read_inputs(file)?,
+        None => ir::generate::random_inputs(func, seed),
+    };
     let t = Instant::now();
     let outputs = ptir::interpreter(&program)
         .with_seed(seed)
@@ -342,9 +427,10 @@ fn main() -> ExitCode {
                 file,
                 function,
                 seed,
+                inputs,
             }),
             _,
-        ) => run(file, function.as_deref(), *seed),
+        ) => run(file, function.as_deref(), *seed, inputs.as_deref()),
         (Some(Command::Compare { file, opt }), _) => compare(file, opt),
         (
             Some(Command::Diff {
