@@ -4,7 +4,7 @@ use crate::options::{Engine, Options};
 use crate::Error;
 use ptir_egraph::cost::program_cost;
 use ptir_egraph::EngineOptions;
-use ptir_greedy::{PassManager, PipelineReport};
+use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport};
 use ptir_ir::Program;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt;
@@ -42,6 +42,9 @@ pub struct Report {
     pub cost_after: f64,
     /// Instructions before and after.
     pub insts: (usize, usize),
+    /// The greedy driver's step log (MLIR's `-debug-only=greedy-rewriter` tree), per function,
+    /// when [`Options::step_log`] is set and the engine is greedy.
+    pub step_log: Vec<(String, String)>,
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`Options::dump_egraph`] is set).
     pub egraphs: Vec<(String, String)>,
@@ -161,7 +164,12 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             // Raising rules introduce calls to the rule set's externs, and the pass manager
             // verifies after every pass: declare them all, then drop the ones left unused.
             let added = declare_all_externs(&mut out, &rules);
-            let pm = PassManager::default_pipeline(&rules.filtered(&greedy_filter()))?;
+            let config = GreedyConfig {
+                log: options.step_log,
+                ..GreedyConfig::canonicalize()
+            };
+            let mut pm = PassManager::new();
+            pm.add(Canonicalize::with_rules(&rules.filtered(&greedy_filter()))?.with_config(config)).add(Cse).add(Dce);
             let pipeline = pm.run(&mut out)?;
             record_greedy(&mut report, &pipeline);
             drop_unused_externs(&mut out, &added);
@@ -230,6 +238,7 @@ fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {
     let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
     for p in &pipeline.passes {
         report.phases.push((p.pass.clone(), p.time));
+        report.step_log.extend(p.step_log.iter().map(|(f, log)| (f.clone(), log.to_string())));
         if let Some(g) = &p.greedy {
             for (rule, n) in &g.rewrites {
                 *fired.entry(rule.clone()).or_default() += n;

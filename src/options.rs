@@ -98,6 +98,8 @@ pub struct Options {
     pub extractor: ExtractorKind,
     /// Keep the saturated e-graphs as egraph-serialize JSON in the report (default false).
     pub dump_egraph: bool,
+    /// Keep the greedy driver's step log in the report (default false).
+    pub step_log: bool,
 }
 
 impl Default for Options {
@@ -113,6 +115,7 @@ impl Default for Options {
             cost: Cost::Tensor,
             extractor: ExtractorKind::Tree,
             dump_egraph: false,
+            step_log: false,
         }
     }
 }

@@ -70,6 +70,9 @@ pub(crate) struct OptArgs {
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
     report: bool,
+    /// Print the greedy driver's step log (like MLIR's `-debug-only=greedy-rewriter`) on stderr.
+    #[arg(long)]
+    step_log: bool,
     /// Print the report as JSON on stderr.
     #[arg(long)]
     report_json: bool,
@@ -138,6 +141,7 @@ impl OptArgs {
                 CostArg::Tensor => ptir::Cost::Tensor,
             },
             dump_egraph: self.dump_egraph.is_some(),
+            step_log: self.step_log,
             extractor: match self.extractor {
                 ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
                 ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
@@ -192,6 +196,9 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
     })?;
     if args.report {
         eprint!("{}", out.report);
+    }
+    for (function, log) in &out.report.step_log {
+        eprintln!("// greedy step log of @{function}\n{log}");
     }
     if args.report_json {
         eprintln!("{:#}", out.report.to_json());

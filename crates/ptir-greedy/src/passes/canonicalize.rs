@@ -86,8 +86,12 @@ impl Pass for Canonicalize {
             ..GreedyStats::default()
         };
         let mut changed = false;
+        let mut step_log = Vec::new();
         rewrite_functions(program, |_, rw| {
-            let r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
+            let mut r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
+            if let Some(log) = r.log.take() {
+                step_log.push((rw.function_name().to_string(), log));
+            }
             if self.test_convergence && !r.converged {
                 return Err(PassError::NotConverged {
                     function: rw.function_name().to_string(),
@@ -101,6 +105,7 @@ impl Pass for Canonicalize {
         Ok(PassReport {
             erased: stats.erased,
             greedy: Some(stats),
+            step_log,
             ..PassReport::new(self.name(), changed, 0)
         })
     }

@@ -43,6 +43,11 @@ pub struct PassReport {
     pub erased: usize,
     /// The greedy driver's counters, merged over functions (canonicalize).
     pub greedy: Option<GreedyStats>,
+    /// The greedy driver's step log, per function, when [`GreedyConfig::log`] is on
+    /// (canonicalize).
+    ///
+    /// [`GreedyConfig::log`]: crate::GreedyConfig::log
+    pub step_log: Vec<(String, crate::StepLog)>,
     /// Wall time (filled in by the pass manager).
     pub time: Duration,
 }
