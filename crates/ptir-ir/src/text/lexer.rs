@@ -168,6 +168,49 @@ impl<'s> Lexer<'s> {
         self.src.get(start..p).unwrap_or("")
     }
 
+    /// The fast path for the dims of a shape: if the text right after a `[` token (which this
+    /// lexer has just passed) is `]` or `N,N,...,N]` with plain decimal numbers that fit a
+    /// `usize` and nothing else in between, consumes it and returns the dims (allocated to
+    /// their exact number). Otherwise consumes nothing: the token path then reads the shape
+    /// and reports what is wrong with it.
+    pub(crate) fn plain_dims(&mut self) -> Option<Vec<usize>> {
+        let b = self.bytes();
+        let mut p = self.pos;
+        let mut count = 0;
+        if b.get(p) != Some(&b']') {
+            loop {
+                let start = p;
+                while p < b.len() && class(b[p]) & DIGIT != 0 {
+                    p += 1;
+                }
+                if p == start {
+                    return None;
+                }
+                count += 1;
+                match b.get(p) {
+                    Some(b',') => p += 1,
+                    Some(b']') => break,
+                    _ => return None,
+                }
+            }
+        }
+        let mut dims = Vec::with_capacity(count);
+        let mut n: usize = 0;
+        for &c in &b[self.pos..p] {
+            if c == b',' {
+                dims.push(n);
+                n = 0;
+            } else {
+                n = n.checked_mul(10)?.checked_add(usize::from(c - b'0'))?;
+            }
+        }
+        if count > 0 {
+            dims.push(n);
+        }
+        self.pos = p + 1;
+        Some(dims)
+    }
+
     #[inline]
     pub(crate) fn next_token(&mut self) -> Spanned<'s> {
         self.skip_trivia();

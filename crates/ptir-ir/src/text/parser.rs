@@ -391,6 +391,12 @@ impl<'s> Parser<'s> {
         let (name, pos) = self.ident("a type like `f32[2,3]`")?;
         let dtype = dtype_from_name(name)
             .ok_or_else(|| self.error_at(pos, format!("unknown element type `{name}` (expected f16, bf16, f32, f64, i32, i64 or bool)")))?;
+        if matches!(self.peeked.tok, Tok::Punct(b'[')) {
+            if let Some(shape) = self.lexer.plain_dims() {
+                self.peeked = self.lexer.next_token();
+                return Ok(TensorType::new(dtype, shape));
+            }
+        }
         self.punct(b'[')?;
         let shape = self.list(b']', Self::usize_lit)?;
         Ok(TensorType::new(dtype, shape))
