@@ -3,7 +3,7 @@
 //!
 //! `cargo bench --bench ir`; figures and machine in `BENCHMARKS.md`.
 
-// criterion's macros generate undocumented items.
+// `criterion_group!` and `criterion_main!` generate undocumented public functions.
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

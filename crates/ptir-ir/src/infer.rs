@@ -78,20 +78,89 @@ pub fn is_permutation(perm: &[usize]) -> bool {
 pub fn infer_type(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result<Type> {
     let inferred = infer_unchecked(op, operands, cx)?;
     match cx.annotated {
-        Some(a) if *a != inferred => Err(format!(
-            "result type {a} does not match the inferred type {inferred}"
-        )),
-        _ => Ok(inferred),
+        Some(a) if !inferred.equals(a) => Err(mismatch(a, inferred)),
+        _ => Ok(inferred.into_owned()),
     }
 }
 
-fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result<Type> {
+/// What [`infer_type`] checks, without building the inferred type when it is equal to (a
+/// part of) an operand type, the annotated type or a signature's: `Ok` exactly when
+/// `infer_type` is `Ok`, and the same message otherwise. This is the verifier's path.
+pub(crate) fn check_inferred_type(
+    op: &Op,
+    operands: &[&Type],
+    cx: &InferContext<'_>,
+) -> Result<()> {
+    let inferred = infer_unchecked(op, operands, cx)?;
+    match cx.annotated {
+        Some(a) if !inferred.equals(a) => Err(mismatch(a, inferred)),
+        _ => Ok(()),
+    }
+}
+
+fn mismatch(annotated: &Type, inferred: Inferred<'_>) -> String {
+    format!(
+        "result type {annotated} does not match the inferred type {}",
+        inferred.into_owned()
+    )
+}
+
+/// An inferred type, borrowed where it equals a type that already exists.
+enum Inferred<'a> {
+    /// This type.
+    Is(&'a Type),
+    /// This tensor type.
+    Tensor(&'a TensorType),
+    /// This tensor type's shape with another dtype.
+    WithDtype(&'a TensorType, DType),
+    /// `Type::pack` of these types.
+    Pack(&'a [Type]),
+    /// Built.
+    Owned(Type),
+}
+
+impl Inferred<'_> {
+    fn equals(&self, t: &Type) -> bool {
+        match self {
+            Inferred::Is(x) => *x == t,
+            Inferred::Tensor(x) => t.as_tensor() == Some(*x),
+            Inferred::WithDtype(x, d) => t
+                .as_tensor()
+                .is_some_and(|t| t.dtype == *d && t.shape == x.shape),
+            Inferred::Pack([one]) => one == t,
+            Inferred::Pack(ts) => t.as_tuple() == Some(*ts),
+            Inferred::Owned(x) => x == t,
+        }
+    }
+
+    fn into_owned(self) -> Type {
+        match self {
+            Inferred::Is(x) => x.clone(),
+            Inferred::Tensor(x) => x.clone().into(),
+            Inferred::WithDtype(x, d) => x.with_dtype(d).into(),
+            Inferred::Pack(ts) => Type::pack(ts.to_vec()),
+            Inferred::Owned(x) => x,
+        }
+    }
+}
+
+impl From<Type> for Inferred<'_> {
+    fn from(t: Type) -> Self {
+        Inferred::Owned(t)
+    }
+}
+
+fn infer_unchecked<'a>(
+    op: &Op,
+    operands: &[&'a Type],
+    cx: &InferContext<'a>,
+) -> Result<Inferred<'a>> {
     match op {
         Op::Constant(lit) => {
             arity(op, operands, 0)?;
             let ty = tensor(annotated(op, cx)?, "constant type")?;
             crate::verify::check_literal(lit, ty)?;
-            Ok(ty.clone().into())
+            Ok(Inferred::Tensor(ty))
         }
         Op::Unary(u) => {
             arity(op, operands, 1)?;
@@ -104,7 +173,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             if !ok {
                 return Err(format!("`{u}` is not defined on {}", t.dtype));
             }
-            Ok(t.clone().into())
+            Ok(Inferred::Tensor(t))
         }
         Op::Binary(b) => {
             arity(op, operands, 2)?;
@@ -118,12 +187,12 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             if !ok {
                 return Err(format!("`{b}` is not defined on {}", t.dtype));
             }
-            Ok(t.clone().into())
+            Ok(Inferred::Tensor(t))
         }
         Op::Compare(_) => {
             arity(op, operands, 2)?;
             let t = same_types(operands[0], operands[1])?;
-            Ok(t.with_dtype(DType::Bool).into())
+            Ok(Inferred::WithDtype(t, DType::Bool))
         }
         Op::Select => {
             arity(op, operands, 3)?;
@@ -132,7 +201,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             if p.dtype != DType::Bool || p.shape != t.shape {
                 return Err(format!("predicate must be bool{:?}, found {p}", t.shape));
             }
-            Ok(t.clone().into())
+            Ok(Inferred::Tensor(t))
         }
         Op::Cast => {
             arity(op, operands, 1)?;
@@ -141,7 +210,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             if x.shape != r.shape {
                 return Err(format!("cast cannot change the shape ({x} to {r})"));
             }
-            Ok(r.clone().into())
+            Ok(Inferred::Tensor(r))
         }
         Op::Reshape => {
             arity(op, operands, 1)?;
@@ -152,7 +221,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                     "reshape must keep dtype and element count ({x} to {r})"
                 ));
             }
-            Ok(r.clone().into())
+            Ok(Inferred::Tensor(r))
         }
         Op::Transpose { perm } => {
             arity(op, operands, 1)?;
@@ -164,14 +233,14 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                 ));
             }
             let shape = perm.iter().map(|&p| x.shape[p]).collect::<Shape>();
-            Ok(TensorType::new(x.dtype, shape).into())
+            Ok(Type::from(TensorType::new(x.dtype, shape)).into())
         }
         Op::Broadcast { dims } => {
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;
             let r = tensor(annotated(op, cx)?, "broadcast result")?;
             check_broadcast(x, dims, r)?;
-            Ok(r.clone().into())
+            Ok(Inferred::Tensor(r))
         }
         Op::Slice {
             start,
@@ -180,7 +249,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
         } => {
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;
-            slice_type(x, start, limit, stride).map(Type::from)
+            slice_type(x, start, limit, stride).map(|t| Type::from(t).into())
         }
         Op::Concat { axis } => {
             if operands.is_empty() {
@@ -206,13 +275,13 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                 }
                 shape[*axis] += t.shape[*axis];
             }
-            Ok(TensorType::new(first.dtype, shape).into())
+            Ok(Type::from(TensorType::new(first.dtype, shape)).into())
         }
         Op::DotGeneral(dims) => {
             arity(op, operands, 2)?;
             let l = tensor(operands[0], "lhs")?;
             let r = tensor(operands[1], "rhs")?;
-            dot_general_type(l, r, dims).map(Type::from)
+            dot_general_type(l, r, dims).map(|t| Type::from(t).into())
         }
         Op::Reduce {
             kind,
@@ -225,21 +294,24 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             if *kind == ReduceKind::Sum && x.dtype == DType::Bool {
                 return Err("`reduce_sum` is not defined on bool".into());
             }
-            Ok(TensorType::new(x.dtype, reduced_shape(&x.shape, axes, *keep_dims)).into())
+            let shape = reduced_shape(&x.shape, axes, *keep_dims);
+            Ok(Type::from(TensorType::new(x.dtype, shape)).into())
         }
         Op::Call { callee } => match cx.callee {
             Some(sig) => {
-                let found: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
-                if found != sig.params {
+                let same = operands.len() == sig.params.len()
+                    && operands.iter().zip(&sig.params).all(|(a, b)| *a == b);
+                if !same {
+                    let found: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
                     return Err(format!(
                         "call of @{callee} passes {} but it takes {}",
                         list(&found),
                         list(&sig.params)
                     ));
                 }
-                Ok(Type::pack(sig.results.clone()))
+                Ok(Inferred::Pack(&sig.results))
             }
-            None => Ok(annotated(op, cx)?.clone()),
+            None => Ok(Inferred::Is(annotated(op, cx)?)),
         },
         Op::Rng { dist } => {
             arity(op, operands, 0)?;
@@ -247,7 +319,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
             if *dist == RngDist::Normal && !r.dtype.is_float() {
                 return Err("`rng normal` needs a float dtype".into());
             }
-            Ok(r.clone().into())
+            Ok(Inferred::Tensor(r))
         }
         Op::Cond { .. } => {
             arity(op, operands, 1)?;
@@ -263,7 +335,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                     list(else_r)
                 ));
             }
-            Ok(Type::pack(then_r.clone()))
+            Ok(Inferred::Pack(then_r))
         }
         Op::While { .. } => {
             if operands.is_empty() {
@@ -284,7 +356,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                     list(&carried)
                 ));
             }
-            Ok(Type::pack(carried))
+            Ok(Type::pack(carried).into())
         }
         Op::Scan {
             num_carry, length, ..
@@ -309,9 +381,9 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                 shape.extend(&y.shape);
                 results.push(TensorType::new(y.dtype, shape).into());
             }
-            Ok(Type::pack(results))
+            Ok(Type::pack(results).into())
         }
-        Op::Tuple => Ok(Type::Tuple(operands.iter().map(|t| (*t).clone()).collect())),
+        Op::Tuple => Ok(Type::Tuple(operands.iter().map(|t| (*t).clone()).collect()).into()),
         Op::TupleGet { index } => {
             arity(op, operands, 1)?;
             let elems = operands[0]
@@ -319,7 +391,7 @@ fn infer_unchecked(op: &Op, operands: &[&Type], cx: &InferContext<'_>) -> Result
                 .ok_or_else(|| format!("operand must be a tuple, found {}", operands[0]))?;
             elems
                 .get(*index)
-                .cloned()
+                .map(Inferred::Is)
                 .ok_or_else(|| format!("index {index} is out of range for {}", operands[0]))
         }
     }

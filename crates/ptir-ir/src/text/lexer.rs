@@ -53,8 +53,48 @@ pub(crate) struct Lexer<'s> {
     pos: usize,
 }
 
+/// Byte classes, looked up in [`CLASS`]: one load per byte instead of a chain of range tests.
+const NAME: u8 = 1;
+/// `u8::is_ascii_whitespace`.
+const SPACE: u8 = 2;
+/// `u8::is_ascii_digit`.
+const DIGIT: u8 = 4;
+/// `u8::is_ascii_alphabetic`.
+const ALPHA: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let mut k = 0;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$' {
+            k |= NAME;
+        }
+        if b.is_ascii_whitespace() {
+            k |= SPACE;
+        }
+        if b.is_ascii_digit() {
+            k |= DIGIT;
+        }
+        if b.is_ascii_alphabetic() {
+            k |= ALPHA;
+        }
+        t[c] = k;
+        c += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn class(c: u8) -> u8 {
+    CLASS[c as usize]
+}
+
+/// A byte of a name: ASCII alphanumeric, `_`, `.` or `$`.
+#[inline(always)]
 fn is_name_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'$'
+    class(c) & NAME != 0
 }
 
 impl<'s> Lexer<'s> {
@@ -66,31 +106,36 @@ impl<'s> Lexer<'s> {
         self.src.as_bytes()
     }
 
+    #[inline(always)]
     fn skip_trivia(&mut self) {
         let b = self.bytes();
+        let mut p = self.pos;
         loop {
-            while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
-                self.pos += 1;
+            while p < b.len() && class(b[p]) & SPACE != 0 {
+                p += 1;
             }
-            if b[self.pos..].starts_with(b"//") {
-                while self.pos < b.len() && b[self.pos] != b'\n' {
-                    self.pos += 1;
+            if p + 1 < b.len() && b[p] == b'/' && b[p + 1] == b'/' {
+                while p < b.len() && b[p] != b'\n' {
+                    p += 1;
                 }
             } else {
+                self.pos = p;
                 return;
             }
         }
     }
 
-    /// Advances over bytes satisfying `pred` and returns them (always on char boundaries,
-    /// since `pred` only accepts ASCII).
-    fn take_while(&mut self, start: usize, pred: impl Fn(u8) -> bool) -> &'s str {
+    /// Advances over name bytes from `start` and returns them (always on char boundaries,
+    /// since name bytes are ASCII).
+    #[inline(always)]
+    fn name(&mut self, start: usize) -> &'s str {
         let b = self.bytes();
-        self.pos = start;
-        while self.pos < b.len() && pred(b[self.pos]) {
-            self.pos += 1;
+        let mut p = start;
+        while p < b.len() && is_name_byte(b[p]) {
+            p += 1;
         }
-        self.src.get(start..self.pos).unwrap_or("")
+        self.pos = p;
+        self.src.get(start..p).unwrap_or("")
     }
 
     fn number(&mut self, start: usize) -> &'s str {
@@ -100,7 +145,7 @@ impl<'s> Lexer<'s> {
             p += 1;
         }
         let digits = |p: &mut usize| {
-            while *p < b.len() && b[*p].is_ascii_digit() {
+            while *p < b.len() && class(b[*p]) & DIGIT != 0 {
                 *p += 1;
             }
         };
@@ -123,6 +168,50 @@ impl<'s> Lexer<'s> {
         self.src.get(start..p).unwrap_or("")
     }
 
+    /// The fast path for the dims of a shape: if the text right after a `[` token (which this
+    /// lexer has just passed) is `]` or `N,N,...,N]` with plain decimal numbers that fit a
+    /// `usize` and nothing else in between, consumes it and returns the dims (allocated to
+    /// their exact number). Otherwise consumes nothing: the token path then reads the shape
+    /// and reports what is wrong with it.
+    pub(crate) fn plain_dims(&mut self) -> Option<Vec<usize>> {
+        let b = self.bytes();
+        let mut p = self.pos;
+        let mut count = 0;
+        if b.get(p) != Some(&b']') {
+            loop {
+                let start = p;
+                while p < b.len() && class(b[p]) & DIGIT != 0 {
+                    p += 1;
+                }
+                if p == start {
+                    return None;
+                }
+                count += 1;
+                match b.get(p) {
+                    Some(b',') => p += 1,
+                    Some(b']') => break,
+                    _ => return None,
+                }
+            }
+        }
+        let mut dims = Vec::with_capacity(count);
+        let mut n: usize = 0;
+        for &c in &b[self.pos..p] {
+            if c == b',' {
+                dims.push(n);
+                n = 0;
+            } else {
+                n = n.checked_mul(10)?.checked_add(usize::from(c - b'0'))?;
+            }
+        }
+        if count > 0 {
+            dims.push(n);
+        }
+        self.pos = p + 1;
+        Some(dims)
+    }
+
+    #[inline]
     pub(crate) fn next_token(&mut self) -> Spanned<'s> {
         self.skip_trivia();
         let start = self.pos;
@@ -134,15 +223,15 @@ impl<'s> Lexer<'s> {
             };
         };
         let tok = match c {
-            b'%' => Tok::Value(self.take_while(start + 1, is_name_byte)),
-            b'@' => Tok::Symbol(self.take_while(start + 1, is_name_byte)),
+            b'%' => Tok::Value(self.name(start + 1)),
+            b'@' => Tok::Symbol(self.name(start + 1)),
             b'-' if b.get(start + 1) == Some(&b'>') => {
                 self.pos = start + 2;
                 Tok::Arrow
             }
             b'-' if b.get(start + 1).is_some_and(u8::is_ascii_alphabetic) => {
                 // `-inf`
-                self.take_while(start + 1, is_name_byte);
+                self.name(start + 1);
                 Tok::Number(self.src.get(start..self.pos).unwrap_or(""))
             }
             b'-' | b'0'..=b'9' => Tok::Number(self.number(start)),
@@ -150,9 +239,7 @@ impl<'s> Lexer<'s> {
                 self.pos = start + 1;
                 Tok::Punct(c)
             }
-            c if c.is_ascii_alphabetic() || c == b'_' => {
-                Tok::Ident(self.take_while(start, is_name_byte))
-            }
+            c if class(c) & ALPHA != 0 || c == b'_' => Tok::Ident(self.name(start)),
             _ => {
                 // Skip the whole UTF-8 character so positions stay on char boundaries.
                 let len = self

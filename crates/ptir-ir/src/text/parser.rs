@@ -17,6 +17,7 @@ use crate::program::{
 use crate::tensor::{parse_float, wrap_int, Data, Literal, Scalar};
 use crate::types::{DType, TensorType, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::OnceLock;
 
 /// How deeply regions and tuple types may nest.
 pub const NESTING_LIMIT: usize = 200;
@@ -71,7 +72,7 @@ struct Parser<'s> {
     /// Per function: named values (`%x`) and the provisional numbers they got.
     named: FxHashMap<&'s str, ValueId>,
     /// Per function: values defined so far, to report redefinitions where they happen.
-    defined: FxHashSet<ValueId>,
+    defined: DefinedSet,
     /// Per function: the largest `%N` seen.
     max_numbered: Option<u32>,
 }
@@ -86,7 +87,7 @@ impl<'s> Parser<'s> {
             peeked,
             depth: 0,
             named: FxHashMap::default(),
-            defined: FxHashSet::default(),
+            defined: DefinedSet::new(src.len()),
             max_numbered: None,
         }
     }
@@ -107,12 +108,14 @@ impl<'s> Parser<'s> {
         )
     }
 
+    #[inline]
     fn bump(&mut self) -> Spanned<'s> {
         std::mem::replace(&mut self.peeked, self.lexer.next_token())
     }
 
+    #[inline]
     fn eat_punct(&mut self, c: u8) -> bool {
-        if self.peeked.tok == Tok::Punct(c) {
+        if matches!(self.peeked.tok, Tok::Punct(p) if p == c) {
             self.bump();
             true
         } else {
@@ -156,12 +159,12 @@ impl<'s> Parser<'s> {
 
     fn usize_lit(&mut self) -> PResult<usize> {
         match self.peeked.tok {
-            Tok::Number(s) => match s.parse::<usize>() {
-                Ok(n) => {
+            Tok::Number(s) => match parse_usize(s) {
+                Some(n) => {
                     self.bump();
                     Ok(n)
                 }
-                Err(_) => Err(self.expected("a non-negative integer")),
+                None => Err(self.expected("a non-negative integer")),
             },
             _ => Err(self.expected("a non-negative integer")),
         }
@@ -289,7 +292,7 @@ impl<'s> Parser<'s> {
         let mut region = Region::default();
         loop {
             match self.peeked.tok {
-                Tok::Value(_) => region.insts.push(self.instruction()?),
+                Tok::Value(_) => self.instruction(&mut region.insts)?,
                 Tok::Ident(t) if t == terminator => {
                     self.bump();
                     region.results = self.terminator_values()?;
@@ -341,13 +344,13 @@ impl<'s> Parser<'s> {
         if name.is_empty() {
             return Err(self.error_at(pos, "expected a value name after `%`"));
         }
-        if name.bytes().all(|b| b.is_ascii_digit()) {
-            return match name.parse::<u32>() {
-                Ok(n) if n < NAMED_BASE => {
-                    self.max_numbered = self.max_numbered.max(Some(n));
-                    Ok((ValueId(n), pos))
-                }
-                _ => Err(self.error_at(pos, format!("value number %{name} is too large"))),
+        if let Some(n) = digits_value(name) {
+            return if n < u64::from(NAMED_BASE) {
+                let n = n as u32;
+                self.max_numbered = self.max_numbered.max(Some(n));
+                Ok((ValueId(n), pos))
+            } else {
+                Err(self.error_at(pos, format!("value number %{name} is too large")))
             };
         }
         let next = ValueId(NAMED_BASE + self.named.len() as u32);
@@ -363,7 +366,7 @@ impl<'s> Parser<'s> {
 
     fn define_value(&mut self) -> PResult<ValueId> {
         let (v, pos) = self.value_name()?;
-        if !self.defined.insert(v) {
+        if !self.defined.insert(v.0) {
             let text = self
                 .src
                 .get(pos..)
@@ -386,8 +389,14 @@ impl<'s> Parser<'s> {
 
     fn tensor_type(&mut self) -> PResult<TensorType> {
         let (name, pos) = self.ident("a type like `f32[2,3]`")?;
-        let dtype = DType::from_name(name)
+        let dtype = dtype_from_name(name)
             .ok_or_else(|| self.error_at(pos, format!("unknown element type `{name}` (expected f16, bf16, f32, f64, i32, i64 or bool)")))?;
+        if matches!(self.peeked.tok, Tok::Punct(b'[')) {
+            if let Some(shape) = self.lexer.plain_dims() {
+                self.peeked = self.lexer.next_token();
+                return Ok(TensorType::new(dtype, shape));
+            }
+        }
         self.punct(b'[')?;
         let shape = self.list(b']', Self::usize_lit)?;
         Ok(TensorType::new(dtype, shape))
@@ -395,17 +404,23 @@ impl<'s> Parser<'s> {
 
     // ---- instructions ------------------------------------------------------------------
 
-    fn instruction(&mut self) -> PResult<Instruction> {
+    /// Parses an instruction and appends it to `insts` (built in place there, since an
+    /// [`Instruction`] is large enough for moves to show).
+    fn instruction(&mut self, insts: &mut Vec<Instruction>) -> PResult<()> {
         let result = self.define_value()?;
         self.punct(b'=')?;
         let (name, name_pos) = self.ident("an op name")?;
         match name {
-            "constant" => self.constant(result),
+            "constant" => {
+                let inst = self.constant(result)?;
+                insts.push(inst);
+                Ok(())
+            }
             "call" => {
                 let callee = self.symbol()?;
                 self.punct(b'(')?;
                 let operands = self.list(b')', Self::use_value)?;
-                self.finish(result, Op::Call { callee }, operands)
+                self.finish(insts, result, Op::Call { callee }, operands)
             }
             "rng" => {
                 let (d, pos) = self.ident("a distribution (`uniform` or `normal`)")?;
@@ -415,10 +430,10 @@ impl<'s> Parser<'s> {
                         format!("unknown distribution `{d}` (expected `uniform` or `normal`)"),
                     )
                 })?;
-                self.finish(result, Op::Rng { dist }, Vec::new())
+                self.finish(insts, result, Op::Rng { dist }, Vec::new())
             }
             _ => {
-                let key = OpKey::from_name(name)
+                let key = op_key(name)
                     .ok_or_else(|| self.error_at(name_pos, format!("unknown op `{name}`")))?;
                 let operands = self.operands()?;
                 let mut attrs = self.attrs()?;
@@ -426,29 +441,38 @@ impl<'s> Parser<'s> {
                 if let Some((attr, _, pos)) = attrs.items.first() {
                     return Err(self.error_at(*pos, format!("`{name}` has no attribute `{attr}`")));
                 }
-                self.finish(result, op, operands)
+                self.finish(insts, result, op, operands)
             }
         }
     }
 
     /// The `: type` and the regions that end an instruction.
+    /// Appends the instruction to `insts` before parsing its regions into it: on an error the
+    /// whole parse fails, so a half-built instruction is never seen.
     fn finish(
         &mut self,
+        insts: &mut Vec<Instruction>,
         result: ValueId,
-        mut op: Op,
+        op: Op,
         operands: Vec<ValueId>,
-    ) -> PResult<Instruction> {
+    ) -> PResult<()> {
         self.punct(b':')?;
         let ty = self.ty()?;
-        for r in op.regions_mut() {
-            *r = self.region()?;
-        }
-        Ok(Instruction {
+        let has_regions = matches!(op, Op::Cond { .. } | Op::While { .. } | Op::Scan { .. });
+        insts.push(Instruction {
             result,
             ty,
             op,
             operands,
-        })
+        });
+        if has_regions {
+            if let Some(inst) = insts.last_mut() {
+                for r in inst.op.regions_mut() {
+                    *r = self.region()?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn operands(&mut self) -> PResult<Vec<ValueId>> {
@@ -658,6 +682,130 @@ impl<'s> Parser<'s> {
     }
 }
 
+/// The value of a name made only of ASCII digits (saturating far above `u32::MAX`), or `None`
+/// if it has any other character. Digits are read once, without a separate `str::parse`.
+fn digits_value(name: &str) -> Option<u64> {
+    let mut n: u64 = 0;
+    for &b in name.as_bytes() {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = (n * 10 + u64::from(d)).min(1 << 40);
+    }
+    Some(n)
+}
+
+/// `s.parse::<usize>().ok()` for the texts of number tokens (which never start with `+`):
+/// ASCII digits only, at least one, no overflow.
+fn parse_usize(s: &str) -> Option<usize> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut n: usize = 0;
+    for &b in s.as_bytes() {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(usize::from(d))?;
+    }
+    Some(n)
+}
+
+/// [`DType::from_name`], as a direct match.
+fn dtype_from_name(name: &str) -> Option<DType> {
+    let d = match name {
+        "f32" => DType::F32,
+        "f16" => DType::F16,
+        "bf16" => DType::BF16,
+        "f64" => DType::F64,
+        "i32" => DType::I32,
+        "i64" => DType::I64,
+        "bool" => DType::Bool,
+        _ => return DType::from_name(name),
+    };
+    debug_assert_eq!(DType::from_name(name), Some(d));
+    Some(d)
+}
+
+/// [`OpKey::from_name`] through a table built once from [`OpKey::all`] (which allocates, so
+/// calling it per instruction dominated parsing).
+fn op_key(name: &str) -> Option<OpKey> {
+    static TABLE: OnceLock<FxHashMap<&'static str, OpKey>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            let mut t = FxHashMap::default();
+            for k in OpKey::all() {
+                t.entry(k.name()).or_insert(k);
+            }
+            t
+        })
+        .get(name)
+        .copied()
+}
+
+/// The values a function has defined so far. Value numbers below a quarter of the source
+/// length (a definition takes more than four bytes of text, so a compactly numbered program
+/// stays below it) are kept in a dense table of generation stamps, which needs no clearing
+/// between functions and at most as many bytes as the source; larger numbers, which only
+/// hand-written input has, go to a hash set, so memory never grows with a number the user
+/// wrote. Named values (numbers from [`NAMED_BASE`] on) are numbered densely in order of
+/// appearance and get their own table.
+struct DefinedSet {
+    /// `stamps[n] == generation`: `%n` is defined in the current function.
+    stamps: Vec<u32>,
+    /// `named[k] == generation`: the `k`-th named value is defined.
+    named: Vec<u32>,
+    generation: u32,
+    /// Numbers at or above `dense_limit` (and below [`NAMED_BASE`]).
+    sparse: FxHashSet<u32>,
+    dense_limit: usize,
+}
+
+impl DefinedSet {
+    fn new(src_len: usize) -> Self {
+        DefinedSet {
+            stamps: Vec::new(),
+            named: Vec::new(),
+            generation: 1,
+            sparse: FxHashSet::default(),
+            dense_limit: src_len / 4 + 64,
+        }
+    }
+
+    /// Forgets every value (a new function starts).
+    fn clear(&mut self) {
+        if self.generation == u32::MAX {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.named.iter_mut().for_each(|s| *s = 0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        if !self.sparse.is_empty() {
+            self.sparse.clear();
+        }
+    }
+
+    /// Marks `v` defined; `false` if it already was.
+    fn insert(&mut self, v: u32) -> bool {
+        let (table, i, cap) = if v >= NAMED_BASE {
+            (&mut self.named, (v - NAMED_BASE) as usize, usize::MAX)
+        } else if (v as usize) < self.dense_limit {
+            (&mut self.stamps, v as usize, self.dense_limit)
+        } else {
+            return self.sparse.insert(v);
+        };
+        if i >= table.len() {
+            let len = (table.len() * 2).max(64).min(cap).max(i + 1);
+            table.resize(len, 0);
+        }
+        let fresh = table[i] != self.generation;
+        table[i] = self.generation;
+        fresh
+    }
+}
+
 /// Gives named values (provisional numbers at or above [`NAMED_BASE`]) the numbers
 /// `base, base + 1, ...` in the order they were first seen.
 fn renumber_named(region: &mut Region, base: u32) {
@@ -729,6 +877,37 @@ mod tests {
         assert_eq!(f.body.params[0].id, ValueId(4));
         assert_eq!(f.body.insts[0].result, ValueId(5));
         assert_eq!(f.body.results, vec![ValueId(5)]);
+    }
+
+    #[test]
+    fn value_numbers_are_checked_whatever_their_size() {
+        // Small numbers use the dense table, numbers past the source length the sparse set.
+        for n in ["3", "007", "2000000000", "2147483647"] {
+            assert_eq!(
+                err(&format!(
+                    "func @f(%{n}: f32[]) -> () {{\n  %{n} = exp %{n} : f32[]\n}}"
+                )),
+                format!("2:3: %{n} is defined more than once")
+            );
+        }
+        assert_eq!(
+            err("func @f(%x: f32[], %7: f32[]) -> () {\n  %x = exp %7 : f32[]\n}"),
+            "2:3: %x is defined more than once"
+        );
+        for n in ["2147483648", "4294967296", "99999999999999999999999"] {
+            assert_eq!(
+                err(&format!("func @f(%{n}: f32[]) -> () {{\n  return\n}}")),
+                format!("1:9: value number %{n} is too large")
+            );
+        }
+        // Leading zeros name the same value; each function has its own values.
+        let p = parse(
+            "func @f(%007: f32[]) -> (f32[]) {\n  return %7\n}\n\
+             func @g(%7: f32[], %2000000000: f32[]) -> (f32[]) {\n  return %2000000000\n}",
+        )
+        .unwrap();
+        assert_eq!(p.functions[0].body.results, vec![ValueId(7)]);
+        assert_eq!(p.functions[1].body.results, vec![ValueId(2_000_000_000)]);
     }
 
     #[test]

@@ -1,4 +1,8 @@
 //! The printer: [`Program`] to `.ptir` text. [`crate::parse`] reads back exactly what it writes.
+//!
+//! The text is appended to a `String` directly (numbers by a small decimal writer, types by
+//! [`write_type`]) rather than through `fmt::Formatter`, whose per-piece dispatch dominated
+//! printing large programs; the `Display` impls go through the same code.
 
 use crate::ops::Op;
 use crate::program::{ExternDecl, Function, Instruction, Param, Program, Region, ValueId};
@@ -14,221 +18,307 @@ use std::fmt::{self, Write};
 /// assert_eq!(ptir_ir::print(&p), text);
 /// ```
 pub fn print(program: &Program) -> String {
-    program.to_string()
+    let mut out = String::new();
+    write_program(&mut out, program);
+    out
 }
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for e in &self.externs {
-            writeln!(f, "{e}")?;
-        }
-        for (i, func) in self.functions.iter().enumerate() {
-            if i > 0 || !self.externs.is_empty() {
-                writeln!(f)?;
-            }
-            write!(f, "{func}")?;
-        }
-        Ok(())
+        f.write_str(&print(self))
     }
 }
 
 impl fmt::Display for ExternDecl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "extern @{}", self.name)?;
-        if let Some(sig) = &self.signature {
-            write!(f, "(")?;
-            comma_list(f, &sig.params, |f, t| write!(f, "{t}"))?;
-            write!(f, ") -> (")?;
-            comma_list(f, &sig.results, |f, t| write!(f, "{t}"))?;
-            write!(f, ")")?;
-        }
-        write!(f, " {}", if self.pure { "pure" } else { "impure" })
+        let mut out = String::new();
+        write_extern(&mut out, self);
+        f.write_str(&out)
     }
 }
 
 impl fmt::Display for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "func @{}(", self.name)?;
-        comma_list(f, &self.body.params, write_param)?;
-        write!(f, ") -> (")?;
-        comma_list(f, &self.result_types, |f, t| write!(f, "{t}"))?;
-        writeln!(f, ") {{")?;
-        write_block_body(f, &self.body, 1, "return")?;
-        writeln!(f, "}}")
+        let mut out = String::new();
+        write_function(&mut out, self);
+        f.write_str(&out)
     }
 }
 
-fn write_param(f: &mut fmt::Formatter<'_>, p: &Param) -> fmt::Result {
-    write!(f, "{}: {}", p.id, p.ty)
+fn write_program(out: &mut String, program: &Program) {
+    for e in &program.externs {
+        write_extern(out, e);
+        out.push('\n');
+    }
+    for (i, func) in program.functions.iter().enumerate() {
+        if i > 0 || !program.externs.is_empty() {
+            out.push('\n');
+        }
+        write_function(out, func);
+    }
 }
 
-fn comma_list<T>(
-    f: &mut fmt::Formatter<'_>,
-    items: &[T],
-    mut each: impl FnMut(&mut fmt::Formatter<'_>, &T) -> fmt::Result,
-) -> fmt::Result {
+fn write_extern(out: &mut String, e: &ExternDecl) {
+    out.push_str("extern @");
+    out.push_str(&e.name);
+    if let Some(sig) = &e.signature {
+        out.push('(');
+        comma_list(out, &sig.params, write_type);
+        out.push_str(") -> (");
+        comma_list(out, &sig.results, write_type);
+        out.push(')');
+    }
+    out.push_str(if e.pure { " pure" } else { " impure" });
+}
+
+fn write_function(out: &mut String, func: &Function) {
+    out.push_str("func @");
+    out.push_str(&func.name);
+    out.push('(');
+    comma_list(out, &func.body.params, write_param);
+    out.push_str(") -> (");
+    comma_list(out, &func.result_types, write_type);
+    out.push_str(") {\n");
+    write_block_body(out, &func.body, 1, "return");
+    out.push_str("}\n");
+}
+
+/// Appends the decimal digits of `n`.
+fn write_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reserve(buf.len() - i);
+    for &b in &buf[i..] {
+        out.push(char::from(b));
+    }
+}
+
+fn write_usize(out: &mut String, n: usize) {
+    write_u64(out, n as u64);
+}
+
+fn write_value(out: &mut String, v: &ValueId) {
+    out.push('%');
+    write_u64(out, u64::from(v.0));
+}
+
+/// Appends a type exactly as its `Display` impl writes it.
+fn write_type(out: &mut String, t: &Type) {
+    match t {
+        Type::Tensor(t) => {
+            out.push_str(t.dtype.name());
+            out.push('[');
+            for (i, &d) in t.shape.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_usize(out, d);
+            }
+            out.push(']');
+        }
+        Type::Tuple(ts) => {
+            out.push('(');
+            for (i, t) in ts.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_type(out, t);
+            }
+            out.push(')');
+        }
+    }
+}
+
+fn write_param(out: &mut String, p: &Param) {
+    write_value(out, &p.id);
+    out.push_str(": ");
+    write_type(out, &p.ty);
+}
+
+fn comma_list<T>(out: &mut String, items: &[T], mut each: impl FnMut(&mut String, &T)) {
     for (i, x) in items.iter().enumerate() {
         if i > 0 {
-            f.write_str(", ")?;
+            out.push_str(", ");
         }
-        each(f, x)?;
+        each(out, x);
     }
-    Ok(())
 }
 
-fn indent(f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+fn indent(out: &mut String, depth: usize) {
     for _ in 0..depth {
-        f.write_str("  ")?;
+        out.push_str("  ");
     }
-    Ok(())
 }
 
-fn write_block_body(
-    f: &mut fmt::Formatter<'_>,
-    r: &Region,
-    depth: usize,
-    terminator: &str,
-) -> fmt::Result {
+fn write_block_body(out: &mut String, r: &Region, depth: usize, terminator: &str) {
     for inst in &r.insts {
-        write_inst(f, inst, depth)?;
+        write_inst(out, inst, depth);
     }
-    indent(f, depth)?;
-    f.write_str(terminator)?;
+    indent(out, depth);
+    out.push_str(terminator);
     for (i, v) in r.results.iter().enumerate() {
-        f.write_str(if i == 0 { " " } else { ", " })?;
-        write!(f, "{v}")?;
+        out.push_str(if i == 0 { " " } else { ", " });
+        write_value(out, v);
     }
-    writeln!(f)
+    out.push('\n');
 }
 
-fn write_region(f: &mut fmt::Formatter<'_>, r: &Region, depth: usize) -> fmt::Result {
-    writeln!(f, "{{")?;
+fn write_region(out: &mut String, r: &Region, depth: usize) {
+    out.push_str("{\n");
     if !r.params.is_empty() {
-        indent(f, depth)?;
-        f.write_str("^(")?;
-        comma_list(f, &r.params, write_param)?;
-        writeln!(f, "):")?;
+        indent(out, depth);
+        out.push_str("^(");
+        comma_list(out, &r.params, write_param);
+        out.push_str("):\n");
     }
-    write_block_body(f, r, depth + 1, "yield")?;
-    indent(f, depth)?;
-    f.write_str("}")
+    write_block_body(out, r, depth + 1, "yield");
+    indent(out, depth);
+    out.push('}');
 }
 
-fn write_operands(f: &mut fmt::Formatter<'_>, operands: &[ValueId]) -> fmt::Result {
+fn write_operands(out: &mut String, operands: &[ValueId]) {
     for (i, v) in operands.iter().enumerate() {
-        f.write_str(if i == 0 { " " } else { ", " })?;
-        write!(f, "{v}")?;
+        out.push_str(if i == 0 { " " } else { ", " });
+        write_value(out, v);
     }
-    Ok(())
 }
 
-fn write_usizes(f: &mut fmt::Formatter<'_>, name: &str, xs: &[usize]) -> fmt::Result {
-    write!(f, " {name}=[")?;
-    for (i, x) in xs.iter().enumerate() {
+fn write_usizes(out: &mut String, name: &str, xs: &[usize]) {
+    out.push(' ');
+    out.push_str(name);
+    out.push_str("=[");
+    for (i, &x) in xs.iter().enumerate() {
         if i > 0 {
-            f.write_str(",")?;
+            out.push(',');
         }
-        write!(f, "{x}")?;
+        write_usize(out, x);
     }
-    f.write_str("]")
+    out.push(']');
 }
 
-fn write_literal(f: &mut fmt::Formatter<'_>, lit: &Literal, dtype: DType) -> fmt::Result {
+fn write_literal(out: &mut String, lit: &Literal, dtype: DType) {
     match lit {
-        Literal::Splat(s) => write!(f, " splat({})", ScalarIn(dtype, *s)),
+        Literal::Splat(s) => {
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, " splat({})", ScalarIn(dtype, *s));
+        }
         Literal::Dense(d) => {
-            f.write_str(" dense([")?;
-            write_data(f, d, dtype)?;
-            f.write_str("])")
+            out.push_str(" dense([");
+            write_data(out, d, dtype);
+            out.push_str("])");
         }
     }
 }
 
-fn write_data(f: &mut fmt::Formatter<'_>, d: &Data, dtype: DType) -> fmt::Result {
+fn write_data(out: &mut String, d: &Data, dtype: DType) {
     for (i, s) in d.iter().enumerate() {
         if i > 0 {
-            f.write_str(", ")?;
+            out.push_str(", ");
         }
-        write!(f, "{}", ScalarIn(dtype, s))?;
+        let _ = write!(out, "{}", ScalarIn(dtype, s));
     }
-    Ok(())
 }
 
 /// Writes `%r = op operands attrs : type regions`.
-fn write_inst(f: &mut fmt::Formatter<'_>, inst: &Instruction, depth: usize) -> fmt::Result {
-    indent(f, depth)?;
-    write!(f, "{} = {}", inst.result, inst.op.name())?;
+fn write_inst(out: &mut String, inst: &Instruction, depth: usize) {
+    indent(out, depth);
+    write_value(out, &inst.result);
+    out.push_str(" = ");
+    out.push_str(inst.op.name());
     match &inst.op {
         Op::Call { callee } => {
-            write!(f, " @{callee}(")?;
-            comma_list(f, &inst.operands, |f, v| write!(f, "{v}"))?;
-            f.write_str(")")?;
+            out.push_str(" @");
+            out.push_str(callee);
+            out.push('(');
+            comma_list(out, &inst.operands, write_value);
+            out.push(')');
         }
         Op::Constant(lit) => {
             let dtype = match &inst.ty {
                 Type::Tensor(t) => t.dtype,
                 Type::Tuple(_) => DType::F64,
             };
-            write_literal(f, lit, dtype)?;
+            write_literal(out, lit, dtype);
         }
-        Op::Rng { dist } => write!(f, " {dist}")?,
-        _ => write_operands(f, &inst.operands)?,
+        Op::Rng { dist } => {
+            out.push(' ');
+            out.push_str(dist.name());
+        }
+        _ => write_operands(out, &inst.operands),
     }
-    write_attrs(f, &inst.op)?;
-    write!(f, " : {}", inst.ty)?;
+    write_attrs(out, &inst.op);
+    out.push_str(" : ");
+    write_type(out, &inst.ty);
     for r in inst.op.regions() {
-        f.write_str(" ")?;
-        write_region(f, r, depth)?;
+        out.push(' ');
+        write_region(out, r, depth);
     }
-    writeln!(f)
+    out.push('\n');
 }
 
-fn write_attrs(f: &mut fmt::Formatter<'_>, op: &Op) -> fmt::Result {
+fn write_attrs(out: &mut String, op: &Op) {
     match op {
-        Op::Transpose { perm } => write_usizes(f, "perm", perm),
-        Op::Broadcast { dims } => write_usizes(f, "dims", dims),
+        Op::Transpose { perm } => write_usizes(out, "perm", perm),
+        Op::Broadcast { dims } => write_usizes(out, "dims", dims),
         Op::Slice {
             start,
             limit,
             stride,
         } => {
-            write_usizes(f, "start", start)?;
-            write_usizes(f, "limit", limit)?;
-            write_usizes(f, "stride", stride)
+            write_usizes(out, "start", start);
+            write_usizes(out, "limit", limit);
+            write_usizes(out, "stride", stride);
         }
-        Op::Concat { axis } => write!(f, " axis={axis}"),
+        Op::Concat { axis } => {
+            out.push_str(" axis=");
+            write_usize(out, *axis);
+        }
         Op::DotGeneral(d) => {
             if !d.lhs_batch.is_empty() || !d.rhs_batch.is_empty() {
-                write_usizes(f, "lhs_batch", &d.lhs_batch)?;
-                write_usizes(f, "rhs_batch", &d.rhs_batch)?;
+                write_usizes(out, "lhs_batch", &d.lhs_batch);
+                write_usizes(out, "rhs_batch", &d.rhs_batch);
             }
-            write_usizes(f, "lhs_contract", &d.lhs_contract)?;
-            write_usizes(f, "rhs_contract", &d.rhs_contract)
+            write_usizes(out, "lhs_contract", &d.lhs_contract);
+            write_usizes(out, "rhs_contract", &d.rhs_contract);
         }
         Op::Reduce {
             axes, keep_dims, ..
         } => {
-            write_usizes(f, "axes", axes)?;
-            write!(f, " keep_dims={keep_dims}")
+            write_usizes(out, "axes", axes);
+            out.push_str(if *keep_dims {
+                " keep_dims=true"
+            } else {
+                " keep_dims=false"
+            });
         }
         Op::Scan {
             num_carry, length, ..
-        } => write!(f, " num_carry={num_carry} length={length}"),
-        Op::TupleGet { index } => write!(f, " index={index}"),
-        _ => Ok(()),
+        } => {
+            out.push_str(" num_carry=");
+            write_usize(out, *num_carry);
+            out.push_str(" length=");
+            write_usize(out, *length);
+        }
+        Op::TupleGet { index } => {
+            out.push_str(" index=");
+            write_usize(out, *index);
+        }
+        _ => {}
     }
 }
 
 /// Prints one instruction (with its regions) on its own, as it appears in a block.
 pub fn print_inst(inst: &Instruction) -> String {
-    struct One<'a>(&'a Instruction);
-    impl fmt::Display for One<'_> {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write_inst(f, self.0, 0)
-        }
-    }
     let mut s = String::new();
-    let _ = write!(s, "{}", One(inst));
+    write_inst(&mut s, inst, 0);
     s.truncate(s.trim_end().len());
     s
 }
