@@ -26,7 +26,8 @@
 use crate::ir::Ir;
 use ptir_ir::{
     binary_scalar, cast_scalar, compare_scalar, eval_op, unary_scalar, BinaryOp, CmpOp, DType,
-    InstId, Instruction, Literal, Op, ReduceKind, Scalar, Tensor, Type, UnaryOp, Value, ValueId,
+    InstId, Instruction, Literal, Op, OpKey, ReduceKind, Scalar, Tensor, Type, UnaryOp, Value,
+    ValueId,
 };
 
 /// Largest number of elements of an operand or a non-splat result that folding expands:
@@ -66,12 +67,12 @@ pub enum Fold {
 /// assert_eq!(fold(&rw, InstId(2)), Fold::Constant(Literal::Splat(Scalar::Float(3.0))));
 /// ```
 pub fn fold(ir: &Ir<'_>, i: InstId) -> Fold {
+    if matches!(ir.op_key(i), None | Some(OpKey::Constant)) {
+        return Fold::None;
+    }
     let Some(inst) = ir.inst(i) else {
         return Fold::None;
     };
-    if matches!(inst.op, Op::Constant(_)) {
-        return Fold::None;
-    }
     match fold_constants(ir, inst) {
         Some(lit) => Fold::Constant(lit),
         None => fold_identity(ir, inst),
@@ -217,10 +218,13 @@ fn unary_identity(ir: &Ir<'_>, u: UnaryOp, x: ValueId) -> Fold {
     let Some(def) = ir.inst_of(x) else {
         return Fold::None;
     };
-    match (u, ir.op(def), ir.operands(def)) {
-        (UnaryOp::Neg, Op::Unary(UnaryOp::Neg), &[inner])
-        | (UnaryOp::Not, Op::Unary(UnaryOp::Not), &[inner]) => Fold::Value(inner),
-        (UnaryOp::Abs, Op::Unary(UnaryOp::Abs), _) => Fold::Value(x),
+    match (u, ir.op_key(def)) {
+        (UnaryOp::Neg, Some(OpKey::Unary(UnaryOp::Neg)))
+        | (UnaryOp::Not, Some(OpKey::Unary(UnaryOp::Not))) => match ir.operands(def) {
+            &[inner] => Fold::Value(inner),
+            _ => Fold::None,
+        },
+        (UnaryOp::Abs, Some(OpKey::Unary(UnaryOp::Abs))) => Fold::Value(x),
         _ => Fold::None,
     }
 }

@@ -313,6 +313,7 @@ impl<'c> ProgramRewriter<'c> {
         } else {
             arena.set_operands(inst, ops);
         }
+        arena.refresh_key(inst);
         arena.bump_def(inst.value());
         arena.edits += 1;
         notify!(self, on_modified, notify_modified(inst));

@@ -180,3 +180,42 @@ fn the_pipeline_canonicalizes_the_bench_chain() {
         "{text}"
     );
 }
+
+#[test]
+fn the_default_pipeline_with_the_bundled_rules_keeps_the_results_of_generated_programs() {
+    let rules = ptir_rules::RuleSet::bundled().unwrap();
+    let canon = Canonicalize::with_rules(&rules)
+        .unwrap()
+        .with_config(GreedyConfig::canonicalize().with_expensive_checks(true));
+    let mut pm = PassManager::new();
+    pm.add(canon).add(Cse).add(Dce);
+    let mut applied = 0;
+    for seed in 0..200u64 {
+        let input = generate(&GenConfig::new(seed, 40));
+        let mut output = input.clone();
+        let report = pm
+            .run(&mut output)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&input)));
+        applied += report.passes[0]
+            .greedy
+            .as_ref()
+            .map_or(0, |g| g.total_rewrites());
+        let Some(main) = input.function(ENTRY) else {
+            continue;
+        };
+        let args = random_inputs(main, seed);
+        let Ok(expected) = interpret(&input, ENTRY, &args) else {
+            continue;
+        };
+        let got = interpret(&output, ENTRY, &args)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&output)));
+        assert_eq!(
+            got,
+            expected,
+            "seed {seed}\ninput:\n{}\noutput:\n{}",
+            ptir_ir::print(&input),
+            ptir_ir::print(&output)
+        );
+    }
+    assert!(applied > 50, "only {applied} rule applications");
+}

@@ -147,7 +147,9 @@ impl Hooks {
         if self.strictness != Strictness::AnyOp {
             self.disallow(id);
         }
-        self.origin.remove(&id.0);
+        if !self.origin.is_empty() {
+            self.origin.remove(&id.0);
+        }
     }
 
     /// A block's results were rewired: its region op (the owner of the `yield`) is queued.

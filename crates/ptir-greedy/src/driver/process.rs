@@ -9,7 +9,7 @@ use crate::fold::{fold, Fold};
 use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
-use ptir_ir::{InstId, Literal, Op, Scalar, Type};
+use ptir_ir::{InstId, Literal, Op, OpKey, Scalar, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -277,7 +277,9 @@ impl<'p> Driver<'p> {
 
     /// Tries the patterns for `op` in order; returns whether one applied.
     fn apply_patterns(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> Outcome<bool> {
-        let key = rw.op(op).key();
+        let Some(key) = rw.op_key(op) else {
+            return Ok(false);
+        };
         let mut order = ApplyOrder::default();
         while let Some(pid) = order.next(self.patterns, key) {
             if !self.can_apply(rw, op, pid) {
@@ -469,6 +471,9 @@ fn constant_hash(lit: &Literal, ty: &Type) -> u64 {
 impl KnownConstants {
     /// Returns false if `op` was a duplicate constant (now erased).
     fn insert(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> bool {
+        if rw.op_key(op) != Some(OpKey::Constant) {
+            return true;
+        }
         let (hash, existing) = match rw.inst(op) {
             Some(ptir_ir::Instruction {
                 op: Op::Constant(lit),

@@ -21,7 +21,9 @@ pub(crate) use arena::{Arena, Def, Use, NONE};
 pub(crate) use reads::{ReadLog, Stamp};
 
 use crate::facts::{op_is_pure, ProgramContext};
-use ptir_ir::{Function, InstId, Instruction, Literal, Op, Param, Type, ValueId, VerifyError};
+use ptir_ir::{
+    Function, InstId, Instruction, Literal, Op, OpKey, Param, Type, ValueId, VerifyError,
+};
 use std::hash::{Hash, Hasher};
 
 /// A user of a value: an instruction operand, or a block result (`return` / `yield`).
@@ -122,6 +124,13 @@ impl<'c> Ir<'c> {
         }
     }
 
+    /// The op kind of instruction `i`, if it exists (cheaper than `op(i).key()`: it does not
+    /// touch the instruction).
+    pub fn op_key(&self, i: InstId) -> Option<OpKey> {
+        self.reads.def(i.value());
+        self.arena.key(i)
+    }
+
     /// The op of instruction `i`. Panics if `i` does not exist.
     pub fn op(&self, i: InstId) -> &Op {
         &self.expect(i).op
@@ -165,7 +174,11 @@ impl<'c> Ir<'c> {
 
     /// The literal of `v` if a `constant` defines it.
     pub fn constant(&self, v: ValueId) -> Option<&Literal> {
-        match &self.inst(self.inst_of(v)?)?.op {
+        let def = self.inst_of(v)?;
+        if self.arena.key(def)? != OpKey::Constant {
+            return None;
+        }
+        match &self.inst(def)?.op {
             Op::Constant(lit) => Some(lit),
             _ => None,
         }
@@ -339,6 +352,11 @@ impl<'c> Ir<'c> {
     /// Is instruction `i` free of side effects: a pure op kind, a call of a pure callee, and
     /// (for region ops) every op of its regions pure?
     pub fn is_pure(&self, i: InstId) -> bool {
+        match self.arena.key(i) {
+            None => return false,
+            Some(OpKey::Call | OpKey::Cond | OpKey::While | OpKey::Scan) => {}
+            Some(k) => return k.is_pure_kind(),
+        }
         let Some(s) = self.arena.inst(i) else {
             return false;
         };

@@ -8,6 +8,24 @@ use crate::rules::CompileError;
 use ptir_ir::Program;
 use ptir_rules::{RuleFilter, RuleSet};
 
+/// The label of orientation-free rules (commutativity, associativity, distributivity), which
+/// only equality saturation can use: a greedy driver applies `add-comm` to its own result
+/// forever (those rules have bounded recursion, so the recursion guard lets them).
+pub const ALGEBRA: &str = "algebra";
+
+/// The rules a greedy canonicalization runs by default: everything but `fast-math` (not
+/// IEEE-exact) and [`ALGEBRA`] (no direction to go in).
+///
+/// ```
+/// let f = ptir_greedy::greedy_rule_filter();
+/// assert_eq!(f.disabled, ["fast-math", "algebra"]);
+/// ```
+pub fn greedy_rule_filter() -> RuleFilter {
+    let mut f = RuleFilter::exact();
+    f.disabled.push(ALGEBRA.to_string());
+    f
+}
+
 /// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or the
 /// iteration limit. Like MLIR's canonicalizer, not converging is not an error unless
 /// [`with_test_convergence`](Self::with_test_convergence) asks for it (MLIR's
@@ -45,9 +63,9 @@ impl Canonicalize {
         }
     }
 
-    /// Canonicalizes with the rules of `rules` that [`RuleFilter::exact`] keeps.
+    /// Canonicalizes with the rules of `rules` that [`greedy_rule_filter`] keeps.
     pub fn with_rules(rules: &RuleSet) -> Result<Self, CompileError> {
-        Self::with_filtered_rules(rules, &RuleFilter::exact())
+        Self::with_filtered_rules(rules, &greedy_rule_filter())
     }
 
     /// Canonicalizes with the rules of `rules` that `filter` keeps.

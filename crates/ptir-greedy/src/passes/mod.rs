@@ -10,7 +10,7 @@ mod canonicalize;
 pub(crate) mod cse;
 pub(crate) mod dce;
 
-pub use canonicalize::Canonicalize;
+pub use canonicalize::{greedy_rule_filter, Canonicalize, ALGEBRA};
 pub use cse::Cse;
 pub use dce::Dce;
 
@@ -204,7 +204,7 @@ impl PassManager {
     }
 
     /// `canonicalize → cse → dce`, canonicalizing with the rules of `rules` that
-    /// [`RuleFilter::exact`](ptir_rules::RuleFilter::exact) keeps, and folds.
+    /// [`greedy_rule_filter`] keeps, and folds.
     pub fn default_pipeline(rules: &RuleSet) -> Result<Self, CompileError> {
         let mut pm = PassManager::new();
         pm.add(Canonicalize::with_rules(rules)?).add(Cse).add(Dce);

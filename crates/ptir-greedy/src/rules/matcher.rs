@@ -322,8 +322,11 @@ impl Plan {
             return false;
         };
         let Some(i) = ir.inst_of(v) else { return false };
+        if ir.op_key(i) != Some(*key) {
+            return false;
+        }
         let Some(inst) = ir.inst(i) else { return false };
-        if inst.op.key() != *key || inst.operands.len() != operands.len() {
+        if inst.operands.len() != operands.len() {
             return false;
         }
         if let (Some(want), Op::Call { callee: got }) = (callee, &inst.op) {

@@ -24,6 +24,8 @@
 //! are blocks of the arena. [`Arena::take_region`] rebuilds `Region`s in list order, moving each
 //! surviving instruction once.
 
+mod convert;
+
 use ptir_ir::{InstId, Instruction, Op, OpKey, Param, Region, Type, ValueId};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -101,6 +103,9 @@ pub(crate) struct Node {
     /// Bumped when the use list changes.
     use_version: u32,
     def: Def,
+    /// The op kind of the instruction (valid while it lives): dispatch and the cheap checks
+    /// (is it a constant? a pure kind?) need not touch the instruction itself.
+    pub key: OpKey,
 }
 
 impl Default for Node {
@@ -119,6 +124,7 @@ impl Default for Node {
             def_version: 0,
             use_version: 0,
             def: Def::Undefined,
+            key: OpKey::Tuple,
         }
     }
 }
@@ -170,12 +176,6 @@ fn placeholder() -> Instruction {
     }
 }
 
-fn put_regions(op: &mut Op, regions: Vec<Region>) {
-    for (slot, r) in op.regions_mut().into_iter().zip(regions) {
-        *slot = r;
-    }
-}
-
 impl Arena {
     /// Moves a function body into a fresh arena. Fails with the id of a value defined twice.
     pub fn build(body: Region) -> Result<Arena, ValueId> {
@@ -186,7 +186,7 @@ impl Arena {
         // The top block's length is a good guess of the number of values (nested blocks and
         // parameters add some); a full walk to count them costs more than regrowing.
         let n = body.insts.len() + body.params.len() + 1;
-        a.nodes.reserve(n);
+        a.nodes.resize_with(n, Node::default);
         a.uses.reserve(2 * n);
         a.body = a.add_block(body, None)?;
         Ok(a)
@@ -346,8 +346,9 @@ impl Arena {
     /// Takes the instruction at `stores[store][idx]` into block `b` before `before`: defines
     /// its value, registers its uses, links it, and moves its regions in as blocks.
     fn adopt(&mut self, b: BlockId, store: u32, idx: u32, before: u32) -> Result<InstId, ValueId> {
-        let (result, nops, regions) = {
+        let (result, nops, regions, key) = {
             let inst = &mut self.stores[store as usize][idx as usize];
+            let key = inst.op.key();
             let regions: Vec<Region> = match inst.op {
                 Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => inst
                     .op
@@ -357,7 +358,7 @@ impl Arena {
                     .collect(),
                 _ => Vec::new(),
             };
-            (inst.result, inst.operands.len(), regions)
+            (inst.result, inst.operands.len(), regions, key)
         };
         let id = result.inst();
         self.define(result, Def::Inst)?;
@@ -371,6 +372,7 @@ impl Arena {
         m.idx = idx;
         m.ops_base = ops_base;
         m.regions = NONE;
+        m.key = key;
         self.link(id, b, before);
         if !regions.is_empty() {
             let list = self.region_lists.len() as u32;
@@ -492,6 +494,18 @@ impl Arena {
         self.unlink_use(old, g);
         self.link_use(v, g);
         self.edits += 1;
+    }
+
+    /// Re-reads the op kind of `id` after an in-place change.
+    pub fn refresh_key(&mut self, id: InstId) {
+        if let Some(k) = self.inst(id).map(|i| i.op.key()) {
+            self.nodes[id.0 as usize].key = k;
+        }
+    }
+
+    /// The op kind of live instruction `id`.
+    pub fn key(&self, id: InstId) -> Option<OpKey> {
+        self.meta(id).map(|n| n.key)
     }
 
     pub fn bump_def(&mut self, v: ValueId) {
@@ -632,84 +646,6 @@ impl Arena {
             block.order_valid.set(true);
         }
         ma.order.get() < mb.order.get()
-    }
-
-    /// Moves block `b` (and everything below it) out of the arena as a `Region`: a block that
-    /// only lost instructions is compacted in its own store (no new allocation); others are
-    /// gathered into a new vector.
-    pub fn take_region(&mut self, b: BlockId) -> Region {
-        let (first, len, store, in_order) = {
-            let block = self.block(b);
-            (
-                block.first,
-                block.len as usize,
-                block.store as usize,
-                block.in_order,
-            )
-        };
-        let mut insts = if in_order {
-            std::mem::take(&mut self.stores[store])
-        } else {
-            Vec::with_capacity(len)
-        };
-        let mut written = 0;
-        let mut next = first;
-        while next != NONE {
-            let m = &self.nodes[next as usize];
-            let (s, idx, regions) = (m.store as usize, m.idx as usize, m.regions);
-            let id = next;
-            next = m.next;
-            let mut inst = if in_order {
-                std::mem::replace(&mut insts[idx], placeholder())
-            } else {
-                std::mem::replace(&mut self.stores[s][idx], placeholder())
-            };
-            if regions != NONE {
-                let blocks = self.region_lists[regions as usize].clone();
-                let rs = blocks.iter().map(|&r| self.take_region(r)).collect();
-                put_regions(&mut inst.op, rs);
-            }
-            self.nodes[id as usize].store = NONE;
-            if in_order {
-                // Every slot before `idx` was moved out or erased: overwriting drops a
-                // placeholder.
-                insts[written] = inst;
-            } else {
-                insts.push(inst);
-            }
-            written += 1;
-        }
-        insts.truncate(written);
-        let block = self.block_mut(b);
-        Region {
-            params: std::mem::take(&mut block.params),
-            insts,
-            results: std::mem::take(&mut block.results),
-        }
-    }
-
-    /// A copy of block `b` (and everything below it) as a `Region`.
-    pub fn clone_region(&self, b: BlockId) -> Region {
-        let block = self.block(b);
-        Region {
-            params: block.params.clone(),
-            insts: self
-                .block_insts(b)
-                .filter_map(|id| self.clone_inst(id))
-                .collect(),
-            results: block.results.clone(),
-        }
-    }
-
-    /// A copy of instruction `id` with its regions put back.
-    pub fn clone_inst(&self, id: InstId) -> Option<Instruction> {
-        let mut inst = self.inst(id)?.clone();
-        let regions = self.regions(id);
-        if !regions.is_empty() {
-            let rs = regions.iter().map(|&r| self.clone_region(r)).collect();
-            put_regions(&mut inst.op, rs);
-        }
-        Some(inst)
     }
 
     /// Number of live instructions.
