@@ -343,7 +343,11 @@ fn to_mlir(p: &Program, name: &str, flavour: Flavour) -> Result<String, String> 
         Some(k) => format!("%arg{k}"),
         None => format!("%v{}", v.0),
     };
-    let results: Vec<String> = f.result_types.iter().map(mlir_type).collect::<Result<_, _>>()?;
+    let results: Vec<String> = f
+        .result_types
+        .iter()
+        .map(mlir_type)
+        .collect::<Result<_, _>>()?;
     let mut s = format!(
         "func.func @{name}({}) -> ({}) {{\n",
         params.join(", "),
@@ -436,7 +440,12 @@ fn to_mlir(p: &Program, name: &str, flavour: Flavour) -> Result<String, String> 
         types.insert(inst.result, inst.ty.clone());
     }
     let rets: Vec<String> = f.body.results.iter().map(val).collect();
-    let _ = writeln!(s, "  return {} : {}\n}}", rets.join(", "), results.join(", "));
+    let _ = writeln!(
+        s,
+        "  return {} : {}\n}}",
+        rets.join(", "),
+        results.join(", ")
+    );
     Ok(s)
 }
 
@@ -563,8 +572,13 @@ fn mlir_available() -> bool {
 }
 
 fn program(case: &Case) -> Program {
-    let text = case.ptir.replace(" T", " f32[2,3]").replace(" I", " i32[2,3]");
-    let text = text.replace("(T)", "(f32[2,3])").replace("(I)", "(i32[2,3])");
+    let text = case
+        .ptir
+        .replace(" T", " f32[2,3]")
+        .replace(" I", " i32[2,3]");
+    let text = text
+        .replace("(T)", "(f32[2,3])")
+        .replace("(I)", "(i32[2,3])");
     let p = ptir_ir::parse(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", case.name));
     ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{}: {e}", case.name));
     p
@@ -625,19 +639,20 @@ fn greedy_canonicalize_removes_and_keeps_what_mlir_does() {
     let canonical = parse_mlir(&String::from_utf8_lossy(&output.stdout));
 
     let mut failures = Vec::new();
-    let mut table = String::from("case                                   | MLIR keeps          | we keep\n");
+    let mut table =
+        String::from("case                                   | MLIR keeps          | we keep\n");
     for (case, flavour, fname) in &runs {
         let before = program(case);
         let mlir = canonical
             .get(fname)
             .unwrap_or_else(|| panic!("{fname} is missing from the mlir-opt output"));
         let ours = kept_ptir(&ours(&before));
-        let removed = before.num_insts();
+        let insts = before.num_insts();
+        let mlir_ops = format!("{:?}", mlir.ops);
         let _ = writeln!(
             table,
-            "{fname:<38} | {:<19} | {} (of {removed} insts)",
-            format!("{:?}", mlir.ops),
-            format!("{:?}", ours.ops)
+            "{fname:<38} | {mlir_ops:<19} | {:?} (of {insts} insts)",
+            ours.ops
         );
         match &case.divergence {
             Some((f, d)) if f == flavour => {
