@@ -1,0 +1,169 @@
+//! Greedy canonicalize against `mlir-opt-22 --canonicalize` on the bench chain (mul by a splat
+//! 1.0, neg of neg, add of a parameter, repeated; `ptir_greedy::chain`), at each size:
+//!
+//! - **ours**: the canonicalize pass alone in a `PassManager` (no verification), with the
+//!   bundled rules that fire on the chain (`mul-one`, `neg-neg`) and folding, as
+//!   `benches/canonicalize.rs` runs it; and the same with every greedy rule of the bundled
+//!   library (minus `fast-math` and `algebra`);
+//! - **MLIR**: `mlir-opt-22 --canonicalize --mlir-timing -o OUT` on the same chain printed in
+//!   `func`/`arith` (`ptir_greedy::chain::chain_mlir`): the whole process's wall time and the
+//!   `Canonicalizer` line of the timing report.
+//!
+//! Every figure is the best of `--runs` runs (default 5). Both sides must leave the same
+//! number of `add`s. Prints a Markdown table for `BENCHMARKS.md`:
+//!
+//! `cargo run --release --example canonicalize_vs_mlir [-- --runs N] [SIZES...]`
+
+use ptir_greedy::chain::{canonicalize_chain, chain_mlir};
+use ptir_greedy::{Canonicalize, GreedyConfig, Pass, PassManager};
+use ptir_rules::{RuleFilter, RuleSet};
+use std::process::Command;
+use std::time::Instant;
+
+const MLIR_OPT: &str = "mlir-opt-22";
+
+fn greedy_filter() -> RuleFilter {
+    RuleFilter {
+        enabled: Vec::new(),
+        disabled: vec!["fast-math".into(), "algebra".into()],
+    }
+}
+
+/// The greedy rules that fire on a small chain with folding off.
+fn firing_rules(rules: &RuleSet) -> Result<Vec<String>, String> {
+    let pass = Canonicalize::with_filtered_rules(rules, &greedy_filter())
+        .map_err(|e| e.to_string())?
+        .with_config(GreedyConfig::canonicalize().with_fold(false));
+    let mut p = canonicalize_chain(100);
+    let report = pass.run(&mut p).map_err(|e| e.to_string())?;
+    Ok(report
+        .greedy
+        .unwrap_or_default()
+        .rewrites
+        .keys()
+        .cloned()
+        .collect())
+}
+
+/// Best wall time (seconds) of `runs` canonicalizations of fresh copies, and the instructions
+/// left.
+fn time_ours(pm: &PassManager, n: usize, runs: usize) -> Result<(f64, usize), String> {
+    let program = canonicalize_chain(n);
+    let mut best = f64::INFINITY;
+    let mut left = 0;
+    for _ in 0..runs {
+        let mut p = program.clone();
+        let start = Instant::now();
+        pm.run(&mut p).map_err(|e| e.to_string())?;
+        best = best.min(start.elapsed().as_secs_f64());
+        left = p.num_insts();
+        drop(p);
+    }
+    Ok((best, left))
+}
+
+/// MLIR's figures: best process wall time, best `Canonicalizer` time (seconds), and the
+/// non-constant ops left.
+fn time_mlir(n: usize, runs: usize) -> Result<(f64, f64, usize), String> {
+    let dir = std::env::temp_dir().join(format!("ptir-vs-mlir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let input = dir.join(format!("chain{n}.mlir"));
+    let output = dir.join(format!("chain{n}.out.mlir"));
+    std::fs::write(&input, chain_mlir(n)).map_err(|e| e.to_string())?;
+    let (mut process, mut pass) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..runs {
+        let start = Instant::now();
+        let out = Command::new(MLIR_OPT)
+            .arg("--canonicalize")
+            .arg("--mlir-timing")
+            .arg(&input)
+            .arg("-o")
+            .arg(&output)
+            .output()
+            .map_err(|e| format!("{MLIR_OPT}: {e}"))?;
+        process = process.min(start.elapsed().as_secs_f64());
+        let report = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            return Err(report.into_owned());
+        }
+        let t = report
+            .lines()
+            .find(|l| l.trim_end().ends_with("Canonicalizer"))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|t| t.parse::<f64>().ok())
+            .ok_or_else(|| format!("no Canonicalizer line in:\n{report}"))?;
+        pass = pass.min(t);
+    }
+    let text = std::fs::read_to_string(&output).map_err(|e| e.to_string())?;
+    let left = text
+        .lines()
+        .filter(|l| l.contains(" = arith.") && !l.contains("arith.constant"))
+        .count();
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok((process, pass, left))
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut runs = 5;
+    let mut sizes = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--runs" {
+            runs = args
+                .next()
+                .and_then(|r| r.parse().ok())
+                .ok_or("--runs takes a number")?;
+        } else {
+            sizes.push(a.parse::<usize>().map_err(|e| format!("{a}: {e}"))?);
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![10_000, 100_000, 1_000_000];
+    }
+    let rules = RuleSet::bundled().map_err(|e| e.to_string())?;
+    let fired = firing_rules(&rules)?;
+    let filter = RuleFilter {
+        enabled: fired.clone(),
+        disabled: Vec::new(),
+    };
+    let mut pm = PassManager::new().with_verify_each(false);
+    pm.add(Canonicalize::with_filtered_rules(&rules, &filter).map_err(|e| e.to_string())?);
+    let all_rules =
+        Canonicalize::with_filtered_rules(&rules, &greedy_filter()).map_err(|e| e.to_string())?;
+    let n_all = all_rules.patterns().len();
+    let mut pm_all = PassManager::new().with_verify_each(false);
+    pm_all.add(all_rules);
+    println!("rules that fire on the chain: {fired:?}; best of {runs} runs\n");
+    println!(
+        "| instructions | ours (ms) | ours per inst (ns) | ours, all {n_all} greedy rules (ms) \
+         | MLIR process (ms) | MLIR canonicalizer (ms) | MLIR canonicalizer / ours |"
+    );
+    println!("|--:|--:|--:|--:|--:|--:|--:|");
+    for &n in &sizes {
+        let (ours, left) = time_ours(&pm, n, runs)?;
+        let (all, left_all) = time_ours(&pm_all, n, runs)?;
+        let (process, pass, mlir_left) = time_mlir(n, runs)?;
+        if left != mlir_left || left_all != left {
+            return Err(format!(
+                "n={n}: we leave {left} instructions ({left_all} with all rules), MLIR {mlir_left} ops"
+            ));
+        }
+        println!(
+            "| {n} | {:.1} | {:.0} | {:.1} | {:.1} | {:.1} | {:.2}x |",
+            ours * 1e3,
+            ours * 1e9 / n as f64,
+            all * 1e3,
+            process * 1e3,
+            pass * 1e3,
+            pass / ours
+        );
+    }
+    Ok(())
+}
