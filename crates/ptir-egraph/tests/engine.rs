@@ -113,3 +113,23 @@ fn an_integer_division_guarded_by_a_cond_stays_guarded() {
         "div hoisted out of its branch:\n{f}"
     );
 }
+
+/// Regression (diff seed 502): a pure op of an impure call's result inside a branch was
+/// hoisted out of the branch with its other operands, above the call, which stays in the
+/// branch; lifting failed with "class N is used before it is defined".
+#[test]
+fn a_pure_use_of_a_side_effect_stays_in_the_side_effects_block() {
+    let text = "extern @log(f32[2]) -> (f32[2]) impure\n\
+        func @f(%x: f32[], %p: bool[]) -> (bool[2]) {\n  %r = cond %p : bool[2] {\n    \
+        %b = broadcast %x dims=[] : f32[2]\n    %c = call @log(%b) : f32[2]\n    \
+        %t = tanh %c : f32[2]\n    %e = eq %t, %t : bool[2]\n    yield %e\n  } {\n    \
+        %k = constant dense([true, false]) : bool[2]\n    yield %k\n  }\n  return %r\n}";
+    let (f, _, _) = run(text, &rules(""));
+    assert!(
+        f.body
+            .insts
+            .iter()
+            .all(|i| !matches!(i.op.name(), "tanh" | "eq" | "call")),
+        "a use of the call left its branch:\n{f}"
+    );
+}
