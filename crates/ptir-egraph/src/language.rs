@@ -199,9 +199,16 @@ impl Tables {
         }
     }
 
-    /// Interns a constant.
+    /// Interns a constant. A dense literal whose elements are all equal is interned as the
+    /// splat of that element, so that one value has one constant e-node however the program
+    /// spelled it (`dense([-0.75])` and `splat(-0.75)` of type `f64[]` are one e-class, and
+    /// `select(p, c, c)` or `x - x` see it).
     pub fn constant(&mut self, ty: &TensorType, lit: &Literal) -> ConstId {
-        ConstId(self.consts.insert_full((ty.clone(), lit.clone())).0 as u32)
+        let lit = match lit.splat_value() {
+            Some(s) => Literal::Splat(s),
+            None => lit.clone(),
+        };
+        ConstId(self.consts.insert_full((ty.clone(), lit)).0 as u32)
     }
 
     /// The attribute value of an id from this table.

@@ -3,8 +3,9 @@
 //! The story: an extractor has chosen one e-node per reachable e-class. Lifting gives each
 //! chosen class one SSA value and decides, for each, which block it lives in:
 //!
-//! 1. **Required scope.** A value must live at or below the deepest block whose parameters it
-//!    (transitively) uses; a region op also needs the free variables of its regions. That is
+//! 1. **Required scope.** A value must live at or below the deepest block whose parameters or
+//!    side effects (which never move) it (transitively) uses; a region op also needs the free
+//!    variables of its regions. That is
 //!    the highest placement dominance allows, and placing pure values there hoists
 //!    loop-invariant values out of `while`/`scan` bodies.
 //! 2. **Placement.** Pure values go to their required scope. Impure ops stay in the block they
@@ -212,7 +213,10 @@ impl<'a> Lifter<'a> {
                     r
                 }
                 PtirNode::Op(_, ch) => {
-                    let mut r = 0;
+                    // A side effect stays in the block it came from, so its result exists
+                    // only there: whatever uses it must live there or deeper too (a pure op
+                    // of a call's result in a branch must not be hoisted out of the branch).
+                    let mut r = self.effect_scope.get(&c).copied().unwrap_or(0);
                     for x in ch {
                         r = self.deeper(r, req[&self.eg.find(*x)])?;
                     }

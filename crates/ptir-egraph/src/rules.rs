@@ -224,7 +224,7 @@ impl PatternCompiler<'_> {
                 None => Ok(ast.add(ENodeOrVar::Var(evar(v)))),
             },
             Term::Splat { value, .. } => {
-                let f = self.fresh_var();
+                let f = slot_var('s', id, 0);
                 self.splats.push((f, value.clone()));
                 Ok(ast.add(ENodeOrVar::Var(f)))
             }
@@ -235,11 +235,17 @@ impl PatternCompiler<'_> {
                 ..
             } => {
                 let mut children = Vec::new();
-                for o in operands {
-                    children.push(self.term(*o, ast)?);
+                for (k, o) in operands.iter().enumerate() {
+                    let child = match self.rule.source.term(*o) {
+                        Term::Value(v) if v.0 == "_" => {
+                            ast.add(ENodeOrVar::Var(slot_var('o', id, k)))
+                        }
+                        _ => self.term(*o, ast)?,
+                    };
+                    children.push(child);
                 }
-                for a in attrs {
-                    children.push(self.attr(a, ast)?);
+                for (k, a) in attrs.iter().enumerate() {
+                    children.push(self.attr(a, slot_var('a', id, k), ast)?);
                 }
                 let kind = match self.variant.iter().find(|(t, _)| *t == id) {
                     Some((_, k)) => *k,
@@ -258,13 +264,16 @@ impl PatternCompiler<'_> {
         }
     }
 
-    fn attr(&mut self, a: &Attr, ast: &mut PatternAst<PtirNode>) -> Result<Id, String> {
+    /// An attribute of a source op term; `?_` becomes `ignore`, the variable of its slot.
+    fn attr(
+        &mut self,
+        a: &Attr,
+        ignore: EVar,
+        ast: &mut PatternAst<PtirNode>,
+    ) -> Result<Id, String> {
         match a {
             Attr::Var(v) => Ok(ast.add(ENodeOrVar::Var(evar(v)))),
-            Attr::Ignore => {
-                let f = self.fresh_var();
-                Ok(ast.add(ENodeOrVar::Var(f)))
-            }
+            Attr::Ignore => Ok(ast.add(ENodeOrVar::Var(ignore))),
             Attr::Lit(x) => {
                 let id = self.egraph.analysis.tables.attr(x);
                 Ok(ast.add(ENodeOrVar::ENode(PtirNode::Attr(id))))
@@ -272,6 +281,16 @@ impl PatternCompiler<'_> {
             Attr::Call { func, .. } => Err(format!("native call `{func}` in a source pattern")),
         }
     }
+}
+
+/// The pattern variable of a slot of source term `t` that binds nothing the rule names: a
+/// splat constant (`'s'`), a `?_` operand (`'o'`, operand `k`) or a `?_` attribute (`'a'`,
+/// attribute `k`). Being a function of the slot, [`lookup_term`] finds what it matched, so
+/// named terms (`?r:(slice ?x ?_ ?_ ?_)`, `?c:(splat ?v)`) can be looked up.
+fn slot_var(kind: char, t: TermId, k: usize) -> EVar {
+    format!("?__{kind}{}_{k}", t.0)
+        .parse()
+        .expect("a valid variable name")
 }
 
 /// Checks what patterns cannot say, builds the result, and unions it with the match.
@@ -345,8 +364,15 @@ fn lookup_term(
     t: TermId,
 ) -> Option<Id> {
     match rule.source.term(t) {
-        Term::Value(v) => subst.get(evar(v)).copied(),
-        Term::Splat { .. } => None,
+        Term::Value(v) => match (0..rule.source.terms.len())
+            .map(TermId)
+            .find(|&n| rule.source.term(n).name() == Some(v))
+        {
+            // A reference to a named term (`?t` of `?t:(neg ?a)`) is that term.
+            Some(named) => lookup_term(rule, variant, egraph, subst, named),
+            None => subst.get(evar(v)).copied(),
+        },
+        Term::Splat { .. } => subst.get(slot_var('s', t, 0)).copied(),
         Term::Op {
             key,
             operands,
@@ -354,16 +380,21 @@ fn lookup_term(
             ..
         } => {
             let mut children = Vec::new();
-            for o in operands {
-                children.push(lookup_term(rule, variant, egraph, subst, *o)?);
+            for (k, o) in operands.iter().enumerate() {
+                let id = match rule.source.term(*o) {
+                    Term::Value(v) if v.0 == "_" => *subst.get(slot_var('o', t, k))?,
+                    _ => lookup_term(rule, variant, egraph, subst, *o)?,
+                };
+                children.push(id);
             }
-            for a in attrs {
+            for (k, a) in attrs.iter().enumerate() {
                 let id = match a {
                     Attr::Var(v) => *subst.get(evar(v))?,
+                    Attr::Ignore => *subst.get(slot_var('a', t, k))?,
                     Attr::Lit(x) => {
                         egraph.lookup(PtirNode::Attr(egraph.analysis.tables.lookup_attr(x)?))?
                     }
-                    _ => return None,
+                    Attr::Call { .. } => return None,
                 };
                 children.push(id);
             }

@@ -113,3 +113,55 @@ fn an_integer_division_guarded_by_a_cond_stays_guarded() {
         "div hoisted out of its branch:\n{f}"
     );
 }
+
+/// Regression (diff seed 502): a pure op of an impure call's result inside a branch was
+/// hoisted out of the branch with its other operands, above the call, which stays in the
+/// branch; lifting failed with "class N is used before it is defined".
+#[test]
+fn a_pure_use_of_a_side_effect_stays_in_the_side_effects_block() {
+    let text = "extern @log(f32[2]) -> (f32[2]) impure\n\
+        func @f(%x: f32[], %p: bool[]) -> (bool[2]) {\n  %r = cond %p : bool[2] {\n    \
+        %b = broadcast %x dims=[] : f32[2]\n    %c = call @log(%b) : f32[2]\n    \
+        %t = tanh %c : f32[2]\n    %e = eq %t, %t : bool[2]\n    yield %e\n  } {\n    \
+        %k = constant dense([true, false]) : bool[2]\n    yield %k\n  }\n  return %r\n}";
+    let (f, _, _) = run(text, &rules(""));
+    assert!(
+        f.body
+            .insts
+            .iter()
+            .all(|i| !matches!(i.op.name(), "tanh" | "eq" | "call")),
+        "a use of the call left its branch:\n{f}"
+    );
+}
+
+/// Regression (diff seed 248): a named source term with a `?_` attribute or operand, or a
+/// named splat, could not be looked up (the `?_` bound a fresh variable that the lookup did
+/// not know), so such rules never fired in the e-graph, e.g. the slice of a one-element dim
+/// with stride 2 to the same type stayed.
+#[test]
+fn named_terms_with_ignored_slots_and_named_splats_fire() {
+    let src = "(rule slice-same ?r:(slice ?x ?_ ?_ ?_) => ?x :when ((same-type ?r ?x)))\n\
+               (rule select-same ?r:(select ?_ ?x ?x) => ?x :when ((same-type ?r ?x)))\n\
+               (rule double-named-splat (mul ?x ?c:(splat 2)) => (add ?x ?x) :when ((same-type ?c ?x)))\n\
+               (rule mul-refers-named ?r:(mul ?t:(abs ?a) (add ?t ?_)) => (mul (add ?t ?a) ?t) :when ((same-type ?r ?a)))";
+    let text = "func @f(%x: f32[1], %p: bool[1], %y: f32[1]) -> (f32[1], f32[1], f32[2], f32[1]) {\n  \
+        %s = slice %x start=[0] limit=[1] stride=[2] : f32[1]\n  \
+        %t = select %p, %y, %y : f32[1]\n  \
+        %c = constant splat(2.0) : f32[2]\n  %z = broadcast %y dims=[0] : f32[2]\n  %n = mul %z, %c : f32[2]\n  \
+        %a = abs %x : f32[1]\n  %b = add %a, %x : f32[1]\n  %m = mul %a, %b : f32[1]\n  \
+        return %s, %t, %n, %m\n}";
+    let (f, _, report) = run(text, &rules(src));
+    let fired: Vec<String> = report.rules_applied().into_iter().map(|(r, _)| r).collect();
+    for rule in [
+        "slice-same",
+        "select-same",
+        "double-named-splat",
+        "mul-refers-named",
+    ] {
+        assert!(
+            fired.iter().any(|r| r == rule),
+            "{rule} did not fire: {fired:?}\n{f}"
+        );
+    }
+    assert_eq!(count(&f, "slice") + count(&f, "select"), 0, "{f}");
+}

@@ -16,6 +16,7 @@ pub(crate) fn run(
     random: Option<usize>,
     seed: u64,
     size: usize,
+    list: bool,
     args: &OptArgs,
 ) -> Result<(String, bool), CliError> {
     let options = args.options()?;
@@ -32,7 +33,7 @@ pub(crate) fn run(
                 ok,
             ))
         }
-        (None, Some(n)) => Ok(random_diff(n, seed, size, &options)),
+        (None, Some(n)) => Ok(random_diff(n, seed, size, list, &options)),
         (None, None) => Err(CliError::Usage {
             path: "diff".into(),
             message: "give a file or --random N".into(),
@@ -40,7 +41,13 @@ pub(crate) fn run(
     }
 }
 
-fn random_diff(n: usize, seed: u64, size: usize, options: &ptir::Options) -> (String, bool) {
+fn random_diff(
+    n: usize,
+    seed: u64,
+    size: usize,
+    list: bool,
+    options: &ptir::Options,
+) -> (String, bool) {
     let start = Instant::now();
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(n as u64)
@@ -78,6 +85,19 @@ fn random_diff(n: usize, seed: u64, size: usize, options: &ptir::Options) -> (St
                 Ok(r) if r.ok() => {}
                 Ok(r) => {
                     mismatches += 1;
+                    if list {
+                        let lines: Vec<String> = r
+                            .mismatches
+                            .iter()
+                            .map(|m| m.to_string().lines().next().unwrap_or_default().to_string())
+                            .collect();
+                        let _ = writeln!(
+                            out,
+                            "seed {s} ({} instructions): {}",
+                            p.num_insts(),
+                            lines.join("; ")
+                        );
+                    }
                     if worst.as_ref().is_none_or(|(w, _, _)| p.num_insts() < *w) {
                         worst = Some((p.num_insts(), s, format!("{r}\n{p}")));
                     }

@@ -255,6 +255,9 @@ enum Command {
         /// Approximate instructions per generated program.
         #[arg(long, default_value_t = 30)]
         size: usize,
+        /// With --random: print one line per mismatching program (seed, size, first mismatch).
+        #[arg(long, requires = "random")]
+        list: bool,
         #[command(flatten)]
         opt: OptArgs,
     },
@@ -445,10 +448,11 @@ fn main() -> ExitCode {
                 random,
                 seed,
                 size,
+                list,
                 opt,
             }),
             _,
-        ) => match diff::run(file.as_deref(), *random, *seed, *size, opt) {
+        ) => match diff::run(file.as_deref(), *random, *seed, *size, *list, opt) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {
                 print!("{text}");
