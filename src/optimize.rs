@@ -169,7 +169,11 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
                 ..GreedyConfig::canonicalize()
             };
             let mut pm = PassManager::new();
-            pm.add(Canonicalize::with_rules(&rules.filtered(&greedy_filter()))?.with_config(config)).add(Cse).add(Dce);
+            pm.add(
+                Canonicalize::with_rules(&rules.filtered(&greedy_filter()))?.with_config(config),
+            )
+            .add(Cse)
+            .add(Dce);
             let pipeline = pm.run(&mut out)?;
             record_greedy(&mut report, &pipeline);
             drop_unused_externs(&mut out, &added);
@@ -238,7 +242,11 @@ fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {
     let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
     for p in &pipeline.passes {
         report.phases.push((p.pass.clone(), p.time));
-        report.step_log.extend(p.step_log.iter().map(|(f, log)| (f.clone(), log.to_string())));
+        report.step_log.extend(
+            p.step_log
+                .iter()
+                .map(|(f, log)| (f.clone(), log.to_string())),
+        );
         if let Some(g) = &p.greedy {
             for (rule, n) in &g.rewrites {
                 *fired.entry(rule.clone()).or_default() += n;
