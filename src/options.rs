@@ -75,7 +75,9 @@ impl Cost {
 /// Everything [`crate::optimize`] needs to know.
 ///
 /// `Options::default()` is: equality saturation, the bundled rules without `fast-math`,
-/// default limits, the tensor cost model, the tree extractor.
+/// default limits, the tensor cost model, the DAG-aware greedy extractor (the output program
+/// computes each value once, so its cost is the DAG cost of the choice; the tree extractor
+/// pays a shared value once per use and cannot see that sharing a value is cheaper).
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The engine.
@@ -113,7 +115,7 @@ impl Default for Options {
             fast_math: false,
             limits: Limits::default(),
             cost: Cost::Tensor,
-            extractor: ExtractorKind::Tree,
+            extractor: ExtractorKind::Greedy,
             dump_egraph: false,
             step_log: false,
         }

@@ -20,7 +20,8 @@ pub struct EngineOptions {
     pub limits: Limits,
     /// The cost model extraction minimizes.
     pub cost: std::sync::Arc<dyn CostModel>,
-    /// The extractor.
+    /// The extractor (default [`ExtractorKind::Greedy`]: DAG-aware, because a lifted program
+    /// computes each chosen value once).
     pub extractor: ExtractorKind,
     /// Keep each saturated e-graph, priced by the cost model, as egraph-serialize JSON in the
     /// report (default false).
@@ -32,7 +33,7 @@ impl Default for EngineOptions {
         EngineOptions {
             limits: Limits::default(),
             cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
-            extractor: ExtractorKind::Tree,
+            extractor: ExtractorKind::Greedy,
             dump_egraph: false,
         }
     }

@@ -165,3 +165,22 @@ fn named_terms_with_ignored_slots_and_named_splats_fire() {
     }
     assert_eq!(count(&f, "slice") + count(&f, "select"), 0, "{f}");
 }
+
+/// Regression (diff seed 21761): saturation stopped after an iteration that left the e-graph's
+/// node and class counts as they were, though a union in it had made `x != max(x and x, x)`
+/// into `x != x` (one class fewer, one e-node more elsewhere), so ne-self never saw it.
+/// Saturation now stops only after an iteration in which no rewrite changed anything.
+#[test]
+fn saturation_does_not_stop_while_rewrites_still_change_the_egraph() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/saturation_stop.ptir"
+    ))
+    .unwrap();
+    let program = ptir_ir::parse(&text).unwrap();
+    let rules = RuleSet::bundled().unwrap();
+    let mut lowered = lower(&program, "main").unwrap();
+    let report = saturate(&mut lowered, &rules, &Limits::default());
+    let fired: Vec<String> = report.rules_applied().into_iter().map(|(r, _)| r).collect();
+    assert!(fired.iter().any(|r| r == "ne-self"), "{report}");
+}

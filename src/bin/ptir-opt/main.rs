@@ -65,7 +65,7 @@ pub(crate) struct OptArgs {
     #[arg(long, value_enum, default_value = "tensor")]
     cost: CostArg,
     /// The extractor.
-    #[arg(long, value_enum, default_value = "tree")]
+    #[arg(long, value_enum, default_value = "greedy")]
     extractor: ExtractorArg,
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
