@@ -9,14 +9,17 @@
 //!   `func`/`arith` (`ptir_greedy::chain::chain_mlir`): the whole process's wall time and the
 //!   `Canonicalizer` line of the timing report.
 //!
-//! Every figure is the best of `--runs` runs (default 5). Both sides must leave the same
+//! Every figure is the best of `--runs` runs (default 5), the runs of both sides interleaved
+//! so that the load of a shared machine weighs on both alike. Both sides must leave the same
 //! number of `add`s. Prints a Markdown table for `BENCHMARKS.md`:
 //!
 //! `cargo run --release --example canonicalize_vs_mlir [-- --runs N] [SIZES...]`
 
 use ptir_greedy::chain::{canonicalize_chain, chain_mlir};
 use ptir_greedy::{Canonicalize, GreedyConfig, Pass, PassManager};
+use ptir_ir::Program;
 use ptir_rules::{RuleFilter, RuleSet};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -45,62 +48,48 @@ fn firing_rules(rules: &RuleSet) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// Best wall time (seconds) of `runs` canonicalizations of fresh copies, and the instructions
-/// left.
-fn time_ours(pm: &PassManager, n: usize, runs: usize) -> Result<(f64, usize), String> {
-    let program = canonicalize_chain(n);
-    let mut best = f64::INFINITY;
-    let mut left = 0;
-    for _ in 0..runs {
-        let mut p = program.clone();
-        let start = Instant::now();
-        pm.run(&mut p).map_err(|e| e.to_string())?;
-        best = best.min(start.elapsed().as_secs_f64());
-        left = p.num_insts();
-        drop(p);
-    }
-    Ok((best, left))
+/// One canonicalization of a fresh copy of `program`: wall time (seconds) and the
+/// instructions left.
+fn time_ours(pm: &PassManager, program: &Program) -> Result<(f64, usize), String> {
+    let mut p = program.clone();
+    let start = Instant::now();
+    pm.run(&mut p).map_err(|e| e.to_string())?;
+    let t = start.elapsed().as_secs_f64();
+    Ok((t, p.num_insts()))
 }
 
-/// MLIR's figures: best process wall time, best `Canonicalizer` time (seconds), and the
-/// non-constant ops left.
-fn time_mlir(n: usize, runs: usize) -> Result<(f64, f64, usize), String> {
-    let dir = std::env::temp_dir().join(format!("ptir-vs-mlir-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let input = dir.join(format!("chain{n}.mlir"));
-    let output = dir.join(format!("chain{n}.out.mlir"));
-    std::fs::write(&input, chain_mlir(n)).map_err(|e| e.to_string())?;
-    let (mut process, mut pass) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..runs {
-        let start = Instant::now();
-        let out = Command::new(MLIR_OPT)
-            .arg("--canonicalize")
-            .arg("--mlir-timing")
-            .arg(&input)
-            .arg("-o")
-            .arg(&output)
-            .output()
-            .map_err(|e| format!("{MLIR_OPT}: {e}"))?;
-        process = process.min(start.elapsed().as_secs_f64());
-        let report = String::from_utf8_lossy(&out.stderr);
-        if !out.status.success() {
-            return Err(report.into_owned());
-        }
-        let t = report
-            .lines()
-            .find(|l| l.trim_end().ends_with("Canonicalizer"))
-            .and_then(|l| l.split_whitespace().next())
-            .and_then(|t| t.parse::<f64>().ok())
-            .ok_or_else(|| format!("no Canonicalizer line in:\n{report}"))?;
-        pass = pass.min(t);
+/// One `mlir-opt-22` run on `input`: process wall time and `Canonicalizer` time (seconds).
+fn time_mlir(input: &Path, output: &Path) -> Result<(f64, f64), String> {
+    let start = Instant::now();
+    let out = Command::new(MLIR_OPT)
+        .arg("--canonicalize")
+        .arg("--mlir-timing")
+        .arg(input)
+        .arg("-o")
+        .arg(output)
+        .output()
+        .map_err(|e| format!("{MLIR_OPT}: {e}"))?;
+    let process = start.elapsed().as_secs_f64();
+    let report = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(report.into_owned());
     }
-    let text = std::fs::read_to_string(&output).map_err(|e| e.to_string())?;
-    let left = text
+    let pass = report
+        .lines()
+        .find(|l| l.trim_end().ends_with("Canonicalizer"))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|t| t.parse::<f64>().ok())
+        .ok_or_else(|| format!("no Canonicalizer line in:\n{report}"))?;
+    Ok((process, pass))
+}
+
+/// The non-constant `arith` ops of an MLIR file.
+fn mlir_ops_left(output: &Path) -> Result<usize, String> {
+    let text = std::fs::read_to_string(output).map_err(|e| e.to_string())?;
+    Ok(text
         .lines()
         .filter(|l| l.contains(" = arith.") && !l.contains("arith.constant"))
-        .count();
-    let _ = std::fs::remove_dir_all(&dir);
-    Ok((process, pass, left))
+        .count())
 }
 
 fn main() {
@@ -146,15 +135,34 @@ fn run() -> Result<(), String> {
          | MLIR process (ms) | MLIR canonicalizer (ms) | MLIR canonicalizer / ours |"
     );
     println!("|--:|--:|--:|--:|--:|--:|--:|");
+    let dir = std::env::temp_dir().join(format!("ptir-vs-mlir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     for &n in &sizes {
-        let (ours, left) = time_ours(&pm, n, runs)?;
-        let (all, left_all) = time_ours(&pm_all, n, runs)?;
-        let (process, pass, mlir_left) = time_mlir(n, runs)?;
+        let program = canonicalize_chain(n);
+        let input = dir.join(format!("chain{n}.mlir"));
+        let output = dir.join(format!("chain{n}.out.mlir"));
+        std::fs::write(&input, chain_mlir(n)).map_err(|e| e.to_string())?;
+        // Interleaved, so that the load of a shared machine weighs on both sides alike.
+        let mut best = [f64::INFINITY; 4];
+        let (mut left, mut left_all) = (0, 0);
+        for _ in 0..runs {
+            let (t, l) = time_ours(&pm, &program)?;
+            best[0] = best[0].min(t);
+            left = l;
+            let (t, l) = time_ours(&pm_all, &program)?;
+            best[1] = best[1].min(t);
+            left_all = l;
+            let (process, pass) = time_mlir(&input, &output)?;
+            best[2] = best[2].min(process);
+            best[3] = best[3].min(pass);
+        }
+        let mlir_left = mlir_ops_left(&output)?;
         if left != mlir_left || left_all != left {
             return Err(format!(
                 "n={n}: we leave {left} instructions ({left_all} with all rules), MLIR {mlir_left} ops"
             ));
         }
+        let [ours, all, process, pass] = best;
         println!(
             "| {n} | {:.1} | {:.0} | {:.1} | {:.1} | {:.1} | {:.2}x |",
             ours * 1e3,
@@ -165,5 +173,6 @@ fn run() -> Result<(), String> {
             pass / ours
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
