@@ -190,7 +190,10 @@ fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
 fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
     let options = args.options()?;
-    let out = ptir::optimize(&program, &options).map_err(|source| CliError::Optimize {
+    let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
+    let result = ptir::optimize(&program, &options);
+    spinner.finish_and_clear();
+    let out = result.map_err(|source| CliError::Optimize {
         path: path.to_string(),
         source,
     })?;
@@ -207,6 +210,17 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
         write_egraphs(path, &out.report.egraphs)?;
     }
     Ok(ir::print(&out.program))
+}
+
+/// A spinner on stderr while a long optimization runs; hidden when stderr is not a terminal.
+fn progress_spinner(message: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner().with_message(message.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
 }
 
 /// Writes one e-graph to `path`, or several to `path` with the function name inserted.
