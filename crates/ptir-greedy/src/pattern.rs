@@ -407,7 +407,7 @@ impl ApplyOrder {
         let mut best = specific.get(self.specific).copied();
         let mut from_any = false;
         if let Some(&a) = any.get(self.any) {
-            if best.map_or(true, |b| set.benefit(b) < set.benefit(a)) {
+            if best.is_none_or(|b| set.benefit(b) < set.benefit(a)) {
                 best = Some(a);
                 from_any = true;
             }

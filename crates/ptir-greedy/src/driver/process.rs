@@ -202,7 +202,7 @@ impl<'p> Driver<'p> {
     fn process_worklist(&mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<bool> {
         let mut changed = false;
         let mut rewrites = 0usize;
-        while self.config.max_rewrites.map_or(true, |m| rewrites < m) {
+        while self.config.max_rewrites.is_none_or(|m| rewrites < m) {
             let Some(op) = hooks(rw).worklist.pop() else {
                 break;
             };
