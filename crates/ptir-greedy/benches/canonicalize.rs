@@ -9,6 +9,9 @@
 //! Each sample canonicalizes a fresh copy of the program (the copy is not timed). Run with
 //! `cargo bench -p ptir-greedy --bench canonicalize`.
 
+// criterion's macros generate undocumented items.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use ptir_greedy::chain::{canonicalize_chain, CHAIN_RULES};
 use ptir_greedy::{Canonicalize, GreedyConfig, Pass, PassManager};

@@ -106,7 +106,7 @@ fn check_identity(ty: &str, lines: &[&str], input: Value, folds: bool) {
     let original = parse(&text);
     let (folded, report) = run(&text, PatternSet::new(), &GreedyConfig::canonicalize()).unwrap();
     assert_eq!(report.stats.folds > 0, folds, "{text}\n{:?}", body(&folded));
-    let a = interpret(&original, "f", &[input.clone()]);
+    let a = interpret(&original, "f", std::slice::from_ref(&input));
     let b = interpret(&folded, "f", &[input]);
     assert_eq!(a, b, "{text}\n{:?}", body(&folded));
 }

@@ -106,7 +106,7 @@ fn attributes_bind_compare_and_feed_constraints() {
             &[
                 "%1 = transpose %0 perm=[1,2,0] : f32[3,4,2]",
                 &format!("%2 = transpose %1 perm={q} : {ty}"),
-                &format!("return %2"),
+                "return %2",
             ],
         )
     };
