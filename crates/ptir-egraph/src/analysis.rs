@@ -7,17 +7,27 @@
 //!
 //! Constant folding evaluates an op whose operands are all constants with the interpreter's own
 //! kernels (`ptir_ir::eval_op`), so a folded value is exactly what the interpreter would
-//! compute; the constant joins the class as a [`PtirNode::Const`] leaf. Results larger than
-//! [`FOLD_ELEMENT_LIMIT`] elements are not folded (they would bloat the e-graph), and nothing
-//! that fails to evaluate (an integer division by zero) is folded.
+//! compute; the constant joins the class as a [`PtirNode::Const`] leaf. Operands and results
+//! larger than [`FOLD_ELEMENT_LIMIT`] elements are not expanded (they would bloat the e-graph),
+//! and nothing that fails to evaluate (an integer division by zero) is folded.
+//!
+//! Splats are known whatever their size ([`ClassData::splat`]): a splat constant, and an
+//! elementwise or data-movement op of splat operands, whose one element the scalar kernels
+//! compute once (the greedy driver's splat folds, `ptir_greedy::fold`). Rules match `(splat N)`
+//! by it, so `x * 1` on a tensor of a million elements is matched as on a small one.
 
 use crate::language::{OpKind, PtirNode, Tables};
 use egg::{DidMerge, EGraph, Id};
-use ptir_ir::{eval_op, Op, OpKey, Tensor, Type, Value};
+use ptir_ir::{
+    binary_scalar, cast_scalar, compare_scalar, eval_op, unary_scalar, Literal, Op, OpKey, Scalar,
+    Tensor, Type, Value,
+};
 use ptir_rules::{attr_slots, make_op, AttrValue};
 
-/// Largest result (in elements) that constant folding produces.
-pub const FOLD_ELEMENT_LIMIT: usize = 4096;
+/// Largest operand or result (in elements) that constant folding expands: 2^16, the greedy
+/// driver's limit (`ptir_greedy::FOLD_ELEMENT_LIMIT`), so that saturation folds whatever the
+/// greedy driver folds. Splats are folded whatever their size.
+pub const FOLD_ELEMENT_LIMIT: usize = 1 << 16;
 
 /// The PTIR e-graph.
 pub type PtirEGraph = EGraph<PtirNode, PtirAnalysis>;
@@ -38,8 +48,11 @@ pub struct ClassData {
     pub ty: Option<Type>,
     /// The attribute, for attribute classes.
     pub attr: Option<AttrValue>,
-    /// The value, when every member is a known constant.
+    /// The value, when every member is a known constant of at most [`FOLD_ELEMENT_LIMIT`]
+    /// elements.
     pub constant: Option<Tensor>,
+    /// The one element of every member, when the class is a splat constant (any size).
+    pub splat: Option<Scalar>,
 }
 
 /// How an op e-node's children divide into operands, attributes and regions.
@@ -167,6 +180,42 @@ impl PtirAnalysis {
             _ => None,
         }
     }
+
+    /// The element of an elementwise or data-movement op of splat operands, computed once by
+    /// the scalar kernels (whatever the size; the ops and kernels of the greedy driver's splat
+    /// folds). `None` for other ops, a non-splat operand, or an element that fails (integer
+    /// division by zero).
+    fn fold_splat(egraph: &PtirEGraph, kind: &OpKind, children: &[Id], op: &Op) -> Option<Scalar> {
+        if kind.token != 0 || !kind.key.is_pure_kind() {
+            return None;
+        }
+        let l = layout(kind.key, children.len());
+        let operands = &children[..l.operands];
+        let s: Vec<Scalar> = operands
+            .iter()
+            .map(|c| egraph[*c].data.splat)
+            .collect::<Option<_>>()?;
+        let dtype = |c: &Id| egraph[*c].data.ty.as_ref()?.as_tensor().map(|t| t.dtype);
+        let d = dtype(operands.first()?)?;
+        match (op, &s[..]) {
+            (Op::Unary(u), [x]) => unary_scalar(*u, d, *x).ok(),
+            (Op::Binary(b), [x, y]) => binary_scalar(*b, d, *x, *y).ok(),
+            (Op::Compare(c), [x, y]) => compare_scalar(*c, *x, *y).ok().map(Scalar::Bool),
+            (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
+            (Op::Cast, _) => None, // needs the result dtype: see `make`
+            (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice { .. }, [x]) => {
+                Some(*x)
+            }
+            (Op::Concat { .. }, [x, rest @ ..]) if rest.iter().all(|y| y == x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+/// The element of a tensor whose elements are all equal.
+fn splat_of(t: &Tensor) -> Option<Scalar> {
+    let first = t.data.iter().next()?;
+    t.data.iter().all(|s| s == first).then_some(first)
 }
 
 impl egg::Analysis<PtirNode> for PtirAnalysis {
@@ -178,6 +227,7 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
             ty: None,
             attr: None,
             constant: None,
+            splat: None,
         };
         match enode {
             PtirNode::Param(_, t) => data.ty = tables.type_of(*t).cloned(),
@@ -187,6 +237,7 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
                     data.ty = Some(tt.clone().into());
                     data.constant =
                         (tt.num_elements() <= FOLD_ELEMENT_LIMIT).then(|| lit.to_tensor(tt));
+                    data.splat = lit.splat_value();
                 }
             }
             PtirNode::Region(_, n, children) => {
@@ -199,6 +250,15 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
             PtirNode::Op(kind, children) => {
                 if let Ok((op, ty)) = node_op(egraph, kind, children) {
                     data.constant = Self::fold(egraph, kind, children, &op, &ty);
+                    data.splat = match (&data.constant, &op) {
+                        (Some(t), _) => splat_of(t),
+                        (None, Op::Cast) => {
+                            let to = ty.as_tensor().map(|t| t.dtype);
+                            let x = children.first().and_then(|c| egraph[*c].data.splat);
+                            x.zip(to).map(|(x, to)| cast_scalar(x, to))
+                        }
+                        (None, _) => Self::fold_splat(egraph, kind, children, &op),
+                    };
                     data.ty = Some(ty);
                 }
             }
@@ -219,14 +279,16 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
             a.constant = b.constant.clone();
             changed_a = true;
         }
-        let b_differs = b.constant.is_none() && a.constant.is_some();
+        if a.splat.is_none() && b.splat.is_some() {
+            a.splat = b.splat;
+            changed_a = true;
+        }
+        let b_differs = (b.constant.is_none() && a.constant.is_some())
+            || (b.splat.is_none() && a.splat.is_some());
         DidMerge(changed_a, b_differs)
     }
 
     fn modify(egraph: &mut PtirEGraph, id: Id) {
-        let Some(t) = egraph[id].data.constant.clone() else {
-            return;
-        };
         if egraph[id]
             .nodes
             .iter()
@@ -234,11 +296,13 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
         {
             return;
         }
-        let lit = match t.data.iter().next() {
-            Some(first) if t.data.iter().all(|s| s == first) => ptir_ir::Literal::Splat(first),
-            _ => ptir_ir::Literal::Dense(t.data.clone()),
+        let data = &egraph[id].data;
+        let (ty, lit) = match (&data.splat, &data.constant, &data.ty) {
+            (Some(s), _, Some(Type::Tensor(ty))) => (ty.clone(), Literal::Splat(*s)),
+            (None, Some(t), _) => (t.ty.clone(), Literal::Dense(t.data.clone())),
+            _ => return,
         };
-        let c = egraph.analysis.tables.constant(&t.ty, &lit);
+        let c = egraph.analysis.tables.constant(&ty, &lit);
         let leaf = egraph.add(PtirNode::Const(c));
         egraph.union(id, leaf);
     }

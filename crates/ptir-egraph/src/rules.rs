@@ -5,7 +5,7 @@
 //! become attribute leaves, attribute variables pattern variables, and a shared subterm
 //! (`?t:(...)` used twice) is simply written twice — hash-consing makes the two one e-class,
 //! so DAG patterns need nothing special. Everything egg patterns cannot say is checked by the
-//! [`RuleApplier`]: splat constants (by the class's constant value), the rule's constraints
+//! [`RuleApplier`]: splat constants (by the class's splat element, known at any size), the rule's constraints
 //! (`Rule::constraints_hold`), and building the result (`Rule::instantiate`), before the
 //! union — which is refused, and reported with the rule's name, if the types disagree.
 //!
@@ -308,13 +308,10 @@ impl RuleApplier {
         let mut b = Bindings::default();
         for (v, value) in &self.splats {
             let data = &egraph[*subst.get(*v)?].data;
-            let t = data.constant.as_ref()?;
-            let first = t.data.iter().next()?;
-            if !t.data.iter().all(|s| s == first) {
-                return None;
-            }
+            let first = data.splat?;
+            let dtype = data.ty.as_ref()?.as_tensor()?.dtype;
             match value {
-                Attr::Lit(AttrValue::Number(x)) if Scalar::from_f64(t.ty.dtype, *x) == first => {}
+                Attr::Lit(AttrValue::Number(x)) if Scalar::from_f64(dtype, *x) == first => {}
                 Attr::Var(name) => {
                     b.attrs
                         .insert(name.clone(), AttrValue::Number(first.as_f64()));

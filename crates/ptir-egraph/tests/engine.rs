@@ -184,3 +184,25 @@ fn saturation_does_not_stop_while_rewrites_still_change_the_egraph() {
     let fired: Vec<String> = report.rules_applied().into_iter().map(|(r, _)| r).collect();
     assert!(fired.iter().any(|r| r == "ne-self"), "{report}");
 }
+
+/// Regression: splats were known only up to 4,096 elements (the constant-folding limit), so on
+/// bigger tensors `(splat 1)` never matched and ops of splats were not folded, while the greedy
+/// driver folds splats of any size. Splats are now known, and folded, whatever their size.
+#[test]
+fn splats_of_any_size_match_and_fold() {
+    let src = "(rule mul-one (mul ?x (splat 1)) => ?x)";
+    let text = "func @f(%x: f32[300,300]) -> (f32[300,300], f32[300,300]) {\n  \
+        %one = constant splat(1.0) : f32[300,300]\n  %a = mul %x, %one : f32[300,300]\n  \
+        %two = constant splat(2.0) : f32[300,300]\n  %b = add %one, %two : f32[300,300]\n  \
+        %c = exp %b : f32[300,300]\n  return %a, %c\n}";
+    let (f, _, report) = run(text, &rules(src));
+    assert!(
+        report.rules_applied().iter().any(|(r, _)| r == "mul-one"),
+        "{report}"
+    );
+    assert_eq!(
+        count(&f, "mul") + count(&f, "add") + count(&f, "exp"),
+        0,
+        "{f}"
+    );
+}
