@@ -46,6 +46,18 @@ pub struct OpKind {
     pub ty: Option<TypeId>,
 }
 
+impl OpKind {
+    /// A pure op of kind `key` whose type follows from its children: what rule patterns match.
+    pub fn pure(key: OpKey) -> Self {
+        OpKind {
+            key,
+            callee: None,
+            token: 0,
+            ty: None,
+        }
+    }
+}
+
 /// An e-node.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PtirNode {

@@ -252,12 +252,7 @@ impl PatternCompiler<'_> {
                     None if *key == OpKey::Call => {
                         return Err("no call of this callee in the e-graph".into())
                     }
-                    None => OpKind {
-                        key: *key,
-                        callee: None,
-                        token: 0,
-                        ty: None,
-                    },
+                    None => OpKind::pure(*key),
                 };
                 Ok(ast.add(ENodeOrVar::ENode(PtirNode::Op(kind, children))))
             }
@@ -399,12 +394,7 @@ fn lookup_term(
                 .iter()
                 .find(|(id, _)| *id == t)
                 .map(|(_, k)| *k)
-                .unwrap_or(OpKind {
-                    key: *key,
-                    callee: None,
-                    token: 0,
-                    ty: None,
-                });
+                .unwrap_or(OpKind::pure(*key));
             egraph.lookup(PtirNode::Op(kind, children))
         }
     }
@@ -511,12 +501,7 @@ fn builtin_rewrites() -> Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>> {
     let mut ast = RecExpr::default();
     let tv = ast.add(ENodeOrVar::Var(t));
     let iv = ast.add(ENodeOrVar::Var(i));
-    let kind = OpKind {
-        key: OpKey::TupleGet,
-        callee: None,
-        token: 0,
-        ty: None,
-    };
+    let kind = OpKind::pure(OpKey::TupleGet);
     ast.add(ENodeOrVar::ENode(PtirNode::Op(kind, vec![tv, iv])));
     Rewrite::new(
         "tuple-get-of-tuple",
