@@ -309,20 +309,8 @@ impl<'a> RuleParser<'a> {
             .registry
             .predicate(&pred)
             .ok_or_else(|| self.err(&pred, format!("unknown predicate `{pred}`")))?;
-        if p.arity != items.len() - 1 {
-            return Err(self.err(
-                &pred,
-                format!(
-                    "predicate `{pred}` takes {} argument(s), found {}",
-                    p.arity,
-                    items.len() - 1
-                ),
-            ));
-        }
-        let args = items[1..]
-            .iter()
-            .map(|a| self.any_attr(a))
-            .collect::<PResult<Vec<_>>>()?;
+        let arity = p.arity;
+        let args = self.call_args(&pred, &format!("predicate `{pred}`"), arity, &items[1..])?;
         Ok(Constraint { pred, args })
     }
 
@@ -644,21 +632,27 @@ impl<'a> RuleParser<'a> {
             .registry
             .native(&func)
             .ok_or_else(|| self.err(&func, format!("unknown native function `{func}`")))?;
-        if native.arity != items.len() - 1 {
+        let arity = native.arity;
+        let args = self.call_args(&func, &format!("`{func}`"), arity, &items[1..])?;
+        Ok(Attr::Call { func, args })
+    }
+
+    /// The arguments of a predicate or native call named `name` (`what` in messages), checked
+    /// against its registered arity.
+    fn call_args(
+        &mut self,
+        name: &str,
+        what: &str,
+        arity: usize,
+        args: &[Sexp],
+    ) -> PResult<Vec<Attr>> {
+        if arity != args.len() {
             return Err(self.err(
-                &func,
-                format!(
-                    "`{func}` takes {} argument(s), found {}",
-                    native.arity,
-                    items.len() - 1
-                ),
+                name,
+                format!("{what} takes {arity} argument(s), found {}", args.len()),
             ));
         }
-        let args = items[1..]
-            .iter()
-            .map(|a| self.any_attr(a))
-            .collect::<PResult<Vec<_>>>()?;
-        Ok(Attr::Call { func, args })
+        args.iter().map(|a| self.any_attr(a)).collect()
     }
 
     /// An argument of a predicate or native call: any bound variable, a literal of any kind,
