@@ -1,30 +1,49 @@
 //! Lifting: the chosen e-nodes back into a PTIR function.
 //!
 //! The story: an extractor has chosen one e-node per reachable e-class. Lifting gives each
-//! chosen class one SSA value and decides, for each, which block it lives in:
+//! chosen class an SSA value and decides, for each, which block (or blocks) it lives in:
 //!
 //! 1. **Required scope.** A value must live at or below the deepest block whose parameters or
 //!    side effects (which never move) it (transitively) uses; a region op also needs the free
-//!    variables of its regions. That is
-//!    the highest placement dominance allows, and placing pure values there hoists
-//!    loop-invariant values out of `while`/`scan` bodies.
-//! 2. **Placement.** Pure values go to their required scope. Impure ops stay in the block they
-//!    came from (they are the side-effect skeleton). Ops that can trap (integer `div`/`rem`)
-//!    are not hoisted: they go to the innermost block enclosing all their uses, so a division
-//!    guarded by a `cond` stays guarded.
-//! 3. **Order.** In each block, values are emitted in dependency order, with the block's side
+//!    variables of its regions. That is the highest placement dominance allows.
+//! 2. **Speculation.** A value is *movable* when its op is speculatable
+//!    ([`ptir_ir::analysis::speculation`]: it cannot trap, terminates, and its result is small;
+//!    a call only if its callee is such a function) and so are all its operands and regions.
+//! 3. **Placement.** Movable values go to their required scope: this hoists loop-invariant
+//!    values out of `while`/`scan` bodies and shared values out of branches, which is safe
+//!    because they cannot fail and cost little. Side effects stay in the block they came from
+//!    (they are the skeleton). Every other value is *sunk*: it goes to the blocks its users
+//!    live in, raised only to a block where the input itself computed it (its *origin*).
+//!    Users are placed before their operands, and a non-movable value's users are never
+//!    movable, so by induction a non-movable value runs only where the output needs it or the
+//!    input ran it: never in more executions than in the input. When its users live in
+//!    sibling blocks (two guarded `cond`s that divide by the same value, hash-consed into one
+//!    class), it is placed in each of them: duplicated, not hoisted.
+//! 4. **Order.** In each block, values are emitted in dependency order, with the block's side
 //!    effects kept in their original order; a region op is preceded by everything its regions
-//!    use from the block.
+//!    use from the block. Emission walks with explicit stacks: a 100k-long chain of values
+//!    does not deepen the call stack.
+//!
+//! **Architecture Invariant**: a value that is not speculatable never runs in more executions
+//! than in the input (a division guarded by a `cond` stays guarded, a call that may loop
+//! forever is not hoisted out of a loop that may run zero times). Only placement decides
+//! this, so it holds for every extractor's choice.
 //!
 //! Entry: a [`Lowered`] function and a choice per class (acyclic). Exit: a `Function`, which
 //! the caller verifies; anything that cannot be placed is a [`LiftError`], never a wrong program.
 
 use crate::analysis::{layout, node_op, PtirEGraph};
-use crate::language::PtirNode;
+use crate::language::{OpKind, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
-use ptir_ir::{BinaryOp, Function, Instruction, Op, OpKey, Param, Region, Type, ValueId};
+use ptir_ir::analysis::speculation::hazard;
+use ptir_ir::{Function, Instruction, Op, OpKey, Param, Region, Type, ValueId};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::{smallvec, SmallVec};
+
+/// The blocks a class is placed in: one, except for non-movable values needed in sibling
+/// blocks (see the module docs). Never two blocks of which one encloses the other.
+type Blocks = SmallVec<[usize; 1]>;
 
 /// Why lifting failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -52,11 +71,14 @@ struct Lifter<'a> {
     chosen: FxHashMap<Id, PtirNode>,
     /// Reachable classes, children before parents.
     topo: Vec<Id>,
-    /// The block each value class lives in (region nodes: their own scope).
-    placed: FxHashMap<Id, usize>,
+    /// May the class run where the input did not run it (see the module docs)?
+    movable: FxHashMap<Id, bool>,
+    /// The blocks each value class lives in (region nodes: their own scope).
+    placed: FxHashMap<Id, Blocks>,
     /// The block each side effect came from.
     effect_scope: FxHashMap<Id, usize>,
-    /// The SSA value of each emitted class.
+    /// The SSA value of each class emitted in the blocks being emitted (the current block and
+    /// the blocks enclosing it): a scoped table, cleared as each block is finished.
     values: FxHashMap<Id, ValueId>,
     next_value: u32,
 }
@@ -90,6 +112,7 @@ impl<'a> Lifter<'a> {
             eg,
             chosen,
             topo,
+            movable: FxHashMap::default(),
             placed: FxHashMap::default(),
             effect_scope: FxHashMap::default(),
             values: FxHashMap::default(),
@@ -113,6 +136,7 @@ impl<'a> Lifter<'a> {
             }
         }
         let required = self.required_scopes()?;
+        self.classify_movable()?;
         self.place(&required)?;
         let root = self.eg.find(self.l.root);
         let body = self.emit_block(root)?;
@@ -175,20 +199,6 @@ impl<'a> Lifter<'a> {
         }
     }
 
-    fn lca(&self, mut a: usize, mut b: usize) -> usize {
-        while self.depth(a) > self.depth(b) {
-            a = self.parent(a).unwrap_or(0);
-        }
-        while self.depth(b) > self.depth(a) {
-            b = self.parent(b).unwrap_or(0);
-        }
-        while a != b {
-            a = self.parent(a).unwrap_or(0);
-            b = self.parent(b).unwrap_or(0);
-        }
-        a
-    }
-
     /// The deepest block each class needs (for region nodes: the block their free variables
     /// need, outside the region).
     fn required_scopes(&self) -> Result<FxHashMap<Id, usize>, String> {
@@ -228,20 +238,40 @@ impl<'a> Lifter<'a> {
         Ok(req)
     }
 
-    fn traps(&self, c: Id) -> bool {
-        let Ok(PtirNode::Op(kind, _)) = self.node(c) else {
-            return false;
-        };
-        let int = self.eg[c]
-            .data
-            .ty
-            .as_ref()
-            .and_then(Type::as_tensor)
-            .is_some_and(|t| !t.dtype.is_float());
-        matches!(kind.key, OpKey::Binary(BinaryOp::Div | BinaryOp::Rem)) && int
+    /// Decides [`Self::movable`] for every class, operands first.
+    fn classify_movable(&mut self) -> Result<(), String> {
+        for &c in &self.topo {
+            let node = self.node(c)?;
+            let own = match node {
+                PtirNode::Param(..) | PtirNode::Attr(_) => true,
+                PtirNode::Const(_) => !self.class_hazard(c, OpKey::Constant),
+                PtirNode::Region(..) => true,
+                PtirNode::Op(kind, _) => kind.token == 0 && !self.op_hazard(c, kind),
+            };
+            let movable = own
+                && node
+                    .children()
+                    .iter()
+                    .all(|ch| self.movable.get(&self.eg.find(*ch)) == Some(&true));
+            self.movable.insert(c, movable);
+        }
+        Ok(())
     }
 
-    /// Decides the block of every class, users before their operands.
+    /// Is class `c`, computed by the chosen op `kind`, hazardous by itself?
+    fn op_hazard(&self, c: Id, kind: &OpKind) -> bool {
+        let unknown_callee = kind.key == OpKey::Call
+            && kind
+                .callee
+                .is_none_or(|f| !self.l.speculatable_callees.contains(&f));
+        unknown_callee || self.class_hazard(c, kind.key)
+    }
+
+    fn class_hazard(&self, c: Id, key: OpKey) -> bool {
+        hazard(key, self.eg[c].data.ty.as_ref())
+    }
+
+    /// Decides the blocks of every class, users before their operands.
     fn place(&mut self, req: &FxHashMap<Id, usize>) -> Result<(), String> {
         let mut users: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
         for &c in &self.topo {
@@ -249,31 +279,80 @@ impl<'a> Lifter<'a> {
                 users.entry(self.eg.find(*ch)).or_default().push(c);
             }
         }
+        let mut origins: FxHashMap<Id, Blocks> = FxHashMap::default();
+        for &(c, scope) in &self.l.origins {
+            let blocks = origins.entry(self.eg.find(c)).or_default();
+            if !blocks.contains(&scope) {
+                blocks.push(scope);
+            }
+        }
+        let no_users = Vec::new();
         for &c in self.topo.clone().iter().rev() {
             let r = req[&c];
-            let at = match self.node(c)? {
-                PtirNode::Region(s, ..) => *s as usize,
+            let at: Blocks = match self.node(c)? {
+                PtirNode::Region(s, ..) => smallvec![*s as usize],
                 _ if self.effect_scope.contains_key(&c) => {
                     let s = self.effect_scope[&c];
-                    self.deeper(s, r)
-                        .ok()
-                        .filter(|d| *d == s)
-                        .ok_or("a side effect needs values of an inner block")?
+                    let ok = self.deeper(s, r).ok().filter(|d| *d == s);
+                    smallvec![ok.ok_or("a side effect needs values of an inner block")?]
                 }
-                _ if self.traps(c) => {
-                    let uses = users.get(&c).map(Vec::as_slice).unwrap_or(&[]);
-                    let mut at: Option<usize> = None;
-                    for u in uses {
-                        let pu = self.placed[u];
-                        at = Some(at.map_or(pu, |a| self.lca(a, pu)));
-                    }
-                    at.map_or(Ok(r), |a| self.deeper(a, r))?
+                _ if self.movable[&c] => smallvec![r],
+                _ => {
+                    let uses = users.get(&c).unwrap_or(&no_users);
+                    let home = origins.get(&c).map_or(&[][..], |o| o.as_slice());
+                    self.sink(uses, home, r)?
                 }
-                _ => r,
             };
             self.placed.insert(c, at);
         }
         Ok(())
+    }
+
+    /// The blocks of a non-movable value: the blocks of its users, each raised to the highest
+    /// enclosing block (up to the required scope `r`) in which the input computed the value,
+    /// keeping only the outermost of nested candidates.
+    fn sink(&self, users: &[Id], home: &[usize], r: usize) -> Result<Blocks, String> {
+        let mut candidates: Blocks = SmallVec::new();
+        for u in users {
+            for &b in &self.placed[u] {
+                let mut target = b;
+                let mut at = b;
+                loop {
+                    if home.contains(&at) {
+                        target = at;
+                    }
+                    if at == r {
+                        break;
+                    }
+                    at = self.parent(at).ok_or_else(|| {
+                        format!("a value is used in block {b}, outside its scope {r}")
+                    })?;
+                }
+                if !candidates.contains(&target) {
+                    candidates.push(target);
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return Ok(smallvec![r]);
+        }
+        let set: FxHashSet<usize> = candidates.iter().copied().collect();
+        candidates.retain(|b| {
+            let mut at = self.parent(*b);
+            while let Some(p) = at {
+                if set.contains(&p) {
+                    return false;
+                }
+                at = self.parent(p);
+            }
+            true
+        });
+        candidates.sort_unstable();
+        Ok(candidates)
+    }
+
+    fn placed_in(&self, c: Id, s: usize) -> bool {
+        self.placed.get(&c).is_some_and(|b| b.contains(&s))
     }
 
     // ---- emission -------------------------------------------------------------------
@@ -291,13 +370,15 @@ impl<'a> Lifter<'a> {
     }
 
     /// Emits the block of region node `r`: parameters, then every class placed in it in
-    /// dependency order (side effects in their original order), then its results.
+    /// dependency order (side effects in their original order), then its results. The values
+    /// defined here go out of scope when it is finished.
     fn emit_block(&mut self, r: Id) -> Result<Region, String> {
         let PtirNode::Region(s, n, ch) = self.node(r)?.clone() else {
             return Err("a region child is not a region".into());
         };
         let s = s as usize;
         let mut params = Vec::new();
+        let mut local = Vec::new();
         for &i in &self.l.scopes[s].params {
             let class = self.eg.find(self.l.param_class[i as usize]);
             let id = self.fresh();
@@ -306,19 +387,25 @@ impl<'a> Lifter<'a> {
                 .ty
                 .clone()
                 .ok_or("a parameter has no type")?;
-            self.values.entry(class).or_insert(id);
+            if let std::collections::hash_map::Entry::Vacant(v) = self.values.entry(class) {
+                v.insert(id);
+                local.push(class);
+            }
             params.push(Param { id, ty });
         }
         let mut insts = Vec::new();
         let mut done = FxHashSet::default();
         let (results, effects) = ch.split_at(n as usize);
         for &e in effects.iter().chain(results) {
-            self.emit_needed(self.eg.find(e), s, &mut done, &mut insts)?;
+            self.emit_needed(self.eg.find(e), s, &mut done, &mut insts, &mut local)?;
         }
         let results = results
             .iter()
             .map(|c| self.value(*c))
             .collect::<Result<_, _>>()?;
+        for c in local {
+            self.values.remove(&c);
+        }
         Ok(Region {
             params,
             insts,
@@ -326,53 +413,58 @@ impl<'a> Lifter<'a> {
         })
     }
 
-    /// Emits `c` (if it lives in block `s`) after everything it needs from `s`.
+    /// Emits `c` (if it lives in block `s`) after everything it needs from `s`: a post-order
+    /// walk with an explicit stack.
     fn emit_needed(
         &mut self,
         c: Id,
         s: usize,
         done: &mut FxHashSet<Id>,
         out: &mut Vec<Instruction>,
+        local: &mut Vec<Id>,
     ) -> Result<(), String> {
-        if !done.insert(c) {
-            return Ok(());
-        }
-        let mut needs = Vec::new();
-        self.needs_from(c, s, &mut FxHashSet::default(), &mut needs)?;
-        for d in needs {
-            self.emit_needed(d, s, done, out)?;
-        }
-        if self.placed.get(&c) == Some(&s) && !self.values.contains_key(&c) {
-            if let Some(inst) = self.instruction(c)? {
-                out.push(inst);
+        let mut stack = vec![(c, false)];
+        while let Some((c, expanded)) = stack.pop() {
+            if expanded {
+                if self.placed_in(c, s) && !self.values.contains_key(&c) {
+                    if let Some(inst) = self.instruction(c)? {
+                        out.push(inst);
+                        local.push(c);
+                    }
+                }
+                continue;
             }
+            if !done.insert(c) {
+                continue;
+            }
+            stack.push((c, true));
+            let needs = self.needs_from(c, s)?;
+            stack.extend(needs.into_iter().rev().map(|d| (d, false)));
         }
         Ok(())
     }
 
     /// The classes placed in `s` that `c` reads, looking through values placed in blocks
-    /// nested in `s` (which the region ops of `s` will emit).
-    fn needs_from(
-        &self,
-        c: Id,
-        s: usize,
-        seen: &mut FxHashSet<Id>,
-        out: &mut Vec<Id>,
-    ) -> Result<(), String> {
-        for ch in self.node(c)?.children() {
-            let ch = self.eg.find(*ch);
+    /// nested in `s` (which the region ops of `s` will emit), in the order they are read.
+    fn needs_from(&self, c: Id, s: usize) -> Result<Vec<Id>, String> {
+        let mut out = Vec::new();
+        let mut seen = FxHashSet::default();
+        let mut stack: Vec<Id> = self.node(c)?.children().iter().rev().copied().collect();
+        while let Some(ch) = stack.pop() {
+            let ch = self.eg.find(ch);
             if !seen.insert(ch) {
                 continue;
             }
-            match self.placed.get(&ch) {
-                Some(&p) if p == s && !matches!(self.node(ch)?, PtirNode::Region(..)) => {
-                    out.push(ch)
-                }
-                Some(&p) if p != s && self.within(p, s) => self.needs_from(ch, s, seen, out)?,
-                _ => {}
+            let Some(blocks) = self.placed.get(&ch) else {
+                continue;
+            };
+            if blocks.contains(&s) && !matches!(self.node(ch)?, PtirNode::Region(..)) {
+                out.push(ch);
+            } else if blocks.iter().any(|&p| p != s && self.within(p, s)) {
+                stack.extend(self.node(ch)?.children().iter().rev());
             }
         }
-        Ok(())
+        Ok(out)
     }
 
     /// The instruction of class `c` (`None` for parameters and attributes).

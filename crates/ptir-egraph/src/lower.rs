@@ -18,7 +18,7 @@ use egg::{Id, Symbol};
 use ptir_ir::analysis::{Analysis, FunctionAnalysis};
 use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngDist, Type, ValueId};
 use ptir_rules::{op_attrs, AttrValue};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What kind of block a scope is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,14 @@ pub struct Lowered {
     pub param_class: Vec<Id>,
     /// The side effects (impure op classes) of the whole function, in program order.
     pub effects: Vec<Id>,
+    /// Where the input computed each value: the class of every instruction's result (at
+    /// lowering; canonicalize with `find`) and the scope of its block. Lifting may place a
+    /// value that is not speculatable only where the input computed it, or where it is needed.
+    pub origins: Vec<(Id, usize)>,
+    /// The functions of the program whose calls are speculatable
+    /// ([`ptir_ir::analysis::speculation`]); calls of anything else never move into more
+    /// executions.
+    pub speculatable_callees: FxHashSet<Symbol>,
 }
 
 /// Lowers function `name` of `program` into a fresh e-graph.
@@ -82,6 +90,7 @@ pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
         param_scope: Vec::new(),
         param_class: Vec::new(),
         effects: Vec::new(),
+        origins: Vec::new(),
         next_token: 1,
     };
     let root = l.block(&f.body, None, ScopeKind::Function)?;
@@ -95,6 +104,13 @@ pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
         param_scope: l.param_scope,
         param_class: l.param_class,
         effects: l.effects,
+        origins: l.origins,
+        speculatable_callees: program
+            .functions
+            .iter()
+            .filter(|g| analysis.is_speculatable_function(&g.name))
+            .map(|g| Symbol::from(g.name.as_str()))
+            .collect(),
     })
 }
 
@@ -107,6 +123,7 @@ struct Lowerer<'a> {
     param_scope: Vec<usize>,
     param_class: Vec<Id>,
     effects: Vec<Id>,
+    origins: Vec<(Id, usize)>,
     next_token: u32,
 }
 
@@ -142,6 +159,7 @@ impl Lowerer<'_> {
                 self.effects.push(id);
             }
             self.values.insert(inst.result, id);
+            self.origins.push((id, scope));
         }
         let mut children = region
             .results

@@ -206,3 +206,21 @@ fn splats_of_any_size_match_and_fold() {
         "{f}"
     );
 }
+
+/// Regression: lifting recursed once per value of a chain and overflowed the stack at 12,000
+/// `exp`s. A 100k-long chain lifts with explicit stacks.
+#[test]
+fn a_100k_long_chain_lifts_without_deep_recursion() {
+    let n = 100_000;
+    let mut text = String::from("func @f(%x: f32[]) -> (f32[]) {\n");
+    let mut last = "x".to_string();
+    for i in 0..n {
+        text.push_str(&format!("  %v{i} = exp %{last} : f32[]\n"));
+        last = format!("v{i}");
+    }
+    text.push_str(&format!("  return %{last}\n}}"));
+    let program = ptir_ir::parse(&text).unwrap();
+    let lowered = lower(&program, "f").unwrap();
+    let f = lift(&lowered, &|c: Id| lowered.egraph[c].nodes[0].clone()).unwrap();
+    assert_eq!(f.body.insts.len(), n);
+}

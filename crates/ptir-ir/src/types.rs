@@ -219,7 +219,9 @@ impl Type {
     pub fn size_bytes(&self) -> usize {
         match self {
             Type::Tensor(t) => t.size_bytes(),
-            Type::Tuple(ts) => ts.iter().map(Type::size_bytes).sum(),
+            Type::Tuple(ts) => ts
+                .iter()
+                .fold(0usize, |n, t| n.saturating_add(t.size_bytes())),
         }
     }
 }

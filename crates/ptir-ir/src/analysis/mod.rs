@@ -11,10 +11,13 @@
 //!    operands, callees, op kinds ([`facts`]).
 //! 2. [`PurityProgram`] (whole program, call graph and recursion included) gives the pure
 //!    instructions and functions ([`purity`]).
-//! 3. Per function, [`UsesProgram`] gives use counts and dead instructions
+//! 3. [`SpeculationProgram`] (whole program too) gives the speculatable instructions and
+//!    functions: those that cannot trap, terminate and are small ([`speculation`]). Pure is
+//!    not speculatable: lifting hoists only the latter.
+//! 4. Per function, [`UsesProgram`] gives use counts and dead instructions
 //!    ([`uses`]) and [`LoopProgram`] the loop-invariant ones
 //!    ([`loops`]), both from the facts and the pure set.
-//! 4. Dominance needs no run: with the numbering it is an O(1) interval test on the facts
+//! 5. Dominance needs no run: with the numbering it is an O(1) interval test on the facts
 //!    ([`FunctionFacts::dominates`]), and [`DominanceProgram`] answers asked pairs in
 //!    Datalog ([`dominance`]).
 //!
@@ -47,6 +50,7 @@ pub mod dominance;
 pub mod facts;
 pub mod loops;
 pub mod purity;
+pub mod speculation;
 pub mod uses;
 
 #[cfg(test)]
@@ -59,6 +63,7 @@ pub use dominance::DominanceProgram;
 pub use facts::{BlockFacts, BlockId, FunctionFacts, InstFacts, Pos, ValueFacts};
 pub use loops::{LoopInvariance, LoopProgram};
 pub use purity::{ExternId, FuncId, Purity, PurityProgram};
+pub use speculation::{Speculation, SpeculationProgram};
 pub use uses::{Uses, UsesProgram};
 
 use crate::program::{InstId, Program, ValueId};
@@ -70,6 +75,7 @@ use rustc_hash::FxHashSet;
 #[derive(Clone, Debug, Default)]
 pub struct Analysis {
     functions: Vec<FunctionAnalysis>,
+    speculatable_functions: FxHashSet<String>,
 }
 
 impl Analysis {
@@ -77,6 +83,12 @@ impl Analysis {
     pub fn of(program: &Program) -> Analysis {
         let facts: Vec<FunctionFacts> = program.functions.iter().map(FunctionFacts::of).collect();
         let purity = Purity::of(program, &facts);
+        let speculation = Speculation::of(program, &facts);
+        let speculatable_functions = speculation
+            .speculatable_functions(program)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         let functions = facts
             .into_iter()
             .zip(&program.functions)
@@ -87,7 +99,10 @@ impl Analysis {
                 FunctionAnalysis::new(f.name.clone(), facts, pure, purity.is_pure_function(id))
             })
             .collect();
-        Analysis { functions }
+        Analysis {
+            functions,
+            speculatable_functions,
+        }
     }
 
     /// The analysis of the function named `name` (the first, if the name is duplicated).
@@ -98,6 +113,12 @@ impl Analysis {
     /// The analyses of all functions, in the order of [`Program::functions`].
     pub fn functions(&self) -> &[FunctionAnalysis] {
         &self.functions
+    }
+
+    /// May calls of the function named `name` run where the input did not run them (false if
+    /// there is none)? See [`speculation`].
+    pub fn is_speculatable_function(&self, name: &str) -> bool {
+        self.speculatable_functions.contains(name)
     }
 
     /// Is the function named `name` pure (false if there is none)?

@@ -512,3 +512,55 @@ fn loop_invariance_in_nested_loops() {
     assert_eq!(h.invariant_loop(InstId(9)), None);
     assert!(h.is_pure_function());
 }
+
+#[test]
+fn speculation_program_facts_in_literal_out() {
+    // f0 -> f1 -> f0 (a recursion: may not terminate); f2 has the hazard #2 nested in the
+    // region op #1; f3 calls f2, f4 calls the extern e0, f5 calls nothing and is safe.
+    let f: Vec<FuncId> = (0..6).map(FuncId).collect();
+    let mut dl = SpeculationProgram::default();
+    dl.function = f.iter().map(|g| (*g,)).collect();
+    dl.inst = vec![
+        (f[0], InstId(1)),
+        (f[1], InstId(1)),
+        (f[2], InstId(1)),
+        (f[2], InstId(2)),
+        (f[3], InstId(1)),
+        (f[4], InstId(1)),
+        (f[5], InstId(1)),
+    ];
+    dl.calls_function = vec![
+        (f[0], InstId(1), f[1]),
+        (f[1], InstId(1), f[0]),
+        (f[3], InstId(1), f[2]),
+    ];
+    dl.hazard = vec![(f[2], InstId(2))];
+    dl.nested = vec![(f[2], InstId(2), InstId(1))];
+    dl.calls_extern = vec![(f[4], InstId(1), ExternId(0))];
+    dl.run();
+    let mut safe: Vec<u32> = dl.speculatable_function.iter().map(|(g,)| g.0).collect();
+    safe.sort();
+    assert_eq!(safe, vec![5]);
+    let mut insts: Vec<(u32, u32)> = dl.speculatable.iter().map(|(g, i)| (g.0, i.0)).collect();
+    insts.sort();
+    assert_eq!(insts, vec![(5, 1)]);
+}
+
+#[test]
+fn speculation_of_whole_programs() {
+    let (_, a) = analyse(
+        "func @fdiv(%x: f32[]) -> (f32[]) {\n  %1 = div %x, %x : f32[]\n  return %1\n}\n\
+         func @idiv(%x: i32[]) -> (i32[]) {\n  %1 = rem %x, %x : i32[]\n  return %1\n}\n\
+         func @guarded(%p: bool[], %x: i32[]) -> (i32[]) {\n  %1 = cond %p : i32[] {\n    \
+         %2 = call @idiv(%x) : i32[]\n    yield %2\n  } {\n    yield %x\n  }\n  return %1\n}\n\
+         func @scan_sum(%x: f32[4]) -> (f32[]) {\n  %1 = constant splat(0) : f32[]\n  \
+         %2 = scan %1, %x num_carry=1 length=4 : f32[] {\n  ^(%3: f32[], %4: f32[]):\n    \
+         %5 = add %3, %4 : f32[]\n    yield %5\n  }\n  return %2\n}\n\
+         func @huge(%x: f32[]) -> (f32[]) {\n  %1 = broadcast %x dims=[] : f32[5000,5000]\n  \
+         %2 = reduce_sum %1 axes=[0,1] keep_dims=false : f32[]\n  return %2\n}",
+    );
+    assert_eq!(
+        function_names(&a, |f| a.is_speculatable_function(f.name())),
+        vec!["fdiv", "scan_sum"]
+    );
+}
