@@ -29,4 +29,10 @@ pub enum Error {
     /// The e-graph engine failed.
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),
+    /// A conversion target file is wrong.
+    #[error(transparent)]
+    Target(#[from] ptir_convert::TargetError),
+    /// Legalizing for the target failed (the program was left as the engine produced it).
+    #[error(transparent)]
+    Conversion(#[from] ptir_convert::ConversionError),
 }

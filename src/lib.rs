@@ -33,8 +33,9 @@ pub use diff::{
     diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, FAST_MATH_TOLERANCE,
 };
 pub use error::Error;
-pub use optimize::{load_rules, optimize, Optimized, Report};
+pub use optimize::{load_rules, load_target, optimize, Optimized, Report};
 pub use options::{Cost, Engine, Options};
+pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
 pub use ptir_ir as ir;
 pub use ptir_rules as rules;

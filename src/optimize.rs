@@ -48,6 +48,9 @@ pub struct Report {
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`Options::dump_egraph`] is set).
     pub egraphs: Vec<(String, String)>,
+    /// The conversion target the output was legalized for, and the rewrites per conversion
+    /// pattern (when [`Options::target`] is set).
+    pub conversion: Option<(String, Vec<(String, usize)>)>,
 }
 
 impl Report {
@@ -67,6 +70,7 @@ impl Report {
             "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
             "rules_fired": pairs(&self.rules_fired),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
+            "conversion": self.conversion.as_ref().map(|(t, rw)| serde_json::json!({"target": t, "rewrites": pairs(rw)})),
         })
     }
 }
@@ -107,6 +111,13 @@ impl fmt::Display for Report {
         }
         for (r, why) in &self.rules_skipped {
             writeln!(f, "skipped {r}: {why}")?;
+        }
+        if let Some((target, rewrites)) = &self.conversion {
+            let total: usize = rewrites.iter().map(|(_, n)| n).sum();
+            writeln!(f, "legalized for target {target}: {total} rewrites")?;
+            for (p, n) in rewrites {
+                writeln!(f, "  {n:6}  {p}")?;
+            }
         }
         Ok(())
     }
@@ -192,9 +203,51 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             out
         }
     };
+    let program = match &options.target {
+        Some(target) => legalize(program, target, &mut report)?,
+        None => program,
+    };
     report.cost_after = program_cost(&program, model.as_ref());
     report.insts.1 = program.num_insts();
     Ok(Optimized { program, report })
+}
+
+/// Legalizes `program` for `target` (a full conversion with the bundled conversion patterns).
+fn legalize(
+    mut program: Program,
+    target: &ptir_convert::ConversionTarget,
+    report: &mut Report,
+) -> Result<Program, Error> {
+    let t = Instant::now();
+    let done = ptir_convert::apply_conversion(
+        &mut program,
+        target,
+        &ptir_convert::default_patterns(),
+        ptir_convert::ConversionMode::Full,
+    )?;
+    report.phases.push(("convert".into(), t.elapsed()));
+    report.conversion = Some((target.name.clone(), done.rewrites.into_iter().collect()));
+    Ok(program)
+}
+
+/// The conversion target `spec`: a bundled target's name (`portable`, `f32`) or the path of a
+/// target file.
+///
+/// ```
+/// let t = ptir::load_target("portable")?;
+/// assert_eq!(t.name, "portable");
+/// assert!(ptir::load_target("no/such/file.target").is_err());
+/// # Ok::<(), ptir::Error>(())
+/// ```
+pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> {
+    if let Some(t) = ptir_convert::ConversionTarget::bundled(spec) {
+        return Ok(t);
+    }
+    let text = std::fs::read_to_string(spec).map_err(|source| Error::Io {
+        path: spec.to_string(),
+        source,
+    })?;
+    Ok(ptir_convert::ConversionTarget::parse(spec, &text)?)
 }
 
 /// Declares every extern of `rules` that `program` does not declare; returns their names.

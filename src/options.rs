@@ -102,6 +102,10 @@ pub struct Options {
     pub dump_egraph: bool,
     /// Keep the greedy driver's step log in the report (default false).
     pub step_log: bool,
+    /// Legalize the optimized program for this target, after optimization (default none;
+    /// [`crate::load_target`] reads a bundled one or a file). A full conversion: if some op
+    /// cannot be legalized, [`crate::optimize`] fails and names every such op.
+    pub target: Option<ptir_convert::ConversionTarget>,
 }
 
 impl Default for Options {
@@ -118,6 +122,7 @@ impl Default for Options {
             extractor: ExtractorKind::Greedy,
             dump_egraph: false,
             step_log: false,
+            target: None,
         }
     }
 }

@@ -67,6 +67,11 @@ pub(crate) struct OptArgs {
     /// The extractor.
     #[arg(long, value_enum, default_value = "greedy")]
     extractor: ExtractorArg,
+    /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
+    /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
+    /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
     report: bool,
@@ -116,6 +121,15 @@ impl OptArgs {
                 message: e.to_string(),
             }
         })?;
+        let target = match &self.target {
+            Some(spec) => Some(
+                ptir::load_target(spec).map_err(|source| CliError::Optimize {
+                    path: "--target".into(),
+                    source,
+                })?,
+            ),
+            None => None,
+        };
         let mut rule_files = Vec::new();
         for p in &self.rules {
             rule_files.extend(rule_files_in(p)?);
@@ -142,6 +156,7 @@ impl OptArgs {
             },
             dump_egraph: self.dump_egraph.is_some(),
             step_log: self.step_log,
+            target,
             extractor: match self.extractor {
                 ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
                 ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
