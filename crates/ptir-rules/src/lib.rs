@@ -43,6 +43,7 @@
 
 mod apply;
 mod ast;
+mod bounds;
 mod build;
 mod error;
 pub mod example;
@@ -58,6 +59,7 @@ pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var, FAST_MATH,
 };
+pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attrs};

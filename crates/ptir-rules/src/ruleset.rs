@@ -142,8 +142,17 @@ impl RuleSet {
         Ok(())
     }
 
-    /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names.
+    /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names and
+    /// patterns that are cyclic, too deep or too large (see [`crate::RULE_DEPTH_LIMIT`]).
     pub fn add_rule(&mut self, rule: Rule) -> Result<(), RuleError> {
+        crate::bounds::check(&rule).map_err(|e| {
+            RuleError::new(
+                &rule.location.file,
+                rule.location.line,
+                Some(rule.name.clone()),
+                e.message,
+            )
+        })?;
         if let Some(prev) = self.by_name.get(&rule.name).map(|&i| &self.rules[i]) {
             return Err(RuleError::new(
                 &rule.location.file,
