@@ -4,7 +4,9 @@ use crate::options::{Engine, Options};
 use crate::Error;
 use ptir_egraph::cost::program_cost;
 use ptir_egraph::EngineOptions;
-use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport};
+use ptir_greedy::{
+    directed_rule_filter, Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport,
+};
 use ptir_ir::Program;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt;
@@ -131,6 +133,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
             set.add_source(&name, &text)?;
         }
     }
+    set.check_names(options.enable.iter().chain(&options.disable))?;
     Ok(set.filtered(&options.filter()))
 }
 
@@ -169,9 +172,10 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
                 ..GreedyConfig::canonicalize()
             };
             let mut pm = PassManager::new();
-            pm.add(
-                Canonicalize::with_rules(&rules.filtered(&greedy_filter()))?.with_config(config),
-            )
+            // `rules` is already filtered by the options (fast-math among them): leave out
+            // only what no greedy driver can run.
+            let canonicalize = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())?;
+            pm.add(canonicalize.with_config(config))
             .add(Cse)
             .add(Dce);
             let pipeline = pm.run(&mut out)?;
@@ -226,16 +230,6 @@ fn drop_unused_externs(program: &mut Program, names: &[String]) {
     program
         .externs
         .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
-}
-
-/// Rules the greedy driver leaves out: orientation-free facts (label `algebra`, e.g.
-/// commutativity) would rewrite back and forth until the iteration limit; like MLIR's
-/// canonicalizer, the greedy driver only runs rules that point one way.
-pub fn greedy_filter() -> ptir_rules::RuleFilter {
-    ptir_rules::RuleFilter {
-        enabled: Vec::new(),
-        disabled: vec!["algebra".to_string()],
-    }
 }
 
 fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {

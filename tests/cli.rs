@@ -240,3 +240,16 @@ fn hostile_rule_files_exit_2_with_a_located_message() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A rule name or label that matches nothing is a user error naming it, not a silent
+/// "keep no rule".
+#[test]
+fn an_unknown_rule_name_exits_2_with_a_suggestion() {
+    let out = ptir_opt(&["corpus/softmax.ptir", "--enable", "fusoin"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no rule is named or labelled `fusoin` (did you mean `fusion`?)"),
+        "{stderr}"
+    );
+}

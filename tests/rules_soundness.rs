@@ -92,3 +92,90 @@ fn a_variable_named_twice_binds_one_value_in_both_engines() {
         assert_eq!(out.program.num_insts(), 3, "{engine}:\n{}", out.program);
     }
 }
+
+/// `--enable sofmax` (a typo) used to keep no rule at all, in silence.
+#[test]
+fn an_enable_or_disable_name_matching_nothing_is_an_error() {
+    let program = parse("func @f(%x: f32[2]) -> (f32[2]) {\n  %a = neg %x : f32[2]\n  return %a\n}")
+        .expect("parses");
+    for engine in ENGINES {
+        for (enable, disable) in [(vec!["fusoin"], vec![]), (vec![], vec!["mul-onee"])] {
+            let options = Options {
+                engine,
+                enable: enable.iter().map(|s| s.to_string()).collect(),
+                disable: disable.iter().map(|s| s.to_string()).collect(),
+                ..Options::default()
+            };
+            let err = ptir::optimize(&program, &options).expect_err("an unknown name");
+            let want = match enable.first() {
+                Some(_) => "no rule is named or labelled `fusoin` (did you mean `fusion`?)",
+                None => "no rule is named or labelled `mul-onee` (did you mean `mul-one`?)",
+            };
+            assert!(matches!(err, ptir::Error::UnknownRule(_)), "{err:?}");
+            assert_eq!(err.to_string(), want);
+        }
+        // Known names and labels are fine.
+        let options = Options {
+            engine,
+            enable: vec!["canonicalize".into(), "mul-one".into()],
+            ..Options::default()
+        };
+        ptir::optimize(&program, &options).expect("known names");
+    }
+}
+
+/// `--engine greedy --fast-math` ran no fast-math rule: the facade filtered by the options,
+/// then `Canonicalize::with_rules` dropped `fast-math` again.
+#[test]
+fn fast_math_reaches_both_engines() {
+    let program = parse(
+        "func @f(%x: f32[2]) -> (f32[2]) {\n  %a = sub %x, %x : f32[2]\n  return %a\n}",
+    )
+    .expect("parses");
+    for engine in ENGINES {
+        let exact = ptir::optimize(&program, &Options { engine, ..Options::default() })
+            .expect("optimizes");
+        assert_eq!(exact.program.num_insts(), 1, "{engine}: x - x is not 0 in IEEE");
+        let fast = Options {
+            engine,
+            fast_math: true,
+            ..Options::default()
+        };
+        let out = ptir::optimize(&program, &fast).expect("optimizes");
+        assert!(
+            out.report.rules_fired.iter().any(|(r, _)| r == "sub-self"),
+            "{engine}: {:?}\n{}",
+            out.report.rules_fired,
+            out.program
+        );
+        let text = ptir::ir::print(&out.program);
+        assert!(text.contains("splat(0.0)"), "{engine}:\n{text}");
+    }
+}
+
+/// A rule building a result of another type than the value it replaces is a bug in the
+/// rule: both engines stop with the same message (greedy used to skip it in silence).
+#[test]
+fn an_ill_typed_rule_is_the_same_error_in_both_engines() {
+    for (name, text) in [
+        // An op result (instantiated).
+        ("ill-typed-op", "(rule bad (neg ?x) => (transpose ?x (1 0)))\n"),
+        // A source variable (the greedy driver's forwarding path).
+        ("ill-typed-var", "(rule bad (reduce_sum ?x ?a ?k) => ?x)\n"),
+    ] {
+        let rules = rule_file(name, text);
+        let program = parse(
+            "func @f(%x: f32[2,3]) -> (f32[2,3]) {\n  %a = neg %x : f32[2,3]\n  %b = reduce_sum %a axes=[1] keep_dims=true : f32[2,1]\n  %c = broadcast %b dims=[0,1] : f32[2,3]\n  return %c\n}",
+        );
+        let program = program.expect("parses");
+        let mut messages = Vec::new();
+        for engine in ENGINES {
+            let err = ptir::optimize(&program, &user_rules(engine, rules.clone()))
+                .expect_err("an ill-typed rule");
+            let message = err.to_string();
+            assert!(message.contains("rule `bad`: result 0 has type"), "{engine}: {message}");
+            messages.push(message);
+        }
+        assert_eq!(messages[0], messages[1], "{name}");
+    }
+}

@@ -65,7 +65,7 @@ pub use facts::ProgramContext;
 pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use passes::{
-    greedy_rule_filter, Canonicalize, Cse, Dce, Pass, PassError, PassManager, PassReport,
+    directed_rule_filter, greedy_rule_filter, Canonicalize, Cse, Dce, Pass, PassError, PassManager, PassReport,
     PipelineReport, ALGEBRA,
 };
 pub use pattern::{

@@ -70,6 +70,16 @@ pub struct RuleFilter {
     pub disabled: Vec<String>,
 }
 
+/// A name given to enable or disable rules that no rule of the set is called or labelled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no rule is named or labelled `{name}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
+pub struct UnknownRuleName {
+    /// The name as given.
+    pub name: String,
+    /// The closest rule name or label, if one is close.
+    pub suggestion: Option<String>,
+}
+
 impl RuleFilter {
     /// The default of both engines: everything but `fast-math` rules.
     pub fn exact() -> Self {
@@ -211,6 +221,42 @@ impl RuleSet {
         }
     }
 
+    /// Checks that each of `names` (to enable or disable) is the name or a label of some rule
+    /// of the set: a typo would otherwise keep no rule (enable) or drop none (disable), in
+    /// silence. The error suggests the closest name or label.
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// assert!(rules.check_names(&["fusion".to_string(), "mul-one".to_string()]).is_ok());
+    /// let err = rules.check_names(&["fusoin".to_string()]).unwrap_err();
+    /// assert_eq!(err.to_string(), "no rule is named or labelled `fusoin` (did you mean `fusion`?)");
+    /// ```
+    pub fn check_names<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a String>,
+    ) -> Result<(), UnknownRuleName> {
+        let known = || {
+            self.rules
+                .iter()
+                .flat_map(|r| std::iter::once(&r.name).chain(&r.labels))
+        };
+        for name in names {
+            if known().any(|k| k == name) {
+                continue;
+            }
+            let suggestion = known()
+                .map(|k| (edit_distance(k, name), k))
+                .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+                .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+                .map(|(_, k)| k.clone());
+            return Err(UnknownRuleName {
+                name: name.clone(),
+                suggestion,
+            });
+        }
+        Ok(())
+    }
+
     /// Names of rules without a doc comment saying why they are true.
     pub fn undocumented(&self) -> Vec<&str> {
         self.rules
@@ -219,6 +265,22 @@ impl RuleSet {
             .map(|r| r.name.as_str())
             .collect()
     }
+}
+
+/// Levenshtein distance between `a` and `b` (by chars), for suggestions.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 #[cfg(test)]
