@@ -50,6 +50,9 @@ pub struct Report {
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`Options::dump_egraph`] is set).
     pub egraphs: Vec<(String, String)>,
+    /// What the user should know about this run: rule externs renamed because the program
+    /// has its own function of that name.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -69,6 +72,7 @@ impl Report {
             "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
             "rules_fired": pairs(&self.rules_fired),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
+            "notes": self.notes,
         })
     }
 }
@@ -109,6 +113,9 @@ impl fmt::Display for Report {
         }
         for (r, why) in &self.rules_skipped {
             writeln!(f, "skipped {r}: {why}")?;
+        }
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
         }
         Ok(())
     }
@@ -151,13 +158,16 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
     let t = Instant::now();
     ptir_ir::verify(program)?;
-    let rules = load_rules(options)?;
+    // Rule results own their names: where the program has its own @linear, the rules' is
+    // renamed for this run (in the rules, the extern costs and the output).
+    let (rules, renamed) = load_rules(options)?.renaming_externs_for(program);
     let model = options.cost.model(&rules);
     let mut report = Report {
         engine: options.engine.name().to_string(),
         cost_model: model.name().to_string(),
         cost_before: program_cost(program, model.as_ref()),
         insts: (program.num_insts(), 0),
+        notes: renamed.iter().map(ToString::to_string).collect(),
         ..Report::default()
     };
     report.phases.push(("setup".into(), t.elapsed()));
@@ -175,9 +185,7 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             // `rules` is already filtered by the options (fast-math among them): leave out
             // only what no greedy driver can run.
             let canonicalize = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())?;
-            pm.add(canonicalize.with_config(config))
-            .add(Cse)
-            .add(Dce);
+            pm.add(canonicalize.with_config(config)).add(Cse).add(Dce);
             let pipeline = pm.run(&mut out)?;
             record_greedy(&mut report, &pipeline);
             drop_unused_externs(&mut out, &added);

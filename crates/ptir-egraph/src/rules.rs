@@ -125,14 +125,7 @@ fn variants(rule: &Rule, callees: &[OpKind]) -> Vec<Variant> {
     out
 }
 
-/// Does a pattern's callee `@pat` match `@actual`: equal, or `actual` is `pat_N`?
-pub fn callee_matches(pat: &str, actual: &str) -> bool {
-    actual == pat
-        || actual
-            .strip_prefix(pat)
-            .and_then(|r| r.strip_prefix('_'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
+pub use ptir_rules::callee_matches;
 
 fn root_var(i: usize) -> EVar {
     format!("?__root{i}")

@@ -161,7 +161,10 @@ mod tests {
     #[test]
     fn mutual_references_are_rejected() {
         let e = error_of("(rule r (roots ?a:(neg ?b)\n  ?b:(abs ?a)) => ?a ?b)");
-        assert!(e.starts_with("c.rules:1: in rule `r`: the named terms"), "{e}");
+        assert!(
+            e.starts_with("c.rules:1: in rule `r`: the named terms"),
+            "{e}"
+        );
         assert!(e.contains("contain each other"), "{e}");
     }
 
@@ -180,8 +183,16 @@ mod tests {
             roots.push(format!("?t{k}:(add ?t{} ?t{})", k - 1, k - 1));
         }
         let results: Vec<String> = (0..20).map(|k| format!("?t{k}")).collect();
-        let text = format!("(rule r (roots {}) => {})", roots.join(" "), results.join(" "));
-        assert!(error_of(&text).contains("more than 10000 terms"), "{}", error_of(&text));
+        let text = format!(
+            "(rule r (roots {}) => {})",
+            roots.join(" "),
+            results.join(" ")
+        );
+        assert!(
+            error_of(&text).contains("more than 10000 terms"),
+            "{}",
+            error_of(&text)
+        );
     }
 
     #[test]
@@ -192,6 +203,10 @@ mod tests {
             chain("?x"),
             chain("?a")
         );
-        assert!(error_of(&text).contains("nested deeper than 200"), "{}", error_of(&text));
+        assert!(
+            error_of(&text).contains("nested deeper than 200"),
+            "{}",
+            error_of(&text)
+        );
     }
 }

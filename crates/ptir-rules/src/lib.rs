@@ -70,4 +70,6 @@ pub use registry::{
     exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
     NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use ruleset::{RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS};
+pub use ruleset::{
+    callee_matches, ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
+};

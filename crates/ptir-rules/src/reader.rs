@@ -168,9 +168,16 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_an_error_before_reading() {
-        let deep = format!("\n(rule r {}?x{} => ?x)", "(neg ".repeat(20_000), ")".repeat(20_000));
+        let deep = format!(
+            "\n(rule r {}?x{} => ?x)",
+            "(neg ".repeat(20_000),
+            ")".repeat(20_000)
+        );
         let e = forms(&deep).err().unwrap();
-        assert_eq!((e.line, e.message.as_str()), (2, "nesting deeper than 200 levels"));
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (2, "nesting deeper than 200 levels")
+        );
     }
 
     #[test]

@@ -25,8 +25,8 @@ use crate::rewriter::ProgramRewriter;
 use matcher::{attr_match, Leaf, Plan, Search, State};
 use ptir_ir::{InstId, Op, OpKey, Type, ValueId};
 use ptir_rules::{
-    ApplyError, Attr, Bindings, Pattern as SourcePattern, Registry, ResultBuilder, Rule, RuleFilter, RuleSet,
-    Term, TermId, Var,
+    ApplyError, Attr, Bindings, Pattern as SourcePattern, Registry, ResultBuilder, Rule,
+    RuleFilter, RuleSet, Term, TermId, Var,
 };
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
