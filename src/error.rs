@@ -14,6 +14,9 @@ pub enum Error {
     /// A rule file is wrong.
     #[error(transparent)]
     Rules(#[from] ptir_rules::RuleError),
+    /// A name to enable or disable matches no rule and no label.
+    #[error(transparent)]
+    UnknownRule(#[from] ptir_rules::UnknownRuleName),
     /// The input program does not verify.
     #[error("the program does not verify:\n{0}")]
     Verify(#[from] ptir_ir::VerifyError),

@@ -4,7 +4,9 @@ use crate::options::{Engine, Options};
 use crate::Error;
 use ptir_egraph::cost::program_cost;
 use ptir_egraph::EngineOptions;
-use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport};
+use ptir_greedy::{
+    directed_rule_filter, Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport,
+};
 use ptir_ir::Program;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt;
@@ -51,6 +53,9 @@ pub struct Report {
     /// The conversion target the output was legalized for, and the rewrites per conversion
     /// pattern (when [`Options::target`] is set).
     pub conversion: Option<(String, Vec<(String, usize)>)>,
+    /// What the user should know about this run: rule externs renamed because the program
+    /// has its own function of that name.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -71,6 +76,7 @@ impl Report {
             "rules_fired": pairs(&self.rules_fired),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
             "conversion": self.conversion.as_ref().map(|(t, rw)| serde_json::json!({"target": t, "rewrites": pairs(rw)})),
+            "notes": self.notes,
         })
     }
 }
@@ -119,6 +125,9 @@ impl fmt::Display for Report {
                 writeln!(f, "  {n:6}  {p}")?;
             }
         }
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
+        }
         Ok(())
     }
 }
@@ -142,6 +151,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
             set.add_source(&name, &text)?;
         }
     }
+    set.check_names(options.enable.iter().chain(&options.disable))?;
     Ok(set.filtered(&options.filter()))
 }
 
@@ -159,13 +169,16 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
     let t = Instant::now();
     ptir_ir::verify(program)?;
-    let rules = load_rules(options)?;
+    // Rule results own their names: where the program has its own @linear, the rules' is
+    // renamed for this run (in the rules, the extern costs and the output).
+    let (rules, renamed) = load_rules(options)?.renaming_externs_for(program);
     let model = options.cost.model(&rules);
     let mut report = Report {
         engine: options.engine.name().to_string(),
         cost_model: model.name().to_string(),
         cost_before: program_cost(program, model.as_ref()),
         insts: (program.num_insts(), 0),
+        notes: renamed.iter().map(ToString::to_string).collect(),
         ..Report::default()
     };
     report.phases.push(("setup".into(), t.elapsed()));
@@ -180,11 +193,10 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
                 ..GreedyConfig::canonicalize()
             };
             let mut pm = PassManager::new();
-            pm.add(
-                Canonicalize::with_rules(&rules.filtered(&greedy_filter()))?.with_config(config),
-            )
-            .add(Cse)
-            .add(Dce);
+            // `rules` is already filtered by the options (fast-math among them): leave out
+            // only what no greedy driver can run.
+            let canonicalize = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())?;
+            pm.add(canonicalize.with_config(config)).add(Cse).add(Dce);
             let pipeline = pm.run(&mut out)?;
             record_greedy(&mut report, &pipeline);
             drop_unused_externs(&mut out, &added);
@@ -279,16 +291,6 @@ fn drop_unused_externs(program: &mut Program, names: &[String]) {
     program
         .externs
         .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
-}
-
-/// Rules the greedy driver leaves out: orientation-free facts (label `algebra`, e.g.
-/// commutativity) would rewrite back and forth until the iteration limit; like MLIR's
-/// canonicalizer, the greedy driver only runs rules that point one way.
-pub fn greedy_filter() -> ptir_rules::RuleFilter {
-    ptir_rules::RuleFilter {
-        enabled: Vec::new(),
-        disabled: vec!["algebra".to_string()],
-    }
 }
 
 fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {

@@ -5,7 +5,8 @@ use ptir_ir::{Interpreter, Program, Value};
 
 /// An interpreter for `program` with every extern this project knows how to run: the fused
 /// library ops that rules raise idioms to (`@softmax_fused`, `@linear`, ..., computed exactly as
-/// their idioms), the random generator's test externs (`@gen_pure`, `@gen_impure`) and
+/// their idioms; also under the reserved names they take in programs with functions of those
+/// names, `@ptir.linear`), the random generator's test externs (`@gen_pure`, `@gen_impure`) and
 /// `@log_event` (returns its argument; the corpus uses it as an impure side effect).
 ///
 /// ```
@@ -22,7 +23,10 @@ pub fn interpreter(program: &Program) -> Interpreter<'_> {
     }
     for e in &program.externs {
         let name = e.name.clone();
-        if name == "log_event" {
+        if let Some(f) = ptir_rules::externs::reference_fn(&name) {
+            // A rule extern renamed away from the program's own names (`@ptir.linear`).
+            interp = interp.with_extern_fn(name, f);
+        } else if name == "log_event" {
             interp = interp.with_extern(name, |args: &[Value], _| {
                 args.first()
                     .cloned()
