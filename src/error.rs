@@ -26,7 +26,27 @@ pub enum Error {
     /// A greedy pass failed.
     #[error(transparent)]
     Pass(#[from] ptir_greedy::PassError),
+    /// Translation validation ([`crate::Options::validate`]) refused the output, or could not
+    /// compare it with the input.
+    #[error(transparent)]
+    Validation(Box<crate::equivalence::ValidationError>),
+    /// Two programs could not be compared (`diff`): no inputs, or a program calls an extern
+    /// that has no implementation.
+    #[error(transparent)]
+    Check(Box<crate::equivalence::CheckError>),
     /// The e-graph engine failed.
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),
+}
+
+impl From<crate::equivalence::ValidationError> for Error {
+    fn from(e: crate::equivalence::ValidationError) -> Self {
+        Error::Validation(Box::new(e))
+    }
+}
+
+impl From<crate::equivalence::CheckError> for Error {
+    fn from(e: crate::equivalence::CheckError) -> Self {
+        Error::Check(Box::new(e))
+    }
 }

@@ -48,6 +48,8 @@ pub struct Report {
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`Options::dump_egraph`] is set).
     pub egraphs: Vec<(String, String)>,
+    /// What translation validation checked (when [`Options::validate`] is set).
+    pub validation: Option<crate::Validation>,
 }
 
 impl Report {
@@ -66,6 +68,7 @@ impl Report {
             "stop": self.stop_reasons.iter().map(|(f, w)| serde_json::json!({"function": f, "reason": w})).collect::<Vec<_>>(),
             "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
             "rules_fired": pairs(&self.rules_fired),
+            "validation": self.validation.map(|v| serde_json::json!({"seeds": v.seeds, "compared": v.compared, "skipped": v.skipped})),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
         })
     }
@@ -108,6 +111,9 @@ impl fmt::Display for Report {
         for (r, why) in &self.rules_skipped {
             writeln!(f, "skipped {r}: {why}")?;
         }
+        if let Some(v) = &self.validation {
+            writeln!(f, "{v}")?;
+        }
         Ok(())
     }
 }
@@ -134,7 +140,8 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     Ok(set.filtered(&options.filter()))
 }
 
-/// Optimizes `program` as `options` say.
+/// Optimizes `program` as `options` say; with [`Options::validate`], the output is checked
+/// against the input by the interpreter before it is returned.
 ///
 /// ```
 /// let program = ptir::ir::parse(
@@ -146,6 +153,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
+    let input = program;
     let t = Instant::now();
     ptir_ir::verify(program)?;
     let rules = load_rules(options)?;
@@ -194,6 +202,11 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
     };
     report.cost_after = program_cost(&program, model.as_ref());
     report.insts.1 = program.num_insts();
+    if let Some(seeds) = options.validate {
+        let t = Instant::now();
+        report.validation = Some(crate::validate(input, &program, seeds, options.fast_math)?);
+        report.phases.push(("validate".into(), t.elapsed()));
+    }
     Ok(Optimized { program, report })
 }
 

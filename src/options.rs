@@ -102,6 +102,10 @@ pub struct Options {
     pub dump_egraph: bool,
     /// Keep the greedy driver's step log in the report (default false).
     pub step_log: bool,
+    /// Translation validation (default `None`): after optimizing, run the input and the output
+    /// on this many seeded random input sets and refuse an output that computes something
+    /// else ([`crate::Error::Validation`]); see [`crate::validate`].
+    pub validate: Option<usize>,
 }
 
 impl Default for Options {
@@ -118,6 +122,7 @@ impl Default for Options {
             extractor: ExtractorKind::Greedy,
             dump_egraph: false,
             step_log: false,
+            validate: None,
         }
     }
 }
