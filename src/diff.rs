@@ -3,13 +3,26 @@
 //!
 //! Both outputs must verify; the input and both outputs, run on the same seeded random inputs,
 //! must give the same results (compared as [`crate::equivalence`] says: bit-exact, or with
-//! `fast-math` rules within a per-dtype tolerance); and saturation's output must cost no more
-//! than greedy's under the chosen model.
+//! `fast-math` rules within a per-dtype tolerance); and, with a DAG-cost extractor, saturation's
+//! output must cost no more than greedy's under the chosen model.
+//!
+//! **When the cost claim holds.** A program pays for each instruction once: its cost is a DAG
+//! cost. The DAG-aware greedy extractor minimizes that cost (heuristically) and the exact
+//! extractor minimizes it (never worse than the greedy extractor's answer), so with either, an
+//! e-graph that contains greedy's rewrites should extract something no more expensive: a
+//! higher cost is reported as [`Mismatch::Cost`]. The tree extractor minimizes another
+//! objective, the tree cost (a shared value paid once per use): among choices of equal tree
+//! cost it cannot see which one shares, and it prefers an unshared value over a cheaper shared
+//! one, so its output can cost more than greedy's under the DAG cost (random program seed
+//! 150725, size 15: 88 against 80, choosing `neg(mul(x, t))` over `mul(x, neg(t))` where
+//! `neg(t)` is used elsewhere). For it (and for chaos extraction) the costs are reported but not
+//! compared, and the report says so ([`DiffReport::cost_unchecked`]).
 
 use crate::equivalence::{Divergence, Trial};
 use crate::optimize::optimize;
 use crate::options::{Engine, Options};
 use crate::Error;
+use ptir_egraph::ExtractorKind;
 use ptir_ir::Program;
 use rayon::prelude::*;
 use std::fmt;
@@ -72,6 +85,8 @@ pub struct DiffReport {
     pub mismatches: Vec<Mismatch>,
     /// Input sets compared.
     pub trials: usize,
+    /// Why saturation's cost was not held to greedy's (`None`: it was; see the module docs).
+    pub cost_unchecked: Option<&'static str>,
 }
 
 impl DiffReport {
@@ -89,6 +104,9 @@ impl fmt::Display for DiffReport {
             "{} instructions, {} trials, cost ({}): input {i}, greedy {g}, eqsat {s}",
             self.insts, self.trials, self.cost_model
         )?;
+        if let Some(why) = self.cost_unchecked {
+            writeln!(f, "cost not compared: {why}")?;
+        }
         for m in &self.mismatches {
             writeln!(f, "MISMATCH: {m}")?;
             writeln!(
@@ -133,6 +151,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         rules_fired: (Vec::new(), Vec::new()),
         mismatches: Vec::new(),
         trials: DIFF_TRIALS,
+        cost_unchecked: cost_unchecked(options.extractor),
     };
     let mut outputs = Vec::new();
     for (name, result) in [("greedy", greedy), ("eqsat", sat)] {
@@ -152,7 +171,8 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
             s.report.cost_after,
         );
         report.rules_fired = (names(&g.report.rules_fired), names(&s.report.rules_fired));
-        if s.report.cost_after > g.report.cost_after * (1.0 + 1e-9) {
+        let dearer = s.report.cost_after > g.report.cost_after * (1.0 + 1e-9);
+        if dearer && report.cost_unchecked.is_none() {
             report.mismatches.push(Mismatch::Cost {
                 greedy: g.report.cost_after,
                 saturation: s.report.cost_after,
@@ -163,6 +183,20 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         compare_runs(program, &outputs, seed, options.fast_math, &mut report)?;
     }
     Ok(report)
+}
+
+/// Why the cost claim does not hold for `extractor` (`None`: it minimizes the DAG cost a
+/// program pays, so it does).
+fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
+    match extractor {
+        ExtractorKind::Greedy | ExtractorKind::Exact => None,
+        ExtractorKind::Tree => Some(
+            "the tree extractor minimizes tree cost (a shared value paid once per use), not the \
+             DAG cost a program pays, so saturation may cost more than greedy; the claim holds \
+             for the DAG extractors (greedy, exact)",
+        ),
+        ExtractorKind::Chaos(_) => Some("chaos extraction uses random costs"),
+    }
 }
 
 fn names(fired: &[(String, usize)]) -> Vec<String> {
