@@ -419,4 +419,42 @@ mod tests {
             })
         );
     }
+
+    #[test]
+    fn optimize_validates_when_asked_and_refuses_with_a_typed_error() {
+        let dir = std::env::temp_dir().join(format!("ptir-validate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.rules");
+        std::fs::write(&bad, "(rule bad (add ?x ?y) => ?x)\n").unwrap();
+        let input = program("  %y = add %x, %x : i32[]\n  return %y");
+        for engine in [crate::Engine::Greedy, crate::Engine::Saturation] {
+            let sound = crate::Options {
+                engine,
+                validate: Some(8),
+                ..crate::Options::default()
+            };
+            let out = crate::optimize(&input, &sound).unwrap();
+            assert_eq!(
+                out.report.validation.map(|v| (v.seeds, v.compared)),
+                Some((8, 8))
+            );
+            let unsound = crate::Options {
+                rule_files: vec![bad.clone()],
+                ..sound
+            };
+            match crate::optimize(&input, &unsound) {
+                Err(crate::Error::Validation(e)) => {
+                    assert!(matches!(
+                        *e,
+                        ValidationError::Differs {
+                            result: Some(0),
+                            ..
+                        }
+                    ))
+                }
+                other => panic!("{engine}: {other:?}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
