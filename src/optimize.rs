@@ -56,6 +56,8 @@ pub struct Report {
     /// What the user should know about this run: rule externs renamed because the program
     /// has its own function of that name.
     pub notes: Vec<String>,
+    /// What translation validation checked (when [`Options::validate`] is set).
+    pub validation: Option<crate::Validation>,
 }
 
 impl Report {
@@ -74,6 +76,7 @@ impl Report {
             "stop": self.stop_reasons.iter().map(|(f, w)| serde_json::json!({"function": f, "reason": w})).collect::<Vec<_>>(),
             "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
             "rules_fired": pairs(&self.rules_fired),
+            "validation": self.validation.map(|v| serde_json::json!({"seeds": v.seeds, "compared": v.compared, "skipped": v.skipped})),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
             "conversion": self.conversion.as_ref().map(|(t, rw)| serde_json::json!({"target": t, "rewrites": pairs(rw)})),
             "notes": self.notes,
@@ -128,6 +131,9 @@ impl fmt::Display for Report {
         for note in &self.notes {
             writeln!(f, "note: {note}")?;
         }
+        if let Some(v) = &self.validation {
+            writeln!(f, "{v}")?;
+        }
         Ok(())
     }
 }
@@ -155,7 +161,8 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     Ok(set.filtered(&options.filter()))
 }
 
-/// Optimizes `program` as `options` say.
+/// Optimizes `program` as `options` say; with [`Options::validate`], the output is checked
+/// against the input by the interpreter before it is returned.
 ///
 /// ```
 /// let program = ptir::ir::parse(
@@ -167,6 +174,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
+    let input = program;
     let t = Instant::now();
     ptir_ir::verify(program)?;
     // Rule results own their names: where the program has its own @linear, the rules' is
@@ -221,6 +229,11 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
     };
     report.cost_after = program_cost(&program, model.as_ref());
     report.insts.1 = program.num_insts();
+    if let Some(seeds) = options.validate {
+        let t = Instant::now();
+        report.validation = Some(crate::validate(input, &program, seeds, options.fast_math)?);
+        report.phases.push(("validate".into(), t.elapsed()));
+    }
     Ok(Optimized { program, report })
 }
 

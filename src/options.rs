@@ -106,6 +106,10 @@ pub struct Options {
     /// [`crate::load_target`] reads a bundled one or a file). A full conversion: if some op
     /// cannot be legalized, [`crate::optimize`] fails and names every such op.
     pub target: Option<ptir_convert::ConversionTarget>,
+    /// Translation validation (default `None`): after optimizing, run the input and the output
+    /// on this many seeded random input sets and refuse an output that computes something
+    /// else ([`crate::Error::Validation`]); see [`crate::validate`].
+    pub validate: Option<usize>,
 }
 
 impl Default for Options {
@@ -123,6 +127,7 @@ impl Default for Options {
             dump_egraph: false,
             step_log: false,
             target: None,
+            validate: None,
         }
     }
 }

@@ -1,30 +1,9 @@
 //! The `ptir-opt` binary, driven as a user drives it: each subcommand, and each class of user
 //! error (one located message on stderr, exit status 2, no panic).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn ptir_opt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptir-opt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("the binary finishes")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use support::{ptir_opt, text};
 
 #[test]
 fn verify_prints_the_canonical_program() {
