@@ -14,6 +14,9 @@ pub enum Error {
     /// A rule file is wrong.
     #[error(transparent)]
     Rules(#[from] ptir_rules::RuleError),
+    /// The options ask for something the chosen engine cannot do.
+    #[error("{0}")]
+    Options(String),
     /// The input program does not verify.
     #[error("the program does not verify:\n{0}")]
     Verify(#[from] ptir_ir::VerifyError),

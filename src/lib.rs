@@ -34,8 +34,9 @@ pub use diff::{
 };
 pub use error::Error;
 pub use optimize::{load_rules, optimize, Optimized, Report};
-pub use options::{Cost, Engine, Options};
+pub use options::{Cost, Engine, Limits, Options};
 pub use ptir_egraph as egraph;
+pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
 pub use ptir_rules as rules;
 pub use run::interpreter;

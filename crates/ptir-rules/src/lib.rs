@@ -53,6 +53,7 @@ mod pat;
 mod reader;
 mod registry;
 mod ruleset;
+mod stop;
 
 pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
@@ -69,3 +70,4 @@ pub use registry::{
     NativeFn, Predicate, PredicateFn, Registry,
 };
 pub use ruleset::{RuleFilter, RuleSet, BUNDLED, BUNDLED_PATS};
+pub use stop::{Deadline, RunSummary, StopReason};
