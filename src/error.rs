@@ -17,6 +17,9 @@ pub enum Error {
     /// A name to enable or disable matches no rule and no label.
     #[error(transparent)]
     UnknownRule(#[from] ptir_rules::UnknownRuleName),
+    /// The options ask for something the chosen engine cannot do.
+    #[error("{0}")]
+    Options(String),
     /// The input program does not verify.
     #[error("the program does not verify:\n{0}")]
     Verify(#[from] ptir_ir::VerifyError),

@@ -39,9 +39,10 @@ pub use equivalence::{
 };
 pub use error::Error;
 pub use optimize::{load_rules, load_target, optimize, Optimized, Report};
-pub use options::{Cost, Engine, Options};
+pub use options::{Cost, Engine, Limits, Options};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
+pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
 pub use ptir_rules as rules;
 pub use run::{interpreter, parse_inputs, InputsError};

@@ -1,6 +1,6 @@
 //! `ptir-opt diff`: on a file, or on generated programs with a progress bar.
 
-use crate::{load, CliError, OptArgs};
+use crate::{load, CliError, ExtractArgs, LimitArgs, RuleArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use ptir::ir::generate::{generate, GenConfig};
 use std::fmt::Write as _;
@@ -10,6 +10,20 @@ use std::time::Instant;
 /// Programs diffed per parallel batch (the progress bar advances per batch).
 const BATCH: usize = 64;
 
+/// The options of both engines: rules, limits and extraction (the engine, the report and
+/// the dumps are the diff's own business).
+pub(crate) fn options(
+    rules: &RuleArgs,
+    limits: &LimitArgs,
+    extract: &ExtractArgs,
+) -> Result<ptir::Options, CliError> {
+    let mut options = ptir::Options::default();
+    rules.apply(&mut options)?;
+    limits.apply(&mut options)?;
+    extract.apply(&mut options);
+    Ok(options)
+}
+
 /// Runs the diff; returns the text to print and whether the engines agreed.
 pub(crate) fn run(
     file: Option<&str>,
@@ -17,13 +31,12 @@ pub(crate) fn run(
     seed: u64,
     size: usize,
     list: bool,
-    args: &OptArgs,
+    options: &ptir::Options,
 ) -> Result<(String, bool), CliError> {
-    let options = args.options()?;
     match (file, random) {
         (Some(path), _) => {
             let (program, _, _) = load(path)?;
-            let report = ptir::diff(&program, &options).map_err(|source| CliError::Optimize {
+            let report = ptir::diff(&program, options).map_err(|source| CliError::Optimize {
                 path: path.to_string(),
                 source,
             })?;
@@ -33,7 +46,7 @@ pub(crate) fn run(
                 ok,
             ))
         }
-        (None, Some(n)) => Ok(random_diff(n, seed, size, list, &options)),
+        (None, Some(n)) => Ok(random_diff(n, seed, size, list, options)),
         (None, None) => Err(CliError::Usage {
             path: "diff".into(),
             message: "give a file or --random N".into(),

@@ -38,6 +38,25 @@ pub(crate) struct OptArgs {
     /// The engine.
     #[arg(long, value_enum, default_value = "eqsat")]
     engine: EngineArg,
+    /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
+    /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
+    /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
+    extract: ExtractArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Which rules run (every subcommand that optimizes).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Rules")]
+pub(crate) struct RuleArgs {
     /// Extra rule files (`.rules`, `.pat`) or directories of them.
     #[arg(long = "rules", value_name = "DIR|FILE")]
     rules: Vec<std::path::PathBuf>,
@@ -53,30 +72,52 @@ pub(crate) struct OptArgs {
     /// Allow rules that are only true for real numbers (label `fast-math`).
     #[arg(long)]
     fast_math: bool,
-    /// Saturation: maximum iterations.
-    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_ITER_LIMIT)]
-    iter_limit: usize,
-    /// Saturation: maximum e-nodes.
-    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
-    node_limit: usize,
-    /// Saturation: time limit in seconds.
-    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
+}
+
+/// When rewriting stops (every subcommand that optimizes, both engines unless said).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Limits")]
+pub(crate) struct LimitArgs {
+    /// Maximum iterations per function [default: 30 for eqsat, 10 for greedy].
+    #[arg(long, value_name = "N")]
+    iter_limit: Option<usize>,
+    /// Maximum successful rewrites per function, over its whole run [default: 100000 for
+    /// greedy, none for eqsat (the node limit bounds it)].
+    #[arg(long, value_name = "N")]
+    rewrite_limit: Option<usize>,
+    /// Time limit in seconds for rewriting the whole program: all functions together, not
+    /// each (lowering, extraction and lifting come on top).
+    #[arg(long, value_name = "SECONDS", default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
     time_limit: f64,
+    /// Eqsat: maximum e-nodes per function.
+    #[arg(long, value_name = "N", default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
+    node_limit: usize,
+    /// Eqsat: which rules run in each iteration.
+    #[arg(long, value_enum, default_value = "simple")]
+    scheduler: SchedulerArg,
+}
+
+/// How saturation's result is extracted (eqsat).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Extraction")]
+pub(crate) struct ExtractArgs {
     /// The cost model extraction minimizes and the report uses.
     #[arg(long, value_enum, default_value = "tensor")]
     cost: CostArg,
     /// The extractor.
     #[arg(long, value_enum, default_value = "greedy")]
     extractor: ExtractorArg,
-    /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
-    /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
-    /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
-    #[arg(long, value_name = "NAME|FILE")]
-    target: Option<String>,
+}
+
+/// What `ptir-opt FILE` prints besides the program.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Output")]
+pub(crate) struct OutputArgs {
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
     report: bool,
-    /// Print the greedy driver's step log (like MLIR's `-debug-only=greedy-rewriter`) on stderr.
+    /// Print the step log on stderr: greedy, the driver's event tree (like MLIR's
+    /// `-debug-only=greedy-rewriter`); eqsat, the applications of each rule per iteration.
     #[arg(long)]
     step_log: bool,
     /// Print the report as JSON on stderr.
@@ -87,10 +128,19 @@ pub(crate) struct OptArgs {
     /// something else, naming the input seed, the result and both values.
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "16")]
     validate: Option<usize>,
-    /// Write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this file; with
-    /// several functions, one file per function (`FILE.name.json`).
+    /// Eqsat: write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this
+    /// file; with several functions, one file per function (`FILE.name.json`).
     #[arg(long, value_name = "FILE.json")]
     dump_egraph: Option<std::path::PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum SchedulerArg {
+    /// Every rule runs in every iteration.
+    Simple,
+    /// egg's backoff: a rule matching too often is banned for a while (bans are waited out
+    /// before the run can saturate).
+    Backoff,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -121,55 +171,79 @@ enum ExtractorArg {
 
 impl OptArgs {
     pub(crate) fn options(&self) -> Result<ptir::Options, CliError> {
+        let mut options = ptir::Options {
+            engine: match self.engine {
+                EngineArg::Greedy => ptir::Engine::Greedy,
+                EngineArg::Eqsat => ptir::Engine::Saturation,
+            },
+            dump_egraph: self.output.dump_egraph.is_some(),
+            step_log: self.output.step_log,
+            validate: self.output.validate,
+            target: match &self.target {
+                Some(spec) => Some(ptir::load_target(spec).map_err(|source| {
+                    CliError::Optimize {
+                        path: "--target".into(),
+                        source,
+                    }
+                })?),
+                None => None,
+            },
+            ..ptir::Options::default()
+        };
+        self.rules.apply(&mut options)?;
+        self.limits.apply(&mut options)?;
+        self.extract.apply(&mut options);
+        Ok(options)
+    }
+}
+
+impl RuleArgs {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) -> Result<(), CliError> {
+        options.rule_files.clear();
+        for p in &self.rules {
+            options.rule_files.extend(rule_files_in(p)?);
+        }
+        options.bundled_rules = !self.no_bundled_rules;
+        options.enable = self.enable.clone();
+        options.disable = self.disable.clone();
+        options.fast_math = self.fast_math;
+        Ok(())
+    }
+}
+
+impl LimitArgs {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) -> Result<(), CliError> {
         let time = std::time::Duration::try_from_secs_f64(self.time_limit).map_err(|e| {
             CliError::Usage {
                 path: "--time-limit".into(),
                 message: e.to_string(),
             }
         })?;
-        let target = match &self.target {
-            Some(spec) => Some(
-                ptir::load_target(spec).map_err(|source| CliError::Optimize {
-                    path: "--target".into(),
-                    source,
-                })?,
-            ),
-            None => None,
+        options.limits = ptir::Limits {
+            iterations: self.iter_limit,
+            rewrites: self.rewrite_limit,
+            nodes: self.node_limit,
+            time,
+            scheduler: match self.scheduler {
+                SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
+                SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
+            },
         };
-        let mut rule_files = Vec::new();
-        for p in &self.rules {
-            rule_files.extend(rule_files_in(p)?);
-        }
-        Ok(ptir::Options {
-            engine: match self.engine {
-                EngineArg::Greedy => ptir::Engine::Greedy,
-                EngineArg::Eqsat => ptir::Engine::Saturation,
-            },
-            bundled_rules: !self.no_bundled_rules,
-            rule_files,
-            enable: self.enable.clone(),
-            disable: self.disable.clone(),
-            fast_math: self.fast_math,
-            limits: ptir::egraph::Limits {
-                iterations: self.iter_limit,
-                nodes: self.node_limit,
-                time,
-                backoff: true,
-            },
-            cost: match self.cost {
-                CostArg::Ops => ptir::Cost::Ops,
-                CostArg::Tensor => ptir::Cost::Tensor,
-            },
-            dump_egraph: self.dump_egraph.is_some(),
-            step_log: self.step_log,
-            target,
-            validate: self.validate,
-            extractor: match self.extractor {
-                ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
-                ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
-                ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
-            },
-        })
+        Ok(())
+    }
+}
+
+impl ExtractArgs {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) {
+        options.cost = match self.cost {
+            CostArg::Ops => ptir::Cost::Ops,
+            CostArg::Tensor => ptir::Cost::Tensor,
+        };
+        options.extractor = match self.extractor {
+            ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
+            ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
+            ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
+        };
     }
 }
 
@@ -191,9 +265,11 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
     Ok(files)
 }
 
-fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
+fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
-    let options = args.options()?;
+    let mut options = ptir::Options::default();
+    rules.apply(&mut options)?;
+    limits.apply(&mut options)?;
     let mut pairs = Vec::new();
     for cost in [ptir::Cost::Ops, ptir::Cost::Tensor] {
         for kind in ptir::egraph::ExtractorKind::ALL {
@@ -219,16 +295,16 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
         path: path.to_string(),
         source,
     })?;
-    if args.report {
+    if args.output.report {
         eprint!("{}", out.report);
     }
     for (function, log) in &out.report.step_log {
-        eprintln!("// greedy step log of @{function}\n{log}");
+        eprintln!("// {} step log of @{function}\n{log}", options.engine);
     }
-    if args.report_json {
+    if args.output.report_json {
         eprintln!("{:#}", out.report.to_json());
     }
-    if let Some(path) = &args.dump_egraph {
+    if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;
     }
     Ok(ir::print(&out.program))
@@ -274,7 +350,9 @@ enum Command {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
         #[command(flatten)]
-        opt: OptArgs,
+        rules: RuleArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Greedy against saturation on a file, or on N generated programs: both outputs verified,
     /// run on the same random inputs and compared; exit status 1 on any mismatch.
@@ -295,7 +373,11 @@ enum Command {
         #[arg(long, requires = "random")]
         list: bool,
         #[command(flatten)]
-        opt: OptArgs,
+        rules: RuleArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        extract: ExtractArgs,
     },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
@@ -459,7 +541,14 @@ fn main() -> ExitCode {
             }),
             _,
         ) => run(file, function.as_deref(), *seed, inputs.as_deref()),
-        (Some(Command::Compare { file, opt }), _) => compare(file, opt),
+        (
+            Some(Command::Compare {
+                file,
+                rules,
+                limits,
+            }),
+            _,
+        ) => compare(file, rules, limits),
         (
             Some(Command::Diff {
                 file,
@@ -467,10 +556,14 @@ fn main() -> ExitCode {
                 seed,
                 size,
                 list,
-                opt,
+                rules,
+                limits,
+                extract,
             }),
             _,
-        ) => match diff::run(file.as_deref(), *random, *seed, *size, *list, opt) {
+        ) => match diff::options(rules, limits, extract)
+            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, &o))
+        {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {
                 print!("{text}");

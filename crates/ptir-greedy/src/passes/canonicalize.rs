@@ -41,8 +41,8 @@ pub fn greedy_rule_filter() -> RuleFilter {
     f
 }
 
-/// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or the
-/// iteration limit. Like MLIR's canonicalizer, not converging is not an error unless
+/// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or a limit
+/// (a [`GreedyConfig::deadline`] is shared by every function: it limits the whole pass). Like MLIR's canonicalizer, not converging is not an error unless
 /// [`with_test_convergence`](Self::with_test_convergence) asks for it (MLIR's
 /// `test-convergence` option); the report says whether it converged either way.
 ///
@@ -120,11 +120,13 @@ impl Pass for Canonicalize {
         };
         let mut changed = false;
         let mut step_log = Vec::new();
+        let mut runs = Vec::new();
         rewrite_functions(program, |_, rw| {
             let mut r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
             if let Some(log) = r.log.take() {
                 step_log.push((rw.function_name().to_string(), log));
             }
+            runs.push((rw.function_name().to_string(), r.summary()));
             if self.test_convergence && !r.converged {
                 return Err(PassError::NotConverged {
                     function: rw.function_name().to_string(),
@@ -139,6 +141,7 @@ impl Pass for Canonicalize {
             erased: stats.erased,
             greedy: Some(stats),
             step_log,
+            runs,
             ..PassReport::new(self.name(), changed, 0)
         })
     }
