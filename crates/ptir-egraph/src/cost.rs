@@ -94,7 +94,11 @@ impl CostModel for TensorCost {
             },
             Op::Binary(ptir_ir::BinaryOp::Pow) => n * self.transcendental,
             Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast => n,
-            Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice { .. } | Op::Concat { .. } => {
+            Op::Transpose { .. }
+            | Op::Broadcast { .. }
+            | Op::Slice { .. }
+            | Op::Concat { .. }
+            | Op::Take => {
                 bytes(result) * self.byte_weight
             }
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
