@@ -98,9 +98,7 @@ impl CostModel for TensorCost {
             | Op::Broadcast { .. }
             | Op::Slice { .. }
             | Op::Concat { .. }
-            | Op::Take => {
-                bytes(result) * self.byte_weight
-            }
+            | Op::Take => bytes(result) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
             Op::DotGeneral(d) => {
                 let k: f64 = operands

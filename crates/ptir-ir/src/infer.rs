@@ -285,7 +285,9 @@ fn infer_unchecked<'a>(
                 return Err("the table of `take` must have rank 1 or more".into());
             }
             if !ids.dtype.is_int() {
-                return Err(format!("the indices of `take` must be integers, found {ids}"));
+                return Err(format!(
+                    "the indices of `take` must be integers, found {ids}"
+                ));
             }
             let mut shape = ids.shape.clone();
             shape.extend_from_slice(&table.shape[1..]);
