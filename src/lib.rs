@@ -8,6 +8,7 @@
 //! - [`diff`]: greedy against saturation, checked by the interpreter and the cost model
 //!   ([`diff_batch`] and [`optimize_batch`] run many programs in parallel).
 //! - [`interpreter`]: run programs, fused library externs included.
+//! - [`format`]: programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
 //!
 //! ```
 //! let program = ptir::ir::parse(
@@ -24,6 +25,7 @@
 mod compare;
 mod diff;
 mod error;
+pub mod format;
 mod optimize;
 mod options;
 mod run;
@@ -37,5 +39,6 @@ pub use optimize::{load_rules, optimize, Optimized, Report};
 pub use options::{Cost, Engine, Options};
 pub use ptir_egraph as egraph;
 pub use ptir_ir as ir;
+pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use run::interpreter;
