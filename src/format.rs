@@ -79,9 +79,8 @@ pub fn write_program(
     match format {
         Format::Ptir => Ok(ptir_ir::print(program)),
         Format::Mlir => {
-            let body = |name: &str, args: &[ptir_ir::Type]| {
-                ptir_rules::externs::idiom_program(name, args)
-            };
+            let body =
+                |name: &str, args: &[ptir_ir::Type]| ptir_rules::externs::idiom_program(name, args);
             let options = ptir_mlir::ExportOptions {
                 custom_calls: options.custom_calls,
                 extern_body: Some(&body),
