@@ -155,6 +155,10 @@ def models():
     }
 
 
+# Also exported in the generic op form.
+GENERIC = ("attention", "gpt2_block")
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(__file__), "..", "corpus", "mlir"
@@ -166,6 +170,14 @@ def main():
         with open(path, "w") as fh:
             fh.write(text)
         print(f"{path}: {text.count(chr(10))} lines")
+        if name in GENERIC:
+            # The generic op form (as `mlir-opt --mlir-print-op-generic` prints it).
+            module = jax.jit(f).lower(*args).compiler_ir("stablehlo")
+            text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+            path = os.path.join(out, f"{name}.generic.mlir")
+            with open(path, "w") as fh:
+                fh.write(text)
+            print(f"{path}: {text.count(chr(10))} lines")
 
 
 if __name__ == "__main__":

@@ -80,6 +80,12 @@ pub(crate) enum Attr {
     Dense(Dense, Option<TensorType>),
     /// `#stablehlo.dot<k = v, ...>`, `#stablehlo.gather<...>`.
     Struct(Vec<(String, Attr)>),
+    /// `"text"`.
+    Str(String),
+    /// `@name`.
+    Symbol(String),
+    /// `(types) -> types` (`function_type` of a generic `func.func`).
+    FnType(Vec<TensorType>, Vec<TensorType>),
     /// `[0:16, 0:64:2]` of `stablehlo.slice`: `(start, limit, stride)` per dim.
     Slice(Vec<(i64, i64, i64)>),
     /// Anything else (kept only to be ignored).

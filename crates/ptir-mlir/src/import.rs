@@ -378,10 +378,11 @@ impl<'a> FnLower<'a> {
 
     fn call(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
         let pos = op.pos;
-        let callee = op
-            .callee
-            .clone()
-            .ok_or_else(|| pos.syntax("expected `@callee`"))?;
+        let callee = match (&op.callee, op.attr("callee")) {
+            (Some(c), _) => c.clone(),
+            (None, Some(Attr::Symbol(c))) => c.clone(),
+            _ => return Err(pos.syntax("expected `@callee`")),
+        };
         let sig = self
             .sigs
             .get(&callee)

@@ -25,6 +25,10 @@ pub(crate) fn parse_module(src: &str) -> Result<Module> {
         match p.peek() {
             None => break,
             Some(b'#') => p.skip_alias()?,
+            Some(b'"') => {
+                let op = p.op(0)?;
+                generic_funcs(op, &mut module.funcs)?;
+            }
             Some(b'}') if in_module => {
                 p.bump();
                 in_module = false;
@@ -57,6 +61,58 @@ pub(crate) fn parse_module(src: &str) -> Result<Module> {
         return Err(p.pos().syntax("expected `}` closing the module"));
     }
     Ok(module)
+}
+
+/// The functions of a generic `"builtin.module"` or a generic `"func.func"` (iteratively:
+/// modules nest only through their single region).
+fn generic_funcs(op: OpSyntax, funcs: &mut Vec<Func>) -> Result<()> {
+    let mut work = vec![op];
+    while let Some(op) = work.pop() {
+        match op.name.as_str() {
+            "builtin.module" => {
+                let mut ops: Vec<OpSyntax> = op.regions.into_iter().flat_map(|r| r.ops).collect();
+                ops.reverse();
+                work.extend(ops);
+            }
+            "func.func" => {
+                let name = match op.attr("sym_name") {
+                    Some(Attr::Str(s)) => s.clone(),
+                    _ => return Err(op.pos.syntax("generic `func.func` without `sym_name`")),
+                };
+                let (param_types, results) = match op.attr("function_type") {
+                    Some(Attr::FnType(a, r)) => (a.clone(), r.clone()),
+                    _ => return Err(op.pos.syntax("generic `func.func` without `function_type`")),
+                };
+                let mut regions = op.regions.into_iter();
+                let (params, body) = match regions.next() {
+                    Some(region) => (
+                        region.args,
+                        Some(Block {
+                            args: Vec::new(),
+                            ops: region.ops,
+                        }),
+                    ),
+                    None => (
+                        param_types
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, t)| (format!("%arg{i}"), t, op.pos))
+                            .collect(),
+                        None,
+                    ),
+                };
+                funcs.push(Func {
+                    pos: op.pos,
+                    name,
+                    params,
+                    results,
+                    body,
+                });
+            }
+            other => return Err(op.pos.unsupported(format!("top-level op '{other}'"))),
+        }
+    }
+    Ok(())
 }
 
 struct Reader<'s> {
@@ -719,9 +775,19 @@ impl<'s> Reader<'s> {
                 self.typed_suffix()?;
                 Attr::Int(n)
             }
-            Some(b'"') => {
-                self.string()?;
-                Attr::Other
+            Some(b'"') => Attr::Str(self.string()?),
+            Some(b'@') => Attr::Symbol(self.symbol()?),
+            Some(b'(') => {
+                let save = (self.at, self.line, self.col);
+                let mut op = OpSyntax::default();
+                match self.functional_type(&mut op) {
+                    Ok(()) => Attr::FnType(op.operand_types, op.result_types),
+                    Err(_) => {
+                        (self.at, self.line, self.col) = save;
+                        self.skip_balanced()?;
+                        Attr::Other
+                    }
+                }
             }
             _ => {
                 let w = self.peek_word();

@@ -42,3 +42,24 @@ fn every_fixture_imports_exports_and_imports_back() {
         assert_eq!(back, p, "{name}: MLIR round trip");
     }
 }
+
+#[test]
+fn generic_and_pretty_forms_import_to_the_same_program() {
+    let all = fixtures();
+    let mut pairs = 0;
+    for (name, text) in &all {
+        let Some(stem) = name.strip_suffix(".generic.mlir") else {
+            continue;
+        };
+        let pretty = all
+            .iter()
+            .find(|(n, _)| *n == format!("{stem}.mlir"))
+            .map(|(_, t)| t)
+            .expect("the pretty form beside the generic one");
+        let a = ptir_mlir::import(text).unwrap_or_else(|e| panic!("{name}:{e}"));
+        let b = ptir_mlir::import(pretty).unwrap_or_else(|e| panic!("{stem}.mlir:{e}"));
+        assert_eq!(a, b, "{stem}");
+        pairs += 1;
+    }
+    assert!(pairs >= 2);
+}

@@ -18,13 +18,22 @@ fn run(src: &str, inputs: &[Value]) -> String {
     ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{e}"));
     // Export and import again: the same program.
     let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
-    assert_eq!(ptir_mlir::import(&back).as_ref(), Ok(&p), "round trip of\n{back}");
+    assert_eq!(
+        ptir_mlir::import(&back).as_ref(),
+        Ok(&p),
+        "round trip of\n{back}"
+    );
     let out = Interpreter::new(&p).run("main", inputs).unwrap();
-    out.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; ")
+    out.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn err(src: &str) -> String {
-    ptir_mlir::import(src).map(|_| String::new()).unwrap_or_else(|e| e.to_string())
+    ptir_mlir::import(src)
+        .map(|_| String::new())
+        .unwrap_or_else(|e| e.to_string())
 }
 
 #[test]
@@ -40,7 +49,10 @@ fn elementwise_ops() {
   %7 = stablehlo.convert %a : (tensor<3xf32>) -> tensor<3xi32>
   return %3, %6, %4, %5, %7 : tensor<3xf32>, tensor<3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<3xi32>
 }"#;
-    let out = run(src, &[f32s(&[3], &[5.0, 1.0, -2.5]), f32s(&[3], &[1.0, 2.0, 0.5])]);
+    let out = run(
+        src,
+        &[f32s(&[3], &[5.0, 1.0, -2.5]), f32s(&[3], &[1.0, 2.0, 0.5])],
+    );
     assert_eq!(
         out,
         "f32[3] [-4.0, -1.0, -1.0]; f32[3] [4.0, 1.0, 3.0]; bool[3] [true, false, false]; \
@@ -141,7 +153,11 @@ fn gather_of_jnp_take_form_clamps() {
         "f32[4,2] [20.0, 21.0, 0.0, 1.0, 20.0, 21.0, 0.0, 1.0]"
     );
     let other = src.replace("start_index_map = [0]", "start_index_map = [1]");
-    assert!(err(&other).starts_with("3:8: unsupported `stablehlo.gather` form"), "{}", err(&other));
+    assert!(
+        err(&other).starts_with("3:8: unsupported `stablehlo.gather` form"),
+        "{}",
+        err(&other)
+    );
 }
 
 #[test]
@@ -188,15 +204,21 @@ fn errors_name_the_op_and_its_location() {
         "2:8: unsupported op 'stablehlo.fft'"
     );
     assert_eq!(
-        err(&format!("{head}  %0 = stablehlo.add %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
+        err(&format!(
+            "{head}  %0 = stablehlo.add %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}"
+        )),
         "2:26: use of undefined value %b"
     );
     assert_eq!(
-        err(&format!("{head}  %0 = stablehlo.add %a, %a : tensor<5xf32>\n  return %0 : tensor<4xf32>\n}}")),
+        err(&format!(
+            "{head}  %0 = stablehlo.add %a, %a : tensor<5xf32>\n  return %0 : tensor<4xf32>\n}}"
+        )),
         "2:8: `add`: result type f32[5] does not match the inferred type f32[4]"
     );
     assert_eq!(
-        err(&format!("{head}  %0 = stablehlo.add %a, %a : tensor<4xui8>\n")),
+        err(&format!(
+            "{head}  %0 = stablehlo.add %a, %a : tensor<4xui8>\n"
+        )),
         "2:40: unsupported element type `ui8`"
     );
     assert!(err(&format!("{head}  %0 = ")).starts_with("2:8: "));
