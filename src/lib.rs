@@ -10,6 +10,7 @@
 //! - [`validate`]: translation validation, input and output run on seeded inputs
 //!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
+//! - [`format`]: programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
 //!
 //! ```
 //! let program = ptir::ir::parse(
@@ -27,6 +28,7 @@ mod compare;
 mod diff;
 mod equivalence;
 mod error;
+pub mod format;
 mod optimize;
 mod options;
 mod run;
@@ -44,5 +46,6 @@ pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
 pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
+pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use run::{interpreter, parse_inputs, InputsError};

@@ -94,9 +94,11 @@ impl CostModel for TensorCost {
             },
             Op::Binary(ptir_ir::BinaryOp::Pow) => n * self.transcendental,
             Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast => n,
-            Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice { .. } | Op::Concat { .. } => {
-                bytes(result) * self.byte_weight
-            }
+            Op::Transpose { .. }
+            | Op::Broadcast { .. }
+            | Op::Slice { .. }
+            | Op::Concat { .. }
+            | Op::Take => bytes(result) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
             Op::DotGeneral(d) => {
                 let k: f64 = operands

@@ -7,6 +7,7 @@
 mod diff;
 
 use clap::{Parser, Subcommand};
+use ptir::format::{read_program, write_program, Format, FormatError, WriteOptions};
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -24,12 +25,73 @@ use std::time::{Duration, Instant};
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
-    /// A `.ptir` file to optimize, or `-` for stdin.
+    /// A `.ptir` or `.mlir` (StableHLO) file to optimize, or `-` for stdin.
     file: Option<String>,
+    #[command(flatten)]
+    io: IoArgs,
     #[command(flatten)]
     opt: OptArgs,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// Formats and output file, for every subcommand.
+#[derive(clap::Args, Clone, Debug)]
+struct IoArgs {
+    /// The input format (default: from the extension; `.mlir` is StableHLO, else PTIR).
+    #[arg(long, value_enum, global = true)]
+    input_format: Option<FormatArg>,
+    /// The output format (default: the input's; for `translate`, the other one).
+    #[arg(long, value_enum, global = true)]
+    emit: Option<FormatArg>,
+    /// Write the output to FILE instead of stdout.
+    #[arg(short = 'o', value_name = "FILE", global = true)]
+    output: Option<String>,
+    /// MLIR output: keep fused externs as `stablehlo.custom_call`s instead of emitting their
+    /// bodies as private functions.
+    #[arg(long, global = true)]
+    custom_calls: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatArg {
+    /// PTIR text.
+    Ptir,
+    /// StableHLO MLIR text.
+    Mlir,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Ptir => Format::Ptir,
+            FormatArg::Mlir => Format::Mlir,
+        }
+    }
+}
+
+/// `--input-format`, set once from the command line before any file is read.
+static INPUT_FORMAT: std::sync::OnceLock<Option<Format>> = std::sync::OnceLock::new();
+
+/// The format of the file at `path`: `--input-format`, else its extension.
+fn input_format(path: &str) -> Format {
+    INPUT_FORMAT
+        .get()
+        .copied()
+        .flatten()
+        .unwrap_or_else(|| Format::of_path(std::path::Path::new(path)))
+}
+
+/// Prints a program in the output format (`--emit`, else `default`).
+fn emit(program: &Program, io: &IoArgs, default: Format, path: &str) -> Result<String, CliError> {
+    let format = io.emit.map_or(default, Format::from);
+    let options = WriteOptions {
+        custom_calls: io.custom_calls,
+    };
+    write_program(program, format, &options).map_err(|source| CliError::Format {
+        path: path.to_string(),
+        source,
+    })
 }
 
 /// How to optimize.
@@ -285,7 +347,7 @@ fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, C
     Ok(table.to_string())
 }
 
-fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
+fn optimize(path: &str, args: &OptArgs, io: &IoArgs) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
     let options = args.options()?;
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
@@ -307,7 +369,7 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
     if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;
     }
-    Ok(ir::print(&out.program))
+    emit(&out.program, io, input_format(path), path)
 }
 
 /// A spinner on stderr while a long optimization runs; hidden when stderr is not a terminal.
@@ -339,6 +401,12 @@ fn write_egraphs(path: &std::path::Path, egraphs: &[(String, String)]) -> Result
 
 #[derive(Subcommand)]
 enum Command {
+    /// Convert between PTIR and StableHLO MLIR without optimizing (the output format is the
+    /// other one unless --emit says otherwise).
+    Translate {
+        /// A `.ptir` or `.mlir` file, or `-` for stdin.
+        file: String,
+    },
     /// Parse and verify a program; print it in canonical form.
     Verify {
         /// A `.ptir` file, or `-` for stdin.
@@ -414,6 +482,8 @@ pub(crate) enum CliError {
         path: String,
         source: ir::VerifyError,
     },
+    #[error("{path}:{source}")]
+    Format { path: String, source: FormatError },
     #[error("{path}: {message}")]
     Usage { path: String, message: String },
     #[error("{path}: {source}")]
@@ -455,6 +525,13 @@ fn read_source(path: &str) -> Result<String, CliError> {
 pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError> {
     let text = read_source(path)?;
     let t0 = Instant::now();
+    if input_format(path) == Format::Mlir {
+        let program = read_program(&text, Format::Mlir).map_err(|source| CliError::Format {
+            path: path.to_string(),
+            source,
+        })?;
+        return Ok((program, t0.elapsed(), Duration::ZERO));
+    }
     let program = ir::parse(&text).map_err(|source| CliError::Parse {
         path: path.to_string(),
         source,
@@ -530,8 +607,18 @@ fn run(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
     let result = match (&cli.command, &cli.file) {
-        (Some(Command::Verify { file }), _) => load(file).map(|(p, _, _)| ir::print(&p)),
+        (Some(Command::Verify { file }), _) => {
+            load(file).and_then(|(p, _, _)| emit(&p, &cli.io, input_format(file), file))
+        }
+        (Some(Command::Translate { file }), _) => load(file).and_then(|(p, _, _)| {
+            let other = match input_format(file) {
+                Format::Mlir => Format::Ptir,
+                Format::Ptir => Format::Mlir,
+            };
+            emit(&p, &cli.io, other, file)
+        }),
         (
             Some(Command::Run {
                 file,
@@ -571,17 +658,26 @@ fn main() -> ExitCode {
             }
             Err(e) => Err(e),
         },
-        (None, Some(file)) => optimize(file, &cli.opt),
+        (None, Some(file)) => optimize(file, &cli.opt, &cli.io),
         (None, None) => Err(CliError::Usage {
             path: "ptir-opt".into(),
             message: "give a file to optimize (`-` for stdin) or a subcommand; see --help".into(),
         }),
     };
     match result {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(text) => match &cli.io.output {
+            Some(out) => match std::fs::write(out, text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {out}: {e}");
+                    ExitCode::from(2)
+                }
+            },
+            None => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+        },
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_status())
