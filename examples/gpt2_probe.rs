@@ -8,20 +8,16 @@
 //! ```
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let layers: usize = args
-        .iter()
-        .find_map(|s| s.parse().ok())
-        .unwrap_or(12);
+    let layers: usize = args.iter().find_map(|s| s.parse().ok()).unwrap_or(12);
     let print = args.iter().any(|a| a == "--print");
-    let program = match ptir::ir::generate::gpt2_stack(&ptir::ir::generate::Gpt2Config::small(
-        layers,
-    )) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("cannot build a {layers}-layer stack: {e}");
-            std::process::exit(2);
-        }
-    };
+    let program =
+        match ptir::ir::generate::gpt2_stack(&ptir::ir::generate::Gpt2Config::small(layers)) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("cannot build a {layers}-layer stack: {e}");
+                std::process::exit(2);
+            }
+        };
     if print {
         print!("{}", ptir::ir::print(&program));
         return;
