@@ -218,11 +218,7 @@ impl Graph {
             if !self.is_usable(n) {
                 continue;
             }
-            for (i, &c) in self.children(n).iter().enumerate() {
-                if !self.children(n)[..i].contains(&c) {
-                    parents[c.index()].push(n);
-                }
-            }
+            for_each_distinct(self.children(n), |c| parents[c.index()].push(n));
         }
         parents
     }
@@ -255,10 +251,32 @@ impl Graph {
     }
 }
 
-fn distinct_count(classes: &[ClassId]) -> usize {
-    (0..classes.len())
-        .filter(|&i| !classes[..i].contains(&classes[i]))
-        .count()
+/// The number of distinct classes in `classes`.
+pub(crate) fn distinct_count(classes: &[ClassId]) -> usize {
+    let mut n = 0;
+    for_each_distinct(classes, |_| n += 1);
+    n
+}
+
+/// Calls `f` once for each distinct class of `classes`, in order of first occurrence. Linear
+/// scans for the short child lists of most nodes, a sort for long ones (a region node lists
+/// every result and side effect of its block), so no node costs quadratic time.
+pub(crate) fn for_each_distinct(classes: &[ClassId], mut f: impl FnMut(ClassId)) {
+    if classes.len() <= 16 {
+        for (i, &c) in classes.iter().enumerate() {
+            if !classes[..i].contains(&c) {
+                f(c);
+            }
+        }
+        return;
+    }
+    let mut sorted: Vec<(ClassId, usize)> = classes.iter().copied().zip(0..).collect();
+    sorted.sort_unstable();
+    sorted.dedup_by_key(|(c, _)| *c);
+    sorted.sort_unstable_by_key(|&(_, i)| i);
+    for (c, _) in sorted {
+        f(c);
+    }
 }
 
 struct PendingNode {
