@@ -71,7 +71,7 @@ pub use registry::{
     exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
     NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use stop::{Deadline, RunSummary, StopReason};
 pub use ruleset::{
     callee_matches, ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
 };
+pub use stop::{Deadline, RunSummary, StopReason};

@@ -242,12 +242,14 @@ impl OptArgs {
             step_log: self.output.step_log,
             validate: self.output.validate,
             target: match &self.target {
-                Some(spec) => Some(ptir::load_target(spec).map_err(|source| {
-                    CliError::Optimize {
-                        path: "--target".into(),
-                        source,
-                    }
-                })?),
+                Some(spec) => {
+                    Some(
+                        ptir::load_target(spec).map_err(|source| CliError::Optimize {
+                            path: "--target".into(),
+                            source,
+                        })?,
+                    )
+                }
                 None => None,
             },
             ..ptir::Options::default()
