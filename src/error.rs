@@ -43,6 +43,9 @@ pub enum Error {
     /// The e-graph engine failed.
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),
+    /// Outlining a fused call failed (its idiom does not apply to the call's types).
+    #[error("outlining: {0}")]
+    Outline(String),
     /// A conversion target file is wrong.
     #[error(transparent)]
     Target(#[from] ptir_convert::TargetError),

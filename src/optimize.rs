@@ -237,6 +237,15 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             out
         }
     };
+    let mut program = program;
+    if options.outline {
+        let done = ptir_convert::outline_fused_calls(&mut program).map_err(Error::Outline)?;
+        for (ext, f) in &done.functions {
+            report
+                .notes
+                .push(format!("outlined @{ext} as @{f}, defined in the output"));
+        }
+    }
     let program = match &options.target {
         Some(target) => legalize(program, target, &mut report)?,
         None => program,

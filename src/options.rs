@@ -174,6 +174,10 @@ pub struct Options {
     /// [`crate::load_target`] reads a bundled one or a file). A full conversion: if some op
     /// cannot be legalized, [`crate::optimize`] fails and names every such op.
     pub target: Option<ptir_convert::ConversionTarget>,
+    /// Outline every fused library call into a function defined in the output (`@linear_0`,
+    /// ...), so that the output is self-contained (default false; see
+    /// [`ptir_convert::outline_fused_calls`]).
+    pub outline: bool,
     /// Translation validation (default `None`): after optimizing, run the input and the output
     /// on this many seeded random input sets and refuse an output that computes something
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
@@ -195,6 +199,7 @@ impl Default for Options {
             dump_egraph: false,
             step_log: false,
             target: None,
+            outline: false,
             validate: None,
         }
     }

@@ -105,6 +105,10 @@ pub(crate) struct OptArgs {
     /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
     #[arg(long, value_name = "NAME|FILE")]
     target: Option<String>,
+    /// Define each fused library call's function in the output (`@linear_0`, ...), with the
+    /// body the rules raise from, so the output runs with no registered externs.
+    #[arg(long)]
+    outline: bool,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -241,6 +245,7 @@ impl OptArgs {
             dump_egraph: self.output.dump_egraph.is_some(),
             step_log: self.output.step_log,
             validate: self.output.validate,
+            outline: self.outline,
             target: match &self.target {
                 Some(spec) => {
                     Some(
