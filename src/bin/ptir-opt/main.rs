@@ -80,8 +80,9 @@ pub(crate) struct OptArgs {
     /// Translation validation: after optimizing, run the input and the output on N seeded
     /// random input sets (default 16) and refuse (exit status 1) an output that computes
     /// something else, naming the input seed, the result and both values.
-    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "16")]
-    validate: Option<usize>,
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "16", value_parser = clap::value_parser!(u64).range(1..))]
+    validate: Option<u64>,
     /// Write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this file; with
     /// several functions, one file per function (`FILE.name.json`).
     #[arg(long, value_name = "FILE.json")]
@@ -148,7 +149,9 @@ impl OptArgs {
             },
             dump_egraph: self.dump_egraph.is_some(),
             step_log: self.step_log,
-            validate: self.validate,
+            validate: self
+                .validate
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             extractor: match self.extractor {
                 ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
                 ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
