@@ -249,7 +249,7 @@ impl Trial {
 }
 
 /// What translation validation checked ([`crate::Options::validate`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Validation {
     /// Input sets per function.
     pub seeds: usize,
@@ -257,6 +257,23 @@ pub struct Validation {
     pub compared: usize,
     /// Pairs skipped because the input program fails on them.
     pub skipped: usize,
+    /// Why the input failed on the first skipped pair.
+    pub first_skip: Option<String>,
+}
+
+impl Validation {
+    /// A warning when nothing was compared (the input fails on every input set): the output
+    /// was not refused, but not validated either.
+    pub fn warning(&self) -> Option<String> {
+        (self.compared == 0 && self.skipped > 0).then(|| {
+            format!(
+                "translation validation compared nothing: the input program fails on all {} \
+                 input sets (first: {})",
+                self.skipped,
+                self.first_skip.as_deref().unwrap_or("?")
+            )
+        })
+    }
 }
 
 impl fmt::Display for Validation {
@@ -265,7 +282,11 @@ impl fmt::Display for Validation {
             f,
             "validated on {} input sets per function: {} runs agree, {} skipped (the input fails)",
             self.seeds, self.compared, self.skipped
-        )
+        )?;
+        match &self.first_skip {
+            Some(why) => write!(f, "; first skipped: {why}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -284,8 +305,10 @@ pub fn validate(
     for seed in 0..seeds as u64 {
         for f in &input.functions {
             let trial = Trial::new(input, f, seed)?;
-            if trial.skipped() {
+            if let Err(e) = &trial.expected {
                 v.skipped += 1;
+                v.first_skip
+                    .get_or_insert_with(|| format!("seed {seed}: {e}"));
                 continue;
             }
             if let Some(d) = trial.check(output, "the optimized program", fast_math)? {
@@ -416,7 +439,8 @@ mod tests {
             Ok(Validation {
                 seeds: 16,
                 compared: 16,
-                skipped: 0
+                skipped: 0,
+                first_skip: None,
             })
         );
     }

@@ -168,6 +168,22 @@ fn validation_skips_inputs_on_which_the_input_fails() {
         !line.contains(" 0 skipped") && !line.contains(" 32 runs agree"),
         "{stderr}"
     );
+    assert!(line.contains("; first skipped: seed "), "{stderr}");
+    assert!(
+        line.ends_with("= div: integer division by zero"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // An input that fails on every input set validates nothing: the output is printed with a
+    // warning that says so.
+    let huge = "func @f() -> (f32[100000,100000]) {\n  %0 = constant splat(1.0) : f32[100000,100000]\n  return %0\n}\n";
+    let out = ptir_opt(&["-", "--validate=3"], huge);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("warning: -: translation validation compared nothing: the input program fails on all 3 input sets (first: seed 0: in @f"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

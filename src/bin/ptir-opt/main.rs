@@ -210,6 +210,9 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
     if args.report {
         eprint!("{}", out.report);
     }
+    if let Some(warning) = out.report.validation.as_ref().and_then(|v| v.warning()) {
+        eprintln!("warning: {path}: {warning}");
+    }
     for (function, log) in &out.report.step_log {
         eprintln!("// greedy step log of @{function}\n{log}");
     }
