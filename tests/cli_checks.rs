@@ -146,6 +146,14 @@ fn validate_passes_correct_outputs_and_refuses_unsound_rules_on_both_engines() {
                 "{stderr}"
             );
         }
+        // `compare` prints no program: --validate there is an error, not ignored.
+        let out = ptir_opt(&["compare", "-", "--validate"], add);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("nothing to validate"),
+            "{}",
+            text(&out.stderr)
+        );
         // Without --validate the unsound rule goes through: that is what validation is for.
         let out = ptir_opt(&["-", "--engine", engine, "--rules", bad], add);
         assert!(out.status.success(), "{}", text(&out.stderr));

@@ -180,6 +180,12 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
 }
 
 fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
+    if args.validate.is_some() {
+        return Err(CliError::Usage {
+            path: "--validate".into(),
+            message: "`compare` prints a table of costs, not a program: nothing to validate".into(),
+        });
+    }
     let (program, _, _) = load(path)?;
     let options = args.options()?;
     let mut pairs = Vec::new();
