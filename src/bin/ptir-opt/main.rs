@@ -192,8 +192,9 @@ pub(crate) struct OutputArgs {
     /// Translation validation: after optimizing, run the input and the output on N seeded
     /// random input sets (default 16) and refuse (exit status 1) an output that computes
     /// something else, naming the input seed, the result and both values.
-    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "16")]
-    validate: Option<usize>,
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "16", value_parser = clap::value_parser!(u64).range(1..))]
+    validate: Option<u64>,
     /// Eqsat: write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this
     /// file; with several functions, one file per function (`FILE.name.json`).
     #[arg(long, value_name = "FILE.json")]
@@ -244,7 +245,7 @@ impl OptArgs {
             },
             dump_egraph: self.output.dump_egraph.is_some(),
             step_log: self.output.step_log,
-            validate: self.output.validate,
+            validate: self.output.validate.and_then(|n| usize::try_from(n).ok()),
             outline: self.outline,
             target: match &self.target {
                 Some(spec) => {
@@ -366,6 +367,9 @@ fn optimize(path: &str, args: &OptArgs, io: &IoArgs) -> Result<String, CliError>
     })?;
     if args.output.report {
         eprint!("{}", out.report);
+    }
+    if let Some(warning) = out.report.validation.as_ref().and_then(|v| v.warning()) {
+        eprintln!("warning: {path}: {warning}");
     }
     for (function, log) in &out.report.step_log {
         eprintln!("// {} step log of @{function}\n{log}", options.engine);
