@@ -13,6 +13,7 @@
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
 //! | `dot_general` with another result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
+//! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature |
 //!
 //! Every instruction is type-checked as it is built ([`ptir_ir::infer_type`]) against the type
 //! the MLIR text declares, so a mismatch is reported at the op's line and column.
@@ -42,24 +43,48 @@ pub(crate) fn lower_module(module: &Module) -> Result<Program> {
         }
     }
     let mut program = Program::default();
+    let mut syms = Symbols {
+        funcs: sigs,
+        custom_calls: IndexMap::new(),
+    };
     for f in &module.funcs {
         match &f.body {
             Some(body) => program
                 .functions
-                .push(FnLower::new(&sigs).function(f, body)?),
+                .push(FnLower::new(&mut syms).function(f, body)?),
             None => program.externs.push(ExternDecl {
                 name: f.name.clone(),
-                signature: sigs.get(&f.name).cloned(),
+                signature: syms.funcs.get(&f.name).cloned(),
                 pure: false,
             }),
         }
     }
+    for (name, sig) in syms.custom_calls {
+        program.externs.push(ExternDecl {
+            name,
+            signature: Some(sig),
+            pure: false,
+        });
+    }
     Ok(program)
+}
+
+/// The callable symbols: functions (defined or declared), and `custom_call` targets, which
+/// become impure externs.
+struct Symbols {
+    funcs: IndexMap<String, Signature>,
+    custom_calls: IndexMap<String, Signature>,
+}
+
+impl Symbols {
+    fn signature(&self, name: &str) -> Option<&Signature> {
+        self.funcs.get(name).or_else(|| self.custom_calls.get(name))
+    }
 }
 
 /// One function being lowered.
 struct FnLower<'a> {
-    sigs: &'a IndexMap<String, Signature>,
+    syms: &'a mut Symbols,
     /// MLIR value name to PTIR value and type.
     names: HashMap<String, Bound>,
     /// Names bound by the regions being lowered (undone when a region ends).
@@ -88,9 +113,9 @@ enum Bound {
 type Insts = Vec<Instruction>;
 
 impl<'a> FnLower<'a> {
-    fn new(sigs: &'a IndexMap<String, Signature>) -> Self {
+    fn new(syms: &'a mut Symbols) -> Self {
         FnLower {
-            sigs,
+            syms,
             names: HashMap::new(),
             undo: Vec::new(),
             materialized: HashMap::new(),
@@ -298,12 +323,12 @@ impl<'a> FnLower<'a> {
         let operand_types: Vec<Type> = operands.iter().map(|(_, t)| t.clone().into()).collect();
         let refs: Vec<&Type> = operand_types.iter().collect();
         let callee = match &op {
-            Op::Call { callee } => self.sigs.get(callee),
+            Op::Call { callee } => self.syms.signature(callee).cloned(),
             _ => None,
         };
         let cx = InferContext {
             annotated: Some(&ty),
-            callee,
+            callee: callee.as_ref(),
             region_results,
         };
         let inferred = infer_type(&op, &refs, &cx)
@@ -356,6 +381,7 @@ impl<'a> FnLower<'a> {
         }
         let results: Vec<(ValueId, TensorType)> = match short {
             "call" | "func.call" => self.call(op, out)?,
+            "custom_call" => self.custom_call(op, out)?,
             "while" => self.while_op(op, out)?,
             "if" => self.if_op(op, out)?,
             _ => {
@@ -384,7 +410,8 @@ impl<'a> FnLower<'a> {
             _ => return Err(pos.syntax("expected `@callee`")),
         };
         let sig = self
-            .sigs
+            .syms
+            .funcs
             .get(&callee)
             .cloned()
             .ok_or_else(|| pos.invalid(format!("call of undefined function @{callee}")))?;
@@ -397,6 +424,44 @@ impl<'a> FnLower<'a> {
             .filter_map(|t| t.as_tensor().cloned())
             .collect();
         Ok(self.unpack(out, v, &result_types))
+    }
+
+    /// `stablehlo.custom_call @target(args)`: a call of the impure extern `@target`, whose
+    /// signature is the first call's.
+    fn custom_call(
+        &mut self,
+        op: &OpSyntax,
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let target = match (&op.callee, op.attr("call_target_name")) {
+            (Some(c), _) => c.clone(),
+            (None, Some(Attr::Str(c))) => c.clone(),
+            _ => return Err(pos.syntax("expected the target of `stablehlo.custom_call`")),
+        };
+        if self.syms.funcs.contains_key(&target) {
+            return Err(pos.invalid(format!("custom_call target @{target} is also a function")));
+        }
+        if !op.functional_type {
+            return Err(pos.syntax("expected `(types) -> types` after `stablehlo.custom_call`"));
+        }
+        let args = self.operands(out, op)?;
+        let sig = Signature {
+            params: args.iter().map(|(_, t)| t.clone().into()).collect(),
+            results: op.result_types.iter().map(|t| t.clone().into()).collect(),
+        };
+        match self.syms.custom_calls.get(&target) {
+            Some(known) if *known != sig => {
+                return Err(pos.invalid(format!("custom_call @{target} used with two signatures")))
+            }
+            Some(_) => {}
+            None => {
+                self.syms.custom_calls.insert(target.clone(), sig.clone());
+            }
+        }
+        let ty = Type::pack(sig.results.clone());
+        let v = self.emit(out, pos, Op::Call { callee: target }, &args, ty, &[])?;
+        Ok(self.unpack(out, v, &op.result_types))
     }
 
     /// The values of a result of type `Type::pack(types)`: itself, or `tuple_get`s.

@@ -223,3 +223,22 @@ fn errors_name_the_op_and_its_location() {
     );
     assert!(err(&format!("{head}  %0 = ")).starts_with("2:8: "));
 }
+
+#[test]
+fn custom_calls_become_impure_extern_calls_and_export_back() {
+    let src = r#"func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.custom_call @my_kernel(%a) {has_side_effect = true} : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.custom_call"(%0) <{call_target_name = "my_kernel", has_side_effect = true}> : (tensor<2xf32>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}"#;
+    let p = ptir_mlir::import(src).unwrap();
+    assert_eq!(p.externs.len(), 1);
+    assert!(!p.externs[0].pure);
+    assert!(ptir_ir::print(&p).contains("%1 = call @my_kernel(%0) : f32[2]"));
+    let out = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    assert!(
+        out.contains("stablehlo.custom_call @my_kernel(%0) {has_side_effect = true}"),
+        "{out}"
+    );
+    assert_eq!(ptir_mlir::import(&out), Ok(p));
+}
