@@ -87,8 +87,8 @@ struct FnLower<'a> {
     syms: &'a mut Symbols,
     /// MLIR value name to PTIR value and type.
     names: HashMap<String, Bound>,
-    /// Names bound by the regions being lowered (undone when a region ends).
-    undo: Vec<(String, Option<Bound>)>,
+    /// Names bound by the regions being lowered (unbound when their region ends).
+    undo: Vec<String>,
     /// Where each constant was materialized: `(region, value)` per constant id.
     materialized: HashMap<u32, Vec<(u32, ValueId)>>,
     /// The regions being lowered, outermost (the function body, 0) first.
@@ -136,12 +136,16 @@ impl<'a> FnLower<'a> {
         self.bind_as(name, Bound::Value(v, t), pos)
     }
 
+    /// Binds `name`. Names a region binds are unbound when it ends, so any name already
+    /// bound is visible here: defining it again is an error (SSA).
     fn bind_as(&mut self, name: &str, b: Bound, pos: Pos) -> Result<()> {
-        let old = self.names.insert(name.to_string(), b);
-        if old.is_some() && self.undo.is_empty() {
+        if self.names.contains_key(name) {
             return Err(pos.invalid(format!("{name} is defined more than once")));
         }
-        self.undo.push((name.to_string(), old));
+        self.names.insert(name.to_string(), b);
+        if self.regions.len() > 1 {
+            self.undo.push(name.to_string());
+        }
         Ok(())
     }
 
@@ -155,7 +159,6 @@ impl<'a> FnLower<'a> {
                 ty: t.clone().into(),
             });
         }
-        self.undo.clear();
         let (insts, results) = self.block(body, f.pos)?;
         let result_types: Vec<Type> = f.results.iter().map(|t| t.clone().into()).collect();
         if results.len() != result_types.len() {
@@ -198,8 +201,6 @@ impl<'a> FnLower<'a> {
         implicit: &[(String, TensorType)],
     ) -> Result<(Region, Vec<Type>)> {
         let mark = self.undo.len();
-        // A non-empty undo log marks "inside a region": names may shadow sibling regions'.
-        self.undo.push((String::new(), None));
         self.regions.push(self.next_region);
         self.next_region += 1;
         let mut params = Vec::new();
@@ -221,17 +222,8 @@ impl<'a> FnLower<'a> {
         }
         let result = self.block(block, pos);
         self.regions.pop();
-        while self.undo.len() > mark {
-            if let Some((name, old)) = self.undo.pop() {
-                match old {
-                    Some(o) => {
-                        self.names.insert(name, o);
-                    }
-                    None => {
-                        self.names.remove(&name);
-                    }
-                }
-            }
+        for name in self.undo.drain(mark..) {
+            self.names.remove(&name);
         }
         let (insts, results) = result?;
         let types = results.iter().map(|(_, t)| t.clone().into()).collect();

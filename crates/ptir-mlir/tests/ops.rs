@@ -222,6 +222,10 @@ fn errors_name_the_op_and_its_location() {
         "2:40: unsupported element type `ui8`"
     );
     assert!(err(&format!("{head}  %0 = ")).starts_with("2:8: "));
+    assert_eq!(
+        err(&format!("{head}  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
+        "3:8: %0 is defined more than once"
+    );
 }
 
 #[test]
