@@ -376,6 +376,7 @@ impl<'a> FnLower<'a> {
             "custom_call" => self.custom_call(op, out)?,
             "while" => self.while_op(op, out)?,
             "if" => self.if_op(op, out)?,
+            "case" => self.case_op(op, out)?,
             _ => {
                 let r = self.single(op, short, out)?;
                 vec![r]
@@ -503,6 +504,74 @@ impl<'a> FnLower<'a> {
             &[cond_r, body_r],
         )?;
         Ok(self.unpack(out, v, &carried))
+    }
+
+    /// `stablehlo.case %index` with N ≥ 2 branches: `cond`s nested in the else regions
+    /// (`index == 0`, then `index == 1`, ...; any other index takes the last branch, as
+    /// StableHLO defines).
+    fn case_op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let index = self.operand(out, op, 0)?;
+        if index.1.rank() != 0 || !index.1.dtype.is_int() {
+            return Err(pos.invalid(format!(
+                "the index of `stablehlo.case` must be an integer scalar, found {}",
+                index.1
+            )));
+        }
+        if op.regions.len() < 2 {
+            return Err(pos.unsupported("`stablehlo.case` with fewer than two branches"));
+        }
+        let mut branches = Vec::new();
+        for region in &op.regions {
+            branches.push(self.region(region, pos, &[])?);
+        }
+        let types = op.result_types.clone();
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
+        let result_types: Vec<Type> = types.iter().map(|t| t.clone().into()).collect();
+        let (mut else_region, mut else_types) =
+            branches.pop().ok_or_else(|| pos.invalid("no branch"))?;
+        while let Some((then_region, then_types)) = branches.pop() {
+            let k = branches.len();
+            let mut insts = Vec::new();
+            let c = TensorType::new(index.1.dtype, vec![]);
+            let kv = self.emit_t(
+                &mut insts,
+                pos,
+                Op::Constant(Literal::Splat(Scalar::Int(k as i64))),
+                &[],
+                &c,
+            )?;
+            let p = self.emit_t(
+                &mut insts,
+                pos,
+                Op::Compare(CmpOp::Eq),
+                &[index.clone(), kv],
+                &TensorType::new(DType::Bool, vec![]),
+            )?;
+            let v = self.emit(
+                &mut insts,
+                pos,
+                Op::Cond {
+                    then_region,
+                    else_region,
+                },
+                &[p],
+                ty.clone(),
+                &[then_types, else_types],
+            )?;
+            let results = self.unpack(&mut insts, v, &types);
+            if k == 0 {
+                out.extend(insts);
+                return Ok(results);
+            }
+            else_region = Region {
+                params: Vec::new(),
+                insts,
+                results: results.iter().map(|(v, _)| *v).collect(),
+            };
+            else_types = result_types.clone();
+        }
+        Err(pos.invalid("no branch"))
     }
 
     /// `stablehlo.if %pred` with two regions.

@@ -246,3 +246,35 @@ fn custom_calls_become_impure_extern_calls_and_export_back() {
     );
     assert_eq!(ptir_mlir::import(&out), Ok(p));
 }
+
+#[test]
+fn case_picks_the_branch_of_the_index_and_the_last_one_out_of_range() {
+    let src = r#"func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.case"(%i) ({
+    "stablehlo.return"(%x) : (tensor<f32>) -> ()
+  }, {
+    %1 = stablehlo.add %x, %x : tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }, {
+    %1 = stablehlo.multiply %x, %x : tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }) : (tensor<i32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}"#;
+    // Exported as nested `stablehlo.if`s, which import with another numbering: compare values.
+    let p = ptir_mlir::import(src).unwrap();
+    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    let q = ptir_mlir::import(&back).unwrap();
+    let x = f32s(&[], &[3.0]);
+    let at = |i: f64| {
+        let args = [t(DType::I32, &[], &[i]), x.clone()];
+        let a = Interpreter::new(&p).run("main", &args).unwrap();
+        assert_eq!(Interpreter::new(&q).run("main", &args).unwrap(), a);
+        a[0].to_string()
+    };
+    assert_eq!(at(0.0), "f32[] [3.0]");
+    assert_eq!(at(1.0), "f32[] [6.0]");
+    assert_eq!(at(2.0), "f32[] [9.0]");
+    assert_eq!(at(7.0), "f32[] [9.0]");
+    assert_eq!(at(-1.0), "f32[] [9.0]");
+}
