@@ -25,6 +25,7 @@ use ptir_ir::{
     infer_type, num_elements, parse_float, round_float, strides, wrap_int, BinaryOp, CmpOp, DType,
     Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
     ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
+    TENSOR_ELEMENT_LIMIT,
 };
 use std::collections::HashMap;
 
@@ -161,12 +162,16 @@ impl<'a> FnLower<'a> {
         }
         let (insts, results) = self.block(body, f.pos)?;
         let result_types: Vec<Type> = f.results.iter().map(|t| t.clone().into()).collect();
-        if results.len() != result_types.len() {
+        let returned: Vec<&TensorType> = results.iter().map(|(_, t)| t).collect();
+        if returned.len() != f.results.len()
+            || returned.iter().zip(&f.results).any(|(a, b)| *a != b)
+        {
+            let list = |ts: Vec<String>| ts.join(", ");
             return Err(f.pos.invalid(format!(
-                "@{} returns {} values but declares {} results",
+                "@{} returns ({}) but declares ({})",
                 f.name,
-                results.len(),
-                result_types.len()
+                list(returned.iter().map(|t| t.to_string()).collect()),
+                list(f.results.iter().map(|t| t.to_string()).collect()),
             )));
         }
         Ok(Function {
@@ -946,6 +951,11 @@ fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType
         return Err(pos.invalid(format!("iota dimension {dim} is out of range for {ty}")));
     }
     let n = num_elements(&ty.shape);
+    if n > TENSOR_ELEMENT_LIMIT {
+        return Err(pos.unsupported(format!(
+            "`stablehlo.iota` of {n} elements (it becomes a constant; the limit is {TENSOR_ELEMENT_LIMIT})"
+        )));
+    }
     let (stride, size) = (strides(&ty.shape)[dim], ty.shape[dim]);
     let data = Data::from_scalars(
         ty.dtype,

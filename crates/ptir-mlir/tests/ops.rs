@@ -226,6 +226,11 @@ fn errors_name_the_op_and_its_location() {
         err(&format!("{head}  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
         "3:8: %0 is defined more than once"
     );
+    assert_eq!(
+        err(&format!("{head}  return %a : tensor<4xf32>\n}}")
+            .replace("-> tensor<4xf32>", "-> tensor<5xf32>")),
+        "1:1: @main returns (f32[4]) but declares (f32[5])"
+    );
 }
 
 #[test]
@@ -277,4 +282,26 @@ fn case_picks_the_branch_of_the_index_and_the_last_one_out_of_range() {
     assert_eq!(at(2.0), "f32[] [9.0]");
     assert_eq!(at(7.0), "f32[] [9.0]");
     assert_eq!(at(-1.0), "f32[] [9.0]");
+}
+
+#[test]
+fn no_input_makes_import_panic() {
+    // Every prefix of a fixture, and the fixture with each of a sample of bytes deleted.
+    let text = include_str!("../../../corpus/mlir/attention.mlir");
+    for end in (0..text.len()).step_by(3) {
+        let _ = ptir_mlir::import(&text[..end]);
+    }
+    for i in (0..text.len()).step_by(5) {
+        let mut s = text.to_string();
+        s.remove(i);
+        if let Ok(p) = ptir_mlir::import(&s) {
+            ptir_ir::verify(&p).unwrap_or_else(|e| panic!("deleting byte {i}: {e}"));
+        }
+    }
+    let huge = "func.func @main() -> tensor<4000000000xi32> {\n  %0 = stablehlo.iota dim = 0 : tensor<4000000000xi32>\n  return %0 : tensor<4000000000xi32>\n}";
+    assert!(
+        err(huge).starts_with("2:8: unsupported `stablehlo.iota` of 4000000000 elements"),
+        "{}",
+        err(huge)
+    );
 }
