@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """IREE as the independent judge: do two StableHLO modules compute the same thing?
 
-Compiles REFERENCE.mlir and CANDIDATE.mlir with IREE's llvm-cpu backend, runs the public
-function of both (default ``main``) on the same seeded random inputs, and compares the
+Compiles REFERENCE.mlir and each CANDIDATE.mlir with IREE's llvm-cpu backend, runs the public
+function of each (default ``main``) on the same seeded random inputs, and compares the
 results with a tolerance by dtype (integers and booleans exactly, NaN where NaN). With
 ``--bench N`` it also times both, alternating, and prints the medians and their ratio.
 
 Exit status: 0 same results, 1 different results, 2 a tool or compile failure.
 
-Usage: ``python scripts/iree_check.py REFERENCE.mlir CANDIDATE.mlir [--seed S] [--bench N]``
+Usage: ``python scripts/iree_check.py REFERENCE.mlir CANDIDATE.mlir... [--seed S] [--bench N]``
 (requirements pinned in ``scripts/requirements.txt``).
 """
 
@@ -96,11 +96,33 @@ def random_inputs(params, seed):
     return out
 
 
+_CONFIG = None
+
+
+def config():
+    """One runtime config (one device) for every module, so inputs are uploaded once."""
+    global _CONFIG
+    if _CONFIG is None:
+        import iree.runtime as rt
+
+        _CONFIG = rt.Config("local-task")
+    return _CONFIG
+
+
 def load(vmfb, function):
     import iree.runtime as rt
 
-    module = rt.load_vm_flatbuffer_file(vmfb, driver="local-task")
-    return getattr(module, function)
+    cfg = config()
+    with open(vmfb, "rb") as fh:
+        vm_module = rt.VmModule.copy_buffer(cfg.vm_instance, fh.read())
+    return getattr(rt.load_vm_module(vm_module, cfg), function)
+
+
+def on_device(inputs):
+    """Uploads host arrays once: timing then measures the module, not the copies."""
+    import iree.runtime as rt
+
+    return [rt.asdevicearray(config().device, x) for x in inputs]
 
 
 def call(f, inputs):
@@ -139,7 +161,7 @@ def compare(a, b, rtol_scale):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("reference")
-    ap.add_argument("candidate")
+    ap.add_argument("candidates", nargs="+")
     ap.add_argument("--function", default="main")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--trials", type=int, default=2, help="input sets to compare on")
@@ -148,40 +170,55 @@ def main():
     ap.add_argument("--bench", type=int, default=0, help="time N alternating runs of each")
     args = ap.parse_args()
 
-    texts = [open(p).read() for p in (args.reference, args.candidate)]
-    sigs = [signature(t, args.function) for t in texts]
-    if sigs[0] != sigs[1]:
-        print(f"different signatures: {sigs[0]} against {sigs[1]}")
-        return 1
     with tempfile.TemporaryDirectory() as tmp:
-        fns = []
-        for i, p in enumerate((args.reference, args.candidate)):
-            vmfb = os.path.join(tmp, f"{i}.vmfb")
-            compile_module(p, vmfb)
-            fns.append(load(vmfb, args.function))
-        for trial in range(args.trials):
-            inputs = random_inputs(sigs[0], args.seed + trial)
-            problems = compare(call(fns[0], inputs), call(fns[1], inputs), args.tolerance_scale)
-            if problems:
-                print(f"MISMATCH (seed {args.seed + trial}): " + "; ".join(problems))
-                return 1
-        print(f"same results on {args.trials} input sets (seed {args.seed})")
-        if args.bench:
-            inputs = random_inputs(sigs[0], args.seed)
-            times = ([], [])
-            for f in fns:  # warm up
-                call(f, inputs)
-            for _ in range(args.bench):
-                for k, f in enumerate(fns):
-                    t = time.perf_counter()
-                    call(f, inputs)
-                    times[k].append(time.perf_counter() - t)
-            m = [statistics.median(t) for t in times]
-            print(
-                f"median of {args.bench} runs: reference {m[0] * 1e3:.3f} ms, "
-                f"candidate {m[1] * 1e3:.3f} ms, speedup {m[0] / m[1]:.3f}x"
-            )
-    return 0
+        ref_text = open(args.reference).read()
+        ref_sig = signature(ref_text, args.function)
+        ref_vmfb = os.path.join(tmp, "reference.vmfb")
+        compile_module(args.reference, ref_vmfb)
+        ref = load(ref_vmfb, args.function)
+        status = 0
+        for n, cand in enumerate(args.candidates):
+            sig = signature(open(cand).read(), args.function)
+            if sig != ref_sig:
+                print(f"{cand}: different signature: {sig} against {ref_sig}")
+                status = 1
+                continue
+            vmfb = os.path.join(tmp, f"{n}.vmfb")
+            compile_module(cand, vmfb)
+            f = load(vmfb, args.function)
+            bad = None
+            for trial in range(args.trials):
+                inputs = random_inputs(ref_sig, args.seed + trial)
+                problems = compare(call(ref, inputs), call(f, inputs), args.tolerance_scale)
+                if problems:
+                    bad = f"MISMATCH (seed {args.seed + trial}): " + "; ".join(problems)
+                    break
+            if bad:
+                print(f"{cand}: {bad}")
+                status = 1
+                continue
+            print(f"{cand}: same results on {args.trials} input sets (seed {args.seed})")
+            if args.bench:
+                bench(ref, f, on_device(random_inputs(ref_sig, args.seed)), args.bench)
+        return status
+
+
+def bench(ref, f, inputs, n):
+    """Times `n` alternating runs of both; prints the medians and the speedup."""
+    fns = (ref, f)
+    times = ([], [])
+    for g in fns:  # warm up
+        call(g, inputs)
+    for _ in range(n):
+        for k, g in enumerate(fns):
+            t = time.perf_counter()
+            call(g, inputs)
+            times[k].append(time.perf_counter() - t)
+    m = [statistics.median(t) for t in times]
+    print(
+        f"median of {n} runs: reference {m[0] * 1e3:.3f} ms, "
+        f"candidate {m[1] * 1e3:.3f} ms, speedup {m[0] / m[1]:.3f}x"
+    )
 
 
 if __name__ == "__main__":

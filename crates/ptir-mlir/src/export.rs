@@ -299,6 +299,17 @@ impl FnPrinter<'_, '_, '_> {
         }
     }
 
+    /// Operand `i` of `inst` (an error, not a panic, on a malformed program).
+    fn operand(&self, inst: &Instruction, i: usize) -> Result<ValueId> {
+        inst.operands.get(i).copied().ok_or_else(|| {
+            self.err(format!(
+                "{}: `{}` lacks operand {i}",
+                inst.result,
+                inst.op.name()
+            ))
+        })
+    }
+
     fn tensor(&self, t: &Type) -> Result<TensorType> {
         t.as_tensor().cloned().ok_or_else(|| {
             self.err(format!(
@@ -569,8 +580,8 @@ impl FnPrinter<'_, '_, '_> {
                 then_region,
                 else_region,
             } => {
-                let pred = self.name(inst.operands[0])?;
-                let pt = self.ty(inst.operands[0])?;
+                let pred = self.name(self.operand(inst, 0)?)?;
+                let pt = self.ty(self.operand(inst, 0)?)?;
                 let result_types = flat_types(&inst.ty, self)?;
                 let a = self.region(then_region, depth)?;
                 let b = self.region(else_region, depth)?;
@@ -628,8 +639,8 @@ impl FnPrinter<'_, '_, '_> {
         keep_dims: bool,
         depth: usize,
     ) -> Result<()> {
-        let x = self.name(inst.operands[0])?;
-        let xt = self.ty(inst.operands[0])?;
+        let x = self.name(self.operand(inst, 0)?)?;
+        let xt = self.ty(self.operand(inst, 0)?)?;
         let rt = self.tensor(&inst.ty)?;
         let d = xt.dtype;
         let scalar_t = mlir_type(&TensorType::new(d, vec![]));
@@ -677,11 +688,14 @@ impl FnPrinter<'_, '_, '_> {
     }
 
     fn take(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
-        let table = self.name(inst.operands[0])?;
-        let tt = self.ty(inst.operands[0])?;
-        let ids = self.name(inst.operands[1])?;
-        let it = self.ty(inst.operands[1])?;
+        let table = self.name(self.operand(inst, 0)?)?;
+        let tt = self.ty(self.operand(inst, 0)?)?;
+        let ids = self.name(self.operand(inst, 1)?)?;
+        let it = self.ty(self.operand(inst, 1)?)?;
         let rt = self.tensor(&inst.ty)?;
+        if tt.rank() == 0 {
+            return Err(self.err(format!("{}: `take` of a scalar", inst.result)));
+        }
         let b = it.rank();
         let offset: Vec<usize> = (b..b + tt.rank() - 1).collect();
         let mut sizes = vec![1usize];

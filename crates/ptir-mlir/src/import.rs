@@ -13,6 +13,7 @@
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
 //! | `dot_general` with another result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
+//! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature |
 //!
 //! Every instruction is type-checked as it is built ([`ptir_ir::infer_type`]) against the type
 //! the MLIR text declares, so a mismatch is reported at the op's line and column.
@@ -24,6 +25,7 @@ use ptir_ir::{
     infer_type, num_elements, parse_float, round_float, strides, wrap_int, BinaryOp, CmpOp, DType,
     Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
     ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
+    TENSOR_ELEMENT_LIMIT,
 };
 use std::collections::HashMap;
 
@@ -42,28 +44,52 @@ pub(crate) fn lower_module(module: &Module) -> Result<Program> {
         }
     }
     let mut program = Program::default();
+    let mut syms = Symbols {
+        funcs: sigs,
+        custom_calls: IndexMap::new(),
+    };
     for f in &module.funcs {
         match &f.body {
             Some(body) => program
                 .functions
-                .push(FnLower::new(&sigs).function(f, body)?),
+                .push(FnLower::new(&mut syms).function(f, body)?),
             None => program.externs.push(ExternDecl {
                 name: f.name.clone(),
-                signature: sigs.get(&f.name).cloned(),
+                signature: syms.funcs.get(&f.name).cloned(),
                 pure: false,
             }),
         }
     }
+    for (name, sig) in syms.custom_calls {
+        program.externs.push(ExternDecl {
+            name,
+            signature: Some(sig),
+            pure: false,
+        });
+    }
     Ok(program)
+}
+
+/// The callable symbols: functions (defined or declared), and `custom_call` targets, which
+/// become impure externs.
+struct Symbols {
+    funcs: IndexMap<String, Signature>,
+    custom_calls: IndexMap<String, Signature>,
+}
+
+impl Symbols {
+    fn signature(&self, name: &str) -> Option<&Signature> {
+        self.funcs.get(name).or_else(|| self.custom_calls.get(name))
+    }
 }
 
 /// One function being lowered.
 struct FnLower<'a> {
-    sigs: &'a IndexMap<String, Signature>,
+    syms: &'a mut Symbols,
     /// MLIR value name to PTIR value and type.
     names: HashMap<String, Bound>,
-    /// Names bound by the regions being lowered (undone when a region ends).
-    undo: Vec<(String, Option<Bound>)>,
+    /// Names bound by the regions being lowered (unbound when their region ends).
+    undo: Vec<String>,
     /// Where each constant was materialized: `(region, value)` per constant id.
     materialized: HashMap<u32, Vec<(u32, ValueId)>>,
     /// The regions being lowered, outermost (the function body, 0) first.
@@ -88,9 +114,9 @@ enum Bound {
 type Insts = Vec<Instruction>;
 
 impl<'a> FnLower<'a> {
-    fn new(sigs: &'a IndexMap<String, Signature>) -> Self {
+    fn new(syms: &'a mut Symbols) -> Self {
         FnLower {
-            sigs,
+            syms,
             names: HashMap::new(),
             undo: Vec::new(),
             materialized: HashMap::new(),
@@ -111,12 +137,16 @@ impl<'a> FnLower<'a> {
         self.bind_as(name, Bound::Value(v, t), pos)
     }
 
+    /// Binds `name`. Names a region binds are unbound when it ends, so any name already
+    /// bound is visible here: defining it again is an error (SSA).
     fn bind_as(&mut self, name: &str, b: Bound, pos: Pos) -> Result<()> {
-        let old = self.names.insert(name.to_string(), b);
-        if old.is_some() && self.undo.is_empty() {
+        if self.names.contains_key(name) {
             return Err(pos.invalid(format!("{name} is defined more than once")));
         }
-        self.undo.push((name.to_string(), old));
+        self.names.insert(name.to_string(), b);
+        if self.regions.len() > 1 {
+            self.undo.push(name.to_string());
+        }
         Ok(())
     }
 
@@ -130,15 +160,18 @@ impl<'a> FnLower<'a> {
                 ty: t.clone().into(),
             });
         }
-        self.undo.clear();
         let (insts, results) = self.block(body, f.pos)?;
         let result_types: Vec<Type> = f.results.iter().map(|t| t.clone().into()).collect();
-        if results.len() != result_types.len() {
+        let returned: Vec<&TensorType> = results.iter().map(|(_, t)| t).collect();
+        if returned.len() != f.results.len()
+            || returned.iter().zip(&f.results).any(|(a, b)| *a != b)
+        {
+            let list = |ts: Vec<String>| ts.join(", ");
             return Err(f.pos.invalid(format!(
-                "@{} returns {} values but declares {} results",
+                "@{} returns ({}) but declares ({})",
                 f.name,
-                results.len(),
-                result_types.len()
+                list(returned.iter().map(|t| t.to_string()).collect()),
+                list(f.results.iter().map(|t| t.to_string()).collect()),
             )));
         }
         Ok(Function {
@@ -173,8 +206,6 @@ impl<'a> FnLower<'a> {
         implicit: &[(String, TensorType)],
     ) -> Result<(Region, Vec<Type>)> {
         let mark = self.undo.len();
-        // A non-empty undo log marks "inside a region": names may shadow sibling regions'.
-        self.undo.push((String::new(), None));
         self.regions.push(self.next_region);
         self.next_region += 1;
         let mut params = Vec::new();
@@ -196,17 +227,8 @@ impl<'a> FnLower<'a> {
         }
         let result = self.block(block, pos);
         self.regions.pop();
-        while self.undo.len() > mark {
-            if let Some((name, old)) = self.undo.pop() {
-                match old {
-                    Some(o) => {
-                        self.names.insert(name, o);
-                    }
-                    None => {
-                        self.names.remove(&name);
-                    }
-                }
-            }
+        for name in self.undo.drain(mark..) {
+            self.names.remove(&name);
         }
         let (insts, results) = result?;
         let types = results.iter().map(|(_, t)| t.clone().into()).collect();
@@ -298,12 +320,12 @@ impl<'a> FnLower<'a> {
         let operand_types: Vec<Type> = operands.iter().map(|(_, t)| t.clone().into()).collect();
         let refs: Vec<&Type> = operand_types.iter().collect();
         let callee = match &op {
-            Op::Call { callee } => self.sigs.get(callee),
+            Op::Call { callee } => self.syms.signature(callee).cloned(),
             _ => None,
         };
         let cx = InferContext {
             annotated: Some(&ty),
-            callee,
+            callee: callee.as_ref(),
             region_results,
         };
         let inferred = infer_type(&op, &refs, &cx)
@@ -356,8 +378,10 @@ impl<'a> FnLower<'a> {
         }
         let results: Vec<(ValueId, TensorType)> = match short {
             "call" | "func.call" => self.call(op, out)?,
+            "custom_call" => self.custom_call(op, out)?,
             "while" => self.while_op(op, out)?,
             "if" => self.if_op(op, out)?,
+            "case" => self.case_op(op, out)?,
             _ => {
                 let r = self.single(op, short, out)?;
                 vec![r]
@@ -384,7 +408,8 @@ impl<'a> FnLower<'a> {
             _ => return Err(pos.syntax("expected `@callee`")),
         };
         let sig = self
-            .sigs
+            .syms
+            .funcs
             .get(&callee)
             .cloned()
             .ok_or_else(|| pos.invalid(format!("call of undefined function @{callee}")))?;
@@ -397,6 +422,44 @@ impl<'a> FnLower<'a> {
             .filter_map(|t| t.as_tensor().cloned())
             .collect();
         Ok(self.unpack(out, v, &result_types))
+    }
+
+    /// `stablehlo.custom_call @target(args)`: a call of the impure extern `@target`, whose
+    /// signature is the first call's.
+    fn custom_call(
+        &mut self,
+        op: &OpSyntax,
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let target = match (&op.callee, op.attr("call_target_name")) {
+            (Some(c), _) => c.clone(),
+            (None, Some(Attr::Str(c))) => c.clone(),
+            _ => return Err(pos.syntax("expected the target of `stablehlo.custom_call`")),
+        };
+        if self.syms.funcs.contains_key(&target) {
+            return Err(pos.invalid(format!("custom_call target @{target} is also a function")));
+        }
+        if !op.functional_type {
+            return Err(pos.syntax("expected `(types) -> types` after `stablehlo.custom_call`"));
+        }
+        let args = self.operands(out, op)?;
+        let sig = Signature {
+            params: args.iter().map(|(_, t)| t.clone().into()).collect(),
+            results: op.result_types.iter().map(|t| t.clone().into()).collect(),
+        };
+        match self.syms.custom_calls.get(&target) {
+            Some(known) if *known != sig => {
+                return Err(pos.invalid(format!("custom_call @{target} used with two signatures")))
+            }
+            Some(_) => {}
+            None => {
+                self.syms.custom_calls.insert(target.clone(), sig.clone());
+            }
+        }
+        let ty = Type::pack(sig.results.clone());
+        let v = self.emit(out, pos, Op::Call { callee: target }, &args, ty, &[])?;
+        Ok(self.unpack(out, v, &op.result_types))
     }
 
     /// The values of a result of type `Type::pack(types)`: itself, or `tuple_get`s.
@@ -446,6 +509,74 @@ impl<'a> FnLower<'a> {
             &[cond_r, body_r],
         )?;
         Ok(self.unpack(out, v, &carried))
+    }
+
+    /// `stablehlo.case %index` with N ≥ 2 branches: `cond`s nested in the else regions
+    /// (`index == 0`, then `index == 1`, ...; any other index takes the last branch, as
+    /// StableHLO defines).
+    fn case_op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let index = self.operand(out, op, 0)?;
+        if index.1.rank() != 0 || !index.1.dtype.is_int() {
+            return Err(pos.invalid(format!(
+                "the index of `stablehlo.case` must be an integer scalar, found {}",
+                index.1
+            )));
+        }
+        if op.regions.len() < 2 {
+            return Err(pos.unsupported("`stablehlo.case` with fewer than two branches"));
+        }
+        let mut branches = Vec::new();
+        for region in &op.regions {
+            branches.push(self.region(region, pos, &[])?);
+        }
+        let types = op.result_types.clone();
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
+        let result_types: Vec<Type> = types.iter().map(|t| t.clone().into()).collect();
+        let (mut else_region, mut else_types) =
+            branches.pop().ok_or_else(|| pos.invalid("no branch"))?;
+        while let Some((then_region, then_types)) = branches.pop() {
+            let k = branches.len();
+            let mut insts = Vec::new();
+            let c = TensorType::new(index.1.dtype, vec![]);
+            let kv = self.emit_t(
+                &mut insts,
+                pos,
+                Op::Constant(Literal::Splat(Scalar::Int(k as i64))),
+                &[],
+                &c,
+            )?;
+            let p = self.emit_t(
+                &mut insts,
+                pos,
+                Op::Compare(CmpOp::Eq),
+                &[index.clone(), kv],
+                &TensorType::new(DType::Bool, vec![]),
+            )?;
+            let v = self.emit(
+                &mut insts,
+                pos,
+                Op::Cond {
+                    then_region,
+                    else_region,
+                },
+                &[p],
+                ty.clone(),
+                &[then_types, else_types],
+            )?;
+            let results = self.unpack(&mut insts, v, &types);
+            if k == 0 {
+                out.extend(insts);
+                return Ok(results);
+            }
+            else_region = Region {
+                params: Vec::new(),
+                insts,
+                results: results.iter().map(|(v, _)| *v).collect(),
+            };
+            else_types = result_types.clone();
+        }
+        Err(pos.invalid("no branch"))
     }
 
     /// `stablehlo.if %pred` with two regions.
@@ -820,6 +951,11 @@ fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType
         return Err(pos.invalid(format!("iota dimension {dim} is out of range for {ty}")));
     }
     let n = num_elements(&ty.shape);
+    if n > TENSOR_ELEMENT_LIMIT {
+        return Err(pos.unsupported(format!(
+            "`stablehlo.iota` of {n} elements (it becomes a constant; the limit is {TENSOR_ELEMENT_LIMIT})"
+        )));
+    }
     let (stride, size) = (strides(&ty.shape)[dim], ty.shape[dim]);
     let data = Data::from_scalars(
         ty.dtype,

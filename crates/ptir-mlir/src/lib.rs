@@ -19,8 +19,8 @@
 //! assert_eq!(ptir_mlir::import(&back).unwrap(), program);
 //! ```
 //!
-//! Modules: [`ast`](crate) (the syntax tree), `parse` (text to syntax tree), `import` (syntax
-//! tree to PTIR), `export` (PTIR to text), [`error`].
+//! Inside: `parse` reads the text into a syntax tree (`ast`), `import` gives it meaning as PTIR,
+//! `export` prints PTIR as StableHLO; [`error`] holds the located error type.
 
 mod ast;
 pub mod error;

@@ -1026,6 +1026,7 @@ impl<'s> Reader<'s> {
                     let spec = self.slice_spec()?;
                     op.attrs.push(("slice".into(), spec));
                 }
+                Some(b'{') if self.attr_dict_ahead() => self.attr_dict(&mut op.attrs)?,
                 Some(b'{') => op.regions.push(self.region(depth)?),
                 Some(b'<') => {
                     self.bump();
@@ -1083,6 +1084,20 @@ impl<'s> Reader<'s> {
             }
         }
         Ok(())
+    }
+
+    /// Does the `{` here open an attribute dictionary (`{}` or `{name = ...`), not a region?
+    fn attr_dict_ahead(&mut self) -> bool {
+        let save = (self.at, self.line, self.col);
+        self.bump();
+        self.skip_ws();
+        let ahead = if self.peek() == Some(b'}') {
+            true
+        } else {
+            !self.word().is_empty() && self.eat(b'=')
+        };
+        (self.at, self.line, self.col) = save;
+        ahead
     }
 
     /// `(%x init: %c, ...)` of reduce, `(%a, %b)` of calls, `(%iterArg = %x, ...)` of while.

@@ -222,4 +222,86 @@ fn errors_name_the_op_and_its_location() {
         "2:40: unsupported element type `ui8`"
     );
     assert!(err(&format!("{head}  %0 = ")).starts_with("2:8: "));
+    assert_eq!(
+        err(&format!("{head}  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
+        "3:8: %0 is defined more than once"
+    );
+    assert_eq!(
+        err(&format!("{head}  return %a : tensor<4xf32>\n}}")
+            .replace("-> tensor<4xf32>", "-> tensor<5xf32>")),
+        "1:1: @main returns (f32[4]) but declares (f32[5])"
+    );
+}
+
+#[test]
+fn custom_calls_become_impure_extern_calls_and_export_back() {
+    let src = r#"func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.custom_call @my_kernel(%a) {has_side_effect = true} : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.custom_call"(%0) <{call_target_name = "my_kernel", has_side_effect = true}> : (tensor<2xf32>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}"#;
+    let p = ptir_mlir::import(src).unwrap();
+    assert_eq!(p.externs.len(), 1);
+    assert!(!p.externs[0].pure);
+    assert!(ptir_ir::print(&p).contains("%1 = call @my_kernel(%0) : f32[2]"));
+    let out = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    assert!(
+        out.contains("stablehlo.custom_call @my_kernel(%0) {has_side_effect = true}"),
+        "{out}"
+    );
+    assert_eq!(ptir_mlir::import(&out), Ok(p));
+}
+
+#[test]
+fn case_picks_the_branch_of_the_index_and_the_last_one_out_of_range() {
+    let src = r#"func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.case"(%i) ({
+    "stablehlo.return"(%x) : (tensor<f32>) -> ()
+  }, {
+    %1 = stablehlo.add %x, %x : tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }, {
+    %1 = stablehlo.multiply %x, %x : tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }) : (tensor<i32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}"#;
+    // Exported as nested `stablehlo.if`s, which import with another numbering: compare values.
+    let p = ptir_mlir::import(src).unwrap();
+    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    let q = ptir_mlir::import(&back).unwrap();
+    let x = f32s(&[], &[3.0]);
+    let at = |i: f64| {
+        let args = [t(DType::I32, &[], &[i]), x.clone()];
+        let a = Interpreter::new(&p).run("main", &args).unwrap();
+        assert_eq!(Interpreter::new(&q).run("main", &args).unwrap(), a);
+        a[0].to_string()
+    };
+    assert_eq!(at(0.0), "f32[] [3.0]");
+    assert_eq!(at(1.0), "f32[] [6.0]");
+    assert_eq!(at(2.0), "f32[] [9.0]");
+    assert_eq!(at(7.0), "f32[] [9.0]");
+    assert_eq!(at(-1.0), "f32[] [9.0]");
+}
+
+#[test]
+fn no_input_makes_import_panic() {
+    // Every prefix of a fixture, and the fixture with each of a sample of bytes deleted.
+    let text = include_str!("../../../corpus/mlir/attention.mlir");
+    for end in (0..text.len()).step_by(3) {
+        let _ = ptir_mlir::import(&text[..end]);
+    }
+    for i in (0..text.len()).step_by(5) {
+        let mut s = text.to_string();
+        s.remove(i);
+        if let Ok(p) = ptir_mlir::import(&s) {
+            ptir_ir::verify(&p).unwrap_or_else(|e| panic!("deleting byte {i}: {e}"));
+        }
+    }
+    let huge = "func.func @main() -> tensor<4000000000xi32> {\n  %0 = stablehlo.iota dim = 0 : tensor<4000000000xi32>\n  return %0 : tensor<4000000000xi32>\n}";
+    assert!(
+        err(huge).starts_with("2:8: unsupported `stablehlo.iota` of 4000000000 elements"),
+        "{}",
+        err(huge)
+    );
 }
