@@ -332,22 +332,11 @@ impl<'r> Run<'r> {
 
     /// The limit the run has reached before an iteration, if any.
     fn check(&self, egraph: &PtirEGraph) -> Option<StopReason> {
-        let l = self.limits;
-        if self.iterations.len() >= l.iterations {
-            Some(StopReason::IterationLimit {
-                limit: l.iterations,
-            })
-        } else if self.deadline.passed() {
-            Some(self.deadline.stop_reason())
-        } else if let Some(stop) = self.node_limit(egraph) {
-            Some(stop)
-        } else if l.rewrites.is_some_and(|r| self.total >= r) {
-            Some(StopReason::RewriteLimit {
-                limit: l.rewrites.unwrap_or_default(),
-            })
-        } else {
-            None
+        let limit = self.limits.iterations;
+        if self.iterations.len() >= limit {
+            return Some(StopReason::IterationLimit { limit });
         }
+        self.limit_reached(egraph)
     }
 
     fn run(&mut self, egraph: &mut PtirEGraph) -> StopReason {
@@ -378,9 +367,14 @@ impl<'r> Run<'r> {
         let (matches, mut stop) = self.search(egraph, i, &mut report.banned);
         report.search = t.elapsed();
         let t = Instant::now();
+        let mut applied = vec![0; self.rewrites.len()];
         if stop.is_none() {
-            stop = self.apply(egraph, matches, &mut report.applied);
+            stop = self.apply(egraph, matches, &mut applied);
         }
+        report.applied = (self.rewrites.iter().zip(applied))
+            .filter(|(_, n)| *n > 0)
+            .map(|(rw, n)| (rw.name.to_string(), n))
+            .collect();
         report.apply = t.elapsed();
         let t = Instant::now();
         egraph.rebuild();
@@ -448,7 +442,7 @@ impl<'r> Run<'r> {
         &mut self,
         egraph: &mut PtirEGraph,
         matches: Vec<(usize, Matches<'r>)>,
-        applied: &mut IndexMap<String, usize>,
+        applied: &mut [usize],
     ) -> Option<StopReason> {
         for (r, ms) in matches {
             let rw = &self.rewrites[r];
@@ -471,14 +465,12 @@ impl<'r> Run<'r> {
                         .applier
                         .apply_matches(egraph, std::slice::from_ref(&one), rw.name)
                         .len();
-                    if n > 0 {
-                        *applied.entry(rw.name.to_string()).or_default() += n;
-                        self.total += n;
-                    }
+                    applied[r] += n;
+                    self.total += n;
                     if repeat == Repeat::Nothing || (remember && n > 0) {
                         self.done.insert(self.key.clone());
                     }
-                    if let Some(stop) = self.apply_limit(egraph) {
+                    if let Some(stop) = self.limit_reached(egraph) {
                         return Some(stop);
                     }
                 }
@@ -487,8 +479,8 @@ impl<'r> Run<'r> {
         None
     }
 
-    /// The limit reached while applying, if any.
-    fn apply_limit(&self, egraph: &PtirEGraph) -> Option<StopReason> {
+    /// The time, node or rewrite limit, if reached (checked between matches, too).
+    fn limit_reached(&self, egraph: &PtirEGraph) -> Option<StopReason> {
         if self.deadline.passed() {
             return Some(self.deadline.stop_reason());
         }
