@@ -56,8 +56,10 @@ pub struct Limits {
     pub rewrites: Option<usize>,
     /// E-nodes per function (saturation only; default [`EGRAPH_NODE_LIMIT`]).
     pub nodes: usize,
-    /// Time for rewriting the whole program, shared by its functions (default
-    /// [`EGRAPH_TIME_LIMIT`]); lowering, extraction and lifting are not counted.
+    /// Time for the whole program, not for each function (default [`EGRAPH_TIME_LIMIT`]):
+    /// each function rewrites until its equal share of the time left is used up (a function
+    /// that finishes early leaves its time to the others), and the clock is read inside long
+    /// searches. Extracting and lifting the last function come on top.
     pub time: Duration,
     /// Which rules saturation runs in each iteration (default [`Scheduler::Simple`]).
     pub scheduler: Scheduler,

@@ -14,7 +14,16 @@
 //!   not saturation: as egg's own runner does, the bans are fast-forwarded and the run goes
 //!   on, until a real fixpoint or a limit.
 //! - **The node and rewrite limits are checked while applying**, so a single iteration cannot
-//!   overshoot them by more than one e-class's matches.
+//!   overshoot them by more than one match.
+//! - **A match is not applied twice.** egg applies every match in every iteration, most of
+//!   them applied already in earlier ones. A rule's applier decides and builds its result
+//!   from the match's classes alone (their types and attributes, which a merge keeping a
+//!   class's id does not change), so applying it again to the same canonical classes changes
+//!   nothing: the loop remembers the matches it applied, keyed by their canonical classes
+//!   (a merge changes the key, and the match is applied again). Rules with splat terms are
+//!   remembered only once they changed something (a merge can make a splat value known);
+//!   the builtin rewrites, which read the classes' nodes, always apply
+//!   ([`crate::rules::Repeat`]).
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
@@ -22,10 +31,11 @@
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, SkippedRule};
+use crate::rules::{compile, Repeat, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
+use rustc_hash::FxHashSet;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -242,6 +252,14 @@ pub fn saturate_until(
     egraph.rebuild();
     let mut run = Run {
         rewrites: &compiled.rewrites,
+        repeat: &compiled.repeat,
+        vars: compiled
+            .rewrites
+            .iter()
+            .map(|rw| rw.searcher.vars())
+            .collect(),
+        done: FxHashSet::default(),
+        key: Vec::new(),
         limits,
         deadline,
         schedule: Schedule::new(limits.scheduler, compiled.rewrites.len()),
@@ -276,6 +294,15 @@ const CLASSES_PER_CLOCK_CHECK: usize = 32;
 /// The state of one saturation loop.
 struct Run<'r> {
     rewrites: &'r [PtirRewrite],
+    /// Per rewrite, whether a repeated match can change anything.
+    repeat: &'r [Repeat],
+    /// Each rewrite's pattern variables.
+    vars: Vec<Vec<egg::Var>>,
+    /// The matches applied that cannot change anything again: rule, e-class and the
+    /// variables' classes, all canonical when applied.
+    done: FxHashSet<Vec<usize>>,
+    /// Scratch for a match's key.
+    key: Vec<usize>,
     limits: &'r Limits,
     deadline: Deadline,
     schedule: Schedule,
@@ -305,22 +332,11 @@ impl<'r> Run<'r> {
 
     /// The limit the run has reached before an iteration, if any.
     fn check(&self, egraph: &PtirEGraph) -> Option<StopReason> {
-        let l = self.limits;
-        if self.iterations.len() >= l.iterations {
-            Some(StopReason::IterationLimit {
-                limit: l.iterations,
-            })
-        } else if self.deadline.passed() {
-            Some(self.deadline.stop_reason())
-        } else if let Some(stop) = self.node_limit(egraph) {
-            Some(stop)
-        } else if l.rewrites.is_some_and(|r| self.total >= r) {
-            Some(StopReason::RewriteLimit {
-                limit: l.rewrites.unwrap_or_default(),
-            })
-        } else {
-            None
+        let limit = self.limits.iterations;
+        if self.iterations.len() >= limit {
+            return Some(StopReason::IterationLimit { limit });
         }
+        self.limit_reached(egraph)
     }
 
     fn run(&mut self, egraph: &mut PtirEGraph) -> StopReason {
@@ -351,9 +367,14 @@ impl<'r> Run<'r> {
         let (matches, mut stop) = self.search(egraph, i, &mut report.banned);
         report.search = t.elapsed();
         let t = Instant::now();
+        let mut applied = vec![0; self.rewrites.len()];
         if stop.is_none() {
-            stop = self.apply(egraph, matches, &mut report.applied);
+            stop = self.apply(egraph, matches, &mut applied);
         }
+        report.applied = (self.rewrites.iter().zip(applied))
+            .filter(|(_, n)| *n > 0)
+            .map(|(rw, n)| (rw.name.to_string(), n))
+            .collect();
         report.apply = t.elapsed();
         let t = Instant::now();
         egraph.rebuild();
@@ -415,37 +436,75 @@ impl<'r> Run<'r> {
         (out, None)
     }
 
-    /// Applies the matches, one e-class at a time, checking the limits in between.
+    /// Applies the matches one at a time, skipping those applied before that cannot change
+    /// anything, and checking the limits in between.
     fn apply(
         &mut self,
         egraph: &mut PtirEGraph,
         matches: Vec<(usize, Matches<'r>)>,
-        applied: &mut IndexMap<String, usize>,
+        applied: &mut [usize],
     ) -> Option<StopReason> {
-        let l = self.limits;
         for (r, ms) in matches {
             let rw = &self.rewrites[r];
+            let repeat = self.repeat[r];
+            let remember = repeat != Repeat::Anything;
             for m in &ms {
-                let n = rw
-                    .applier
-                    .apply_matches(egraph, std::slice::from_ref(m), rw.name)
-                    .len();
-                if n > 0 {
-                    *applied.entry(rw.name.to_string()).or_default() += n;
+                for subst in &m.substs {
+                    if remember {
+                        self.key_of(egraph, r, m.eclass, subst);
+                        if self.done.contains(self.key.as_slice()) {
+                            continue;
+                        }
+                    }
+                    let one = SearchMatches {
+                        eclass: m.eclass,
+                        substs: vec![subst.clone()],
+                        ast: m.ast.clone(),
+                    };
+                    let n = rw
+                        .applier
+                        .apply_matches(egraph, std::slice::from_ref(&one), rw.name)
+                        .len();
+                    applied[r] += n;
                     self.total += n;
-                }
-                if self.deadline.passed() {
-                    return Some(self.deadline.stop_reason());
-                }
-                if let Some(stop) = self.node_limit(egraph) {
-                    return Some(stop);
-                }
-                if let Some(limit) = l.rewrites.filter(|&lim| self.total >= lim) {
-                    return Some(StopReason::RewriteLimit { limit });
+                    if repeat == Repeat::Nothing || (remember && n > 0) {
+                        self.done.insert(self.key.clone());
+                    }
+                    if let Some(stop) = self.limit_reached(egraph) {
+                        return Some(stop);
+                    }
                 }
             }
         }
         None
+    }
+
+    /// The time, node or rewrite limit, if reached (checked between matches, too).
+    fn limit_reached(&self, egraph: &PtirEGraph) -> Option<StopReason> {
+        if self.deadline.passed() {
+            return Some(self.deadline.stop_reason());
+        }
+        if let Some(stop) = self.node_limit(egraph) {
+            return Some(stop);
+        }
+        self.limits
+            .rewrites
+            .filter(|&limit| self.total >= limit)
+            .map(|limit| StopReason::RewriteLimit { limit })
+    }
+
+    /// Sets `self.key` to the key of a match of rule `r`: the rule, the e-class and the
+    /// class of each pattern variable, canonical.
+    fn key_of(&mut self, egraph: &PtirEGraph, r: usize, eclass: egg::Id, subst: &egg::Subst) {
+        self.key.clear();
+        self.key.push(r);
+        self.key.push(usize::from(egraph.find(eclass)));
+        for v in &self.vars[r] {
+            let id = subst
+                .get(*v)
+                .map_or(usize::MAX, |id| usize::from(egraph.find(*id)));
+            self.key.push(id);
+        }
     }
 }
 

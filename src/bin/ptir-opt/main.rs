@@ -151,8 +151,9 @@ pub(crate) struct LimitArgs {
     /// greedy, none for eqsat (the node limit bounds it)].
     #[arg(long, value_name = "N")]
     rewrite_limit: Option<usize>,
-    /// Time limit in seconds for rewriting the whole program: all functions together, not
-    /// each (lowering, extraction and lifting come on top).
+    /// Time limit in seconds for the whole program: all functions together, not each. Each
+    /// function rewrites until its share of the time left is used up; extracting and lifting
+    /// the last one come on top.
     #[arg(long, value_name = "SECONDS", default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
     time_limit: f64,
     /// Eqsat: maximum e-nodes per function.

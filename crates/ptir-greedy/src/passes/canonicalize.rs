@@ -42,7 +42,8 @@ pub fn greedy_rule_filter() -> RuleFilter {
 }
 
 /// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or a limit
-/// (a [`GreedyConfig::deadline`] is shared by every function: it limits the whole pass). Like MLIR's canonicalizer, not converging is not an error unless
+/// (a [`GreedyConfig::deadline`] limits the whole pass: each function gets an equal share of
+/// the time left). Like MLIR's canonicalizer, not converging is not an error unless
 /// [`with_test_convergence`](Self::with_test_convergence) asks for it (MLIR's
 /// `test-convergence` option); the report says whether it converged either way.
 ///
@@ -121,8 +122,14 @@ impl Pass for Canonicalize {
         let mut changed = false;
         let mut step_log = Vec::new();
         let mut runs = Vec::new();
-        rewrite_functions(program, |_, rw| {
-            let mut r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
+        let functions = program.functions.len();
+        rewrite_functions(program, |k, rw| {
+            // Each function gets an equal share of the time left.
+            let config = GreedyConfig {
+                deadline: self.config.deadline.map(|d| d.share(functions - k)),
+                ..self.config.clone()
+            };
+            let mut r = apply_patterns_greedily(rw, &self.patterns, &config)?;
             if let Some(log) = r.log.take() {
                 step_log.push((rw.function_name().to_string(), log));
             }
