@@ -370,3 +370,27 @@ fn layered_graph(seed: u64, k: usize) -> Option<Graph> {
     b.add_root(ids[k - 1]);
     b.build().ok()
 }
+
+/// A 384-layer GPT-2 stack failed to optimize ("returns () but is declared to return
+/// (f32[4,8])"): its tree cost doubles with each level of sharing and overflowed `f64`, so the
+/// tree extractor chose nothing for the root, and the greedy extractor took that empty choice
+/// (DAG cost 0) as its best. Tree sums now saturate and only complete choices compete.
+#[test]
+fn deep_sharing_overflowing_tree_cost_still_extracts() {
+    let levels = 1100;
+    let mut b = GraphBuilder::default();
+    let ids: Vec<_> = (0..levels).map(|i| b.class(&format!("x{i}"))).collect();
+    b.add_node(ids[0], "x", 1.0, &[]);
+    for i in 1..levels {
+        b.add_node(ids[i], "f", 1.0, &[ids[i - 1], ids[i - 1]]);
+    }
+    b.add_root(ids[levels - 1]);
+    let g = b.build().expect("valid");
+    for e in [
+        TreeExtractor.extract(&g),
+        GreedyDagExtractor::default().extract(&g),
+    ] {
+        assert!(e.is_complete(&g) && e.is_acyclic(&g));
+        assert_eq!(e.dag_cost(&g), levels as f64);
+    }
+}

@@ -84,8 +84,8 @@ pub enum GraphError {
 ///
 /// A `Graph` is built once by [`GraphBuilder::build`] and never changes. The nodes of a class
 /// are contiguous ([`Graph::nodes`] is a range), in the order they were added. No cost is NaN
-/// or `-inf`; a cost of `+inf` (or a finite cost whose sums overflow) marks a node that can
-/// never be chosen. Every root class has an acyclic extraction of finite cost, so extractors
+/// or `-inf`; a cost of `+inf` marks a node that can never be chosen (sums of finite costs
+/// that overflow saturate at `f64::MAX` in the extractors, so deep DAGs stay extractable). Every root class has an acyclic extraction of finite cost, so extractors
 /// cannot fail: a graph without one is refused with [`GraphError::Unextractable`].
 ///
 /// A node is *usable* ([`Graph::is_usable`]) unless it is subsumed (egglog's "do not
@@ -276,6 +276,24 @@ pub(crate) fn for_each_distinct(classes: &[ClassId], mut f: impl FnMut(ClassId))
     sorted.sort_unstable_by_key(|&(_, i)| i);
     for (c, _) in sorted {
         f(c);
+    }
+}
+
+/// `f64` ordered by `total_cmp`, for the extractors' heaps (costs are never NaN).
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct Ordered(pub(crate) f64);
+
+impl Eq for Ordered {}
+
+impl PartialOrd for Ordered {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ordered {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
     }
 }
 

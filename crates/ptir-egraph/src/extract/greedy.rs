@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Duration;
 
-use super::graph::{distinct_count, for_each_distinct, ClassId, Graph, NodeId};
+use super::graph::{distinct_count, for_each_distinct, ClassId, Graph, NodeId, Ordered};
 use super::improve::{self, Choice};
 use super::tree::{sweep_choices, tree_choices, SWEEP_LIMIT};
 use super::{Extraction, Extractor};
@@ -18,22 +18,24 @@ pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// DAG-aware greedy extraction.
 ///
-/// **Phase 1, cost sets** (as extraction-gym's `faster-greedy-dag`): each class keeps the set
-/// of classes its current best sub-DAG uses, and that sub-DAG's cost, each class paid once.
-/// Nodes are evaluated cheapest first from the leaves; a node's candidate set is the union of
-/// its children's sets plus its own class, and it replaces the class's choice when its sum is
-/// lower. Sets are plain vectors of class ids, unioned with an epoch-stamped mark array, so a
-/// union costs the sizes of the children's sets and nothing more. A set larger than
-/// [`COST_SET_LIMIT`] is not kept (its class keeps a cost estimate, see `CostSet`): on a chain
-/// exact sets would take quadratic time and memory.
+/// **Phase 1, cost sets** (after extraction-gym's `faster-greedy-dag`): each class gets the set
+/// of classes its chosen sub-DAG uses, and that sub-DAG's cost, each class paid once. A node's
+/// candidate set is the union of its children's sets plus its own class; classes settle once,
+/// in order of their cheapest candidate (Dijkstra-like, so each node is priced once when its
+/// last child settles, and children settle before parents: the choice is acyclic). Sets are
+/// plain vectors of class ids, unioned with an epoch-stamped mark array, so a union costs the
+/// sizes of the children's sets and nothing more. A set larger than [`COST_SET_LIMIT`] is not
+/// kept (its class keeps a cost estimate, see `CostSet`): on a chain, exact sets would take
+/// quadratic time and memory.
 ///
 /// **Phase 2, local search** (`improve`): three starting points are improved by moves that
 /// re-choose one class at a time while the exact DAG cost drops, and the cheapest result is
 /// returned: the phase-1 choice, the tree-optimal choice of [`TreeExtractor`](super::TreeExtractor),
 /// and the tree-optimal choice of extraction-gym's `bottom-up` (which breaks ties differently,
-/// see `sweep_choices`). Phase 1 alone can be fooled (its sets go stale when a child's choice
-/// changes later); phase 2 never makes a solution worse and fixes most of that. So the result is
-/// never worse by DAG cost than either bottom-up tree extraction.
+/// see `sweep_choices`). Phase 1 alone can be fooled (a class settles on the cheapest sub-DAG
+/// of its own, not on what its parents will share); phase 2 never makes a solution worse and
+/// fixes most of that. So the result is never worse by DAG cost than either bottom-up tree
+/// extraction.
 ///
 /// ```
 /// use ptir_egraph::extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
@@ -83,20 +85,26 @@ impl GreedyDagExtractor {
 
     /// The full choice function (a node for every productive class), acyclic.
     pub(crate) fn choose(&self, graph: &Graph) -> Choice {
-        let tree = tree_choices(graph).choice;
-        // Phase 1 settles every productive class, so filling in from `tree` changes nothing.
-        let sets = improve::repair(graph, &cost_set_choices(graph, self.cost_set_limit), &tree);
-        let sweep = improve::repair(graph, &sweep_choices(graph, SWEEP_LIMIT), &tree);
+        // Phase 1 settles every productive class, acyclically: the other starting points are
+        // completed from it (the tree fixpoint with negative costs and the bounded sweeps may
+        // leave classes without a choice).
+        let sets = cost_set_choices(graph, self.cost_set_limit);
+        let tree = improve::repair(graph, &tree_choices(graph).choice, &sets);
+        let sweep = improve::repair(graph, &sweep_choices(graph, SWEEP_LIMIT), &sets);
         let mut starts = vec![sets, tree];
         if !starts.contains(&sweep) {
             starts.push(sweep);
         }
-        let cost = |c: &Choice| Extraction::from_choices(graph, |k| c[k.index()]).dag_cost(graph);
         let mut best: Option<(f64, Choice)> = None;
         for start in starts {
             let choice = improve::improve(graph, start, self.improve_time_limit);
-            let c = cost(&choice);
-            if best.as_ref().map_or(true, |(b, _)| c < *b) {
+            let e = Extraction::from_choices(graph, |k| choice[k.index()]);
+            // Only complete extractions compete: an incomplete one's DAG cost means nothing.
+            if !e.is_complete(graph) {
+                continue;
+            }
+            let c = e.dag_cost(graph);
+            if !matches!(&best, Some((b, _)) if *b <= c) {
                 best = Some((c, choice));
             }
         }
@@ -220,7 +228,7 @@ impl Union {
         graph
             .children(n)
             .iter()
-            .any(|d| set(d).map_or(true, |s| s.classes.is_none()))
+            .any(|d| !matches!(set(d), Some(s) if s.classes.is_some()))
     }
 
     /// The cost of choosing `n` (children settled): exact while the children's sets are, an
@@ -268,24 +276,6 @@ impl Union {
             self.epoch = 0;
         }
         self.epoch += 1;
-    }
-}
-
-/// `f64` ordered by `total_cmp`, for the heap (costs are never NaN).
-#[derive(Clone, Copy, PartialEq)]
-struct Ordered(f64);
-
-impl Eq for Ordered {}
-
-impl PartialOrd for Ordered {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Ordered {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
     }
 }
 
