@@ -9,7 +9,7 @@
 
 use crate::analysis::PtirEGraph;
 use crate::lower::Lowered;
-use crate::rules::{compile, SkippedRule};
+use crate::rules::{compile, CompiledRules, SkippedRule};
 use egg::{BackoffScheduler, Runner, SimpleScheduler, StopReason};
 use indexmap::IndexMap;
 use ptir_rules::RuleSet;
@@ -155,60 +155,51 @@ impl fmt::Display for SaturationReport {
     }
 }
 
+/// Why a round of the runner stops so that the rules are compiled again: a call the rules'
+/// call patterns match appeared (see [`saturate`]).
+const NEW_CALLEES: &str = "new callees";
+
 /// Runs the rules on a lowered function until saturation or a limit.
+///
+/// Rules are compiled against the e-graph (a call pattern `@foo` becomes one egg pattern per
+/// callee and type it matches, `@foo`, `@foo_0`, ...). A call that a rule result introduces
+/// (`call @linear` raised from its idiom) is not in the e-graph when the rules are first
+/// compiled, so a rule matching it (`(neg (call @linear ...))`) could never fire: the greedy
+/// driver composes such rules, saturation must too. So the runner runs in rounds: before each
+/// iteration, a hook checks for calls the rules' call patterns match that the current
+/// compilation does not cover, and if there are, the round stops, the rules are compiled again
+/// and the next round continues with what is left of the limits. The backoff scheduler's bans
+/// start afresh in each round. Rule sets without call patterns (the bundled library) run in
+/// one round.
 pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> SaturationReport {
     let start = Instant::now();
-    let egraph = std::mem::take(&mut lowered.egraph);
-    let mut egraph = egraph;
-    let compiled = compile(rules, &mut egraph);
-    // Stop after an iteration in which no rewrite changed the e-graph (every applier returns
-    // only the classes its union changed). That is saturation, or, with the backoff
-    // scheduler, a point where only banned rules could still fire: their matches are the
-    // explosive ones (associativity and commutativity chains), and waiting out their bans
-    // costs seconds for little, so that counts as saturated too. Not a test on the e-graph's
-    // sizes: a union and a new e-node in one iteration can leave both counts unchanged while
-    // the union enables new matches (x != max(x, x) becomes x != x, which ne-self folds).
-    let runner = Runner::default()
-        .with_egraph(egraph)
-        .with_iter_limit(limits.iterations)
-        .with_node_limit(limits.nodes)
-        .with_time_limit(limits.time)
-        .with_hook(|r| match r.iterations.last() {
-            Some(it) if it.applied.is_empty() => Err("saturated".to_string()),
-            _ => Ok(()),
-        });
-    let runner = if limits.backoff {
-        runner.with_scheduler(BackoffScheduler::default())
-    } else {
-        runner.with_scheduler(SimpleScheduler)
+    let mut egraph = std::mem::take(&mut lowered.egraph);
+    let mut iterations: Vec<IterationReport> = Vec::new();
+    let (compiled, stop, mut egraph) = loop {
+        let compiled = compile(rules, &mut egraph);
+        let runner = runner_for(egraph, limits, iterations.len(), start, &compiled);
+        let mut runner = runner.run(&compiled.rewrites);
+        runner.egraph.rebuild();
+        let recompile =
+            matches!(&runner.stop_reason, Some(StopReason::Other(s)) if s == NEW_CALLEES);
+        if recompile {
+            // The round's last iteration stopped in the hook, before searching: not one.
+            runner.iterations.pop();
+        }
+        iterations.extend(runner.iterations.iter().map(iteration_report));
+        if !recompile {
+            let stop = match runner.stop_reason.clone() {
+                Some(StopReason::Saturated) => Stop::Saturated,
+                Some(StopReason::IterationLimit(_)) => Stop::IterationLimit(iterations.len()),
+                Some(StopReason::NodeLimit(n)) => Stop::NodeLimit(n),
+                Some(StopReason::TimeLimit(_)) => Stop::TimeLimit(start.elapsed()),
+                Some(StopReason::Other(s)) => Stop::Other(s),
+                None => Stop::Other("no stop reason".into()),
+            };
+            break (compiled, stop, runner.egraph);
+        }
+        egraph = runner.egraph;
     };
-    let mut runner = runner.run(&compiled.rewrites);
-    runner.egraph.rebuild();
-    let stop = match runner.stop_reason.clone() {
-        Some(StopReason::Saturated) => Stop::Saturated,
-        Some(StopReason::IterationLimit(n)) => Stop::IterationLimit(n),
-        Some(StopReason::NodeLimit(n)) => Stop::NodeLimit(n),
-        Some(StopReason::TimeLimit(s)) => Stop::TimeLimit(Duration::from_secs_f64(s)),
-        Some(StopReason::Other(s)) => Stop::Other(s),
-        None => Stop::Other("no stop reason".into()),
-    };
-    let iterations = runner
-        .iterations
-        .iter()
-        .map(|it| IterationReport {
-            nodes: it.egraph_nodes,
-            classes: it.egraph_classes,
-            applied: it
-                .applied
-                .iter()
-                .map(|(k, v)| (k.to_string(), *v))
-                .collect(),
-            search: Duration::from_secs_f64(it.search_time),
-            apply: Duration::from_secs_f64(it.apply_time),
-            rebuild: Duration::from_secs_f64(it.rebuild_time),
-        })
-        .collect();
-    let mut egraph: PtirEGraph = runner.egraph;
     let rule_errors = std::mem::take(&mut egraph.analysis.type_errors);
     let report = SaturationReport {
         iterations,
@@ -222,4 +213,56 @@ pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> Satu
     lowered.root = egraph.find(lowered.root);
     lowered.egraph = egraph;
     report
+}
+
+/// A runner for one round: what is left of the limits after `done` iterations since `start`.
+fn runner_for(
+    egraph: PtirEGraph,
+    limits: &Limits,
+    done: usize,
+    start: Instant,
+    compiled: &CompiledRules,
+) -> Runner<crate::language::PtirNode, crate::analysis::PtirAnalysis> {
+    let watch = compiled.call_watch();
+    // Stop after an iteration in which no rewrite changed the e-graph (every applier returns
+    // only the classes its union changed). That is saturation, or, with the backoff
+    // scheduler, a point where only banned rules could still fire: their matches are the
+    // explosive ones (associativity and commutativity chains), and waiting out their bans
+    // costs seconds for little, so that counts as saturated too. Not a test on the e-graph's
+    // sizes: a union and a new e-node in one iteration can leave both counts unchanged while
+    // the union enables new matches (x != max(x, x) becomes x != x, which ne-self folds).
+    let runner = Runner::default()
+        .with_egraph(egraph)
+        .with_iter_limit(limits.iterations.saturating_sub(done))
+        .with_node_limit(limits.nodes)
+        .with_time_limit(limits.time.saturating_sub(start.elapsed()))
+        .with_hook(move |r| {
+            if watch.has_new(&r.egraph) {
+                return Err(NEW_CALLEES.to_string());
+            }
+            match r.iterations.last() {
+                Some(it) if it.applied.is_empty() => Err("saturated".to_string()),
+                _ => Ok(()),
+            }
+        });
+    if limits.backoff {
+        runner.with_scheduler(BackoffScheduler::default())
+    } else {
+        runner.with_scheduler(SimpleScheduler)
+    }
+}
+
+fn iteration_report(it: &egg::Iteration<()>) -> IterationReport {
+    IterationReport {
+        nodes: it.egraph_nodes,
+        classes: it.egraph_classes,
+        applied: it
+            .applied
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect(),
+        search: Duration::from_secs_f64(it.search_time),
+        apply: Duration::from_secs_f64(it.apply_time),
+        rebuild: Duration::from_secs_f64(it.rebuild_time),
+    }
 }
