@@ -278,7 +278,9 @@ fn rule_results_never_call_a_users_function() {
             );
             assert!(out.report.to_string().contains(&note));
         }
-        // The output is a program like any other: optimizing it again changes nothing more.
+        // The output is a program like any other: it prints and parses back, and optimizing
+        // it again changes nothing more.
+        assert_eq!(parse(&text).expect("the output parses"), out.program);
         let again = ptir::optimize(&out.program, &options).expect("optimizes again");
         assert_eq!(again.program, out.program, "{engine}");
     }
