@@ -31,7 +31,7 @@
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, Repeat, SkippedRule};
+use crate::rules::{compile, CallWatch, Repeat, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
@@ -234,6 +234,17 @@ impl fmt::Display for SaturationReport {
 
 /// Runs the rules on a lowered function until saturation or a limit, the time limit counted
 /// from now.
+///
+/// Rules are compiled against the e-graph (a call pattern `@foo` becomes one egg pattern per
+/// callee and type it matches, `@foo`, `@foo_0`, ...). A call that a rule result introduces
+/// (`call @linear` raised from its idiom) is not in the e-graph when the rules are first
+/// compiled, so a rule matching it (`(neg (call @linear ...))`) could never fire: the greedy
+/// driver composes such rules, saturation must too. So the runner runs in rounds: before each
+/// iteration, the loop checks for calls the rules' call patterns match that the current
+/// compilation does not cover, and if there are, the round ends, the rules are compiled again
+/// and the next round continues with what is left of the limits. The backoff scheduler's bans
+/// start afresh in each round. Rule sets without call patterns (the bundled library) run in
+/// one round.
 pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> SaturationReport {
     saturate_until(lowered, rules, limits, Deadline::after(limits.time))
 }
@@ -248,27 +259,41 @@ pub fn saturate_until(
 ) -> SaturationReport {
     let start = Instant::now();
     let mut egraph = std::mem::take(&mut lowered.egraph);
-    let compiled = compile(rules, &mut egraph);
-    egraph.rebuild();
-    let mut run = Run {
-        rewrites: &compiled.rewrites,
-        repeat: &compiled.repeat,
-        vars: compiled
-            .rewrites
-            .iter()
-            .map(|rw| rw.searcher.vars())
-            .collect(),
-        done: FxHashSet::default(),
-        key: Vec::new(),
-        limits,
-        deadline,
-        schedule: Schedule::new(limits.scheduler, compiled.rewrites.len()),
-        iterations: Vec::new(),
-        total: 0,
-        counted: (egraph.total_number_of_nodes(), egraph.total_size()),
+    let mut iterations = Vec::new();
+    let mut total = 0;
+    let (compiled, stop) = loop {
+        let compiled = compile(rules, &mut egraph);
+        egraph.rebuild();
+        let outcome = {
+            let mut run = Run {
+                rewrites: &compiled.rewrites,
+                repeat: &compiled.repeat,
+                vars: compiled
+                    .rewrites
+                    .iter()
+                    .map(|rw| rw.searcher.vars())
+                    .collect(),
+                done: FxHashSet::default(),
+                key: Vec::new(),
+                watch: compiled.call_watch(),
+                limits,
+                deadline,
+                schedule: Schedule::new(limits.scheduler, compiled.rewrites.len()),
+                iterations: std::mem::take(&mut iterations),
+                total,
+                counted: (egraph.total_number_of_nodes(), egraph.total_size()),
+            };
+            let outcome = run.run(&mut egraph);
+            iterations = run.iterations;
+            total = run.total;
+            outcome
+        };
+        // `None`: a rule introduced a call that a call pattern matches; compile again.
+        if let Some(stop) = outcome {
+            break (compiled, stop);
+        }
     };
-    let stop = run.run(&mut egraph);
-    let (iterations, rewrites) = (run.iterations, run.total);
+    let rewrites = total;
     let rule_errors = std::mem::take(&mut egraph.analysis.type_errors);
     let report = SaturationReport {
         iterations,
@@ -303,6 +328,8 @@ struct Run<'r> {
     done: FxHashSet<Vec<usize>>,
     /// Scratch for a match's key.
     key: Vec<usize>,
+    /// Calls that would need the rules compiled again (see [`saturate_until`]).
+    watch: CallWatch,
     limits: &'r Limits,
     deadline: Deadline,
     schedule: Schedule,
@@ -339,13 +366,18 @@ impl<'r> Run<'r> {
         self.limit_reached(egraph)
     }
 
-    fn run(&mut self, egraph: &mut PtirEGraph) -> StopReason {
+    /// Iterates until a limit or a fixpoint (`Some`), or until a rule introduced a call that
+    /// the rules must be compiled again to match (`None`).
+    fn run(&mut self, egraph: &mut PtirEGraph) -> Option<StopReason> {
         loop {
             if let Some(stop) = self.check(egraph) {
-                return stop;
+                return Some(stop);
+            }
+            if self.watch.has_new(egraph) {
+                return None;
             }
             if let Some(stop) = self.iteration(egraph) {
-                return stop;
+                return Some(stop);
             }
         }
     }
