@@ -15,15 +15,14 @@
 //!   on, until a real fixpoint or a limit.
 //! - **The node and rewrite limits are checked while applying**, so a single iteration cannot
 //!   overshoot them by more than one match.
-//! - **A match is not applied twice.** egg applies every match in every iteration, most of
-//!   them applied already in earlier ones. A rule's applier decides and builds its result
-//!   from the match's classes alone (their types and attributes, which a merge keeping a
-//!   class's id does not change), so applying it again to the same canonical classes changes
-//!   nothing: the loop remembers the matches it applied, keyed by their canonical classes
-//!   (a merge changes the key, and the match is applied again). Rules with splat terms are
-//!   remembered only once they changed something (a merge can make a splat value known);
-//!   the builtin rewrites, which read the classes' nodes, always apply
-//!   ([`crate::rules::Repeat`]).
+//! - **A match that changed the e-graph is not applied again.** egg applies every match in
+//!   every iteration, many of them applied already. Once a rule's applier has built its
+//!   result from a match's classes and unioned it, applying it again to the same canonical
+//!   classes builds the same nodes and unions what is already one class: the loop remembers
+//!   the matches that changed something, keyed by their canonical classes (a merge changes
+//!   the key, and the match is applied again). A match that changed nothing is retried: its
+//!   failure can be transient (a lookup in an e-graph not yet rebuilt, a splat value a later
+//!   merge makes known). The builtin rewrites, which read the classes' nodes, always apply.
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
@@ -31,7 +30,7 @@
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, Repeat, SkippedRule};
+use crate::rules::{compile, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
@@ -252,7 +251,7 @@ pub fn saturate_until(
     egraph.rebuild();
     let mut run = Run {
         rewrites: &compiled.rewrites,
-        repeat: &compiled.repeat,
+        builtin: compiled.builtin,
         vars: compiled
             .rewrites
             .iter()
@@ -294,12 +293,12 @@ const CLASSES_PER_CLOCK_CHECK: usize = 32;
 /// The state of one saturation loop.
 struct Run<'r> {
     rewrites: &'r [PtirRewrite],
-    /// Per rewrite, whether a repeated match can change anything.
-    repeat: &'r [Repeat],
+    /// Rewrites before this index are always applied (they read the classes' nodes).
+    builtin: usize,
     /// Each rewrite's pattern variables.
     vars: Vec<Vec<egg::Var>>,
-    /// The matches applied that cannot change anything again: rule, e-class and the
-    /// variables' classes, all canonical when applied.
+    /// The matches that changed the e-graph: rule, e-class and the variables' classes, all
+    /// canonical when applied.
     done: FxHashSet<Vec<usize>>,
     /// Scratch for a match's key.
     key: Vec<usize>,
@@ -436,8 +435,8 @@ impl<'r> Run<'r> {
         (out, None)
     }
 
-    /// Applies the matches one at a time, skipping those applied before that cannot change
-    /// anything, and checking the limits in between.
+    /// Applies the matches one at a time, skipping those that changed the e-graph before,
+    /// and checking the limits in between.
     fn apply(
         &mut self,
         egraph: &mut PtirEGraph,
@@ -446,8 +445,7 @@ impl<'r> Run<'r> {
     ) -> Option<StopReason> {
         for (r, ms) in matches {
             let rw = &self.rewrites[r];
-            let repeat = self.repeat[r];
-            let remember = repeat != Repeat::Anything;
+            let remember = r >= self.builtin;
             for m in &ms {
                 for subst in &m.substs {
                     if remember {
@@ -467,7 +465,7 @@ impl<'r> Run<'r> {
                         .len();
                     applied[r] += n;
                     self.total += n;
-                    if repeat == Repeat::Nothing || (remember && n > 0) {
+                    if remember && n > 0 {
                         self.done.insert(self.key.clone());
                     }
                     if let Some(stop) = self.limit_reached(egraph) {
