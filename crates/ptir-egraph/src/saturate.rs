@@ -53,16 +53,17 @@ pub const BACKOFF_BAN_LENGTH: usize = 5;
 /// Which rules run in an iteration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Scheduler {
-    /// Every rule is searched and applied in every iteration (egg's `SimpleScheduler`). The
-    /// default: it reaches the closure of explosive rule sets (matrix-chain associativity)
-    /// in the fewest iterations, and the node and time limits bound it.
-    #[default]
+    /// Every rule is searched and applied in every iteration (egg's `SimpleScheduler`): the
+    /// closure of explosive rule sets in the fewest iterations, but one search can enumerate
+    /// millions of matches in one e-class (the clock is read between e-classes, so such a
+    /// search can overshoot the deadline).
     Simple,
-    /// egg's `BackoffScheduler`: a rule matching more than its limit
+    /// egg's `BackoffScheduler`, the default: a rule matching more than its limit
     /// ([`BACKOFF_MATCH_LIMIT`], doubled at each ban) in one iteration is banned for
-    /// [`BACKOFF_BAN_LENGTH`] iterations (doubled at each ban). When only banned rules could
-    /// still fire, the bans are fast-forwarded, so a run ends at a fixpoint or a limit, never
-    /// because rules were banned.
+    /// [`BACKOFF_BAN_LENGTH`] iterations (doubled at each ban), which also bounds every
+    /// search. When only banned rules could still fire, the bans are fast-forwarded, so a run
+    /// ends at a fixpoint or a limit, never because rules were banned.
+    #[default]
     Backoff,
 }
 
@@ -89,7 +90,7 @@ pub struct Limits {
     /// Maximum time (default [`EGRAPH_TIME_LIMIT`]). [`crate::optimize`] shares it among the
     /// functions of a program: it bounds the whole run.
     pub time: Duration,
-    /// The scheduler (default [`Scheduler::Simple`]).
+    /// The scheduler (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
 }
 
