@@ -61,7 +61,7 @@ pub struct Limits {
     /// that finishes early leaves its time to the others), and the clock is read inside long
     /// searches. Extracting and lifting the last function come on top.
     pub time: Duration,
-    /// Which rules saturation runs in each iteration (default [`Scheduler::Simple`]).
+    /// Which rules saturation runs in each iteration (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
 }
 

@@ -40,8 +40,9 @@ pub struct SkippedRule {
 pub struct CompiledRules {
     /// The rewrites.
     pub rewrites: Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>,
-    /// For each rewrite, what applying it again to the same (canonical) classes can do.
-    pub repeat: Vec<Repeat>,
+    /// How many of `rewrites`, at the front, are builtin ones, whose appliers read the nodes
+    /// of the matched e-classes (the saturation loop applies them every time).
+    pub builtin: usize,
     /// Rules left out (greedy-only ones).
     pub skipped: Vec<SkippedRule>,
     /// The callees of the rules' source call patterns (`@foo` of `(call @foo ...)`).
@@ -84,35 +85,6 @@ impl CallWatch {
     }
 }
 
-/// What applying a rewrite again to a match with the same (canonical) classes can do; the
-/// saturation loop skips repeats that can do nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Repeat {
-    /// Nothing: the applier's outcome depends only on the classes, their types and their
-    /// attributes, none of which a merge that keeps a class's id changes.
-    Nothing,
-    /// Nothing after it changed the e-graph once; before, a failure can turn into a success
-    /// when a merge makes a class's splat value known (rules with splat terms).
-    NothingAfterSuccess,
-    /// Anything: the applier reads the classes' nodes (the builtin rewrites).
-    Anything,
-}
-
-impl Repeat {
-    fn of(rule: &Rule) -> Repeat {
-        if rule
-            .source
-            .terms
-            .iter()
-            .any(|t| matches!(t, Term::Splat { .. }))
-        {
-            Repeat::NothingAfterSuccess
-        } else {
-            Repeat::Nothing
-        }
-    }
-}
-
 /// Compiles every rule of `rules` for `egraph`.
 pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
     let registry = Arc::new(rules.registry().clone());
@@ -135,7 +107,7 @@ pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
     call_patterns.sort();
     call_patterns.dedup();
     let mut out = CompiledRules {
-        repeat: vec![Repeat::Anything; rewrites.len()],
+        builtin: rewrites.len(),
         rewrites,
         skipped: Vec::new(),
         call_patterns,
@@ -156,10 +128,7 @@ pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
                 format!("{}#{i}", rule.name)
             };
             match rewrite(rule, &variant, &name, egraph, &registry) {
-                Ok(rw) => {
-                    out.rewrites.push(rw);
-                    out.repeat.push(Repeat::of(rule));
-                }
+                Ok(rw) => out.rewrites.push(rw),
                 Err(reason) => out.skipped.push(SkippedRule {
                     name: rule.name.clone(),
                     reason,

@@ -15,15 +15,14 @@
 //!   on, until a real fixpoint or a limit.
 //! - **The node and rewrite limits are checked while applying**, so a single iteration cannot
 //!   overshoot them by more than one match.
-//! - **A match is not applied twice.** egg applies every match in every iteration, most of
-//!   them applied already in earlier ones. A rule's applier decides and builds its result
-//!   from the match's classes alone (their types and attributes, which a merge keeping a
-//!   class's id does not change), so applying it again to the same canonical classes changes
-//!   nothing: the loop remembers the matches it applied, keyed by their canonical classes
-//!   (a merge changes the key, and the match is applied again). Rules with splat terms are
-//!   remembered only once they changed something (a merge can make a splat value known);
-//!   the builtin rewrites, which read the classes' nodes, always apply
-//!   ([`crate::rules::Repeat`]).
+//! - **A match that changed the e-graph is not applied again.** egg applies every match in
+//!   every iteration, many of them applied already. Once a rule's applier has built its
+//!   result from a match's classes and unioned it, applying it again to the same canonical
+//!   classes builds the same nodes and unions what is already one class: the loop remembers
+//!   the matches that changed something, keyed by their canonical classes (a merge changes
+//!   the key, and the match is applied again). A match that changed nothing is retried: its
+//!   failure can be transient (a lookup in an e-graph not yet rebuilt, a splat value a later
+//!   merge makes known). The builtin rewrites, which read the classes' nodes, always apply.
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
@@ -31,7 +30,7 @@
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, CallWatch, Repeat, SkippedRule};
+use crate::rules::{compile, CallWatch, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
@@ -54,16 +53,17 @@ pub const BACKOFF_BAN_LENGTH: usize = 5;
 /// Which rules run in an iteration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Scheduler {
-    /// Every rule is searched and applied in every iteration (egg's `SimpleScheduler`). The
-    /// default: it reaches the closure of explosive rule sets (matrix-chain associativity)
-    /// in the fewest iterations, and the node and time limits bound it.
-    #[default]
+    /// Every rule is searched and applied in every iteration (egg's `SimpleScheduler`): the
+    /// closure of explosive rule sets in the fewest iterations, but one search can enumerate
+    /// millions of matches in one e-class (the clock is read between e-classes, so such a
+    /// search can overshoot the deadline).
     Simple,
-    /// egg's `BackoffScheduler`: a rule matching more than its limit
+    /// egg's `BackoffScheduler`, the default: a rule matching more than its limit
     /// ([`BACKOFF_MATCH_LIMIT`], doubled at each ban) in one iteration is banned for
-    /// [`BACKOFF_BAN_LENGTH`] iterations (doubled at each ban). When only banned rules could
-    /// still fire, the bans are fast-forwarded, so a run ends at a fixpoint or a limit, never
-    /// because rules were banned.
+    /// [`BACKOFF_BAN_LENGTH`] iterations (doubled at each ban), which also bounds every
+    /// search. When only banned rules could still fire, the bans are fast-forwarded, so a run
+    /// ends at a fixpoint or a limit, never because rules were banned.
+    #[default]
     Backoff,
 }
 
@@ -90,7 +90,7 @@ pub struct Limits {
     /// Maximum time (default [`EGRAPH_TIME_LIMIT`]). [`crate::optimize`] shares it among the
     /// functions of a program: it bounds the whole run.
     pub time: Duration,
-    /// The scheduler (default [`Scheduler::Simple`]).
+    /// The scheduler (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
 }
 
@@ -267,7 +267,7 @@ pub fn saturate_until(
         let outcome = {
             let mut run = Run {
                 rewrites: &compiled.rewrites,
-                repeat: &compiled.repeat,
+                builtin: compiled.builtin,
                 vars: compiled
                     .rewrites
                     .iter()
@@ -319,12 +319,12 @@ const CLASSES_PER_CLOCK_CHECK: usize = 32;
 /// The state of one saturation loop.
 struct Run<'r> {
     rewrites: &'r [PtirRewrite],
-    /// Per rewrite, whether a repeated match can change anything.
-    repeat: &'r [Repeat],
+    /// Rewrites before this index are always applied (they read the classes' nodes).
+    builtin: usize,
     /// Each rewrite's pattern variables.
     vars: Vec<Vec<egg::Var>>,
-    /// The matches applied that cannot change anything again: rule, e-class and the
-    /// variables' classes, all canonical when applied.
+    /// The matches that changed the e-graph: rule, e-class and the variables' classes, all
+    /// canonical when applied.
     done: FxHashSet<Vec<usize>>,
     /// Scratch for a match's key.
     key: Vec<usize>,
@@ -468,8 +468,8 @@ impl<'r> Run<'r> {
         (out, None)
     }
 
-    /// Applies the matches one at a time, skipping those applied before that cannot change
-    /// anything, and checking the limits in between.
+    /// Applies the matches one at a time, skipping those that changed the e-graph before,
+    /// and checking the limits in between.
     fn apply(
         &mut self,
         egraph: &mut PtirEGraph,
@@ -478,8 +478,7 @@ impl<'r> Run<'r> {
     ) -> Option<StopReason> {
         for (r, ms) in matches {
             let rw = &self.rewrites[r];
-            let repeat = self.repeat[r];
-            let remember = repeat != Repeat::Anything;
+            let remember = r >= self.builtin;
             for m in &ms {
                 for subst in &m.substs {
                     if remember {
@@ -499,7 +498,7 @@ impl<'r> Run<'r> {
                         .len();
                     applied[r] += n;
                     self.total += n;
-                    if repeat == Repeat::Nothing || (remember && n > 0) {
+                    if remember && n > 0 {
                         self.done.insert(self.key.clone());
                     }
                     if let Some(stop) = self.limit_reached(egraph) {

@@ -160,7 +160,7 @@ pub(crate) struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
     node_limit: usize,
     /// Eqsat: which rules run in each iteration.
-    #[arg(long, value_enum, default_value = "simple")]
+    #[arg(long, value_enum, default_value = "backoff")]
     scheduler: SchedulerArg,
 }
 
