@@ -24,16 +24,19 @@
 //! }
 //! ```
 
-use crate::ast::{Attr, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var};
+use crate::ast::{
+    Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var,
+};
 use crate::error::RuleError;
 use crate::ops::{attr_slots, op_attrs};
 use crate::parse::{ExternSpec, FileContents};
 use indexmap::IndexMap;
-use ptir_ir::{Function, Op, ValueId};
+use ptir_ir::{Function, Op, Type, ValueId};
 
 /// Parses a `.pat` file into rules and the externs it declares.
 pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
-    let program = ptir_ir::parse(text).map_err(|e| {
+    let (parsed, dims) = with_stand_ins(file, text)?;
+    let program = ptir_ir::parse(&parsed).map_err(|e| {
         RuleError::new(
             file,
             e.line,
@@ -83,7 +86,7 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             .function(&format!("{stem}_replacement"))
             .ok_or_else(|| err(format!("no @{stem}_replacement for @{}", f.name)))?;
         out.rules.push(
-            pair_to_rule(f, replacement, &name, doc_above(text, line))
+            pair_to_rule(f, replacement, &name, doc_above(text, line), &dims)
                 .map_err(err)?
                 .located(file, line),
         );
@@ -123,6 +126,7 @@ fn pair_to_rule(
     replacement: &Function,
     name: &str,
     doc: String,
+    dims: &Dims,
 ) -> Result<Rule, String> {
     if pattern.param_types() != replacement.param_types()
         || pattern.result_types != replacement.result_types
@@ -135,25 +139,17 @@ fn pair_to_rule(
     let params: Vec<Var> = (0..pattern.body.params.len())
         .map(|i| Var(format!("p{i}")))
         .collect();
-    let mut constraints = Vec::new();
+    let mut shapes = ShapeConstraints::new(dims);
     for (v, p) in params.iter().zip(&pattern.body.params) {
         let Some(t) = p.ty.as_tensor() else {
             return Err("pattern parameters must be tensors".into());
         };
-        constraints.push(Constraint {
-            pred: "has-shape".into(),
-            args: vec![
-                Attr::Var(v.clone()),
-                Attr::Lit(AttrValue::Ints(t.shape.clone())),
-            ],
-        });
-        constraints.push(Constraint {
-            pred: "has-dtype".into(),
-            args: vec![Attr::Var(v.clone()), Attr::Lit(AttrValue::DType(t.dtype))],
-        });
+        shapes.value(v, t, true);
     }
-    let source = function_to_pattern(pattern, &params, false)?;
-    let result = function_to_pattern(replacement, &params, true)?;
+    let mut source = function_to_pattern(pattern, &params, dims, false)?;
+    let result = function_to_pattern(replacement, &params, dims, true)?;
+    name_generic_values(pattern, &mut source, &mut shapes)?;
+    let (constraints, attr_vars) = shapes.finish(&source, &pattern.name)?;
     Ok(Rule {
         name: name.to_string(),
         labels: vec!["pat".into(), "raising".into()],
@@ -165,18 +161,162 @@ fn pair_to_rule(
         bounded_recursion: false,
         greedy_only: false,
         doc,
-        attr_vars: IndexMap::new(),
+        attr_vars,
     })
 }
 
-/// Turns a function body into a pattern whose roots are the function's results.
-fn function_to_pattern(f: &Function, params: &[Var], is_result: bool) -> Result<Pattern, String> {
+/// The constraints a source-written idiom puts on the types of its values: fixed shapes as
+/// `has-shape`, named dimensions as `has-rank`, `has-dim` and `same-dim` (every mention of `?n`
+/// has the size of its first), and constants standing for `?n` or `1/?n` as `dim-value` and
+/// `dim-inverse`.
+struct ShapeConstraints<'d> {
+    dims: &'d Dims,
+    /// The value and axis of each named dimension's first mention.
+    first: IndexMap<usize, (Var, usize)>,
+    out: Vec<Constraint>,
+}
+
+impl<'d> ShapeConstraints<'d> {
+    fn new(dims: &'d Dims) -> Self {
+        ShapeConstraints {
+            dims,
+            first: IndexMap::new(),
+            out: Vec::new(),
+        }
+    }
+
+    /// Constrains value `v` of type `t`; `param` also fixes its dtype (an op's result dtype
+    /// follows from its operands).
+    fn value(&mut self, v: &Var, t: &ptir_ir::TensorType, param: bool) {
+        let var = || Attr::Var(v.clone());
+        let int = |i: usize| Attr::Lit(AttrValue::Int(i));
+        if !self.dims.in_shape(&t.shape) {
+            if param {
+                let shape = Attr::Lit(AttrValue::Ints(t.shape.clone()));
+                self.push("has-shape", vec![var(), shape]);
+            }
+        } else {
+            self.push("has-rank", vec![var(), int(t.rank())]);
+            for (axis, &size) in t.shape.iter().enumerate() {
+                match self.dims.of(size) {
+                    None => self.push("has-dim", vec![var(), int(axis), int(size)]),
+                    Some(k) => match self.first.get(&k) {
+                        Some((w, b)) => {
+                            let args = vec![var(), int(axis), Attr::Var(w.clone()), int(*b)];
+                            self.push("same-dim", args);
+                        }
+                        None => {
+                            self.first.insert(k, (v.clone(), axis));
+                        }
+                    },
+                }
+            }
+        }
+        if param {
+            let dtype = Attr::Lit(AttrValue::DType(t.dtype));
+            self.push("has-dtype", vec![var(), dtype]);
+        }
+    }
+
+    fn push(&mut self, pred: &str, args: Vec<Attr>) {
+        self.out.push(Constraint {
+            pred: pred.into(),
+            args,
+        });
+    }
+
+    /// The constraints, with those of the constants that stand for dimensions, and the kinds
+    /// of those constants' variables.
+    fn finish(
+        mut self,
+        source: &Pattern,
+        func: &str,
+    ) -> Result<(Vec<Constraint>, IndexMap<Var, AttrKind>), String> {
+        let mut attr_vars = IndexMap::new();
+        for t in &source.terms {
+            let Term::Splat {
+                value: Attr::Var(c),
+                ..
+            } = t
+            else {
+                continue;
+            };
+            let Some((k, inverse)) = c.0.strip_prefix('d').and_then(|s| {
+                let (k, inv) = s.split_once('_')?;
+                Some((k.parse::<usize>().ok()?, inv == "inv"))
+            }) else {
+                continue;
+            };
+            let (w, axis) = self.first.get(&k).cloned().ok_or_else(|| {
+                format!(
+                    "?{} in a constant of @{func} is not the size of any value",
+                    self.dims.names[k]
+                )
+            })?;
+            let pred = if inverse { "dim-inverse" } else { "dim-value" };
+            let args = vec![
+                Attr::Var(c.clone()),
+                Attr::Var(w),
+                Attr::Lit(AttrValue::Int(axis)),
+            ];
+            self.push(pred, args);
+            attr_vars.insert(c.clone(), AttrKind::Number);
+        }
+        Ok((self.out, attr_vars))
+    }
+}
+
+/// Names each op of the idiom whose type mentions a named dimension (`?v3:(op ...)`) and
+/// constrains its shape: its size attributes are not compared (they hold stand-ins), so the
+/// type constraints say what they would have.
+fn name_generic_values(
+    f: &Function,
+    source: &mut Pattern,
+    shapes: &mut ShapeConstraints<'_>,
+) -> Result<(), String> {
+    let first_inst = f.body.params.len();
+    for (i, inst) in f.body.insts.iter().enumerate() {
+        if !shapes.dims.in_type(&inst.ty) {
+            continue;
+        }
+        let Some(t) = inst.ty.as_tensor() else {
+            return Err(format!(
+                "{} in @{}: a tuple with named dimensions cannot appear in an idiom",
+                inst.result, f.name
+            ));
+        };
+        let v = Var(format!("v{i}"));
+        if let Term::Op { name, .. } = &mut source.terms[first_inst + i] {
+            *name = Some(v.clone());
+            shapes.value(&v, t, false);
+        }
+    }
+    Ok(())
+}
+
+/// Turns a function body into a pattern whose roots are the function's results (a replacement
+/// if `is_result`, else an idiom). In an idiom, attributes that mention named dimensions match
+/// anything (the type constraints check them) and constants standing for `?n` or `1/?n` bind
+/// the variable `?dK_val` or `?dK_inv`; in a replacement, an op whose type mentions named
+/// dimensions takes the type of the root it replaces.
+fn function_to_pattern(
+    f: &Function,
+    params: &[Var],
+    dims: &Dims,
+    is_result: bool,
+) -> Result<Pattern, String> {
     let mut pat = Pattern::default();
     let mut term_of: IndexMap<ValueId, TermId> = IndexMap::new();
     for (p, v) in f.body.params.iter().zip(params) {
         let id = pat.push(Term::Value(v.clone()));
         term_of.insert(p.id, id);
     }
+    let no_dims = |v: ValueId, what: &str| {
+        format!(
+            "{v} in @{}: named dimensions cannot appear in {what} of a replacement",
+            f.name
+        )
+    };
     for inst in &f.body.insts {
         let operands = inst
             .operands
@@ -190,11 +330,22 @@ fn function_to_pattern(f: &Function, params: &[Var], is_result: bool) -> Result<
             .collect::<Result<Vec<_>, _>>()?;
         let term = match &inst.op {
             Op::Constant(lit) => match lit.splat_value() {
-                Some(s) => Term::Splat {
-                    value: Attr::Lit(AttrValue::Number(s.as_f64())),
-                    like: None,
-                    name: None,
-                },
+                Some(s) => {
+                    let x = s.as_f64();
+                    let value = match dims.of_number(x) {
+                        None => Attr::Lit(AttrValue::Number(x)),
+                        Some(_) if is_result => return Err(no_dims(inst.result, "a constant")),
+                        Some((k, inverse)) => {
+                            let suffix = if inverse { "inv" } else { "val" };
+                            Attr::Var(Var(format!("d{k}_{suffix}")))
+                        }
+                    };
+                    Term::Splat {
+                        value,
+                        like: None,
+                        name: None,
+                    }
+                }
                 None => {
                     return Err(format!(
                         "{} in @{}: only splat constants can appear in patterns",
@@ -217,9 +368,16 @@ fn function_to_pattern(f: &Function, params: &[Var], is_result: bool) -> Result<
                         _ => None,
                     },
                     operands,
-                    attrs: op_attrs(op, &inst.ty).into_iter().map(Attr::Lit).collect(),
+                    attrs: op_attrs(op, &inst.ty)
+                        .into_iter()
+                        .map(|a| match (dims.in_attr(&a), is_result) {
+                            (false, _) => Ok(Attr::Lit(a)),
+                            (true, false) => Ok(Attr::Ignore),
+                            (true, true) => Err(no_dims(inst.result, "an attribute")),
+                        })
+                        .collect::<Result<_, _>>()?,
                     name: None,
-                    ty: is_result.then(|| inst.ty.clone()),
+                    ty: (is_result && !dims.in_type(&inst.ty)).then(|| inst.ty.clone()),
                 }
             }
         };
@@ -238,10 +396,38 @@ fn function_to_pattern(f: &Function, params: &[Var], is_result: bool) -> Result<
         }
         pat.roots.push(id);
     }
-    if !is_result {
+    if is_result {
+        check_typed(&pat, f)?;
+    } else {
         check_all_used(&pat, f)?;
     }
     Ok(pat)
+}
+
+/// A replacement call whose type mentions named dimensions must take it from the roots: be a
+/// root, or a tuple whose elements are all roots.
+fn check_typed(pat: &Pattern, f: &Function) -> Result<(), String> {
+    for (i, t) in pat.terms.iter().enumerate() {
+        let id = TermId(i);
+        let untyped_call = matches!(
+            t,
+            Term::Op {
+                key: ptir_ir::OpKey::Call,
+                ty: None,
+                ..
+            }
+        );
+        if untyped_call
+            && !pat.roots.contains(&id)
+            && crate::parse::tuple_of_roots(pat, id).is_none()
+        {
+            return Err(format!(
+                "a call of @{} whose type has named dimensions must be a result (or a tuple of results)",
+                f.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Every instruction and parameter of an idiom must feed a root: otherwise it would match
@@ -269,6 +455,182 @@ fn check_all_used(pat: &Pattern, f: &Function) -> Result<(), String> {
         )),
         None => Ok(()),
     }
+}
+
+/// First size standing for a named dimension while the `.pat` text is parsed as PTIR: dim `k`
+/// (in order of first mention) is written as `DIM_BASE + k`. Small enough that a rank-4 type
+/// of such sizes stays within the type size limit; a file that spells one of these sizes
+/// literally is rejected, so the stand-ins are unambiguous.
+const DIM_BASE: usize = 7919;
+
+/// Most named dimensions one `.pat` file may use.
+const MAX_DIMS: usize = 64;
+
+/// The named dimensions (`?n`) of a `.pat` file, in order of first mention.
+#[derive(Debug, Default)]
+struct Dims {
+    names: Vec<String>,
+}
+
+impl Dims {
+    /// The dimension a size stands for, if it is a stand-in.
+    fn of(&self, size: usize) -> Option<usize> {
+        size.checked_sub(DIM_BASE).filter(|&k| k < self.names.len())
+    }
+
+    /// Does the size list mention a named dimension?
+    fn in_shape(&self, shape: &[usize]) -> bool {
+        shape.iter().any(|&s| self.of(s).is_some())
+    }
+
+    /// Does the type mention a named dimension?
+    fn in_type(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Tensor(t) => self.in_shape(&t.shape),
+            Type::Tuple(ts) => ts.iter().any(|t| self.in_type(t)),
+        }
+    }
+
+    /// Does the attribute mention a named dimension?
+    fn in_attr(&self, a: &AttrValue) -> bool {
+        match a {
+            AttrValue::Ints(xs) => self.in_shape(xs),
+            _ => false,
+        }
+    }
+
+    /// The dimension a splat constant's value stands for: `?n` (its size) or `1/?n`.
+    fn of_number(&self, x: f64) -> Option<(usize, bool)> {
+        let inverse = x < 0.0;
+        let m = x.abs();
+        (m.fract() == 0.0 && m >= DIM_BASE as f64)
+            .then(|| self.of(m as usize))
+            .flatten()
+            .map(|k| (k, inverse))
+    }
+}
+
+/// How a `?name` of a `.pat` file is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mention {
+    /// A size in a type or attribute: `f32[?m,?n]`.
+    Size,
+    /// A constant's value: `splat(?n)`.
+    Value,
+    /// The inverse of a size: `splat(1/?n)`.
+    Inverse,
+}
+
+/// Rewrites every `?name` of `text` (outside `//` comments) with `emit(k, name, mention)`,
+/// where `k` numbers the names in order of first mention; returns the text and the names.
+fn substitute_dims(
+    file: &str,
+    text: &str,
+    mut emit: impl FnMut(usize, &str, Mention) -> Result<String, String>,
+) -> Result<(String, Dims), RuleError> {
+    let mut out = String::with_capacity(text.len());
+    let mut dims = Dims::default();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let (code, comment) = match line.find("//") {
+            Some(p) => line.split_at(p),
+            None => (line, ""),
+        };
+        let mut rest = code;
+        while let Some(p) = rest.find('?') {
+            out.push_str(&rest[..p]);
+            let after = &rest[p + 1..];
+            let len = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            let name = &after[..len];
+            let col = code.len() - rest.len() + p + 1;
+            let err = |m: String| RuleError::new(file, i + 1, None, format!("column {col}: {m}"));
+            if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(err("`?` must be followed by a dimension name".into()));
+            }
+            let mention = if out.ends_with("splat(1/") {
+                out.truncate(out.len() - 2);
+                Mention::Inverse
+            } else if out.ends_with("splat(") {
+                Mention::Value
+            } else {
+                Mention::Size
+            };
+            let k = match dims.names.iter().position(|n| n == name) {
+                Some(k) => k,
+                None if dims.names.len() == MAX_DIMS => {
+                    return Err(err(format!("more than {MAX_DIMS} named dimensions")))
+                }
+                None => {
+                    dims.names.push(name.to_string());
+                    dims.names.len() - 1
+                }
+            };
+            out.push_str(&emit(k, name, mention).map_err(err)?);
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+        out.push_str(comment);
+    }
+    Ok((out, dims))
+}
+
+/// The `.pat` text with named dimensions replaced by their stand-in sizes ([`DIM_BASE`]).
+fn with_stand_ins(file: &str, text: &str) -> Result<(String, Dims), RuleError> {
+    if text.contains('?') {
+        for k in 0..MAX_DIMS {
+            let s = (DIM_BASE + k).to_string();
+            let clash = text.match_indices(&s).any(|(p, _)| {
+                let before = text[..p].chars().next_back();
+                let after = text[p + s.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.')
+                    && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+            });
+            if clash {
+                return Err(RuleError::new(
+                    file,
+                    line_of(text, &s),
+                    None,
+                    format!("size {s} is reserved in `.pat` files that name dimensions"),
+                ));
+            }
+        }
+    }
+    substitute_dims(file, text, |k, _, m| {
+        let s = DIM_BASE + k;
+        Ok(match m {
+            Mention::Size => s.to_string(),
+            Mention::Value => format!("{s}.0"),
+            Mention::Inverse => format!("-{s}.0"),
+        })
+    })
+}
+
+/// The `.pat` text with each named dimension given a concrete size (`sizes`, by name): the
+/// idiom at one shape. The interpreter proof checks source-written rules through these.
+pub fn specialize_pat(
+    file: &str,
+    text: &str,
+    sizes: &IndexMap<String, usize>,
+) -> Result<String, RuleError> {
+    let (out, _) = substitute_dims(file, text, |_, name, m| {
+        let n = *sizes
+            .get(name)
+            .ok_or_else(|| format!("no size given for ?{name}"))?;
+        Ok(match m {
+            Mention::Size => n.to_string(),
+            Mention::Value => format!("{:?}", n as f64),
+            Mention::Inverse => format!("{:?}", 1.0 / n as f64),
+        })
+    })?;
+    Ok(out)
+}
+
+/// The named dimensions of a `.pat` file, in order of first mention.
+pub fn pat_dims(file: &str, text: &str) -> Result<Vec<String>, RuleError> {
+    Ok(substitute_dims(file, text, |_, _, _| Ok(String::new()))?
+        .1
+        .names)
 }
 
 #[cfg(test)]
