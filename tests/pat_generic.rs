@@ -101,3 +101,50 @@ fn report_json_names_the_generic_rule() {
         );
     }
 }
+
+/// A program with the `x * x + x` idiom of tests/fixtures/my_fused.pat, and a use after it.
+const SQUARE_PLUS: &str = "func @f(%x: f32[4]) -> (f32[4]) {
+  %s = mul %x, %x : f32[4]
+  %y = add %s, %x : f32[4]
+  %z = exp %y : f32[4]
+  return %z
+}
+";
+
+#[test]
+fn an_injected_definition_makes_the_output_self_contained() {
+    let input = ptir::ir::parse(SQUARE_PLUS).expect("parses");
+    let x = ptir::ir::Tensor::from_f64(
+        ptir::ir::TensorType::new(ptir::ir::DType::F32, vec![4]),
+        &[0.5, -1.0, 2.0, 0.0],
+    );
+    let want = ptir::ir::run(&input, "f", &[x.clone().into()]).expect("the input runs");
+    let pat = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/my_fused.pat");
+    for engine in [Engine::Greedy, Engine::Saturation] {
+        let options = Options {
+            engine,
+            bundled_rules: false,
+            rule_files: vec![pat.clone()],
+            ..Options::default()
+        };
+        let out = ptir::optimize(&input, &options).expect("optimizes");
+        let printed = ptir::ir::print(&out.program);
+        assert!(
+            out.report
+                .rules_fired
+                .iter()
+                .any(|(r, _)| r == "square-plus"),
+            "{engine}: {:?}",
+            out.report.rules_fired
+        );
+        assert!(printed.contains("func @my_fused("), "{engine}:\n{printed}");
+        assert!(
+            !printed.contains("extern @my_fused"),
+            "{engine}:\n{printed}"
+        );
+        assert!(printed.contains("call @my_fused("), "{engine}:\n{printed}");
+        // the plain interpreter, with no extern registered
+        let got = ptir::ir::run(&out.program, "f", &[x.clone().into()]).expect("the output runs");
+        assert_eq!(got, want, "{engine}:\n{printed}");
+    }
+}

@@ -62,36 +62,84 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                 file: file.into(),
                 line: line_of(text, &format!("extern @{}", e.name)),
             },
+            definition: None,
         });
     }
     for f in &program.functions {
-        let Some(stem) = f.name.strip_suffix("_pattern") else {
-            if !f.name.ends_with("_replacement") {
-                return Err(RuleError::new(
-                    file,
-                    line_of(text, &format!("@{}(", f.name)),
-                    None,
-                    format!(
-                        "@{} is neither `NAME_pattern` nor `NAME_replacement`",
-                        f.name
-                    ),
-                ));
-            }
-            continue;
-        };
         let line = line_of(text, &format!("@{}(", f.name));
-        let name = stem.replace('_', "-");
-        let err = |m: String| RuleError::new(file, line, Some(name.clone()), m);
-        let replacement = program
-            .function(&format!("{stem}_replacement"))
-            .ok_or_else(|| err(format!("no @{stem}_replacement for @{}", f.name)))?;
-        out.rules.push(
-            pair_to_rule(f, replacement, &name, doc_above(text, line), &dims)
-                .map_err(err)?
-                .located(file, line),
-        );
+        if let Some(stem) = f.name.strip_suffix("_pattern") {
+            let name = stem.replace('_', "-");
+            let err = |m: String| RuleError::new(file, line, Some(name.clone()), m);
+            let replacement = program
+                .function(&format!("{stem}_replacement"))
+                .ok_or_else(|| err(format!("no @{stem}_replacement for @{}", f.name)))?;
+            out.rules.push(
+                pair_to_rule(f, replacement, &name, doc_above(text, line), &dims)
+                    .map_err(err)?
+                    .located(file, line),
+            );
+        } else if !f.name.ends_with("_replacement") {
+            let spec =
+                definition(f, &program, &dims).map_err(|m| RuleError::new(file, line, None, m))?;
+            out.externs.push(ExternSpec {
+                location: Location {
+                    file: file.into(),
+                    line,
+                },
+                ..spec
+            });
+        }
     }
     Ok(out)
+}
+
+/// A function of a `.pat` file that is neither an idiom nor a replacement: the definition of a
+/// callee of the replacements, injected into the output where a rule's result calls it.
+fn definition(f: &Function, program: &ptir_ir::Program, dims: &Dims) -> Result<ExternSpec, String> {
+    let called = program
+        .functions
+        .iter()
+        .filter(|g| g.name.ends_with("_replacement"))
+        .any(|g| {
+            g.body
+                .insts
+                .iter()
+                .any(|i| matches!(&i.op, Op::Call { callee } if *callee == f.name))
+        });
+    if !called {
+        return Err(format!(
+            "@{} is neither `NAME_pattern` nor `NAME_replacement`, nor called by a replacement",
+            f.name
+        ));
+    }
+    let generic = f
+        .param_types()
+        .iter()
+        .chain(&f.result_types)
+        .any(|t| dims.in_type(t))
+        || f.body.insts.iter().any(|i| dims.in_type(&i.ty));
+    if generic {
+        return Err(format!(
+            "the definition @{} names dimensions: a definition has one signature",
+            f.name
+        ));
+    }
+    let mut pure = true;
+    f.body
+        .walk(&mut |i, _| pure &= !matches!(i.op, Op::Call { .. }));
+    if !pure {
+        return Err(format!(
+            "the definition @{} calls a function: a definition must be self-contained",
+            f.name
+        ));
+    }
+    Ok(ExternSpec {
+        name: f.name.clone(),
+        pure: true,
+        cost: 1.0,
+        location: Location::default(),
+        definition: Some(f.clone()),
+    })
 }
 
 impl Rule {
