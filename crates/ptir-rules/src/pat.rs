@@ -66,7 +66,7 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
         });
     }
     for f in &program.functions {
-        let line = line_of(text, &format!("@{}(", f.name));
+        let line = line_of(text, &format!("func @{}(", f.name));
         if let Some(stem) = f.name.strip_suffix("_pattern") {
             let name = stem.replace('_', "-");
             let err = |m: String| RuleError::new(file, line, Some(name.clone()), m);
@@ -736,5 +736,130 @@ func @linear_replacement(%x: f32[4,8], %w: f32[8,16], %b: f32[16]) -> (f32[4,16]
             .unwrap_err()
             .to_string()
             .contains("does not feed"));
+    }
+
+    const MEAN: &str = "// the row mean, computed by multiplying by 1/n, is one call
+extern @row_mean(f32[?m,?n]) -> (f32[?m]) pure
+
+func @row_mean_pattern(%x: f32[?m,?n]) -> (f32[?m]) {
+  %k = constant splat(1/?n) : f32[?m]
+  %s = reduce_sum %x axes=[1] keep_dims=false : f32[?m]
+  %y = mul %s, %k : f32[?m]
+  return %y
+}
+func @row_mean_replacement(%x: f32[?m,?n]) -> (f32[?m]) {
+  %y = call @row_mean(%x) : f32[?m]
+  return %y
+}
+";
+
+    #[test]
+    fn named_dims_become_shape_constraints() {
+        let c = parse_pat("mean.pat", MEAN).unwrap();
+        let r = &c.rules[0];
+        let preds: Vec<&str> = r.constraints.iter().map(|c| c.pred.as_str()).collect();
+        // ?x has rank 2 and binds ?m, ?n; %s and %y have rank 1 and the size of ?m; the
+        // constant is 1/?n
+        assert_eq!(
+            preds,
+            [
+                "has-rank",
+                "has-dtype",
+                "has-rank",
+                "same-dim",
+                "has-rank",
+                "same-dim",
+                "dim-inverse"
+            ]
+        );
+        assert_eq!(
+            r.attr_vars.get(&Var("d1_inv".into())),
+            Some(&AttrKind::Number)
+        );
+        // the replacement's call takes the root's type
+        assert!(matches!(
+            r.result.term(r.result.roots[0]),
+            Term::Op { ty: None, .. }
+        ));
+    }
+
+    #[test]
+    fn specializing_gives_the_fixed_idiom() {
+        let sizes: IndexMap<String, usize> = [("m".to_string(), 2), ("n".to_string(), 4)].into();
+        let fixed = specialize_pat("mean.pat", MEAN, &sizes).unwrap();
+        assert!(
+            fixed.contains("%k = constant splat(0.25) : f32[2]"),
+            "{fixed}"
+        );
+        assert!(fixed.contains("-> (f32[2])"), "{fixed}");
+        assert_eq!(pat_dims("mean.pat", MEAN).unwrap(), ["m", "n"]);
+        assert!(parse_pat("mean.pat", &fixed).is_ok());
+        let missing = specialize_pat("mean.pat", MEAN, &IndexMap::new()).unwrap_err();
+        assert!(
+            missing.to_string().contains("no size given for ?m"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn bad_named_dims_are_located_errors() {
+        let bad = MEAN.replace(
+            "f32[?m,?n]) -> (f32[?m]) {\n  %k",
+            "f32[?1,?n]) -> (f32[?m]) {\n  %k",
+        );
+        let e = parse_pat("x.pat", &bad).unwrap_err().to_string();
+        assert!(
+            e.contains(":4") && e.contains("column 32: `?` must be followed"),
+            "{e}"
+        );
+        let clash = MEAN.replace("constant splat(1/?n)", "constant splat(7919.0)");
+        let e = parse_pat("x.pat", &clash).unwrap_err().to_string();
+        assert!(e.contains("size 7919 is reserved"), "{e}");
+        let unbound = MEAN.replace("splat(1/?n)", "splat(?k)");
+        let e = parse_pat("x.pat", &unbound).unwrap_err().to_string();
+        assert!(e.contains("?k in a constant of @row_mean_pattern"), "{e}");
+        let attr = MEAN.replace(
+            "  %y = call @row_mean(%x) : f32[?m]\n  return %y\n}\n",
+            "  %y = call @row_mean(%x) : f32[?m]\n  %z = broadcast %y dims=[0] : f32[?m,?n]\n  %w = reduce_sum %z axes=[1] keep_dims=false : f32[?m]\n  return %w\n}\n",
+        );
+        let e = parse_pat("x.pat", &attr).unwrap_err().to_string();
+        assert!(
+            e.contains("cannot appear in an attribute of a replacement"),
+            "{e}"
+        );
+        let inner = MEAN.replace(
+            "  %y = call @row_mean(%x) : f32[?m]\n  return %y\n}\n",
+            "  %y = call @row_mean(%x) : f32[?m]\n  %z = exp %y : f32[?m]\n  return %z\n}\n",
+        );
+        let e = parse_pat("x.pat", &inner).unwrap_err().to_string();
+        assert!(e.contains("must be a result"), "{e}");
+    }
+
+    const DEFINED: &str = "func @twice_pattern(%x: f32[4]) -> (f32[4]) {
+  %y = add %x, %x : f32[4]
+  return %y
+}
+func @twice_replacement(%x: f32[4]) -> (f32[4]) {
+  %y = call @my_twice(%x) : f32[4]
+  return %y
+}
+func @my_twice(%x: f32[4]) -> (f32[4]) {
+  %y = add %x, %x : f32[4]
+  return %y
+}
+";
+
+    #[test]
+    fn a_third_function_defines_a_callee() {
+        let c = parse_pat("d.pat", DEFINED).unwrap();
+        let e = &c.externs[0];
+        assert_eq!((e.name.as_str(), e.location.line), ("my_twice", 9));
+        assert_eq!(
+            e.definition.as_ref().map(|f| f.name.as_str()),
+            Some("my_twice")
+        );
+        let uncalled = DEFINED.replace("call @my_twice(%x)", "add %x, %x");
+        let e = parse_pat("d.pat", &uncalled).unwrap_err().to_string();
+        assert!(e.contains("nor called by a replacement"), "{e}");
     }
 }
