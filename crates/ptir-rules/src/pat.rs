@@ -23,6 +23,46 @@
 //!   return %0
 //! }
 //! ```
+//!
+//! Several pairs may share one file.
+//!
+//! # Named dimensions
+//!
+//! A size written `?name` in a type (`%x: f32[?m,?n]`, result `f32[?m]`) is a named dimension:
+//! bound when the idiom matches, and the same at every mention. It becomes constraints that
+//! both engines check at match time: `has-rank` and `has-dim` (fixed sizes) on each value whose
+//! type names a dimension, and `same-dim` tying every mention of `?n` to its first (the idiom's
+//! ops with such types are named `?vK:(op ...)` so their types can be constrained; their size
+//! attributes, `broadcast`'s or `reshape`'s shape, then match anything). A constant may stand
+//! for a dimension: `constant splat(?n)` matches a splat equal to the bound size (the count of
+//! `sum(x) / n`), `constant splat(1/?n)` one equal to its inverse, exactly or rounded to f32
+//! (the `1/n` of a mean computed by multiplication); they become `dim-value` and `dim-inverse`
+//! constraints. Other constants, such as an epsilon, are literal. In a replacement a named
+//! dimension may appear only in the type of a call that is a root (or a tuple of roots): the
+//! call takes the type of the value it replaces. [`specialize_pat`] gives the idiom at fixed
+//! sizes (the interpreter proof checks generic idioms through it).
+//!
+//! The text is parsed as PTIR after each `?name` is replaced by a stand-in size (7919 + its
+//! number), so the program grammar is unchanged; a file naming dimensions must not spell
+//! those sizes itself.
+//!
+//! # Definitions
+//!
+//! A function that is neither `NAME_pattern` nor `NAME_replacement` defines a callee of the
+//! replacements (it must be called by one): it is declared as a pure extern of the rule set
+//! carrying its body ([`ExternSpec::definition`]), and when a rule's result calls it,
+//! `ptir::optimize` (both engines) adds the function to the output in place of the extern
+//! declaration, so the output runs in the plain interpreter. A definition has one signature
+//! (no named dimensions) and calls nothing.
+//!
+//! ```text
+//! func @square_plus_pattern(%x: f32[4]) -> (f32[4]) { ... x * x + x ... }
+//! func @square_plus_replacement(%x: f32[4]) -> (f32[4]) {
+//!   %y = call @my_fused(%x) : f32[4]
+//!   return %y
+//! }
+//! func @my_fused(%x: f32[4]) -> (f32[4]) { ... x * x + x ... }
+//! ```
 
 use crate::ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var,
