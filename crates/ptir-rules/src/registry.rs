@@ -662,6 +662,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dimension_predicates() {
+        let r = Registry::standard();
+        let test =
+            |name: &str, args: &[Bound]| (r.predicate(name).unwrap().test.as_ref().unwrap())(args);
+        let t = |shape: Vec<usize>| {
+            Bound::Value(ptir_ir::Type::Tensor(ptir_ir::TensorType::new(
+                DType::F32,
+                shape,
+            )))
+        };
+        let int = |i: usize| Bound::Attr(AttrValue::Int(i));
+        let num = |x: f64| Bound::Attr(AttrValue::Number(x));
+        assert!(test("has-dim", &[t(vec![2, 16]), int(1), int(16)]));
+        assert!(!test("has-dim", &[t(vec![2, 16]), int(2), int(16)]));
+        assert!(test(
+            "same-dim",
+            &[t(vec![2, 16]), int(1), t(vec![16]), int(0)]
+        ));
+        assert!(!test(
+            "same-dim",
+            &[t(vec![2, 16]), int(0), t(vec![16]), int(0)]
+        ));
+        assert!(test("dim-value", &[num(16.0), t(vec![2, 16]), int(1)]));
+        assert!(!test("dim-value", &[num(8.0), t(vec![2, 16]), int(1)]));
+        // 1/3 held by an f32 constant is 1/3 rounded to f32
+        assert!(test(
+            "dim-inverse",
+            &[num((1.0f32 / 3.0) as f64), t(vec![3]), int(0)]
+        ));
+        assert!(!test("dim-inverse", &[num(0.25), t(vec![3]), int(0)]));
+    }
+
+    #[test]
     fn perm_algebra() {
         let p = vec![1, 2, 0];
         let inv = invert_perm(&p).unwrap();
