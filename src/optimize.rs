@@ -238,6 +238,12 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         }
     };
     let mut program = program;
+    for name in inject_definitions(&mut program, &rules) {
+        report
+            .notes
+            .push(format!("defined @{name} in the output, from its rule file"));
+    }
+    ptir_ir::verify(&program).map_err(Error::Output)?;
     if options.outline {
         let done = ptir_convert::outline_fused_calls(&mut program).map_err(Error::Outline)?;
         for (ext, f) in &done.functions {
@@ -314,8 +320,8 @@ fn declare_all_externs(program: &mut Program, rules: &RuleSet) -> Vec<String> {
     added
 }
 
-/// Removes the declarations of `names` that no instruction calls.
-fn drop_unused_externs(program: &mut Program, names: &[String]) {
+/// The callees of every call of `program`.
+fn called(program: &Program) -> std::collections::HashSet<String> {
     let mut called = std::collections::HashSet::new();
     for f in &program.functions {
         f.body.walk(&mut |i, _| {
@@ -324,6 +330,33 @@ fn drop_unused_externs(program: &mut Program, names: &[String]) {
             }
         });
     }
+    called
+}
+
+/// Defines in `program` every rule extern that it calls, does not define, and whose rule file
+/// gives its body (a `.pat` definition), in place of its extern declaration; returns their
+/// names.
+fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
+    let called = called(program);
+    let mut added = Vec::new();
+    for (name, spec) in rules.externs() {
+        let Some(def) = &spec.definition else {
+            continue;
+        };
+        if called.contains(name) && program.function(name).is_none() {
+            program.externs.retain(|e| e.name != *name);
+            let mut f = def.clone();
+            f.name = name.clone();
+            program.functions.push(f);
+            added.push(name.clone());
+        }
+    }
+    added
+}
+
+/// Removes the declarations of `names` that no instruction calls.
+fn drop_unused_externs(program: &mut Program, names: &[String]) {
+    let called = called(program);
     program
         .externs
         .retain(|e| !names.contains(&e.name) || called.contains(&e.name));

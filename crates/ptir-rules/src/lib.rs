@@ -65,7 +65,7 @@ pub use build::FnBuilder;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
-pub use pat::parse_pat;
+pub use pat::{parse_pat, pat_dims, specialize_pat};
 pub use registry::{
     absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, dims_after_reduce, dot_swap_perm,
     exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,

@@ -47,6 +47,9 @@ pub struct ExternSpec {
     pub cost: f64,
     /// Where it was declared.
     pub location: Location,
+    /// Its body, where the rule file defines it (a `.pat` file's third function): injected
+    /// into an output that calls it, so the output runs without a registered extern.
+    pub definition: Option<ptir_ir::Function>,
 }
 
 /// What one rule file declares.
@@ -129,6 +132,7 @@ fn extern_spec(file: &str, form: &Form, items: &[Sexp]) -> Result<ExternSpec, Ru
             file: file.into(),
             line: form.line,
         },
+        definition: None,
     };
     let mut rest = items[2..].iter();
     while let Some(item) = rest.next() {

@@ -413,6 +413,24 @@ impl Registry {
             "the value's dtype is an integer type or bool (no NaN, no signed zero)",
             |a| a[0].dtype().is_some_and(|d| !d.is_float()),
         );
+        self.add_predicate("has-dim", 3, "axis ?a of value ?x has size ?n", |a| {
+            matches!((a[0].tensor(), a[1].attr(), a[2].attr()), (Some(t), Some(AttrValue::Int(i)), Some(AttrValue::Int(n))) if t.shape.get(*i) == Some(n))
+        });
+        self.add_predicate("same-dim", 4, "axis ?a of value ?x has the size of axis ?b of value ?y", |a| {
+            matches!((a[0].tensor(), a[1].attr(), a[2].tensor(), a[3].attr()), (Some(x), Some(AttrValue::Int(i)), Some(y), Some(AttrValue::Int(j))) if x.shape.get(*i).is_some() && x.shape.get(*i) == y.shape.get(*j))
+        });
+        self.add_predicate(
+            "dim-value",
+            3,
+            "number ?c is the size of axis ?a of value ?x",
+            |a| dim_number(a, |n| n),
+        );
+        self.add_predicate(
+            "dim-inverse",
+            3,
+            "number ?c is 1 / the size of axis ?a of value ?x (in f64, or rounded to f32)",
+            |a| dim_number(a, |n| 1.0 / n),
+        );
         self.add_predicate("has-rank", 2, "value ?x has rank ?n", |a| {
             matches!((a[0].tensor(), a[1].attr()), (Some(t), Some(AttrValue::Int(n))) if t.rank() == *n)
         });
@@ -625,9 +643,56 @@ impl Registry {
     }
 }
 
+/// Is number `a[0]` equal to `f(size)`, the size of axis `a[2]` of value `a[1]`, exactly or
+/// after rounding both to f32 (a constant of an f32 program holds `f(size)` rounded)?
+fn dim_number(a: &[Bound], f: impl Fn(f64) -> f64) -> bool {
+    let (Some(AttrValue::Number(c)), Some(t), Some(AttrValue::Int(i))) =
+        (a[0].attr(), a[1].tensor(), a[2].attr())
+    else {
+        return false;
+    };
+    t.shape.get(*i).is_some_and(|&n| {
+        let want = f(n as f64);
+        *c == want || (*c as f32) == (want as f32)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dimension_predicates() {
+        let r = Registry::standard();
+        let test =
+            |name: &str, args: &[Bound]| (r.predicate(name).unwrap().test.as_ref().unwrap())(args);
+        let t = |shape: Vec<usize>| {
+            Bound::Value(ptir_ir::Type::Tensor(ptir_ir::TensorType::new(
+                DType::F32,
+                shape,
+            )))
+        };
+        let int = |i: usize| Bound::Attr(AttrValue::Int(i));
+        let num = |x: f64| Bound::Attr(AttrValue::Number(x));
+        assert!(test("has-dim", &[t(vec![2, 16]), int(1), int(16)]));
+        assert!(!test("has-dim", &[t(vec![2, 16]), int(2), int(16)]));
+        assert!(test(
+            "same-dim",
+            &[t(vec![2, 16]), int(1), t(vec![16]), int(0)]
+        ));
+        assert!(!test(
+            "same-dim",
+            &[t(vec![2, 16]), int(0), t(vec![16]), int(0)]
+        ));
+        assert!(test("dim-value", &[num(16.0), t(vec![2, 16]), int(1)]));
+        assert!(!test("dim-value", &[num(8.0), t(vec![2, 16]), int(1)]));
+        // 1/3 held by an f32 constant is 1/3 rounded to f32
+        assert!(test(
+            "dim-inverse",
+            &[num((1.0f32 / 3.0) as f64), t(vec![3]), int(0)]
+        ));
+        assert!(!test("dim-inverse", &[num(0.25), t(vec![3]), int(0)]));
+    }
 
     #[test]
     fn perm_algebra() {

@@ -1,4 +1,6 @@
-//! Proof by interpreter (issue 3): every bundled rule, and every rule of `rules/*.pat`, is
+//! Proof by interpreter (issue 3): every bundled rule, every rule of `rules/*.pat` and of
+//! `tests/fixtures/*.pat` (a `.pat` with named dimensions through its specializations at
+//! several sizes, see [`add_pat`]; a `.pat` definition stands in for its extern), is
 //! instantiated on [`SEEDS`] seeds (random shapes, dtypes and attributes from its source
 //! pattern, its constraints satisfied: [`ptir_rules::example`]); both functions verify, and
 //! `@source` and `@result` run on the same inputs (and the same rng seed) must agree:
@@ -19,7 +21,7 @@
 //! failures are also written to that file (Markdown).
 
 use ptir_rules::example::{self, InputKind, InstantiateError, Outcome};
-use ptir_rules::{Registry, Rule, RuleSet};
+use ptir_rules::{Rule, RuleSet};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -36,25 +38,73 @@ fn seeds() -> u64 {
 /// Fewest bundled rules the library should have.
 const MIN_RULES: usize = 60;
 
-/// The bundled rules plus the source-written patterns of `rules/*.pat` not bundled yet.
+/// The bundled rules plus the source-written patterns of `rules/*.pat` not bundled yet and of
+/// the generic test fixtures (`tests/fixtures/*.pat`).
 fn all_rules() -> RuleSet {
     let mut set = RuleSet::bundled().unwrap_or_else(|e| panic!("bundled rules: {e}"));
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
-    let mut pats: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    pats.retain(|p| p.extension().is_some_and(|x| x == "pat"));
-    pats.sort();
-    for p in pats {
-        let name = format!("rules/{}", p.file_name().unwrap().to_string_lossy());
-        if set.rules().iter().any(|r| r.location.file == name) {
-            continue; // bundled already
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for dir in ["rules", "tests/fixtures"] {
+        let mut pats: Vec<_> = std::fs::read_dir(root.join(dir))
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        pats.retain(|p| p.extension().is_some_and(|x| x == "pat"));
+        pats.sort();
+        for p in pats {
+            let name = format!("{dir}/{}", p.file_name().unwrap().to_string_lossy());
+            if set.rules().iter().any(|r| r.location.file == name) {
+                continue; // bundled already
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            add_pat(&mut set, &name, &text);
         }
-        let text = std::fs::read_to_string(&p).unwrap();
-        set.add_pat_source(&name, &text)
-            .unwrap_or_else(|e| panic!("{e}"));
     }
     set
+}
+
+/// Replaces the declaration of every extern whose rule file defines it (a `.pat` definition)
+/// with that definition, as `ptir::optimize` does in its output.
+fn define_externs(program: &mut ptir_ir::Program, set: &RuleSet) {
+    for (name, spec) in set.externs() {
+        if let Some(def) = &spec.definition {
+            if program.extern_decl(name).is_some() && program.function(name).is_none() {
+                program.externs.retain(|e| e.name != *name);
+                program.functions.push(def.clone());
+            }
+        }
+    }
+}
+
+/// Sizes each named dimension of a generic `.pat` takes in turn: 1 (a degenerate axis), small
+/// and odd, and the corpus' 8.
+const DIM_SIZES: [usize; 3] = [1, 3, 8];
+
+/// Adds the rules of a `.pat` file. An idiom with named dimensions (`f32[?m,?n]`) is proven
+/// through its specializations: every named dimension at each of [`DIM_SIZES`] (dimension `i`
+/// of a combination takes `DIM_SIZES[(c + i) % 3]`, so every size is seen by every dimension),
+/// each a fixed-shape rule named `NAME@m=3,n=8`. The generic rule's constraints accept exactly
+/// the programs its specializations match, so proving these proves it at those sizes.
+fn add_pat(set: &mut RuleSet, file: &str, text: &str) {
+    let dims = ptir_rules::pat_dims(file, text).unwrap_or_else(|e| panic!("{e}"));
+    if dims.is_empty() {
+        set.add_pat_source(file, text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        return;
+    }
+    for c in 0..DIM_SIZES.len() {
+        let sizes: indexmap::IndexMap<String, usize> = dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.clone(), DIM_SIZES[(c + i) % DIM_SIZES.len()]))
+            .collect();
+        let tag: Vec<String> = sizes.iter().map(|(d, n)| format!("{d}={n}")).collect();
+        let fixed =
+            ptir_rules::specialize_pat(file, text, &sizes).unwrap_or_else(|e| panic!("{e}"));
+        let contents = ptir_rules::parse_pat(file, &fixed).unwrap_or_else(|e| panic!("{e}"));
+        for mut rule in contents.rules {
+            rule.name = format!("{}@{}", rule.name, tag.join(","));
+            set.add_rule(rule).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
 }
 
 /// One way a rule failed its proof.
@@ -65,7 +115,8 @@ struct Failure {
 }
 
 /// Proves one rule on every seed; returns the number of examples checked.
-fn prove(rule: &Rule, registry: &Registry, failures: &mut Vec<Failure>) -> usize {
+fn prove(rule: &Rule, set: &RuleSet, failures: &mut Vec<Failure>) -> usize {
+    let registry = set.registry();
     let fail = |message: String| Failure {
         rule: rule.name.clone(),
         location: rule.location.to_string(),
@@ -74,7 +125,7 @@ fn prove(rule: &Rule, registry: &Registry, failures: &mut Vec<Failure>) -> usize
     let (mut found, mut compared) = (0, 0);
     let mut reason = String::new();
     for seed in 0..seeds() {
-        let ex = match example::instantiate(rule, registry, seed) {
+        let mut ex = match example::instantiate(rule, registry, seed) {
             Ok(ex) => ex,
             Err(InstantiateError::NoInstance { reason: r, .. }) => {
                 reason = r;
@@ -86,6 +137,7 @@ fn prove(rule: &Rule, registry: &Registry, failures: &mut Vec<Failure>) -> usize
             }
         };
         found += 1;
+        define_externs(&mut ex.program, set);
         match check(rule, &ex) {
             Ok(n) => compared += n,
             Err(message) => {
@@ -176,7 +228,7 @@ fn every_rule_is_proven_by_the_interpreter() {
     let mut per_file: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     for rule in set.rules() {
         let before = failures.len();
-        let examples = prove(rule, set.registry(), &mut failures);
+        let examples = prove(rule, &set, &mut failures);
         let entry = per_file.entry(rule.location.file.clone()).or_default();
         entry.0 += usize::from(failures.len() == before);
         entry.1 += 1;
@@ -237,7 +289,8 @@ fn every_extern_a_result_calls_has_a_reference() {
                     rule.source.terms.iter().any(
                         |s| matches!(s, ptir_rules::Term::Op { callee: Some(d), .. } if d == c),
                     );
-                if !in_source && !ptir_rules::externs::has_reference(c) {
+                let defined = set.externs().get(c).is_some_and(|e| e.definition.is_some());
+                if !in_source && !defined && !ptir_rules::externs::has_reference(c) {
                     missing.push(format!("@{c} (rule `{}`, {})", rule.name, rule.location));
                 }
             }
