@@ -30,10 +30,11 @@ mod run;
 
 pub use compare::{compare_cost_models, CostTable};
 pub use diff::{
-    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, FAST_MATH_TOLERANCE,
+    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, DIFF_WHILE_FUEL,
+    FAST_MATH_TOLERANCE,
 };
 pub use error::Error;
-pub use optimize::{load_rules, optimize, Optimized, Report};
+pub use optimize::{load_rules, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS};
 pub use options::{Cost, Engine, Options};
 pub use ptir_egraph as egraph;
 pub use ptir_ir as ir;

@@ -18,7 +18,7 @@
 //! written, the seed, the program and the differing values. With `PTIR_PROOF_REPORT=path` the
 //! failures are also written to that file (Markdown).
 
-use ptir_rules::example::{self, InputKind, InstantiateError, Outcome};
+use ptir_rules::example;
 use ptir_rules::{Registry, Rule, RuleSet};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -64,88 +64,19 @@ struct Failure {
     message: String,
 }
 
-/// Proves one rule on every seed; returns the number of examples checked.
+/// Proves one rule on every seed ([`example::prove`]); returns the number of examples checked.
 fn prove(rule: &Rule, registry: &Registry, failures: &mut Vec<Failure>) -> usize {
-    let fail = |message: String| Failure {
-        rule: rule.name.clone(),
-        location: rule.location.to_string(),
-        message,
-    };
-    let (mut found, mut compared) = (0, 0);
-    let mut reason = String::new();
-    for seed in 0..seeds() {
-        let ex = match example::instantiate(rule, registry, seed) {
-            Ok(ex) => ex,
-            Err(InstantiateError::NoInstance { reason: r, .. }) => {
-                reason = r;
-                continue;
-            }
-            Err(e) => {
-                failures.push(fail(format!("seed {seed}: {e}")));
-                return found;
-            }
-        };
-        found += 1;
-        match check(rule, &ex) {
-            Ok(n) => compared += n,
-            Err(message) => {
-                failures.push(fail(message));
-                return found;
-            }
+    match example::prove(rule, registry, seeds()) {
+        Ok(p) => p.examples,
+        Err(e) => {
+            failures.push(Failure {
+                rule: rule.name.clone(),
+                location: rule.location.to_string(),
+                message: e.to_string(),
+            });
+            0
         }
     }
-    if found == 0 {
-        failures.push(fail(format!(
-            "no instance in any of {} seeds ({} attempts each); the last attempt failed because {reason}",
-            seeds(),
-            example::ATTEMPTS
-        )));
-    } else if compared == 0 {
-        failures.push(fail(format!(
-            "never compared: @source fails on every input of its {found} examples"
-        )));
-    }
-    found
-}
-
-/// Verifies an example and compares its two functions on two input sets; returns on how
-/// many the source ran (so that there was something to compare).
-fn check(rule: &Rule, ex: &example::Example) -> Result<usize, String> {
-    let program = ptir_ir::print(&ex.program);
-    if let Err(e) = ptir_ir::verify(&ex.program) {
-        return Err(format!("seed {}: does not verify: {e}\n{program}", ex.seed));
-    }
-    let fast = rule.is_fast_math();
-    let second = if fast {
-        InputKind::Ordinary
-    } else {
-        InputKind::Special
-    };
-    let sets = [
-        ("ordinary", ex.inputs.clone()),
-        (
-            if fast { "ordinary" } else { "special" },
-            ex.random_inputs(second, ex.seed + 1000),
-        ),
-    ];
-    let mut compared = 0;
-    for (kind, inputs) in sets {
-        match ex.check(&inputs, fast) {
-            Ok(Outcome::Same) => compared += 1,
-            Ok(Outcome::Undefined(_)) => {}
-            Err(diff) => {
-                let inputs: Vec<String> = inputs.iter().map(|v| format!("  {v}")).collect();
-                return Err(format!(
-                    "seed {} ({kind} inputs{}): @source and @result differ:\n{diff}\nattributes: {}\n{program}inputs:\n{}",
-                    ex.seed,
-                    if fast { ", fast-math tolerance" } else { ", bit-exact" },
-                    ex.describe_attrs(),
-                    inputs.join("\n")
-                ));
-            }
-        }
-    }
-    Ok(compared)
 }
 
 /// Writes the failures as Markdown to `$PTIR_PROOF_REPORT`, if set.

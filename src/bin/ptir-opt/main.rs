@@ -147,6 +147,7 @@ impl OptArgs {
                 ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
                 ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
             },
+            ..ptir::Options::default()
         })
     }
 }
