@@ -66,7 +66,7 @@ pub fn compare_cost_models(
     pairs: &[(Cost, ExtractorKind)],
 ) -> Result<CostTable, Error> {
     ptir_ir::verify(program)?;
-    let rules = load_rules(options)?;
+    let (rules, _) = load_rules(options)?.renaming_externs_for(program);
     let models: Vec<_> = pairs.iter().map(|(c, k)| (c.model(&rules), *k)).collect();
     let rows = ptir_egraph::compare(program, &rules, &options.limits, &models)?;
     let mut input_costs: Vec<(String, f64)> = Vec::new();

@@ -2,29 +2,33 @@
 //! rules, checked against each other by the interpreter and the cost model.
 //!
 //! Both outputs must verify; the input and both outputs, run on the same seeded random inputs,
-//! must give the same results (bit-exact — NaN equals NaN, `-0.0` differs from `0.0` — or,
-//! with `fast-math` rules, within [`FAST_MATH_TOLERANCE`]); and saturation's output must cost
-//! no more than greedy's under the chosen model.
+//! must give the same results (compared as [`crate::equivalence`] says: bit-exact, or with
+//! `fast-math` rules within a per-dtype tolerance); and, with a DAG-cost extractor, saturation's
+//! output must cost no more than greedy's under the chosen model.
+//!
+//! **When the cost claim holds.** A program pays for each instruction once: its cost is a DAG
+//! cost. The DAG-aware greedy extractor minimizes that cost (heuristically) and the exact
+//! extractor minimizes it (never worse than the greedy extractor's answer), so with either, an
+//! e-graph that contains greedy's rewrites should extract something no more expensive: a
+//! higher cost is reported as [`Mismatch::Cost`]. The tree extractor minimizes another
+//! objective, the tree cost (a shared value paid once per use): among choices of equal tree
+//! cost it cannot see which one shares, and it prefers an unshared value over a cheaper shared
+//! one, so its output can cost more than greedy's under the DAG cost (random program seed
+//! 150725, size 15: 88 against 80, choosing `neg(mul(x, t))` over `mul(x, neg(t))` where
+//! `neg(t)` is used elsewhere). For it (and for chaos extraction) the costs are reported but not
+//! compared, and the report says so ([`DiffReport::cost_unchecked`]).
 
+use crate::equivalence::{Divergence, Trial};
 use crate::optimize::optimize;
 use crate::options::{Engine, Options};
-use crate::run::interpreter;
 use crate::Error;
-use ptir_ir::{generate::random_inputs, Program, Value};
+use ptir_egraph::ExtractorKind;
+use ptir_ir::Program;
 use rayon::prelude::*;
 use std::fmt;
 
-/// Relative tolerance of results when `fast-math` rules are on (plus the same absolute
-/// tolerance scaled by the largest magnitude of the reference tensor).
-pub const FAST_MATH_TOLERANCE: f64 = 1e-3;
-
 /// Random input sets per program in [`diff`].
 pub const DIFF_TRIALS: usize = 8;
-
-/// Loop fuel of each interpreter run in [`diff`]: generated loops run a few iterations, and
-/// a generated helper that never returns should fail fast (the input program failing on an
-/// input skips that input; see [`DiffReport::skipped`]).
-pub const DIFF_WHILE_FUEL: u64 = 20_000;
 
 /// One disagreement.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,18 +40,12 @@ pub enum Mismatch {
         /// Its error.
         message: String,
     },
-    /// Results differ on an input set.
+    /// Results differ on an input set (or the output fails where the input does not).
     Results {
         /// The engine whose output differs from the input program.
         engine: String,
-        /// The seed of the input set (inputs are `random_inputs(function, seed)`).
-        seed: u64,
-        /// The inputs.
-        inputs: Vec<Value>,
-        /// What the input program computes.
-        expected: Vec<Value>,
-        /// What the engine's output computes.
-        got: Vec<Value>,
+        /// Where and how.
+        divergence: Box<Divergence>,
     },
     /// Saturation's output costs more than greedy's.
     Cost {
@@ -62,21 +60,8 @@ impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Mismatch::Failed { engine, message } => write!(f, "{engine} failed: {message}"),
-            Mismatch::Results {
-                engine,
-                seed,
-                inputs,
-                expected,
-                got,
-            } => {
-                writeln!(f, "{engine} output differs on input seed {seed}:")?;
-                for (i, v) in inputs.iter().enumerate() {
-                    writeln!(f, "  input {i}: {v}")?;
-                }
-                for (i, (e, g)) in expected.iter().zip(got).enumerate() {
-                    writeln!(f, "  result {i}: expected {e}\n            got      {g}")?;
-                }
-                Ok(())
+            Mismatch::Results { engine, divergence } => {
+                write!(f, "{engine} output differs: {divergence}")
             }
             Mismatch::Cost { greedy, saturation } => {
                 write!(f, "saturation costs {saturation} > greedy {greedy}")
@@ -104,6 +89,8 @@ pub struct DiffReport {
     /// (division by zero, a call that never returns, a tensor over the limit): they say
     /// nothing about the engines and are not mismatches.
     pub skipped: usize,
+    /// Why saturation's cost was not held to greedy's (`None`: it was; see the module docs).
+    pub cost_unchecked: Option<&'static str>,
 }
 
 impl DiffReport {
@@ -121,6 +108,9 @@ impl fmt::Display for DiffReport {
             "{} instructions, {} trials ({} runs skipped: the input fails), cost ({}): input {i}, greedy {g}, eqsat {s}",
             self.insts, self.trials, self.skipped, self.cost_model
         )?;
+        if let Some(why) = self.cost_unchecked {
+            writeln!(f, "cost not compared: {why}")?;
+        }
         for m in &self.mismatches {
             writeln!(f, "MISMATCH: {m}")?;
             writeln!(
@@ -135,28 +125,6 @@ impl fmt::Display for DiffReport {
             )?;
         }
         Ok(())
-    }
-}
-
-/// Do two results agree: bit-exact, or within the fast-math tolerance?
-fn same(a: &Value, b: &Value, fast_math: bool) -> bool {
-    match (a, b) {
-        (Value::Tuple(x), Value::Tuple(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, fast_math))
-        }
-        (Value::Tensor(x), Value::Tensor(y)) if fast_math && x.ty == y.ty => {
-            let (xs, ys) = (x.to_f64_vec(), y.to_f64_vec());
-            let scale = xs
-                .iter()
-                .filter(|v| v.is_finite())
-                .fold(1.0f64, |m, v| m.max(v.abs()));
-            xs.iter().zip(&ys).all(|(p, q)| {
-                p.to_bits() == q.to_bits()
-                    || (p - q).abs() <= FAST_MATH_TOLERANCE * scale
-                    || !p.is_finite()
-            })
-        }
-        _ => a == b,
     }
 }
 
@@ -188,6 +156,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         mismatches: Vec::new(),
         trials: DIFF_TRIALS,
         skipped: 0,
+        cost_unchecked: cost_unchecked(options.extractor),
     };
     let mut outputs = Vec::new();
     for (name, result) in [("greedy", greedy), ("eqsat", sat)] {
@@ -207,7 +176,8 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
             s.report.cost_after,
         );
         report.rules_fired = (names(&g.report.rules_fired), names(&s.report.rules_fired));
-        if s.report.cost_after > g.report.cost_after * (1.0 + 1e-9) {
+        let dearer = s.report.cost_after > g.report.cost_after * (1.0 + 1e-9);
+        if dearer && report.cost_unchecked.is_none() {
             report.mismatches.push(Mismatch::Cost {
                 greedy: g.report.cost_after,
                 saturation: s.report.cost_after,
@@ -215,9 +185,23 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         }
     }
     for seed in 0..DIFF_TRIALS as u64 {
-        compare_runs(program, &outputs, seed, options.fast_math, &mut report);
+        compare_runs(program, &outputs, seed, options.fast_math, &mut report)?;
     }
     Ok(report)
+}
+
+/// Why the cost claim does not hold for `extractor` (`None`: it minimizes the DAG cost a
+/// program pays, so it does).
+fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
+    match extractor {
+        ExtractorKind::Greedy | ExtractorKind::Exact => None,
+        ExtractorKind::Tree => Some(
+            "the tree extractor minimizes tree cost (a shared value paid once per use), not the \
+             DAG cost a program pays, so saturation may cost more than greedy; the claim holds \
+             for the DAG extractors (greedy, exact)",
+        ),
+        ExtractorKind::Chaos(_) => Some("chaos extraction uses random costs"),
+    }
 }
 
 fn names(fired: &[(String, usize)]) -> Vec<String> {
@@ -225,51 +209,36 @@ fn names(fired: &[(String, usize)]) -> Vec<String> {
 }
 
 /// Runs every function of the input and of each output on input set `seed` and records the
-/// first difference per engine.
+/// first difference per engine. An output that cannot run at all (an extern without an
+/// implementation) is an error, not a difference.
 fn compare_runs(
     program: &Program,
     outputs: &[(&str, crate::Optimized)],
     seed: u64,
     fast_math: bool,
     report: &mut DiffReport,
-) {
+) -> Result<(), Error> {
     for f in &program.functions {
-        let inputs = random_inputs(f, seed);
-        let reference = interpreter(program)
-            .with_seed(seed)
-            .with_while_fuel(DIFF_WHILE_FUEL)
-            .run(&f.name, &inputs);
-        let Ok(expected) = reference else {
-            report.skipped += 1; // the input itself fails on these inputs (e.g. division by zero)
-            continue;
-        };
+        let trial = Trial::new(program, f, seed)?;
+        if trial.skipped() {
+            report.skipped += 1; // the input itself fails here (e.g. division by zero)
+        }
         for (engine, out) in outputs {
-            if report
-                .mismatches
-                .iter()
-                .any(|m| matches!(m, Mismatch::Results { engine: e, .. } if e == engine))
-            {
+            let differs =
+                |m: &Mismatch| matches!(m, Mismatch::Results { engine: e, .. } if e == engine);
+            if report.mismatches.iter().any(differs) {
                 continue;
             }
-            let got = interpreter(&out.program)
-                .with_seed(seed)
-                .with_while_fuel(DIFF_WHILE_FUEL)
-                .run(&f.name, &inputs);
-            let agree = got.as_ref().is_ok_and(|g| {
-                g.len() == expected.len()
-                    && g.iter().zip(&expected).all(|(a, b)| same(b, a, fast_math))
-            });
-            if !agree {
+            let name = format!("the {engine} output");
+            if let Some(d) = trial.check(&out.program, &name, fast_math)? {
                 report.mismatches.push(Mismatch::Results {
                     engine: engine.to_string(),
-                    seed,
-                    inputs: inputs.clone(),
-                    expected: expected.clone(),
-                    got: got.unwrap_or_default(),
+                    divergence: Box::new(d),
                 });
             }
         }
     }
+    Ok(())
 }
 
 /// Optimizes many programs in parallel (rayon); results in input order.

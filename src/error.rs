@@ -24,6 +24,9 @@ pub enum Error {
         /// The proof's counterexample (seed, inputs, both values, the program).
         counterexample: String,
     },
+    /// A name to enable or disable matches no rule and no label.
+    #[error(transparent)]
+    UnknownRule(#[from] ptir_rules::UnknownRuleName),
     /// The input program does not verify.
     #[error("the program does not verify:\n{0}")]
     Verify(#[from] ptir_ir::VerifyError),
@@ -36,7 +39,33 @@ pub enum Error {
     /// A greedy pass failed.
     #[error(transparent)]
     Pass(#[from] ptir_greedy::PassError),
+    /// Translation validation ([`crate::Options::validate`]) refused the output, or could not
+    /// compare it with the input.
+    #[error(transparent)]
+    Validation(Box<crate::equivalence::ValidationError>),
+    /// Two programs could not be compared (`diff`): no inputs, or a program calls an extern
+    /// that has no implementation.
+    #[error(transparent)]
+    Check(Box<crate::equivalence::CheckError>),
     /// The e-graph engine failed.
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),
+    /// A conversion target file is wrong.
+    #[error(transparent)]
+    Target(#[from] ptir_convert::TargetError),
+    /// Legalizing for the target failed (the program was left as the engine produced it).
+    #[error(transparent)]
+    Conversion(#[from] ptir_convert::ConversionError),
+}
+
+impl From<crate::equivalence::ValidationError> for Error {
+    fn from(e: crate::equivalence::ValidationError) -> Self {
+        Error::Validation(Box::new(e))
+    }
+}
+
+impl From<crate::equivalence::CheckError> for Error {
+    fn from(e: crate::equivalence::CheckError) -> Self {
+        Error::Check(Box::new(e))
+    }
 }

@@ -7,6 +7,8 @@
 //! - [`compare_cost_models`]: several (cost model, extractor) pairs on one saturated e-graph.
 //! - [`diff`]: greedy against saturation, checked by the interpreter and the cost model
 //!   ([`diff_batch`] and [`optimize_batch`] run many programs in parallel).
+//! - [`validate`]: translation validation, input and output run on seeded inputs
+//!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
 //!
 //! ```
@@ -23,20 +25,25 @@
 
 mod compare;
 mod diff;
+mod equivalence;
 mod error;
 mod optimize;
 mod options;
 mod run;
 
 pub use compare::{compare_cost_models, CostTable};
-pub use diff::{
-    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, DIFF_WHILE_FUEL,
-    FAST_MATH_TOLERANCE,
+pub use diff::{diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS};
+pub use equivalence::{
+    fast_math_tolerance, same_value, validate, CheckError, Divergence, Trial, Validation,
+    ValidationError, FAST_MATH_TOLERANCE,
 };
 pub use error::Error;
-pub use optimize::{load_rules, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS};
+pub use optimize::{
+    load_rules, load_target, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS,
+};
 pub use options::{Cost, Engine, Options};
+pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
 pub use ptir_ir as ir;
 pub use ptir_rules as rules;
-pub use run::interpreter;
+pub use run::{interpreter, parse_inputs, InputsError};

@@ -4,7 +4,9 @@ use crate::options::{Engine, Options};
 use crate::Error;
 use ptir_egraph::cost::program_cost;
 use ptir_egraph::EngineOptions;
-use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport};
+use ptir_greedy::{
+    directed_rule_filter, Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport,
+};
 use ptir_ir::Program;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt;
@@ -48,6 +50,14 @@ pub struct Report {
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`Options::dump_egraph`] is set).
     pub egraphs: Vec<(String, String)>,
+    /// The conversion target the output was legalized for, and the rewrites per conversion
+    /// pattern (when [`Options::target`] is set).
+    pub conversion: Option<(String, Vec<(String, usize)>)>,
+    /// What the user should know about this run: rule externs renamed because the program
+    /// has its own function of that name.
+    pub notes: Vec<String>,
+    /// What translation validation checked (when [`Options::validate`] is set).
+    pub validation: Option<crate::Validation>,
 }
 
 impl Report {
@@ -66,7 +76,10 @@ impl Report {
             "stop": self.stop_reasons.iter().map(|(f, w)| serde_json::json!({"function": f, "reason": w})).collect::<Vec<_>>(),
             "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
             "rules_fired": pairs(&self.rules_fired),
+            "validation": self.validation.map(|v| serde_json::json!({"seeds": v.seeds, "compared": v.compared, "skipped": v.skipped})),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
+            "conversion": self.conversion.as_ref().map(|(t, rw)| serde_json::json!({"target": t, "rewrites": pairs(rw)})),
+            "notes": self.notes,
         })
     }
 }
@@ -107,6 +120,19 @@ impl fmt::Display for Report {
         }
         for (r, why) in &self.rules_skipped {
             writeln!(f, "skipped {r}: {why}")?;
+        }
+        if let Some((target, rewrites)) = &self.conversion {
+            let total: usize = rewrites.iter().map(|(_, n)| n).sum();
+            writeln!(f, "legalized for target {target}: {total} rewrites")?;
+            for (p, n) in rewrites {
+                writeln!(f, "  {n:6}  {p}")?;
+            }
+        }
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
+        }
+        if let Some(v) = &self.validation {
+            writeln!(f, "{v}")?;
         }
         Ok(())
     }
@@ -150,6 +176,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     for (name, text) in &options.rule_texts {
         set.add_source(name, text)?;
     }
+    set.check_names(options.enable.iter().chain(&options.disable))?;
     let set = set.filtered(&options.filter());
     if options.prove_rules {
         prove_user_rules(&set, options)?;
@@ -184,7 +211,8 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
     Ok(())
 }
 
-/// Optimizes `program` as `options` say.
+/// Optimizes `program` as `options` say; with [`Options::validate`], the output is checked
+/// against the input by the interpreter before it is returned.
 ///
 /// ```
 /// let program = ptir::ir::parse(
@@ -196,15 +224,19 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
+    let input = program;
     let t = Instant::now();
     ptir_ir::verify(program)?;
-    let rules = load_rules(options)?;
+    // Rule results own their names: where the program has its own @linear, the rules' is
+    // renamed for this run (in the rules, the extern costs and the output).
+    let (rules, renamed) = load_rules(options)?.renaming_externs_for(program);
     let model = options.cost.model(&rules);
     let mut report = Report {
         engine: options.engine.name().to_string(),
         cost_model: model.name().to_string(),
         cost_before: program_cost(program, model.as_ref()),
         insts: (program.num_insts(), 0),
+        notes: renamed.iter().map(ToString::to_string).collect(),
         ..Report::default()
     };
     report.phases.push(("setup".into(), t.elapsed()));
@@ -219,11 +251,10 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
                 ..GreedyConfig::canonicalize()
             };
             let mut pm = PassManager::new();
-            pm.add(
-                Canonicalize::with_rules(&rules.filtered(&greedy_filter()))?.with_config(config),
-            )
-            .add(Cse)
-            .add(Dce);
+            // `rules` is already filtered by the options (fast-math among them): leave out
+            // only what no greedy driver can run.
+            let canonicalize = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())?;
+            pm.add(canonicalize.with_config(config)).add(Cse).add(Dce);
             let pipeline = pm.run(&mut out)?;
             record_greedy(&mut report, &pipeline);
             drop_unused_externs(&mut out, &added);
@@ -242,9 +273,56 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             out
         }
     };
+    let program = match &options.target {
+        Some(target) => legalize(program, target, &mut report)?,
+        None => program,
+    };
     report.cost_after = program_cost(&program, model.as_ref());
     report.insts.1 = program.num_insts();
+    if let Some(seeds) = options.validate {
+        let t = Instant::now();
+        report.validation = Some(crate::validate(input, &program, seeds, options.fast_math)?);
+        report.phases.push(("validate".into(), t.elapsed()));
+    }
     Ok(Optimized { program, report })
+}
+
+/// Legalizes `program` for `target` (a full conversion with the bundled conversion patterns).
+fn legalize(
+    mut program: Program,
+    target: &ptir_convert::ConversionTarget,
+    report: &mut Report,
+) -> Result<Program, Error> {
+    let t = Instant::now();
+    let done = ptir_convert::apply_conversion(
+        &mut program,
+        target,
+        &ptir_convert::default_patterns(),
+        ptir_convert::ConversionMode::Full,
+    )?;
+    report.phases.push(("convert".into(), t.elapsed()));
+    report.conversion = Some((target.name.clone(), done.rewrites.into_iter().collect()));
+    Ok(program)
+}
+
+/// The conversion target `spec`: a bundled target's name (`portable`, `f32`) or the path of a
+/// target file.
+///
+/// ```
+/// let t = ptir::load_target("portable")?;
+/// assert_eq!(t.name, "portable");
+/// assert!(ptir::load_target("no/such/file.target").is_err());
+/// # Ok::<(), ptir::Error>(())
+/// ```
+pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> {
+    if let Some(t) = ptir_convert::ConversionTarget::bundled(spec) {
+        return Ok(t);
+    }
+    let text = std::fs::read_to_string(spec).map_err(|source| Error::Io {
+        path: spec.to_string(),
+        source,
+    })?;
+    Ok(ptir_convert::ConversionTarget::parse(spec, &text)?)
 }
 
 /// Declares every extern of `rules` that `program` does not declare; returns their names.
@@ -276,16 +354,6 @@ fn drop_unused_externs(program: &mut Program, names: &[String]) {
     program
         .externs
         .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
-}
-
-/// Rules the greedy driver leaves out: orientation-free facts (label `algebra`, e.g.
-/// commutativity) would rewrite back and forth until the iteration limit; like MLIR's
-/// canonicalizer, the greedy driver only runs rules that point one way.
-pub fn greedy_filter() -> ptir_rules::RuleFilter {
-    ptir_rules::RuleFilter {
-        enabled: Vec::new(),
-        disabled: vec!["algebra".to_string()],
-    }
 }
 
 fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {

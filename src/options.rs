@@ -108,6 +108,14 @@ pub struct Options {
     pub dump_egraph: bool,
     /// Keep the greedy driver's step log in the report (default false).
     pub step_log: bool,
+    /// Legalize the optimized program for this target, after optimization (default none;
+    /// [`crate::load_target`] reads a bundled one or a file). A full conversion: if some op
+    /// cannot be legalized, [`crate::optimize`] fails and names every such op.
+    pub target: Option<ptir_convert::ConversionTarget>,
+    /// Translation validation (default `None`): after optimizing, run the input and the output
+    /// on this many seeded random input sets and refuse an output that computes something
+    /// else ([`crate::Error::Validation`]); see [`crate::validate`].
+    pub validate: Option<usize>,
 }
 
 impl Default for Options {
@@ -126,6 +134,8 @@ impl Default for Options {
             extractor: ExtractorKind::Greedy,
             dump_egraph: false,
             step_log: false,
+            target: None,
+            validate: None,
         }
     }
 }

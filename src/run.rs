@@ -1,11 +1,77 @@
-//! Running programs: an interpreter with every extern the project knows how to run.
+//! Running programs: an interpreter with every extern the project knows how to run, and the
+//! text format of input tensors (`ptir-opt run --inputs`).
 
 use crate::ir;
 use ptir_ir::{Interpreter, Program, Value};
 
+/// A line of an inputs file that is not a tensor (or is too large to build).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}: {message}")]
+pub struct InputsError {
+    /// The line (from 1).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads tensors, one per line: `TYPE [elements]` or `TYPE splat(x)`, as results are printed;
+/// `//` starts a comment. Each line is checked by the program parser as the literal of a
+/// constant, so its errors are the parser's. A tensor above [`ptir_ir::TENSOR_ELEMENT_LIMIT`]
+/// elements (a `splat` can be short to write and huge to build) is refused before it is built.
+///
+/// ```
+/// let inputs = ptir::parse_inputs("f32[2] [1.0, 2.5]  // x\ni32[] splat(3)\n").unwrap();
+/// assert_eq!(inputs[0].to_string(), "f32[2] [1.0, 2.5]");
+/// let err = ptir::parse_inputs("\nf32[100000,100000] splat(0.5)").unwrap_err();
+/// assert_eq!(err.line, 2);
+/// assert!(err.message.contains("above the limit of 16777216"), "{err}");
+/// ```
+pub fn parse_inputs(text: &str) -> Result<Vec<Value>, InputsError> {
+    let mut values = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("").trim();
+        if !line.is_empty() {
+            values.push(parse_tensor(line).map_err(|message| InputsError {
+                line: i + 1,
+                message,
+            })?);
+        }
+    }
+    Ok(values)
+}
+
+/// One tensor: `TYPE [elements]` or `TYPE splat(x)`.
+fn parse_tensor(line: &str) -> Result<Value, String> {
+    let (ty, lit) = line.split_once(' ').unwrap_or((line, ""));
+    let lit = lit.trim();
+    let lit = if lit.starts_with('[') {
+        format!("dense({lit})")
+    } else {
+        lit.to_string()
+    };
+    let src = format!("func @v() -> ({ty}) {{\n  %0 = constant {lit} : {ty}\n  return %0\n}}");
+    let parsed = ir::parse(&src)
+        .map_err(|e| format!("expected a tensor like `f32[2] [1.0, 2.0]`: {}", e.message))?;
+    let inst = parsed.functions.first().and_then(|f| f.body.insts.first());
+    let (
+        Some(ir::Instruction {
+            op: ir::Op::Constant(lit),
+            ty: ty @ ir::Type::Tensor(t),
+            ..
+        }),
+        Ok(()),
+    ) = (inst, ir::verify(&parsed))
+    else {
+        return Err("the tensor does not match its type".into());
+    };
+    ir::check_size(ty).map_err(|e| e.to_string())?;
+    Ok(Value::Tensor(lit.to_tensor(t)))
+}
+
 /// An interpreter for `program` with every extern this project knows how to run: the fused
 /// library ops that rules raise idioms to (`@softmax_fused`, `@linear`, ..., computed exactly as
-/// their idioms), the random generator's test externs (`@gen_pure`, `@gen_impure`) and
+/// their idioms; also under the reserved names they take in programs with functions of those
+/// names, `@ptir.linear`), the random generator's test externs (`@gen_pure`, `@gen_impure`) and
 /// `@log_event` (returns its argument; the corpus uses it as an impure side effect).
 ///
 /// ```
@@ -22,7 +88,10 @@ pub fn interpreter(program: &Program) -> Interpreter<'_> {
     }
     for e in &program.externs {
         let name = e.name.clone();
-        if name == "log_event" {
+        if let Some(f) = ptir_rules::externs::reference_fn(&name) {
+            // A rule extern renamed away from the program's own names (`@ptir.linear`).
+            interp = interp.with_extern_fn(name, f);
+        } else if name == "log_event" {
             interp = interp.with_extern(name, |args: &[Value], _| {
                 args.first()
                     .cloned()

@@ -1,30 +1,9 @@
 //! The `ptir-opt` binary, driven as a user drives it: each subcommand, and each class of user
 //! error (one located message on stderr, exit status 2, no panic).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn ptir_opt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptir-opt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("the binary finishes")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use support::{ptir_opt, text};
 
 #[test]
 fn verify_prints_the_canonical_program() {
@@ -199,4 +178,57 @@ fn a_bad_rule_file_is_a_located_user_error() {
         "{stderr}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Rule files that used to crash `ptir-opt` (a stack overflow reading a file nested 20,000
+/// deep; endless recursion compiling a self-referencing named term) are located user errors.
+#[test]
+fn hostile_rule_files_exit_2_with_a_located_message() {
+    let dir = std::env::temp_dir().join(format!("ptir-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deep = dir.join("deep.rules");
+    let deep_text = format!(
+        "(rule deep\n  {}?x{}\n  => ?x)\n",
+        "(neg ".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    std::fs::write(&deep, deep_text).unwrap();
+    let cyclic = dir.join("cyclic.rules");
+    std::fs::write(&cyclic, "(rule r\n  ?a:(add ?a ?b)\n  => ?b)\n").unwrap();
+    for (file, message) in [
+        (&deep, "deep.rules:2: nesting deeper than 200 levels"),
+        (
+            &cyclic,
+            "cyclic.rules:2: in rule `r`: the named term ?a contains itself",
+        ),
+    ] {
+        for engine in ["greedy", "eqsat"] {
+            let args = [
+                "corpus/softmax.ptir",
+                "--engine",
+                engine,
+                "--rules",
+                file.to_str().unwrap(),
+            ];
+            let out = ptir_opt(&args, "");
+            assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+            let stderr = text(&out.stderr);
+            assert!(stderr.contains(message), "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A rule name or label that matches nothing is a user error naming it, not a silent
+/// "keep no rule".
+#[test]
+fn an_unknown_rule_name_exits_2_with_a_suggestion() {
+    let out = ptir_opt(&["corpus/softmax.ptir", "--enable", "fusoin"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no rule is named or labelled `fusoin` (did you mean `fusion`?)"),
+        "{stderr}"
+    );
 }

@@ -1,7 +1,9 @@
 //! The whole engine in one call: every function of a program through lower → saturate →
 //! extract → lift, with a report.
 //!
-//! The output program declares every extern that rule results introduced (from the rule set's
+//! Rule externs whose names the program owns (its own `@linear`) are renamed first
+//! ([`RuleSet::renaming_externs_for`]), so rule results never call a user's function. The
+//! output program declares every extern that rule results introduced (from the rule set's
 //! extern declarations) and is verified before it is returned.
 
 use crate::cost::CostModel;
@@ -93,12 +95,15 @@ pub enum EngineError {
     Verify(String),
 }
 
-/// Optimizes every function of `program` with `rules`.
+/// Optimizes every function of `program` with `rules` (their externs renamed where the
+/// program owns the name; see the module docs).
 pub fn optimize(
     program: &Program,
     rules: &RuleSet,
     options: &EngineOptions,
 ) -> Result<(Program, Vec<FunctionReport>), EngineError> {
+    let (rules, _) = rules.renaming_externs_for(program);
+    let rules = &rules;
     let mut out = program.clone();
     let mut reports = Vec::new();
     for (i, f) in program.functions.iter().enumerate() {
@@ -212,6 +217,8 @@ pub fn compare(
     limits: &Limits,
     pairs: &[(std::sync::Arc<dyn CostModel>, ExtractorKind)],
 ) -> Result<Vec<Comparison>, EngineError> {
+    let (rules, _) = rules.renaming_externs_for(program);
+    let rules = &rules;
     let mut saturated = Vec::new();
     for f in &program.functions {
         let mut lowered = lower(program, &f.name).map_err(|message| EngineError::Lower {

@@ -125,14 +125,7 @@ fn variants(rule: &Rule, callees: &[OpKind]) -> Vec<Variant> {
     out
 }
 
-/// Does a pattern's callee `@pat` match `@actual`: equal, or `actual` is `pat_N`?
-pub fn callee_matches(pat: &str, actual: &str) -> bool {
-    actual == pat
-        || actual
-            .strip_prefix(pat)
-            .and_then(|r| r.strip_prefix('_'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
+pub use ptir_rules::callee_matches;
 
 fn root_var(i: usize) -> EVar {
     format!("?__root{i}")
@@ -308,8 +301,9 @@ impl RuleApplier {
             match value {
                 Attr::Lit(AttrValue::Number(x)) if Scalar::from_f64(dtype, *x) == first => {}
                 Attr::Var(name) => {
-                    b.attrs
-                        .insert(name.clone(), AttrValue::Number(first.as_f64()));
+                    if !bind_attr(&mut b, name, AttrValue::Number(first.as_f64())) {
+                        return None;
+                    }
                 }
                 _ => return None,
             }
@@ -330,7 +324,9 @@ impl RuleApplier {
         }
         for v in self.rule.attr_vars.keys() {
             if let Some(id) = subst.get(evar(v)) {
-                b.attrs.insert(v.clone(), egraph[*id].data.attr.clone()?);
+                if !bind_attr(&mut b, v, egraph[*id].data.attr.clone()?) {
+                    return None;
+                }
             }
         }
         Some(b)
@@ -343,6 +339,20 @@ impl RuleApplier {
                 .collect()
         } else {
             Some(vec![eclass])
+        }
+    }
+}
+
+/// Binds attribute variable `v` to `value`, or checks that the value it already has is the
+/// same ([`AttrValue::same`]): a variable named twice (`(add (mul ?x (splat ?c)) (mul ?y
+/// (splat ?c)))`) matches only where both places hold one value. egg unifies the variables of
+/// its patterns itself; splat values are read off the e-classes here, so this is the place.
+fn bind_attr(b: &mut Bindings<Id>, v: &Var, value: AttrValue) -> bool {
+    match b.attrs.get(v) {
+        Some(prev) => prev.same(&value),
+        None => {
+            b.attrs.insert(v.clone(), value);
+            true
         }
     }
 }

@@ -65,8 +65,8 @@ pub use facts::ProgramContext;
 pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use passes::{
-    greedy_rule_filter, Canonicalize, Cse, Dce, Pass, PassError, PassManager, PassReport,
-    PipelineReport, ALGEBRA,
+    directed_rule_filter, greedy_rule_filter, Canonicalize, Cse, Dce, Pass, PassError, PassManager,
+    PassReport, PipelineReport, ALGEBRA,
 };
 pub use pattern::{
     FrozenPatternSet, MatchAnyOpTypeTag, OpRewritePattern, Pattern, PatternFilter, PatternId,

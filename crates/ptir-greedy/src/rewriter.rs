@@ -81,6 +81,9 @@ pub struct ProgramRewriter<'c> {
     ir: Ir<'c>,
     pub(crate) hooks: Option<Box<Hooks>>,
     listener: Option<&'c mut dyn Listener>,
+    /// A bug a pattern found in itself (a rule building a result of the wrong type); the
+    /// driver turns it into an error after the pattern returns.
+    rule_error: Option<String>,
 }
 
 impl std::fmt::Debug for ProgramRewriter<'_> {
@@ -120,6 +123,7 @@ impl<'c> ProgramRewriter<'c> {
             ir: Ir::new(f, cx)?,
             hooks: None,
             listener: None,
+            rule_error: None,
         })
     }
 
@@ -357,6 +361,21 @@ impl<'c> ProgramRewriter<'c> {
             }
         }
         false
+    }
+
+    /// Reports that the pattern at `root` is wrong (not merely inapplicable): a rule whose
+    /// result has another type than the value it replaces. The pattern must not have changed
+    /// the IR; the driver stops with [`crate::GreedyError::Rule`] when the pattern returns.
+    /// Returns `false`, for `return rw.notify_rule_error(..)`.
+    pub fn notify_rule_error(&mut self, root: InstId, message: String) -> bool {
+        self.notify_match_failure(root, || message.clone());
+        self.rule_error.get_or_insert(message);
+        false
+    }
+
+    /// Takes the error [`notify_rule_error`](Self::notify_rule_error) recorded, if any.
+    pub fn take_rule_error(&mut self) -> Option<String> {
+        self.rule_error.take()
     }
 
     /// Alias of [`notify_match_failure`](Self::notify_match_failure).

@@ -216,7 +216,11 @@ fn infer_unchecked<'a>(
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;
             let r = tensor(annotated(op, cx)?, "reshape result")?;
-            if x.dtype != r.dtype || x.num_elements() != r.num_elements() {
+            let count = |t: &TensorType| {
+                t.checked_num_elements()
+                    .ok_or_else(|| format!("the element count of {t} overflows"))
+            };
+            if x.dtype != r.dtype || count(x)? != count(r)? {
                 return Err(format!(
                     "reshape must keep dtype and element count ({x} to {r})"
                 ));
@@ -273,7 +277,9 @@ fn infer_unchecked<'a>(
                         "operands {first} and {t} cannot be concatenated on axis {axis}"
                     ));
                 }
-                shape[*axis] += t.shape[*axis];
+                shape[*axis] = shape[*axis]
+                    .checked_add(t.shape[*axis])
+                    .ok_or_else(|| format!("the concatenated dim {axis} overflows"))?;
             }
             Ok(Type::from(TensorType::new(first.dtype, shape)).into())
         }
@@ -624,5 +630,25 @@ mod tests {
         };
         let r = infer_type(&Op::Unary(UnaryOp::Exp), &[&t(&[2])], &cx);
         assert!(r.unwrap_err().contains("does not match"));
+    }
+
+    #[test]
+    fn huge_shapes_are_errors_not_wraparounds() {
+        let huge = t(&[1 << 32, 1 << 32, 1 << 32]);
+        // Saturating counts made these two "equal".
+        let other = t(&[1 << 33, 1 << 32, 1 << 32]);
+        let cx = InferContext {
+            annotated: Some(&other),
+            ..InferContext::default()
+        };
+        let r = infer_type(&Op::Reshape, &[&huge], &cx);
+        assert!(r.unwrap_err().contains("overflows"));
+        let half = t(&[usize::MAX / 2 + 1]);
+        let r = infer_type(
+            &Op::Concat { axis: 0 },
+            &[&half, &half],
+            &InferContext::default(),
+        );
+        assert_eq!(r, Err("the concatenated dim 0 overflows".to_string()));
     }
 }

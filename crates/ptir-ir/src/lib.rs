@@ -25,9 +25,9 @@ pub use infer::{
     reduced_shape, region_param_types, slice_type, InferContext,
 };
 pub use interp::{
-    binary_scalar, cast_scalar, check_value, compare_scalar, eval_op, float_max, float_min,
-    int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult, Interpreter,
-    CALL_DEPTH_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
+    binary_scalar, cast_scalar, check_size, check_value, compare_scalar, eval_op, float_max,
+    float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult,
+    Interpreter, CALL_DEPTH_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
 pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};
 pub use program::{
@@ -38,5 +38,5 @@ pub use tensor::{
     Tensor, Value,
 };
 pub use text::{parse, print, print_inst, ParseError};
-pub use types::{num_elements, strides, DType, Shape, TensorType, Type};
+pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};

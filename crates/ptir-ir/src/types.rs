@@ -107,6 +107,19 @@ pub fn num_elements(shape: &[usize]) -> usize {
     shape.iter().fold(1usize, |n, &d| n.saturating_mul(d))
 }
 
+/// Largest size in bytes of a value of one type: `i64::MAX` (2^63 - 1). The parser and the
+/// verifier refuse larger types, so that element counts, byte sizes and every index or offset
+/// computed from a well-formed type fit in signed 64-bit arithmetic (without the limit,
+/// `f32[4294967296,4294967296,4294967296]` wraps to zero elements and passes `reshape` checks
+/// it should fail). Far below it, the interpreter refuses values above
+/// [`crate::TENSOR_ELEMENT_LIMIT`] elements.
+pub const TYPE_BYTES_LIMIT: u64 = i64::MAX as u64;
+
+/// The message of a type above [`TYPE_BYTES_LIMIT`].
+fn too_large(ty: &impl fmt::Display) -> String {
+    format!("type {ty} is too large: its size is above 2^63 - 1 bytes")
+}
+
 /// Row-major strides of a shape, in elements.
 pub fn strides(shape: &[usize]) -> Vec<usize> {
     let mut s = vec![1usize; shape.len()];
@@ -161,6 +174,41 @@ impl TensorType {
         self.num_elements().saturating_mul(self.dtype.size_bytes())
     }
 
+    /// Number of elements, or `None` if the product of the dims overflows `usize`.
+    ///
+    /// ```
+    /// use ptir_ir::{DType, TensorType};
+    /// assert_eq!(TensorType::new(DType::F32, vec![2, 3]).checked_num_elements(), Some(6));
+    /// let huge = TensorType::new(DType::F32, vec![1 << 32, 1 << 32, 1 << 32]);
+    /// assert_eq!(huge.checked_num_elements(), None);
+    /// ```
+    pub fn checked_num_elements(&self) -> Option<usize> {
+        self.shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))
+    }
+
+    /// Size in bytes, or `None` if it is above [`TYPE_BYTES_LIMIT`] (or overflows).
+    pub fn checked_size_bytes(&self) -> Option<u64> {
+        let elements = u64::try_from(self.checked_num_elements()?).ok()?;
+        elements
+            .checked_mul(self.dtype.size_bytes() as u64)
+            .filter(|&b| b <= TYPE_BYTES_LIMIT)
+    }
+
+    /// Checks that the type is within [`TYPE_BYTES_LIMIT`]; the message names the type.
+    ///
+    /// ```
+    /// use ptir_ir::{DType, TensorType};
+    /// assert!(TensorType::new(DType::F32, vec![100_000, 100_000]).check_size().is_ok());
+    /// let huge = TensorType::new(DType::F64, vec![1 << 31, 1 << 31]);
+    /// assert!(huge.check_size().unwrap_err().contains("f64[2147483648,2147483648] is too large"));
+    /// ```
+    pub fn check_size(&self) -> Result<(), String> {
+        match self.checked_size_bytes() {
+            Some(_) => Ok(()),
+            None => Err(too_large(self)),
+        }
+    }
+
     /// Same shape, another element type.
     pub fn with_dtype(&self, dtype: DType) -> Self {
         TensorType::new(dtype, self.shape.clone())
@@ -190,6 +238,25 @@ pub enum Type {
 }
 
 impl Type {
+    /// Checks that every tensor of the type, and the tuple as a whole, is within
+    /// [`TYPE_BYTES_LIMIT`] (see [`TensorType::check_size`]).
+    pub fn check_size(&self) -> Result<(), String> {
+        match self.checked_size_bytes() {
+            Some(_) => Ok(()),
+            None => Err(too_large(self)),
+        }
+    }
+
+    fn checked_size_bytes(&self) -> Option<u64> {
+        match self {
+            Type::Tensor(t) => t.checked_size_bytes(),
+            Type::Tuple(ts) => ts.iter().try_fold(0u64, |n, t| {
+                n.checked_add(t.checked_size_bytes()?)
+                    .filter(|&b| b <= TYPE_BYTES_LIMIT)
+            }),
+        }
+    }
+
     /// The tensor type, if this is a tensor.
     pub fn as_tensor(&self) -> Option<&TensorType> {
         match self {
@@ -274,5 +341,27 @@ mod tests {
         assert!(DType::F16.embeds_exactly_in(DType::F64));
         assert!(!DType::F32.embeds_exactly_in(DType::F16));
         assert!(!DType::I64.embeds_exactly_in(DType::F64));
+    }
+
+    #[test]
+    fn sizes_are_checked_not_wrapped() {
+        // 2^96 elements: a wrapping product is 0, a saturating one usize::MAX.
+        let huge = TensorType::new(DType::F32, vec![1 << 32, 1 << 32, 1 << 32]);
+        assert_eq!(huge.checked_num_elements(), None);
+        assert_eq!(huge.checked_size_bytes(), None);
+        assert!(huge.check_size().is_err());
+        // Elements fit, bytes do not.
+        let bytes = TensorType::new(DType::F64, vec![1 << 61]);
+        assert_eq!(bytes.checked_num_elements(), Some(1 << 61));
+        assert!(bytes.check_size().is_err());
+        // Each part of a tuple fits, the tuple does not.
+        let half = TensorType::new(DType::Bool, vec![1 << 62]);
+        assert!(half.check_size().is_ok());
+        let pair = Type::Tuple(vec![half.clone().into(), half.into()]);
+        assert!(pair.check_size().unwrap_err().contains("is too large"));
+        // A large type a machine could hold is fine (only the interpreter refuses it).
+        assert!(TensorType::new(DType::F32, vec![100_000, 100_000])
+            .check_size()
+            .is_ok());
     }
 }

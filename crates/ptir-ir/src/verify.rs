@@ -264,6 +264,14 @@ impl<'p> Verifier<'p> {
 
     fn collect_signatures(&mut self, program: &'p Program) {
         for e in &program.externs {
+            let sig_types = e
+                .signature
+                .iter()
+                .flat_map(|s| s.params.iter().chain(&s.results));
+            if let Some(m) = sig_types.filter_map(|t| t.check_size().err()).next() {
+                self.function.clone_from(&e.name);
+                self.error(None, m);
+            }
             if self
                 .signatures
                 .insert(&e.name, e.signature.clone())
@@ -337,6 +345,9 @@ impl<'p> Verifier<'p> {
     ) {
         if !scope.define(v, ty) {
             self.error(at, format!("{v} is defined more than once"));
+        }
+        if let Err(m) = ty.check_size() {
+            self.error(at, format!("{v}: {m}"));
         }
     }
 
@@ -523,5 +534,34 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn types_above_the_size_limit_are_reported() {
+        let ok = "func @f(%0: f32[2]) -> (f32[2]) {\n  %1 = reshape %0 : f32[2]\n  return %1\n}";
+        let mut p = crate::parse(ok).unwrap();
+        let huge: Type = TensorType::new(crate::DType::F32, vec![1 << 32, 1 << 32, 1 << 32]).into();
+        p.functions[0].body.params[0].ty = huge.clone();
+        p.functions[0].body.insts[0].ty = huge.clone();
+        p.functions[0].result_types = vec![huge];
+        let err = verify(&p).unwrap_err().to_string();
+        assert!(
+            err.contains("in @f: %0: type f32[4294967296,4294967296,4294967296] is too large"),
+            "{err}"
+        );
+        assert!(
+            err.contains("in @f, instruction %1 = reshape: the element count of"),
+            "{err}"
+        );
+        let ext = "extern @g(f64[2]) -> (f32[]) pure\nfunc @f() -> () {\n  return\n}";
+        let mut p = crate::parse(ext).unwrap();
+        if let Some(sig) = &mut p.externs[0].signature {
+            sig.params[0] = TensorType::new(crate::DType::F64, vec![1 << 62]).into();
+        }
+        let err = verify(&p).unwrap_err().to_string();
+        assert!(
+            err.starts_with("in @g: type f64[4611686018427387904] is too large"),
+            "{err}"
+        );
     }
 }

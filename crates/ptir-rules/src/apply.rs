@@ -138,16 +138,31 @@ impl Rule {
         let mut out = Vec::new();
         for (i, &root) in self.result.roots.iter().enumerate() {
             let v = inst.value(root, root_types.get(i), builder)?;
-            let got = builder.type_of(&v);
-            if root_types.get(i) != Some(&got) {
-                return Err(inst.bug(format!(
-                    "result {i} has type {got} but replaces a value of type {}",
-                    root_types.get(i).map_or("?".into(), Type::to_string)
-                )));
-            }
+            self.check_result_type(i, &builder.type_of(&v), root_types.get(i))?;
             out.push(v);
         }
         Ok(out)
+    }
+
+    /// Does result `i`, of type `got`, have the type of the root it replaces? A mismatch is a
+    /// bug in the rule ([`ApplyError::Build`]), the same error in both engines (the greedy
+    /// driver checks results that are source variables, `=> ?x`, with this too).
+    pub fn check_result_type(
+        &self,
+        i: usize,
+        got: &Type,
+        root: Option<&Type>,
+    ) -> Result<(), ApplyError> {
+        if root == Some(got) {
+            return Ok(());
+        }
+        Err(ApplyError::Build {
+            rule: self.name.clone(),
+            message: format!(
+                "result {i} has type {got} but replaces a value of type {}",
+                root.map_or("?".into(), Type::to_string)
+            ),
+        })
     }
 }
 

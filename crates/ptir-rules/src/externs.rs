@@ -51,20 +51,51 @@ const REFERENCES: &[(&str, usize, Idiom)] = &[
     ("transpose_add_mul", 2, transpose_add_mul),
 ];
 
+/// The reserved namespace of rule externs renamed for a program that owns their name:
+/// `@linear` becomes `@ptir.linear` (then `@ptir.linear.1`, ...) in a program that defines its
+/// own `@linear` ([`crate::RuleSet::renaming_externs_for`]). Such a name still denotes the
+/// extern: [`reference_fn`] and the other lookups here resolve it.
+pub const RENAMED_PREFIX: &str = "ptir.";
+
+/// The names a rule extern `name` may take in a program, in order of preference: `name`,
+/// then the reserved `ptir.name`, `ptir.name.1`, `ptir.name.2`, ...
+pub fn candidate_names(name: &str) -> impl Iterator<Item = String> + '_ {
+    std::iter::once(name.to_string())
+        .chain(std::iter::once(format!("{RENAMED_PREFIX}{name}")))
+        .chain((1usize..).map(move |k| format!("{RENAMED_PREFIX}{name}.{k}")))
+}
+
+/// The extern a possibly renamed name denotes: `linear`, `ptir.linear` and `ptir.linear.2` all
+/// denote `linear` (see [`RENAMED_PREFIX`]).
+pub fn base_name(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix(RENAMED_PREFIX) else {
+        return name;
+    };
+    match rest.rsplit_once('.') {
+        Some((base, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => base,
+        _ => rest,
+    }
+}
+
+fn reference(name: &str) -> Option<&'static (&'static str, usize, Idiom)> {
+    let base = base_name(name);
+    REFERENCES.iter().find(|r| r.0 == base)
+}
+
 /// Names of the externs that have a reference implementation.
 pub fn reference_names() -> Vec<&'static str> {
     REFERENCES.iter().map(|r| r.0).collect()
 }
 
-/// Does `name` have a reference implementation?
+/// Does `name` (possibly renamed, see [`RENAMED_PREFIX`]) have a reference implementation?
 pub fn has_reference(name: &str) -> bool {
-    REFERENCES.iter().any(|r| r.0 == name)
+    reference(name).is_some()
 }
 
 /// The idiom of extern `name` as a program with one function `@name` taking `args`; `None`
 /// if the extern has no reference, an error if the idiom does not apply to these types.
 pub fn idiom_program(name: &str, args: &[Type]) -> Option<Res<Program>> {
-    let &(_, arity, idiom) = REFERENCES.iter().find(|r| r.0 == name)?;
+    let &(_, arity, idiom) = reference(name)?;
     Some(build_idiom(name, arity, idiom, args))
 }
 
@@ -97,7 +128,7 @@ pub fn result_type(name: &str, args: &[Type]) -> Option<Res<Type>> {
 
 /// The reference implementation of extern `name`, for [`Interpreter::with_extern_fn`].
 pub fn reference_fn(name: &str) -> Option<ExternFn> {
-    let &(name, arity, idiom) = REFERENCES.iter().find(|r| r.0 == name)?;
+    let &(name, arity, idiom) = reference(name)?;
     Some(Arc::new(move |args: &[Value], _ty: &Type| {
         let types: Vec<Type> = args.iter().map(value_type).collect();
         let program = build_idiom(name, arity, idiom, &types)?;
@@ -369,5 +400,21 @@ mod tests {
             Some(Err(_))
         ));
         assert_eq!(result_type("frobnicate", &[t(&[2])]), None);
+        assert_eq!(
+            result_type("ptir.linear.3", &[t(&[2, 3]), t(&[3, 4]), t(&[4])]),
+            Some(Ok(t(&[2, 4])))
+        );
+    }
+
+    #[test]
+    fn renamed_names_denote_their_extern() {
+        let names: Vec<String> = candidate_names("linear").take(3).collect();
+        assert_eq!(names, ["linear", "ptir.linear", "ptir.linear.1"]);
+        for n in &names {
+            assert_eq!(base_name(n), "linear");
+        }
+        assert_eq!(base_name("ptir.a.b"), "a.b");
+        assert_eq!(base_name("linear.1"), "linear.1");
+        assert!(has_reference("ptir.softmax_fused") && !has_reference("softmax_fused_0"));
     }
 }

@@ -43,6 +43,7 @@
 
 mod apply;
 mod ast;
+mod bounds;
 mod build;
 mod error;
 pub mod example;
@@ -59,6 +60,7 @@ pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var, FAST_MATH,
 };
+pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attrs};
@@ -69,4 +71,6 @@ pub use registry::{
     exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
     NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use ruleset::{RuleFilter, RuleSet, BUNDLED, BUNDLED_PATS};
+pub use ruleset::{
+    callee_matches, ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
+};

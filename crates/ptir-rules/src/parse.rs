@@ -267,6 +267,10 @@ impl<'a> RuleParser<'a> {
                 VarKind::Value => None,
             })
             .collect();
+        crate::bounds::check(&rule).map_err(|e| {
+            let near = e.near.map(|v| format!("{v}:")).unwrap_or_default();
+            self.err(&near, e.message)
+        })?;
         Ok(rule)
     }
 

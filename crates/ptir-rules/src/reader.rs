@@ -4,7 +4,9 @@
 //! `symbolic_expressions` reads one expression and has no comments, so this layer finds the
 //! top-level `( ... )` forms itself (skipping `;` comments and `"strings"`), remembers the
 //! line each starts on and the `;` comment lines just above it (the rule's doc), and blanks
-//! comments out before handing the form over.
+//! comments out before handing the form over. `symbolic_expressions` recurses once per `(`,
+//! so a form nested deeper than [`crate::RULE_DEPTH_LIMIT`] is an error here, before it is
+//! read (as program files are bounded by the program parser's nesting limit).
 
 use symbolic_expressions::Sexp;
 
@@ -66,6 +68,15 @@ pub(crate) fn forms(src: &str) -> Result<Vec<Form>, ReadError> {
                 }
                 text.push(if c == '\t' { ' ' } else { c });
                 match c {
+                    '(' if *depth >= crate::RULE_DEPTH_LIMIT => {
+                        return Err(ReadError {
+                            line: line_no,
+                            message: format!(
+                                "nesting deeper than {} levels",
+                                crate::RULE_DEPTH_LIMIT
+                            ),
+                        })
+                    }
                     '(' => *depth += 1,
                     ')' if *depth == 0 => {
                         return Err(ReadError {
@@ -153,6 +164,20 @@ mod tests {
         assert_eq!((fs[1].line, fs[1].doc.as_str()), (8, ""));
         assert!(!fs[0].text.contains("inline"));
         assert_eq!(line_of(&fs[0], "=>"), 7);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_before_reading() {
+        let deep = format!(
+            "\n(rule r {}?x{} => ?x)",
+            "(neg ".repeat(20_000),
+            ")".repeat(20_000)
+        );
+        let e = forms(&deep).err().unwrap();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (2, "nesting deeper than 200 levels")
+        );
     }
 
     #[test]

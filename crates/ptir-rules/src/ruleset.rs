@@ -1,11 +1,12 @@
 //! [`RuleSet`]: every rule of a set of files, checked together, and filtered as MLIR's
 //! `FrozenRewritePatternSet` filters patterns (by name or label; disabled wins).
 
-use crate::ast::{Rule, FAST_MATH};
+use crate::ast::{Rule, Term, FAST_MATH};
 use crate::error::RuleError;
 use crate::parse::{parse_rules, ExternSpec};
 use crate::registry::Registry;
 use indexmap::IndexMap;
+use ptir_ir::Program;
 use std::collections::HashMap;
 
 /// The rule files bundled with the library (`rules/*.rules`), as (file name, text).
@@ -68,6 +69,49 @@ pub struct RuleFilter {
     pub enabled: Vec<String>,
     /// Names or labels to drop.
     pub disabled: Vec<String>,
+}
+
+/// A rule extern renamed for one program, because the program owns its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternRename {
+    /// The extern's name in the rules.
+    pub from: String,
+    /// Its name in this program's rules and output.
+    pub to: String,
+    /// The program's own function or extern that owns the name.
+    pub owner: String,
+}
+
+impl std::fmt::Display for ExternRename {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rule extern @{} is @{} here: the program has its own @{}",
+            self.from, self.to, self.owner
+        )
+    }
+}
+
+/// Does a call pattern's callee `pattern` match the program's callee `actual`: equal, or
+/// `actual` is `pattern` followed by `_` and decimal digits (seed 000's call-prefix matching:
+/// `@foo` matches `@foo_0`, a function extracted or specialized by composition)? The one
+/// definition both engines match calls by.
+pub fn callee_matches(pattern: &str, actual: &str) -> bool {
+    actual == pattern
+        || actual
+            .strip_prefix(pattern)
+            .and_then(|r| r.strip_prefix('_'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A name given to enable or disable rules that no rule of the set is called or labelled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no rule is named or labelled `{name}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
+pub struct UnknownRuleName {
+    /// The name as given.
+    pub name: String,
+    /// The closest rule name or label, if one is close.
+    pub suggestion: Option<String>,
 }
 
 impl RuleFilter {
@@ -142,8 +186,17 @@ impl RuleSet {
         Ok(())
     }
 
-    /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names.
+    /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names and
+    /// patterns that are cyclic, too deep or too large (see [`crate::RULE_DEPTH_LIMIT`]).
     pub fn add_rule(&mut self, rule: Rule) -> Result<(), RuleError> {
+        crate::bounds::check(&rule).map_err(|e| {
+            RuleError::new(
+                &rule.location.file,
+                rule.location.line,
+                Some(rule.name.clone()),
+                e.message,
+            )
+        })?;
         if let Some(prev) = self.by_name.get(&rule.name).map(|&i| &self.rules[i]) {
             return Err(RuleError::new(
                 &rule.location.file,
@@ -202,6 +255,134 @@ impl RuleSet {
         }
     }
 
+    /// This set for `program`: every extern whose name the program owns is renamed, in the
+    /// extern declarations and in every rule's source and result patterns, to the first free
+    /// name of [`crate::externs::candidate_names`] (`@ptir.linear`, ...). The program owns a
+    /// name `E` if it defines a function that a call pattern `@E` would match (`@E` or
+    /// `@E_N`), or declares such an extern other than exactly the declaration rule results
+    /// add (`extern @E`, shape-polymorphic, the same purity). So rule results never call a
+    /// user's function, and rule sources never mistake a user's function for the extern.
+    /// Returns the set and what was renamed (nothing, and an equal set, in the common case).
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// let p = ptir_ir::parse("func @linear(%x: f32[2]) -> (f32[2]) {\n  return %x\n}").unwrap();
+    /// let (renamed, notes) = rules.renaming_externs_for(&p);
+    /// assert_eq!(notes[0].to_string(),
+    ///     "rule extern @linear is @ptir.linear here: the program has its own @linear");
+    /// assert!(renamed.externs().contains_key("ptir.linear"));
+    /// ```
+    pub fn renaming_externs_for(&self, program: &Program) -> (RuleSet, Vec<ExternRename>) {
+        let owner = |name: &str, pure: bool| -> Option<String> {
+            let function = program.functions.iter().map(|f| &f.name);
+            let foreign_extern = program
+                .externs
+                .iter()
+                .filter(|e| !(e.name == name && e.signature.is_none() && e.pure == pure))
+                .map(|e| &e.name);
+            function
+                .chain(foreign_extern)
+                .find(|n| callee_matches(name, n))
+                .cloned()
+        };
+        let taken = |name: &str| {
+            self.externs.contains_key(name)
+                || program
+                    .functions
+                    .iter()
+                    .map(|f| &f.name)
+                    .any(|n| callee_matches(name, n) || callee_matches(n, name))
+                || program
+                    .externs
+                    .iter()
+                    .any(|e| callee_matches(name, &e.name))
+        };
+        let mut renames = Vec::new();
+        for (name, spec) in &self.externs {
+            let Some(owner) = owner(name, spec.pure) else {
+                continue;
+            };
+            let to = crate::externs::candidate_names(name)
+                .skip(1)
+                .find(|n| !taken(n) && !renames.iter().any(|r: &ExternRename| r.to == *n))
+                .unwrap_or_default();
+            renames.push(ExternRename {
+                from: name.clone(),
+                to,
+                owner,
+            });
+        }
+        if renames.is_empty() {
+            return (self.clone(), renames);
+        }
+        let mut out = self.clone();
+        out.externs = self
+            .externs
+            .iter()
+            .map(
+                |(name, spec)| match renames.iter().find(|r| r.from == *name) {
+                    Some(r) => (
+                        r.to.clone(),
+                        ExternSpec {
+                            name: r.to.clone(),
+                            ..spec.clone()
+                        },
+                    ),
+                    None => (name.clone(), spec.clone()),
+                },
+            )
+            .collect();
+        for rule in &mut out.rules {
+            for term in rule.source.terms.iter_mut().chain(&mut rule.result.terms) {
+                if let Term::Op {
+                    callee: Some(c), ..
+                } = term
+                {
+                    if let Some(r) = renames.iter().find(|r| r.from == *c) {
+                        *c = r.to.clone();
+                    }
+                }
+            }
+        }
+        (out, renames)
+    }
+
+    /// Checks that each of `names` (to enable or disable) is the name or a label of some rule
+    /// of the set: a typo would otherwise keep no rule (enable) or drop none (disable), in
+    /// silence. The error suggests the closest name or label.
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// assert!(rules.check_names(&["fusion".to_string(), "mul-one".to_string()]).is_ok());
+    /// let err = rules.check_names(&["fusoin".to_string()]).unwrap_err();
+    /// assert_eq!(err.to_string(), "no rule is named or labelled `fusoin` (did you mean `fusion`?)");
+    /// ```
+    pub fn check_names<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a String>,
+    ) -> Result<(), UnknownRuleName> {
+        let known = || {
+            self.rules
+                .iter()
+                .flat_map(|r| std::iter::once(&r.name).chain(&r.labels))
+        };
+        for name in names {
+            if known().any(|k| k == name) {
+                continue;
+            }
+            let suggestion = known()
+                .map(|k| (edit_distance(k, name), k))
+                .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+                .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+                .map(|(_, k)| k.clone());
+            return Err(UnknownRuleName {
+                name: name.clone(),
+                suggestion,
+            });
+        }
+        Ok(())
+    }
+
     /// Names of rules without a doc comment saying why they are true.
     pub fn undocumented(&self) -> Vec<&str> {
         self.rules
@@ -212,10 +393,28 @@ impl RuleSet {
     }
 }
 
+/// Levenshtein distance between `a` and `b` (by chars), for suggestions.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::{Term, TermId};
+    use crate::ast::TermId;
     use ptir_ir::OpKey;
 
     /// The labels a bundled rule may carry.

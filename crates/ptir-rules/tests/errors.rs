@@ -112,3 +112,27 @@ fn filters_by_name_and_label_with_disabled_winning() {
     };
     assert_eq!(names(&f), ["b"]);
 }
+
+/// Hostile rule files are errors, not crashes: a file nested 20,000 deep (which would
+/// overflow the s-expression reader's stack) and self-referencing named terms (which the
+/// e-graph engine would expand forever).
+#[test]
+fn hostile_rule_files_are_located_errors() {
+    let deep = format!(
+        "; deep\n(rule deep\n  {}?x{}\n  => ?x)",
+        "(neg ".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    assert_eq!(
+        error_of(&deep),
+        "bad.rules:3: nesting deeper than 200 levels"
+    );
+    assert_eq!(
+        error_of("(rule r\n  ?a:(add ?a ?b)\n  => ?b)"),
+        "bad.rules:2: in rule `r`: the named term ?a contains itself: a pattern must be acyclic"
+    );
+    assert_eq!(
+        error_of("(rule r\n  (roots ?a:(neg ?b)\n         ?b:(abs ?a))\n  => ?a ?b)"),
+        "bad.rules:2: in rule `r`: the named terms ?a -> ?b -> ?a contain each other: a pattern must be acyclic"
+    );
+}

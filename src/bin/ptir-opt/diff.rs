@@ -63,6 +63,8 @@ fn random_diff(
     let mut worst: Option<(usize, u64, String)> = None;
     let (mut mismatches, mut errors, mut insts) = (0, 0, 0);
     let mut first = 0;
+    // Why costs were not compared (the same for every program: it follows the extractor).
+    let mut cost_unchecked = None;
     while first < n {
         let count = BATCH.min(n - first);
         let programs: Vec<_> = (first..first + count)
@@ -81,6 +83,9 @@ fn random_diff(
         {
             let s = seed + (first + k) as u64;
             insts += p.num_insts();
+            if let Ok(r) = &r {
+                cost_unchecked = cost_unchecked.or(r.cost_unchecked);
+            }
             match r {
                 Ok(r) if r.ok() => {}
                 Ok(r) => {
@@ -118,6 +123,9 @@ fn random_diff(
         seed + n as u64,
         start.elapsed()
     );
+    if let Some(why) = cost_unchecked {
+        let _ = writeln!(out, "cost not compared: {why}");
+    }
     if let Some((k, s, text)) = worst {
         let _ = writeln!(
             out,

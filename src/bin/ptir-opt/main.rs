@@ -1,7 +1,8 @@
 //! `ptir-opt`: the command line, in the spirit of `mlir-opt`.
 //!
 //! Every user error (missing file, bad program, bad flag value) prints one located message on
-//! stderr and exits with status 2; nothing a user supplies can make it panic.
+//! stderr and exits with status 2; nothing a user supplies can make it panic. Status 1 means
+//! the tool found a fault of its own: `diff` mismatches, or `--validate` refusing an output.
 
 mod diff;
 
@@ -67,6 +68,11 @@ pub(crate) struct OptArgs {
     /// The extractor.
     #[arg(long, value_enum, default_value = "greedy")]
     extractor: ExtractorArg,
+    /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
+    /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
+    /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
     report: bool,
@@ -76,6 +82,11 @@ pub(crate) struct OptArgs {
     /// Print the report as JSON on stderr.
     #[arg(long)]
     report_json: bool,
+    /// Translation validation: after optimizing, run the input and the output on N seeded
+    /// random input sets (default 16) and refuse (exit status 1) an output that computes
+    /// something else, naming the input seed, the result and both values.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "16")]
+    validate: Option<usize>,
     /// Write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this file; with
     /// several functions, one file per function (`FILE.name.json`).
     #[arg(long, value_name = "FILE.json")]
@@ -116,6 +127,15 @@ impl OptArgs {
                 message: e.to_string(),
             }
         })?;
+        let target = match &self.target {
+            Some(spec) => Some(
+                ptir::load_target(spec).map_err(|source| CliError::Optimize {
+                    path: "--target".into(),
+                    source,
+                })?,
+            ),
+            None => None,
+        };
         let mut rule_files = Vec::new();
         for p in &self.rules {
             rule_files.extend(rule_files_in(p)?);
@@ -142,6 +162,8 @@ impl OptArgs {
             },
             dump_egraph: self.dump_egraph.is_some(),
             step_log: self.step_log,
+            target,
+            validate: self.validate,
             extractor: match self.extractor {
                 ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
                 ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
@@ -322,6 +344,20 @@ pub(crate) enum CliError {
     },
 }
 
+impl CliError {
+    /// 1 when translation validation refused the output (the optimizer is at fault, not the
+    /// user), 2 for every user error.
+    fn exit_status(&self) -> u8 {
+        match self {
+            CliError::Optimize {
+                source: ptir::Error::Validation(v),
+                ..
+            } if matches!(**v, ptir::ValidationError::Differs { .. }) => 1,
+            _ => 2,
+        }
+    }
+}
+
 fn read_source(path: &str) -> Result<String, CliError> {
     let io = |source| CliError::Io {
         path: path.to_string(),
@@ -350,47 +386,12 @@ pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError
     Ok((program, t1 - t0, t1.elapsed()))
 }
 
-/// Reads tensors, one per line: `TYPE [elements]` or `TYPE splat(x)`. Each line is checked by
-/// the program parser as the literal of a constant, so its errors are the parser's, located
-/// at the line of the inputs file.
+/// Reads an inputs file (see [`ptir::parse_inputs`]); errors are located at its line.
 fn read_inputs(path: &str) -> Result<Vec<ir::Value>, CliError> {
-    let text = read_source(path)?;
-    let mut values = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split("//").next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (ty, lit) = line.split_once(' ').unwrap_or((line, ""));
-        let lit = lit.trim();
-        let lit = if lit.starts_with('[') {
-            format!("dense({lit})")
-        } else {
-            lit.to_string()
-        };
-        let src = format!("func @v() -> ({ty}) {{\n  %0 = constant {lit} : {ty}\n  return %0\n}}");
-        let parsed = ir::parse(&src).map_err(|e| CliError::Usage {
-            path: format!("{path}:{}", i + 1),
-            message: format!("expected a tensor like `f32[2] [1.0, 2.0]`: {}", e.message),
-        })?;
-        let inst = parsed.functions.first().and_then(|f| f.body.insts.first());
-        let (
-            Some(ir::Instruction {
-                op: ir::Op::Constant(lit),
-                ty: ir::Type::Tensor(t),
-                ..
-            }),
-            Ok(()),
-        ) = (inst, ir::verify(&parsed).map_err(|_| ()))
-        else {
-            return Err(CliError::Usage {
-                path: format!("{path}:{}", i + 1),
-                message: "the tensor does not match its type".into(),
-            });
-        };
-        values.push(ir::Value::Tensor(lit.to_tensor(t)));
-    }
-    Ok(values)
+    ptir::parse_inputs(&read_source(path)?).map_err(|e| CliError::Usage {
+        path: format!("{path}:{}", e.line),
+        message: e.message,
+    })
 }
 
 fn run(
@@ -415,7 +416,10 @@ fn run(
     };
     let inputs = match inputs {
         Some(file) => read_inputs(file)?,
-        None => ir::generate::random_inputs(func, seed),
+        None => ir::generate::try_random_inputs(func, seed).map_err(|source| CliError::Run {
+            path: path.to_string(),
+            source,
+        })?,
     };
     let t = Instant::now();
     let outputs = ptir::interpreter(&program)
@@ -488,7 +492,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_status())
         }
     }
 }

@@ -309,7 +309,8 @@ impl fmt::Display for Violation {
     }
 }
 
-/// A greedy run found a broken pattern (only with [`GreedyConfig::expensive_checks`]).
+/// A greedy run found a broken pattern (a contract or verification failure only with
+/// [`GreedyConfig::expensive_checks`]; a rule's own bug always).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GreedyError {
     /// A pattern broke the rewrite contract.
@@ -323,6 +324,19 @@ pub enum GreedyError {
         inst: InstId,
         /// What it did.
         violation: Violation,
+    },
+    /// A pattern found itself wrong ([`ProgramRewriter::notify_rule_error`]): a rule whose
+    /// result has another type than the value it replaces. Always checked.
+    #[error("@{function}: {message}")]
+    Rule {
+        /// The function.
+        function: String,
+        /// The pattern's debug name.
+        pattern: String,
+        /// The root it was applied to.
+        inst: InstId,
+        /// What is wrong, naming the rule.
+        message: String,
     },
     /// The IR stopped verifying.
     #[error("@{function} does not verify after {after}:\n{error}")]

@@ -341,6 +341,14 @@ impl<'p> Driver<'p> {
         let ok = self.patterns.pattern(pid).match_and_rewrite(op, rw);
         hooks(rw).current = None;
         rw.reads.stop();
+        if let Some(message) = rw.take_rule_error() {
+            return Err(GreedyError::Rule {
+                function: rw.function_name().to_string(),
+                pattern: self.patterns.name(pid).to_string(),
+                inst: op,
+                message,
+            });
+        }
         if let Some(fp) = before {
             self.check_contract(rw, op, pid, ok, fp)?;
         }

@@ -13,8 +13,23 @@ use ptir_rules::{RuleFilter, RuleSet};
 /// forever (those rules have bounded recursion, so the recursion guard lets them).
 pub const ALGEBRA: &str = "algebra";
 
-/// The rules a greedy canonicalization runs by default: everything but `fast-math` (not
-/// IEEE-exact) and [`ALGEBRA`] (no direction to go in).
+/// The rules a greedy driver can run at all: everything but [`ALGEBRA`] (no direction to go
+/// in). Whether `fast-math` rules run is the caller's choice, made once: the facade filters
+/// its rule set by its options and then uses this filter alone.
+///
+/// ```
+/// let f = ptir_greedy::directed_rule_filter();
+/// assert_eq!(f.disabled, ["algebra"]);
+/// ```
+pub fn directed_rule_filter() -> RuleFilter {
+    RuleFilter {
+        enabled: Vec::new(),
+        disabled: vec![ALGEBRA.to_string()],
+    }
+}
+
+/// The rules a greedy canonicalization runs by default: [`directed_rule_filter`] without
+/// `fast-math` (not IEEE-exact).
 ///
 /// ```
 /// let f = ptir_greedy::greedy_rule_filter();
@@ -22,7 +37,7 @@ pub const ALGEBRA: &str = "algebra";
 /// ```
 pub fn greedy_rule_filter() -> RuleFilter {
     let mut f = RuleFilter::exact();
-    f.disabled.push(ALGEBRA.to_string());
+    f.disabled.extend(directed_rule_filter().disabled);
     f
 }
 

@@ -168,19 +168,7 @@ impl State {
     }
 }
 
-/// Does a pattern's callee `pattern` match the program's callee `actual`: equal, or
-/// `actual` is `pattern` followed by `_` and decimal digits?
-pub fn callee_matches(pattern: &str, actual: &str) -> bool {
-    if pattern == actual {
-        return true;
-    }
-    match actual.rsplit_once('_') {
-        Some((prefix, suffix)) => {
-            prefix == pattern && !suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit())
-        }
-        None => false,
-    }
-}
+pub use ptir_rules::callee_matches;
 
 impl Plan {
     /// Matches the whole source pattern with the first root at `anchor`, into `st`;

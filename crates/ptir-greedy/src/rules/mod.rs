@@ -25,8 +25,8 @@ use crate::rewriter::ProgramRewriter;
 use matcher::{attr_match, Leaf, Plan, Search, State};
 use ptir_ir::{InstId, Op, OpKey, Type, ValueId};
 use ptir_rules::{
-    Attr, Bindings, Pattern as SourcePattern, Registry, ResultBuilder, Rule, RuleFilter, RuleSet,
-    Term, TermId, Var,
+    ApplyError, Attr, Bindings, Pattern as SourcePattern, Registry, ResultBuilder, Rule,
+    RuleFilter, RuleSet, Term, TermId, Var,
 };
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -360,7 +360,12 @@ impl Pattern for RulePattern {
         };
         let (ops, results) = match self.results(rw, st) {
             Ok(r) => r,
-            Err(reason) => return rw.notify_match_failure(root, || reason),
+            Err(ApplyError::NativeDeclined(f)) => {
+                return rw.notify_match_failure(root, || format!("native function `{f}` declined"))
+            }
+            // A result of the wrong type is a bug in the rule: an error, as in the e-graph
+            // engine, not a silent non-match.
+            Err(e @ ApplyError::Build { .. }) => return rw.notify_rule_error(root, e.to_string()),
         };
         let root_value = |k: usize| st.roots[k].value();
         let unchanged = (0..results.len()).all(|k| results[k] == Pv::Old(root_value(k)));
@@ -383,18 +388,19 @@ type Built = (Vec<(Op, Vec<Pv>, Type)>, SmallVec<[Pv; 2]>);
 
 impl RulePattern {
     /// The value replacing each root, and the ops to build first; `Err` says why the rule
-    /// does not apply after all. Touches nothing.
-    fn results(&self, ir: &Ir<'_>, st: &State) -> Result<Built, String> {
+    /// does not apply after all (a native function declined) or is wrong (a result of the
+    /// wrong type). Touches nothing.
+    fn results(&self, ir: &Ir<'_>, st: &State) -> Result<Built, ApplyError> {
         if let Some(forward) = &self.forward {
             let mut out = SmallVec::new();
             for (k, &slot) in forward.iter().enumerate() {
-                let v = st.values[slot].ok_or("a result variable is unbound")?;
-                if ir.type_of(v) != ir.type_of(st.roots[k].value()) {
-                    return Err(format!(
-                        "rule `{}`: result {k} has another type than its root",
-                        self.rule.name
-                    ));
-                }
+                let v = st.values[slot].ok_or_else(|| ApplyError::Build {
+                    rule: self.rule.name.clone(),
+                    message: format!("result {k} is unbound"),
+                })?;
+                let got = ir.type_of(v).cloned().unwrap_or(Type::Tuple(Vec::new()));
+                self.rule
+                    .check_result_type(k, &got, ir.type_of(st.roots[k].value()))?;
                 out.push(Pv::Old(v));
             }
             return Ok((Vec::new(), out));
@@ -407,8 +413,7 @@ impl RulePattern {
         };
         let results = self
             .rule
-            .instantiate(&b, &root_types, &self.registry, &mut pending)
-            .map_err(|e| e.to_string())?;
+            .instantiate(&b, &root_types, &self.registry, &mut pending)?;
         Ok((pending.ops, results.into_iter().collect()))
     }
 }

@@ -1,8 +1,10 @@
 //! Seeded random inputs for a function's parameters.
 
+use crate::interp::check_param_size;
 use crate::program::Function;
 use crate::tensor::{Data, Scalar, Tensor, Value};
 use crate::types::{TensorType, Type};
+use crate::InterpError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -16,13 +18,36 @@ use rand_chacha::ChaCha8Rng;
 /// let main = p.function(ENTRY).unwrap();
 /// assert_eq!(random_inputs(main, 1), random_inputs(main, 1));
 /// ```
+///
+/// # Panics
+///
+/// If a parameter's type is above [`crate::TENSOR_ELEMENT_LIMIT`] elements: use
+/// [`try_random_inputs`] for functions a user wrote.
 pub fn random_inputs(f: &Function, seed: u64) -> Vec<Value> {
+    match try_random_inputs(f, seed) {
+        Ok(inputs) => inputs,
+        Err(e) => panic!("random_inputs: {e} (use try_random_inputs on user functions)"),
+    }
+}
+
+/// [`random_inputs`], or [`InterpError::Argument`] (naming the parameter) if a parameter's
+/// type is above [`crate::TENSOR_ELEMENT_LIMIT`] elements, checked before anything is
+/// allocated: the limit that bounds every value of a run bounds its inputs too.
+///
+/// ```
+/// use ptir_ir::generate::try_random_inputs;
+/// let p = ptir_ir::parse("func @f(%0: f32[100000,100000]) -> (f32[100000,100000]) {\n  return %0\n}").unwrap();
+/// let err = try_random_inputs(&p.functions[0], 0).unwrap_err();
+/// assert!(err.to_string().starts_with("argument 0 of @f: a value of type f32[100000,100000]"));
+/// ```
+pub fn try_random_inputs(f: &Function, seed: u64) -> Result<Vec<Value>, InterpError> {
+    (0..f.body.params.len()).try_for_each(|i| check_param_size(f, i))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    f.body
+    Ok(f.body
         .params
         .iter()
         .map(|p| random_value(&p.ty, &mut rng))
-        .collect()
+        .collect())
 }
 
 /// A random value of type `ty` (tuples element by element), as [`random_inputs`] makes them.

@@ -41,7 +41,7 @@ mod tensor_ops;
 
 pub use chain::generate_chain;
 pub use gpt2::{gpt2_stack, Gpt2Config};
-pub use inputs::{random_inputs, random_tensor, random_value};
+pub use inputs::{random_inputs, random_tensor, random_value, try_random_inputs};
 
 use crate::builder::ProgramBuilder;
 use crate::ops::OpKey;

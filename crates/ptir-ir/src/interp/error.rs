@@ -93,6 +93,16 @@ pub enum InterpError {
     /// produce this.
     #[error("malformed: {0}")]
     Malformed(String),
+    /// Context: the argument of a run (given or generated) that is refused.
+    #[error("argument {index} of @{function}: {cause}")]
+    Argument {
+        /// The function.
+        function: String,
+        /// Position of the argument.
+        index: usize,
+        /// What is wrong with it.
+        cause: Box<InterpError>,
+    },
     /// Context: the instruction that failed.
     #[error("in @{function}, instruction {inst} = {op}: {cause}")]
     At {
@@ -123,7 +133,7 @@ impl InterpError {
     /// ```
     pub fn root(&self) -> &InterpError {
         match self {
-            InterpError::At { cause, .. } => cause.root(),
+            InterpError::At { cause, .. } | InterpError::Argument { cause, .. } => cause.root(),
             e => e,
         }
     }

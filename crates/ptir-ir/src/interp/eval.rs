@@ -38,8 +38,16 @@ fn type_elements(ty: &Type) -> usize {
     }
 }
 
-/// Refuses a type with more than [`TENSOR_ELEMENT_LIMIT`] elements in all.
-pub(crate) fn check_size(ty: &Type) -> InterpResult<()> {
+/// Refuses a type with more than [`TENSOR_ELEMENT_LIMIT`] elements in all
+/// ([`InterpError::TensorTooLarge`]); call it before building a value of a type that came
+/// from a user, as the interpreter does before every result and argument.
+///
+/// ```
+/// use ptir_ir::{check_size, DType, TensorType, Type};
+/// assert!(check_size(&Type::from(TensorType::new(DType::F32, vec![4096, 4096]))).is_ok());
+/// assert!(check_size(&Type::from(TensorType::new(DType::F32, vec![100_000, 100_000]))).is_err());
+/// ```
+pub fn check_size(ty: &Type) -> InterpResult<()> {
     let elements = type_elements(ty);
     if elements > TENSOR_ELEMENT_LIMIT {
         return Err(InterpError::TensorTooLarge {

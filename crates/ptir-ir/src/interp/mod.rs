@@ -30,7 +30,7 @@ mod shape_ops;
 mod tests;
 
 pub use error::{InterpError, InterpResult};
-pub use eval::{check_value, eval_op, value_type};
+pub use eval::{check_size, check_value, eval_op, value_type};
 pub use kernels::{
     binary_scalar, cast_scalar, compare_scalar, float_max, float_min, int_to_float, unary_scalar,
 };
@@ -206,6 +206,7 @@ fn check_args(f: &Function, args: &[Value]) -> InterpResult<()> {
         });
     }
     for (index, (p, a)) in f.body.params.iter().zip(args).enumerate() {
+        check_param_size(f, index)?;
         let found = value_type(a);
         if found != p.ty {
             return Err(InterpError::ArgumentType {
@@ -218,6 +219,19 @@ fn check_args(f: &Function, args: &[Value]) -> InterpResult<()> {
         check_value(a)?;
     }
     Ok(())
+}
+
+/// Refuses parameter `index` of `f` if a value of its type is above [`TENSOR_ELEMENT_LIMIT`]
+/// (checked on the type, before any value of it is built).
+pub(crate) fn check_param_size(f: &Function, index: usize) -> InterpResult<()> {
+    let Some(p) = f.body.params.get(index) else {
+        return Ok(());
+    };
+    check_size(&p.ty).map_err(|cause| InterpError::Argument {
+        function: f.name.clone(),
+        index,
+        cause: Box::new(cause),
+    })
 }
 
 /// Runs `function` of `program` on `args` with the default settings (seed 0, no externs).

@@ -387,19 +387,29 @@ impl<'s> Parser<'s> {
         self.tensor_type().map(Type::Tensor)
     }
 
+    /// A tensor type; types above [`crate::TYPE_BYTES_LIMIT`] are refused at their position.
     fn tensor_type(&mut self) -> PResult<TensorType> {
         let (name, pos) = self.ident("a type like `f32[2,3]`")?;
         let dtype = dtype_from_name(name)
             .ok_or_else(|| self.error_at(pos, format!("unknown element type `{name}` (expected f16, bf16, f32, f64, i32, i64 or bool)")))?;
-        if matches!(self.peeked.tok, Tok::Punct(b'[')) {
-            if let Some(shape) = self.lexer.plain_dims() {
+        let plain = if matches!(self.peeked.tok, Tok::Punct(b'[')) {
+            self.lexer.plain_dims()
+        } else {
+            None
+        };
+        let shape = match plain {
+            Some(shape) => {
                 self.peeked = self.lexer.next_token();
-                return Ok(TensorType::new(dtype, shape));
+                shape
             }
-        }
-        self.punct(b'[')?;
-        let shape = self.list(b']', Self::usize_lit)?;
-        Ok(TensorType::new(dtype, shape))
+            None => {
+                self.punct(b'[')?;
+                self.list(b']', Self::usize_lit)?
+            }
+        };
+        let ty = TensorType::new(dtype, shape);
+        ty.check_size().map_err(|m| self.error_at(pos, m))?;
+        Ok(ty)
     }
 
     // ---- instructions ------------------------------------------------------------------
@@ -914,5 +924,18 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let src = format!("extern @e({}", "(".repeat(100_000));
         assert!(err(&src).contains("nesting deeper than"));
+    }
+
+    #[test]
+    fn absurd_shapes_are_located_errors() {
+        let src = "func @f(%x: f32[4294967296,4294967296,4294967296]) -> () {\n  return\n}";
+        let err = parse(src).unwrap_err();
+        assert_eq!((err.line, err.col), (1, 13), "{err}");
+        assert!(err.message.contains("is too large"), "{err}");
+        let src = "func @f() -> () {\n  %0 = constant splat(1.0) : f64[2305843009213693952, 8]\n  return\n}";
+        let err = parse(src).unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+        // Dims beyond usize are refused as numbers.
+        assert!(parse("func @f(%x: f32[99999999999999999999999]) -> () {\n  return\n}").is_err());
     }
 }

@@ -181,3 +181,25 @@ fn results_above_the_element_limit_are_refused() {
     };
     assert_eq!(err.root(), &expected);
 }
+
+#[test]
+fn arguments_above_the_element_limit_are_refused_before_use() {
+    let src = "func @f(%0: f32[100000,100000]) -> (f32[100000,100000]) {\n  return %0\n}";
+    let p = crate::parse(src).unwrap();
+    let too_large = InterpError::TensorTooLarge {
+        ty: ty(F32, &[100_000, 100_000]),
+        elements: 10_000_000_000,
+        limit: TENSOR_ELEMENT_LIMIT,
+    };
+    // Generated inputs: refused before anything is allocated.
+    let err = crate::generate::try_random_inputs(&p.functions[0], 0).unwrap_err();
+    assert_eq!(err.root(), &too_large);
+    assert!(err.to_string().starts_with("argument 0 of @f: "), "{err}");
+    // Given arguments: the parameter type is refused whatever the value.
+    let err = crate::run(&p, "f", &[f32s(&[], &[1.0])]).unwrap_err();
+    assert_eq!(err.root(), &too_large);
+    // Just above the limit is refused too, not only absurd sizes.
+    let src = "func @f(%0: i32[16777217]) -> (i32[16777217]) {\n  return %0\n}";
+    let p = crate::parse(src).unwrap();
+    assert!(crate::generate::try_random_inputs(&p.functions[0], 0).is_err());
+}

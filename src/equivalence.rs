@@ -1,0 +1,460 @@
+//! Does an optimized program compute what its input computes? Both run in the interpreter
+//! ([`crate::interpreter`], fused externs registered) on the same seeded random inputs, and
+//! their results are compared.
+//!
+//! This is the one home of result comparison: `diff` ([`crate::diff`]) and translation
+//! validation ([`crate::Options::validate`]) both use [`Trial`] and [`same_value`].
+//!
+//! - **Bit-exact** by default: NaN equals NaN, `-0.0` differs from `0.0` (exact rules must
+//!   keep every bit).
+//! - **Within a per-dtype tolerance** ([`fast_math_tolerance`]) for float tensors when
+//!   `fast-math` rules were enabled; integers and bools stay exact.
+//! - An input set on which the **input** program fails (a division by zero it does not
+//!   guard, say) proves nothing and is skipped. An output that fails where the input did not
+//!   **is** a difference. An output that cannot run at all because an extern it calls has no
+//!   implementation is neither: it is [`CheckError::Unrunnable`], reported as an error.
+
+use crate::run::interpreter;
+use ptir_ir::generate::try_random_inputs;
+use ptir_ir::{DType, Function, InterpError, Program, Value};
+use std::fmt;
+
+/// The floor of the relative tolerance under fast-math ([`fast_math_tolerance`]), for
+/// `f32` and `f64`: reassociated sums and products round their partial results, which can be
+/// far larger than the result, so a few ulps of the dtype are not enough.
+pub const FAST_MATH_TOLERANCE: f64 = 1e-3;
+
+/// The relative tolerance of a float dtype under fast-math, scaled by the largest finite
+/// magnitude of the expected tensor (at least 1); `None` for integers and bools, which are
+/// compared exactly even under fast-math. Eight units in the last place of the dtype, and at
+/// least [`FAST_MATH_TOLERANCE`]: `f16` (2^-10 per ulp) allows 8 · 2^-10, `bf16` (2^-7) allows
+/// 8 · 2^-7 = 0.0625, `f32` and `f64` allow 1e-3.
+///
+/// ```
+/// use ptir::{fast_math_tolerance, ir::DType};
+/// assert_eq!(fast_math_tolerance(DType::BF16), Some(0.0625));
+/// assert_eq!(fast_math_tolerance(DType::F32), Some(1e-3));
+/// assert_eq!(fast_math_tolerance(DType::I32), None);
+/// ```
+pub fn fast_math_tolerance(dtype: DType) -> Option<f64> {
+    /// Units in the last place allowed.
+    const ULPS: f64 = 8.0;
+    let mantissa_bits = match dtype {
+        DType::F16 => 10,
+        DType::BF16 => 7,
+        DType::F32 => 23,
+        DType::F64 => 52,
+        DType::I32 | DType::I64 | DType::Bool => return None,
+    };
+    Some((ULPS * (-f64::from(mantissa_bits)).exp2()).max(FAST_MATH_TOLERANCE))
+}
+
+/// Does `got` agree with `expected`: bit-exact, or with `fast_math` within
+/// [`fast_math_tolerance`] for float tensors (where `expected` is not finite, fast-math
+/// assumes it away and anything agrees)?
+///
+/// ```
+/// use ptir::{same_value, ir::{DType, Tensor, TensorType}};
+/// let t = TensorType::new(DType::BF16, vec![1]);
+/// let (one, next) = (Tensor::from_f64(t.clone(), &[1.0]), Tensor::from_f64(t, &[1.0078125]));
+/// assert!(!same_value(&one.clone().into(), &next.clone().into(), false));
+/// assert!(same_value(&one.into(), &next.into(), true)); // one bf16 ulp
+/// ```
+pub fn same_value(expected: &Value, got: &Value, fast_math: bool) -> bool {
+    match (expected, got) {
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q, fast_math))
+        }
+        (Value::Tensor(x), Value::Tensor(y)) if fast_math && x.ty == y.ty => {
+            let Some(tolerance) = fast_math_tolerance(x.ty.dtype) else {
+                return x == y;
+            };
+            let (xs, ys) = (x.to_f64_vec(), y.to_f64_vec());
+            let scale = xs
+                .iter()
+                .filter(|v| v.is_finite())
+                .fold(1.0f64, |m, v| m.max(v.abs()));
+            xs.iter().zip(&ys).all(|(p, q)| {
+                p.to_bits() == q.to_bits() || (p - q).abs() <= tolerance * scale || !p.is_finite()
+            })
+        }
+        _ => expected == got,
+    }
+}
+
+/// Why two programs could not be compared (not a difference between them).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// No inputs can be made for the function (a parameter above the interpreter's limits).
+    #[error("cannot make random inputs: {source}")]
+    Inputs {
+        /// The function.
+        function: String,
+        /// Why.
+        source: Box<InterpError>,
+    },
+    /// A program cannot be run at all: it calls an extern that has no implementation.
+    #[error("{program} cannot be run on input seed {seed}: {source}")]
+    Unrunnable {
+        /// Which program (`"the greedy output"`, ...).
+        program: String,
+        /// The input set.
+        seed: u64,
+        /// The interpreter's error (naming the extern).
+        source: Box<InterpError>,
+    },
+}
+
+/// Is `e` about the environment (an extern nobody implements) rather than what the program
+/// computes?
+fn unrunnable(e: &InterpError) -> bool {
+    matches!(
+        e.root(),
+        InterpError::MissingExtern(_) | InterpError::UnknownCallee(_)
+    )
+}
+
+/// A function of an output that computes something else than the input on one input set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divergence {
+    /// The function.
+    pub function: String,
+    /// The seed of the input set (inputs are `try_random_inputs(function, seed)`, and the
+    /// interpreter's `rng` runs from the same seed).
+    pub seed: u64,
+    /// The inputs.
+    pub inputs: Vec<Value>,
+    /// What the input program computes.
+    pub expected: Vec<Value>,
+    /// What the output computes, or how it fails.
+    pub got: Result<Vec<Value>, InterpError>,
+}
+
+impl Divergence {
+    /// The index of the first result that differs (`None`: the output failed, or returned
+    /// another number of results).
+    pub fn result_index(&self, fast_math: bool) -> Option<usize> {
+        let got = self.got.as_ref().ok()?;
+        (got.len() == self.expected.len())
+            .then(|| {
+                self.expected
+                    .iter()
+                    .zip(got)
+                    .position(|(e, g)| !same_value(e, g, fast_math))
+            })
+            .flatten()
+    }
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{} differs on input seed {}:", self.function, self.seed)?;
+        for (i, v) in self.inputs.iter().enumerate() {
+            write!(f, "\n  input {i}: {v}")?;
+        }
+        match &self.got {
+            Err(e) => write!(
+                f,
+                "\n  the input program returns normally\n  the output fails: {e}"
+            ),
+            Ok(got) if got.len() != self.expected.len() => write!(
+                f,
+                "\n  {} results expected, {} returned",
+                self.expected.len(),
+                got.len()
+            ),
+            Ok(got) => {
+                let differing = self.expected.iter().zip(got).enumerate();
+                for (i, (e, g)) in differing.filter(|(_, (e, g))| e != g) {
+                    write!(f, "\n  result {i}: expected {e}\n            got      {g}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One input set of one function, and what the input program computes on it.
+#[derive(Clone, Debug)]
+pub struct Trial {
+    function: String,
+    seed: u64,
+    inputs: Vec<Value>,
+    /// `Err`: the input program fails on these inputs, so they prove nothing.
+    expected: Result<Vec<Value>, InterpError>,
+}
+
+impl Trial {
+    /// Makes input set `seed` for `function` of `input` and runs `input` on it.
+    pub fn new(input: &Program, function: &Function, seed: u64) -> Result<Trial, CheckError> {
+        let inputs = try_random_inputs(function, seed).map_err(|source| CheckError::Inputs {
+            function: function.name.clone(),
+            source: Box::new(source),
+        })?;
+        let expected = interpreter(input)
+            .with_seed(seed)
+            .run(&function.name, &inputs);
+        Ok(Trial {
+            function: function.name.clone(),
+            seed,
+            inputs,
+            expected,
+        })
+    }
+
+    /// Does the input program fail on this input set (so that it proves nothing)?
+    pub fn skipped(&self) -> bool {
+        self.expected.is_err()
+    }
+
+    /// Runs `output` (called `name` in errors) on the input set: `Ok(None)` if it computes the
+    /// same (or the input fails here), the divergence otherwise.
+    pub fn check(
+        &self,
+        output: &Program,
+        name: &str,
+        fast_math: bool,
+    ) -> Result<Option<Divergence>, CheckError> {
+        let Ok(expected) = &self.expected else {
+            return Ok(None);
+        };
+        let got = interpreter(output)
+            .with_seed(self.seed)
+            .run(&self.function, &self.inputs);
+        match got {
+            Err(source) if unrunnable(&source) => Err(CheckError::Unrunnable {
+                program: name.to_string(),
+                seed: self.seed,
+                source: Box::new(source),
+            }),
+            Ok(g)
+                if g.len() == expected.len()
+                    && expected
+                        .iter()
+                        .zip(&g)
+                        .all(|(e, g)| same_value(e, g, fast_math)) =>
+            {
+                Ok(None)
+            }
+            got => Ok(Some(Divergence {
+                function: self.function.clone(),
+                seed: self.seed,
+                inputs: self.inputs.clone(),
+                expected: expected.clone(),
+                got,
+            })),
+        }
+    }
+}
+
+/// What translation validation checked ([`crate::Options::validate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Validation {
+    /// Input sets per function.
+    pub seeds: usize,
+    /// (function, input set) pairs compared.
+    pub compared: usize,
+    /// Pairs skipped because the input program fails on them.
+    pub skipped: usize,
+}
+
+impl fmt::Display for Validation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "validated on {} input sets per function: {} runs agree, {} skipped (the input fails)",
+            self.seeds, self.compared, self.skipped
+        )
+    }
+}
+
+/// Translation validation: runs every function of `input` and of `output` on input sets
+/// `0..seeds`; the first divergence is returned as [`ValidationError::Differs`].
+pub fn validate(
+    input: &Program,
+    output: &Program,
+    seeds: usize,
+    fast_math: bool,
+) -> Result<Validation, ValidationError> {
+    let mut v = Validation {
+        seeds,
+        ..Validation::default()
+    };
+    for seed in 0..seeds as u64 {
+        for f in &input.functions {
+            let trial = Trial::new(input, f, seed)?;
+            if trial.skipped() {
+                v.skipped += 1;
+                continue;
+            }
+            if let Some(d) = trial.check(output, "the optimized program", fast_math)? {
+                let result = d.result_index(fast_math);
+                return Err(ValidationError::Differs {
+                    divergence: Box::new(d),
+                    result,
+                });
+            }
+            v.compared += 1;
+        }
+    }
+    Ok(v)
+}
+
+/// Why translation validation refused an output.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValidationError {
+    /// The output computes something else than the input.
+    #[error("translation validation refused the optimized program: {divergence}")]
+    Differs {
+        /// Where and how.
+        divergence: Box<Divergence>,
+        /// The first differing result, if both returned results.
+        result: Option<usize>,
+    },
+    /// The programs could not be compared.
+    #[error("translation validation could not run: {0}")]
+    Check(#[from] CheckError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptir_ir::{Tensor, TensorType};
+
+    fn tensor(d: DType, xs: &[f64]) -> Value {
+        Tensor::from_f64(TensorType::new(d, vec![xs.len()]), xs).into()
+    }
+
+    #[test]
+    fn exact_unless_fast_math_and_then_per_dtype() {
+        let ulp_bf16 = 1.0 / 128.0;
+        let (a, b) = (
+            tensor(DType::BF16, &[1.0]),
+            tensor(DType::BF16, &[1.0 + ulp_bf16]),
+        );
+        assert!(!same_value(&a, &b, false));
+        assert!(same_value(&a, &b, true), "one bf16 ulp under fast-math");
+        // The same difference in f32 is far above its tolerance.
+        let (a, b) = (
+            tensor(DType::F32, &[1.0]),
+            tensor(DType::F32, &[1.0 + ulp_bf16]),
+        );
+        assert!(!same_value(&a, &b, true));
+        // Integers stay exact under fast-math.
+        let (a, b) = (tensor(DType::I32, &[1000.0]), tensor(DType::I32, &[1001.0]));
+        assert!(!same_value(&a, &b, true));
+        // Exact means bits: -0 is not 0, NaN is NaN.
+        let (z, nz) = (tensor(DType::F32, &[0.0]), tensor(DType::F32, &[-0.0]));
+        assert!(!same_value(&z, &nz, false));
+        let nan = tensor(DType::F32, &[f64::NAN]);
+        assert!(same_value(&nan, &nan, false));
+        for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+            assert!(fast_math_tolerance(d).is_some_and(|t| t >= FAST_MATH_TOLERANCE));
+        }
+    }
+
+    fn program(body: &str) -> Program {
+        ptir_ir::parse(&format!("func @f(%x: i32[]) -> (i32[]) {{\n{body}\n}}")).unwrap()
+    }
+
+    #[test]
+    fn an_output_that_fails_where_the_input_does_not_differs() {
+        let input = program("  return %x");
+        let output =
+            program("  %z = constant splat(0) : i32[]\n  %q = div %x, %z : i32[]\n  return %q");
+        let trial = Trial::new(&input, &input.functions[0], 3).unwrap();
+        let d = trial.check(&output, "out", false).unwrap().unwrap();
+        assert_eq!(d.seed, 3);
+        assert!(d.to_string().contains("the output fails: in @f"), "{d}");
+        // The other way round the input fails: nothing is proven, nothing reported.
+        let trial = Trial::new(&output, &output.functions[0], 3).unwrap();
+        assert!(trial.skipped());
+        assert_eq!(trial.check(&input, "out", false), Ok(None));
+    }
+
+    #[test]
+    fn an_output_calling_an_unimplemented_extern_is_an_error() {
+        let input = program("  return %x");
+        let output = ptir_ir::parse(
+            "extern @nowhere(i32[]) -> (i32[]) pure\n\
+             func @f(%x: i32[]) -> (i32[]) {\n  %y = call @nowhere(%x) : i32[]\n  return %y\n}",
+        )
+        .unwrap();
+        let err = validate(&input, &output, 4, false).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("extern @nowhere has no registered implementation"),
+            "{err}"
+        );
+        assert!(matches!(
+            err,
+            ValidationError::Check(CheckError::Unrunnable { seed: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn validation_names_the_seed_the_result_and_both_values() {
+        let input = program("  %y = add %x, %x : i32[]\n  return %y");
+        let output = program("  return %x");
+        let err = validate(&input, &output, 16, false).unwrap_err();
+        let ValidationError::Differs { divergence, result } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(*result, Some(0));
+        let text = err.to_string();
+        let seed = divergence.seed;
+        assert!(
+            text.starts_with(&format!(
+                "translation validation refused the optimized program: @f differs on input seed {seed}:"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("result 0: expected i32[]"), "{text}");
+        assert_eq!(
+            validate(&input, &input, 16, false),
+            Ok(Validation {
+                seeds: 16,
+                compared: 16,
+                skipped: 0
+            })
+        );
+    }
+
+    #[test]
+    fn optimize_validates_when_asked_and_refuses_with_a_typed_error() {
+        let dir = std::env::temp_dir().join(format!("ptir-validate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.rules");
+        std::fs::write(&bad, "(rule bad (add ?x ?y) => ?x)\n").unwrap();
+        let input = program("  %y = add %x, %x : i32[]\n  return %y");
+        for engine in [crate::Engine::Greedy, crate::Engine::Saturation] {
+            let sound = crate::Options {
+                engine,
+                validate: Some(8),
+                ..crate::Options::default()
+            };
+            let out = crate::optimize(&input, &sound).unwrap();
+            assert_eq!(
+                out.report.validation.map(|v| (v.seeds, v.compared)),
+                Some((8, 8))
+            );
+            let unsound = crate::Options {
+                rule_files: vec![bad.clone()],
+                ..sound
+            };
+            match crate::optimize(&input, &unsound) {
+                Err(crate::Error::Validation(e)) => {
+                    assert!(matches!(
+                        *e,
+                        ValidationError::Differs {
+                            result: Some(0),
+                            ..
+                        }
+                    ))
+                }
+                other => panic!("{engine}: {other:?}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,195 @@
+//! `ptir-opt` checking itself and its inputs: shapes too large to run are located errors (not
+//! aborts), `diff` reports an output it cannot run as an error (not a mismatch), and
+//! `--validate` refuses an output that computes something else.
+
+mod support;
+
+use support::{ptir_opt, scratch_dir, text};
+
+/// A function returning its one parameter of type `ty`.
+fn identity(ty: &str) -> String {
+    format!("func @f(%x: {ty}) -> ({ty}) {{\n  return %x\n}}\n")
+}
+
+/// Asserts exit status 2 and one `error: ` line containing `expected`, and no panic.
+fn assert_user_error(args: &[&str], stdin: &str, expected: &str) {
+    let out = ptir_opt(args, stdin);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(expected),
+        "{args:?}: expected {expected:?} in {stderr:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn inputs_above_the_element_limit_are_located_errors() {
+    let big = identity("f32[100000,100000]");
+    let limit = "above the limit of 16777216";
+    for args in [
+        &["run", "-"][..],
+        &["diff", "-"],
+        &["-", "--validate"],
+        &["-", "--validate=2", "--engine", "greedy"],
+    ] {
+        assert_user_error(args, &big, "error: -: ");
+        assert_user_error(args, &big, &format!("argument 0 of @f: a value of type f32[100000,100000] has 10000000000 elements, {limit}"));
+    }
+    // Just above the limit: refused too (it used to run).
+    assert_user_error(&["run", "-"], &identity("f32[100000000]"), limit);
+    // A splat input is checked before it is expanded; the message names the inputs line.
+    let dir = scratch_dir("cli-checks-inputs");
+    let inputs = dir.join("splat.txt");
+    std::fs::write(
+        &inputs,
+        "// one huge splat\nf32[100000,100000] splat(0.5)\n",
+    )
+    .unwrap();
+    let inputs = inputs.to_str().unwrap();
+    assert_user_error(
+        &["run", "-", "--inputs", inputs],
+        &big,
+        &format!(
+            "{inputs}:2: a value of type f32[100000,100000] has 10000000000 elements, {limit}"
+        ),
+    );
+}
+
+#[test]
+fn overflowing_shapes_are_parse_errors() {
+    let huge = identity("f32[4294967296,4294967296,4294967296]");
+    let expected = "-:1:13: type f32[4294967296,4294967296,4294967296] is too large";
+    for args in [&["run", "-"][..], &["diff", "-"], &["verify", "-"], &["-"]] {
+        assert_user_error(args, &huge, expected);
+    }
+}
+
+/// A `.pat` rule raising `neg(exp(x))` to `@my_fused`, an extern nothing implements.
+const UNIMPLEMENTED_PAT: &str = "extern @my_fused(f32[4]) -> (f32[4]) pure\n\
+    func @en_pattern(%x: f32[4]) -> (f32[4]) {\n  %e = exp %x : f32[4]\n  %n = neg %e : f32[4]\n  return %n\n}\n\
+    func @en_replacement(%x: f32[4]) -> (f32[4]) {\n  %y = call @my_fused(%x) : f32[4]\n  return %y\n}\n";
+
+const EXP_NEG: &str =
+    "func @f(%x: f32[4]) -> (f32[4]) {\n  %e = exp %x : f32[4]\n  %n = neg %e : f32[4]\n  return %n\n}\n";
+
+#[test]
+fn diff_reports_an_output_it_cannot_run_as_that_error() {
+    let dir = scratch_dir("cli-checks-extern");
+    let pat = dir.join("my_fused.pat");
+    std::fs::write(&pat, UNIMPLEMENTED_PAT).unwrap();
+    let pat = pat.to_str().unwrap();
+    let missing = "call: extern @my_fused has no registered implementation";
+    assert_user_error(&["diff", "-", "--rules", pat], EXP_NEG, missing);
+    assert_user_error(
+        &["diff", "-", "--rules", pat],
+        EXP_NEG,
+        "output cannot be run on input seed 0",
+    );
+    assert_user_error(&["-", "--rules", pat, "--validate"], EXP_NEG, missing);
+    // Without validation the output is printed: the extern is the user's to link.
+    let out = ptir_opt(&["-", "--rules", pat], EXP_NEG);
+    assert!(
+        text(&out.stdout).contains("call @my_fused"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn validate_passes_correct_outputs_and_refuses_unsound_rules_on_both_engines() {
+    let dir = scratch_dir("cli-checks-validate");
+    let bad = dir.join("bad.rules");
+    std::fs::write(
+        &bad,
+        "; unsound: x + y is not x\n(rule bad (add ?x ?y) => ?x)\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    let add = "func @f(%x: i32[4], %y: i32[4]) -> (i32[4]) {\n  %z = add %x, %y : i32[4]\n  return %z\n}\n";
+    for engine in ["greedy", "eqsat"] {
+        let out = ptir_opt(
+            &[
+                "corpus/gpt2_block.ptir",
+                "--engine",
+                engine,
+                "--validate",
+                "--report",
+            ],
+            "",
+        );
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{engine}: {stderr}");
+        assert!(
+            stderr.contains("validated on 16 input sets per function: 16 runs agree"),
+            "{engine}: {stderr}"
+        );
+        assert!(ptir_ir::parse(&text(&out.stdout)).is_ok());
+
+        for flag in ["--validate", "--validate=3"] {
+            let out = ptir_opt(&["-", "--engine", engine, "--rules", bad, flag], add);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{engine} {flag}: {stderr}");
+            assert!(text(&out.stdout).is_empty(), "no output is printed");
+            assert!(
+                stderr.starts_with("error: -: translation validation refused the optimized program: @f differs on input seed 0:"),
+                "{engine}: {stderr}"
+            );
+            assert!(stderr.contains("\n  input 1: i32[4] ["), "{stderr}");
+            assert!(
+                stderr.contains("\n  result 0: expected i32[4] ["),
+                "{stderr}"
+            );
+            assert!(
+                stderr.contains("\n            got      i32[4] ["),
+                "{stderr}"
+            );
+        }
+        // Without --validate the unsound rule goes through: that is what validation is for.
+        let out = ptir_opt(&["-", "--engine", engine, "--rules", bad], add);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn validation_skips_inputs_on_which_the_input_fails() {
+    // The input divides by its argument: on random inputs that are 0 it fails, and those
+    // input sets are skipped, not counted as differences.
+    let div = "func @f(%x: i32[]) -> (i32[]) {\n  %c = constant splat(12) : i32[]\n  %q = div %c, %x : i32[]\n  return %q\n}\n";
+    let out = ptir_opt(&["-", "--validate=32", "--report"], div);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("validated on 32"))
+        .unwrap_or_default();
+    assert!(
+        !line.contains(" 0 skipped") && !line.contains(" 32 runs agree"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn diff_holds_saturation_to_greedy_cost_only_with_dag_extractors() {
+    // `neg(t)` is shared: `mul(x, neg(t))` and `neg(mul(x, t))` tie in tree cost, and the tree
+    // extractor takes the one that recomputes a `neg` (64 against 56; the shape of random
+    // program 150725 at size 15, which cost 88 against 80).
+    let shared = "func @f(%x: f64[2,4]) -> (f64[2,4], f64[2,4]) {\n  %t = tanh %x : f64[2,4]\n  \
+        %n = neg %t : f64[2,4]\n  %m = min %n, %x : f64[2,4]\n  %p = mul %x, %n : f64[2,4]\n  return %m, %p\n}\n";
+    let out = ptir_opt(&["diff", "-", "--extractor", "tree"], shared);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("greedy 56, eqsat 64"), "{stdout}");
+    assert!(
+        stdout.contains("cost not compared: the tree extractor minimizes tree cost"),
+        "{stdout}"
+    );
+    for extractor in ["greedy", "exact"] {
+        let out = ptir_opt(&["diff", "-", "--extractor", extractor], shared);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}");
+        assert!(stdout.contains("greedy 56, eqsat 56"), "{stdout}");
+        assert!(!stdout.contains("cost not compared"), "{stdout}");
+    }
+}

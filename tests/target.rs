@@ -1,0 +1,122 @@
+//! `--target`: legalizing the optimized program for a conversion target, from the library and
+//! the command line; every way it can fail is one located message and exit status 2.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ptir_opt(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptir-opt"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The result lines of `ptir-opt run` (the summary line names the function and its size).
+fn results(out: &Output) -> Vec<String> {
+    text(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("result"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn portable_gpt2_block_has_no_calls_and_computes_what_the_input_computes() {
+    for engine in ["eqsat", "greedy"] {
+        let out = ptir_opt(
+            &[
+                "corpus/gpt2_block.ptir",
+                "--engine",
+                engine,
+                "--target",
+                "portable",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let program = text(&out.stdout);
+        assert!(!program.contains("call @"), "{engine}:\n{program}");
+        assert!(!program.contains("extern @"), "{engine}:\n{program}");
+        for seed in ["1", "2"] {
+            let want = ptir_opt(&["run", "corpus/gpt2_block.ptir", "--seed", seed], "");
+            let got = ptir_opt(&["run", "-", "--seed", seed], &program);
+            assert!(got.status.success(), "{}", text(&got.stderr));
+            assert_eq!(results(&got), results(&want), "{engine}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn without_a_target_the_fused_calls_stay() {
+    let out = ptir_opt(&["corpus/gpt2_block.ptir"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("call @"));
+}
+
+#[test]
+fn a_target_that_cannot_be_reached_fails_and_names_every_illegal_op() {
+    let dir = std::env::temp_dir().join(format!("ptir-target-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("no-dot.target");
+    std::fs::write(
+        &path,
+        "target no-dot\nlegal-ops *\nillegal-ops dot_general\nillegal-calls fused\n",
+    )
+    .unwrap();
+    let out = ptir_opt(&["corpus/mlp.ptir", "--target", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("conversion to target `no-dot` failed"),
+        "{err}"
+    );
+    assert!(err.contains("dot_general"), "{err}");
+    assert!(text(&out.stdout).is_empty(), "no program is printed");
+
+    std::fs::write(&path, "target bad\nlegal-ops *\nlegal-dtypes f33\n").unwrap();
+    let out = ptir_opt(&["corpus/mlp.ptir", "--target", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no-dot.target:3:14: unknown dtype `f33`"),
+        "{err}"
+    );
+
+    let out = ptir_opt(&["corpus/mlp.ptir", "--target", "no-such-target"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no-such-target"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_library_call_legalizes_and_reports() {
+    let program =
+        ptir::ir::parse(&std::fs::read_to_string("corpus/softmax.ptir").unwrap()).unwrap();
+    let options = ptir::Options {
+        target: Some(ptir::load_target("portable").unwrap()),
+        ..ptir::Options::default()
+    };
+    let out = ptir::optimize(&program, &options).unwrap();
+    let (target, rewrites) = out.report.conversion.clone().unwrap();
+    assert_eq!(target, "portable");
+    assert_eq!(rewrites, vec![("expand-fused-call".to_string(), 1)]);
+    assert!(out
+        .report
+        .to_string()
+        .contains("legalized for target portable: 1 rewrites"));
+}
