@@ -30,6 +30,11 @@ use std::fmt;
 /// Random input sets per program in [`diff`].
 pub const DIFF_TRIALS: usize = 8;
 
+/// Loop fuel of each interpreter run in [`diff`]: generated loops run a few iterations, and
+/// a generated helper that never returns should fail fast (an input on which the input
+/// program fails is skipped: [`DiffReport::skipped`]).
+pub const DIFF_WHILE_FUEL: u64 = 5_000;
+
 /// One disagreement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mismatch {
@@ -219,7 +224,7 @@ fn compare_runs(
     report: &mut DiffReport,
 ) -> Result<(), Error> {
     for f in &program.functions {
-        let trial = Trial::new(program, f, seed)?;
+        let trial = Trial::with_while_fuel(program, f, seed, DIFF_WHILE_FUEL)?;
         if trial.skipped() {
             report.skipped += 1; // the input itself fails here (e.g. division by zero)
         }

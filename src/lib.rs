@@ -32,7 +32,9 @@ mod options;
 mod run;
 
 pub use compare::{compare_cost_models, CostTable};
-pub use diff::{diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS};
+pub use diff::{
+    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, DIFF_WHILE_FUEL,
+};
 pub use equivalence::{
     fast_math_tolerance, same_value, validate, CheckError, Divergence, Trial, Validation,
     ValidationError, FAST_MATH_TOLERANCE,

@@ -296,6 +296,8 @@ enum Command {
         #[arg(long, requires = "random")]
         list: bool,
         #[command(flatten)]
+        gen: diff::GenArgs,
+        #[command(flatten)]
         opt: OptArgs,
     },
     /// Run a function of a program in the interpreter and print its results and a summary.
@@ -468,10 +470,11 @@ fn main() -> ExitCode {
                 seed,
                 size,
                 list,
+                gen,
                 opt,
             }),
             _,
-        ) => match diff::run(file.as_deref(), *random, *seed, *size, *list, opt) {
+        ) => match diff::run(file.as_deref(), *random, *seed, *size, *list, gen, opt) {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {
                 print!("{text}");
