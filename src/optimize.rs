@@ -149,11 +149,11 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 ///
 /// ```
 /// let options = ptir::Options {
-///     rule_texts: vec![("mine.rules".into(), "(rule add-zero (add ?x (splat 0)) => ?x)".into())],
+///     rule_texts: vec![("mine.rules".into(), "(rule my-add-zero (add ?x (splat 0)) => ?x)".into())],
 ///     ..ptir::Options::default()
 /// };
 /// let err = ptir::load_rules(&options).unwrap_err();
-/// assert!(err.to_string().starts_with("mine.rules:1: rule `add-zero` is unsound"), "{err}");
+/// assert!(err.to_string().starts_with("mine.rules:1: rule `my-add-zero` is unsound"), "{err}");
 /// ```
 pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     let mut set = if options.bundled_rules {

@@ -86,7 +86,7 @@ fn fuzzed_rules_keep_both_engines_sound() {
         ..Options::default()
     };
     let mut programs = extended(3000..3000 + PROGRAMS / 4, |c| c.huge_broadcast_weight = 0);
-    for r in &fuzzed.accepted {
+    for r in fuzzed.accepted.iter().filter(|r| !r.cyclic) {
         for (i, p) in fuzz::probe_programs(r, 0, 2).into_iter().enumerate() {
             programs.push((format!("probe {}#{i}", r.name), p));
         }
@@ -124,7 +124,7 @@ fn an_unsound_user_rule_file_is_refused_by_the_cli() {
     let dir = std::env::temp_dir().join(format!("ptir-unsound-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("unsound.rules");
-    std::fs::write(&path, "; -0.0 + 0 is +0.0\n(rule add-zero (add ?x (splat 0)) => ?x)\n").unwrap();
+    std::fs::write(&path, "; -0.0 + 0 is +0.0\n(rule my-add-zero (add ?x (splat 0)) => ?x)\n").unwrap();
     let exe = env!("CARGO_BIN_EXE_ptir-opt");
     let out = std::process::Command::new(exe)
         .args(["corpus/softmax.ptir", "--rules"])
@@ -134,7 +134,7 @@ fn an_unsound_user_rule_file_is_refused_by_the_cli() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let located = format!("{}:2: rule `add-zero` is unsound", path.display());
+    let located = format!("{}:2: rule `my-add-zero` is unsound", path.display());
     assert!(stderr.contains(&located), "{stderr}");
     assert!(stderr.contains("counterexample"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);

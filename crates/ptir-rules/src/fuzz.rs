@@ -57,6 +57,9 @@ pub struct FuzzRule {
     pub probes: Vec<String>,
     /// The template it came from.
     pub template: &'static str,
+    /// Its result matches its own source again (a commutation): greedy rewrites it forever
+    /// until it has limits (issue 9, greedy-limits), so [`Fuzzed::rules_text`] leaves it out.
+    pub cyclic: bool,
     /// The `:when` clause, empty if none (shared by the probes).
     when: String,
 }
@@ -225,6 +228,9 @@ pub fn random_rule(seed: u64) -> FuzzRule {
             (source.clone(), result, when, vec![source])
         }
     };
+    let cyclic = template == "commute"
+        || (template == "roots" && !source.contains("?t:"))
+        || (template == "named" && source.starts_with("(mul"));
     let name = format!("fuzz-{seed}-{template}");
     let when_clause = if when.is_empty() {
         String::new()
@@ -236,6 +242,7 @@ pub fn random_rule(seed: u64) -> FuzzRule {
         name,
         probes,
         template,
+        cyclic,
         when,
     }
 }
@@ -254,10 +261,11 @@ pub struct Fuzzed {
 }
 
 impl Fuzzed {
-    /// The accepted rules as one `.rules` file.
+    /// The accepted rules that are not [`FuzzRule::cyclic`] as one `.rules` file.
     pub fn rules_text(&self) -> String {
         self.accepted
             .iter()
+            .filter(|r| !r.cyclic)
             .map(|r| r.text.as_str())
             .collect::<Vec<_>>()
             .join("\n")
@@ -340,7 +348,8 @@ mod tests {
         assert_eq!(templates.len(), 5, "accepted templates: {templates:?}");
         let mut set = RuleSet::new(Registry::standard());
         set.add_source("fuzz.rules", &fuzzed.rules_text()).unwrap();
-        assert_eq!(set.rules().len(), fuzzed.accepted.len());
+        let acyclic = fuzzed.accepted.iter().filter(|r| !r.cyclic).count();
+        assert_eq!(set.rules().len(), acyclic);
     }
 
     #[test]
