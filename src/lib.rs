@@ -40,9 +40,7 @@ pub use equivalence::{
     ValidationError, FAST_MATH_TOLERANCE,
 };
 pub use error::Error;
-pub use optimize::{
-    load_rules, load_target, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS,
-};
+pub use optimize::{load_rules, load_target, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS};
 pub use options::{Cost, Engine, Options};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;

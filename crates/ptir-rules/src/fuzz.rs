@@ -341,8 +341,16 @@ mod tests {
     fn rules_parse_and_the_proof_sorts_them() {
         let fuzzed = fuzz_rules(0, 60, 8);
         assert!(fuzzed.ill_formed.is_empty(), "{:?}", fuzzed.ill_formed);
-        assert!(fuzzed.accepted.len() >= 15, "{} accepted", fuzzed.accepted.len());
-        assert!(fuzzed.rejected.len() >= 3, "{} rejected", fuzzed.rejected.len());
+        assert!(
+            fuzzed.accepted.len() >= 15,
+            "{} accepted",
+            fuzzed.accepted.len()
+        );
+        assert!(
+            fuzzed.rejected.len() >= 3,
+            "{} rejected",
+            fuzzed.rejected.len()
+        );
         let templates: std::collections::BTreeSet<&str> =
             fuzzed.accepted.iter().map(|r| r.template).collect();
         assert_eq!(templates.len(), 5, "accepted templates: {templates:?}");
@@ -354,9 +362,9 @@ mod tests {
 
     #[test]
     fn the_repeated_variable_rule_is_accepted_and_probed_by_near_misses() {
-        let found = (0..200u64)
-            .map(random_rule)
-            .find(|r| r.template == "factor" && r.text.contains("(add (mul ?x ?c)") && r.when.contains("int"));
+        let found = (0..200u64).map(random_rule).find(|r| {
+            r.template == "factor" && r.text.contains("(add (mul ?x ?c)") && r.when.contains("int")
+        });
         let rule = found.expect("a factoring rule among 200 seeds");
         let mut set = RuleSet::new(Registry::standard());
         set.add_source("fuzz.rules", &rule.text).unwrap();
@@ -366,6 +374,8 @@ mod tests {
         for p in &programs {
             assert!(ptir_ir::verify(p).is_ok(), "{p}");
         }
-        assert!(programs.iter().any(|p| ptir_ir::print(p).contains("constant")));
+        assert!(programs
+            .iter()
+            .any(|p| ptir_ir::print(p).contains("constant")));
     }
 }

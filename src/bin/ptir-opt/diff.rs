@@ -113,9 +113,8 @@ fn class_of(
         .functions
         .iter()
         .any(|f| clash_names.contains(&f.name));
-    let output_fails = |m: &Mismatch| {
-        matches!(m, Mismatch::Results { divergence, .. } if divergence.got.is_err())
-    };
+    let output_fails =
+        |m: &Mismatch| matches!(m, Mismatch::Results { divergence, .. } if divergence.got.is_err());
     Some(if has(|m| matches!(m, Mismatch::Failed { .. })) {
         "engine failed"
     } else if has(output_fails) {
@@ -135,12 +134,7 @@ fn class_of(
 
 /// The fuzzed rules and their probe programs (`--rule-fuzz K`); adds the accepted rules to
 /// `options` and writes what the fuzzer did to `out`.
-fn rule_fuzz(
-    k: usize,
-    seed: u64,
-    options: &mut ptir::Options,
-    out: &mut String,
-) -> Vec<Case> {
+fn rule_fuzz(k: usize, seed: u64, options: &mut ptir::Options, out: &mut String) -> Vec<Case> {
     let fuzzed = fuzz::fuzz_rules(seed, k, RULE_FUZZ_PROOF_SEEDS);
     let refused_on_load = fuzzed
         .rejected

@@ -47,7 +47,10 @@ fn splat(f: &mut FunctionBuilder<'_>, value: i64, ty: &TensorType) -> Result<Val
 
 /// A float splat constant of `ty` (the idioms' constants).
 fn splat_f(f: &mut FunctionBuilder<'_>, value: f64, ty: &TensorType) -> Result<Val> {
-    f.constant(Literal::Splat(Scalar::from_f64(ty.dtype, value)), ty.clone())
+    f.constant(
+        Literal::Splat(Scalar::from_f64(ty.dtype, value)),
+        ty.clone(),
+    )
 }
 
 /// The first result of a region op (one result comes as itself, several as a tuple).

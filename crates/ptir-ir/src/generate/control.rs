@@ -145,7 +145,10 @@ impl Gen<'_> {
         let regions = self.cfg.allow_regions && self.depth < self.cfg.max_depth;
         match kind {
             Kind::Rng => self.cfg.allow_impure,
-            Kind::CallHelper => self.callees.iter().any(|c| !c.is_extern && c.risk.is_none()),
+            Kind::CallHelper => self
+                .callees
+                .iter()
+                .any(|c| !c.is_extern && c.risk.is_none()),
             Kind::CallExtern => self.callees.iter().any(|c| c.is_extern),
             Kind::Cond | Kind::While | Kind::Scan => regions,
             Kind::GuardedDiv | Kind::HugeBroadcast => regions,

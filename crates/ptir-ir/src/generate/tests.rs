@@ -1,8 +1,8 @@
 use super::*;
 use crate::ops::Op;
+use crate::program::Function;
 use crate::tensor::Literal;
 use crate::types::TensorType;
-use crate::program::Function;
 use crate::verify::verify;
 use std::collections::BTreeSet;
 
@@ -221,7 +221,11 @@ fn extended(seed: u64, size: usize) -> GenConfig {
     GenConfig::extended(
         seed,
         size,
-        vec!["linear".to_string(), "softmax_fused".to_string(), "attention".to_string()],
+        vec![
+            "linear".to_string(),
+            "softmax_fused".to_string(),
+            "attention".to_string(),
+        ],
     )
 }
 
@@ -232,8 +236,10 @@ fn extended_features(p: &Program) -> BTreeSet<String> {
         let params: BTreeSet<_> = f.body.params.iter().map(|p| p.id).collect();
         if f.name.starts_with(TRAP_PREFIX)
             && f.body.insts.iter().any(|i| {
-                matches!(i.op, Op::Binary(crate::ops::BinaryOp::Div | crate::ops::BinaryOp::Rem))
-                    && params.contains(&i.operands[1])
+                matches!(
+                    i.op,
+                    Op::Binary(crate::ops::BinaryOp::Div | crate::ops::BinaryOp::Rem)
+                ) && params.contains(&i.operands[1])
             })
         {
             out.insert("trapping helper".to_string());
@@ -296,7 +302,11 @@ fn extended_programs_verify_without_rejections() {
         if let Err(e) = verify(&p) {
             panic!("seed {seed} does not verify:\n{e}\n{p}");
         }
-        assert_eq!(stats.rejected, 0, "seed {seed}: {:?}", stats.first_rejection);
+        assert_eq!(
+            stats.rejected, 0,
+            "seed {seed}: {:?}",
+            stats.first_rejection
+        );
         assert_eq!(p, generate(&cfg), "seed {seed} is not deterministic");
     }
 }
@@ -319,7 +329,10 @@ fn extended_knobs_produce_each_shape() {
         "user function @softmax_fused",
     ];
     let missing: Vec<&str> = wanted.into_iter().filter(|w| !seen.contains(*w)).collect();
-    assert!(missing.is_empty(), "never generated: {missing:?}; saw {seen:?}");
+    assert!(
+        missing.is_empty(),
+        "never generated: {missing:?}; saw {seen:?}"
+    );
 }
 
 #[test]
@@ -333,7 +346,9 @@ fn knobs_off_give_the_default_distribution() {
         assert_eq!(generate(&base), generate(&off));
         let features = extended_features(&generate(&base));
         assert!(
-            !features.iter().any(|f| f.contains("trap") || f.contains("spin")),
+            !features
+                .iter()
+                .any(|f| f.contains("trap") || f.contains("spin")),
             "{features:?}"
         );
     }
@@ -347,7 +362,9 @@ fn extended_programs_mostly_run() {
         let p = generate(&extended(seed, 30));
         let main = p.function(ENTRY).unwrap();
         for input_seed in 0..4 {
-            let mut interp = Interpreter::new(&p).with_seed(input_seed).with_while_fuel(10_000);
+            let mut interp = Interpreter::new(&p)
+                .with_seed(input_seed)
+                .with_while_fuel(10_000);
             for name in [GEN_PURE_EXTERN, GEN_IMPURE_EXTERN] {
                 interp = interp.with_extern(name, move |args: &[Value], _| {
                     extern_reference(name, args)
@@ -391,6 +408,12 @@ fn integer_inputs_are_often_zero() {
         },
     };
     let v = random_inputs(&main, 1);
-    let zeros = v[0].as_tensor().unwrap().to_f64_vec().iter().filter(|x| **x == 0.0).count();
+    let zeros = v[0]
+        .as_tensor()
+        .unwrap()
+        .to_f64_vec()
+        .iter()
+        .filter(|x| **x == 0.0)
+        .count();
     assert!((60..=140).contains(&zeros), "{zeros} zeros in 300");
 }
