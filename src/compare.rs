@@ -68,7 +68,7 @@ pub fn compare_cost_models(
     ptir_ir::verify(program)?;
     let (rules, _) = load_rules(options)?.renaming_externs_for(program);
     let models: Vec<_> = pairs.iter().map(|(c, k)| (c.model(&rules), *k)).collect();
-    let rows = ptir_egraph::compare(program, &rules, &options.limits, &models)?;
+    let rows = ptir_egraph::compare(program, &rules, &options.limits.saturation(), &models)?;
     let mut input_costs: Vec<(String, f64)> = Vec::new();
     for (m, _) in &models {
         if !input_costs.iter().any(|(n, _)| n == m.name()) {

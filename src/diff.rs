@@ -2,7 +2,7 @@
 //! rules, checked against each other by the interpreter and the cost model.
 //!
 //! Both outputs must verify; the input and both outputs, run on the same seeded random inputs,
-//! must give the same results (compared as [`crate::equivalence`] says: bit-exact, or with
+//! must give the same results (compared by [`crate::same_value`]: bit-exact, or with
 //! `fast-math` rules within a per-dtype tolerance); and, with a DAG-cost extractor, saturation's
 //! output must cost no more than greedy's under the chosen model.
 //!

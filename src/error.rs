@@ -27,6 +27,9 @@ pub enum Error {
     /// A name to enable or disable matches no rule and no label.
     #[error(transparent)]
     UnknownRule(#[from] ptir_rules::UnknownRuleName),
+    /// The options ask for something the chosen engine cannot do.
+    #[error("{0}")]
+    Options(String),
     /// The input program does not verify.
     #[error("the program does not verify:\n{0}")]
     Verify(#[from] ptir_ir::VerifyError),
@@ -50,6 +53,9 @@ pub enum Error {
     /// The e-graph engine failed.
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),
+    /// Outlining a fused call failed (its idiom does not apply to the call's types).
+    #[error("outlining: {0}")]
+    Outline(String),
     /// A conversion target file is wrong.
     #[error(transparent)]
     Target(#[from] ptir_convert::TargetError),

@@ -10,6 +10,7 @@
 //! - [`validate`]: translation validation, input and output run on seeded inputs
 //!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
+//! - [`format`]: programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
 //!
 //! ```
 //! let program = ptir::ir::parse(
@@ -27,6 +28,7 @@ mod compare;
 mod diff;
 mod equivalence;
 mod error;
+pub mod format;
 mod optimize;
 mod options;
 mod run;
@@ -41,9 +43,11 @@ pub use equivalence::{
 };
 pub use error::Error;
 pub use optimize::{load_rules, load_target, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS};
-pub use options::{Cost, Engine, Options};
+pub use options::{Cost, Engine, Limits, Options};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
+pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
+pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use run::{interpreter, parse_inputs, InputsError};

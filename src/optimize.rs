@@ -8,7 +8,7 @@ use ptir_greedy::{
     directed_rule_filter, Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport,
 };
 use ptir_ir::Program;
-use ptir_rules::{Registry, RuleSet};
+use ptir_rules::{Registry, RuleSet, RunSummary};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -32,8 +32,9 @@ pub struct Report {
     pub rules_skipped: Vec<(String, String)>,
     /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
     pub egraph_size: Option<(usize, usize)>,
-    /// Iterations run (saturation) and why it stopped, per function.
-    pub stop_reasons: Vec<(String, String)>,
+    /// How rewriting ended, per function: why it stopped, iterations, rewrites and (saturation)
+    /// the e-graph's size.
+    pub stops: Vec<(String, RunSummary)>,
     /// Time per phase, in order.
     pub phases: Vec<(String, Duration)>,
     /// The cost model's name.
@@ -44,8 +45,9 @@ pub struct Report {
     pub cost_after: f64,
     /// Instructions before and after.
     pub insts: (usize, usize),
-    /// The greedy driver's step log (MLIR's `-debug-only=greedy-rewriter` tree), per function,
-    /// when [`Options::step_log`] is set and the engine is greedy.
+    /// The step log, per function, when [`Options::step_log`] is set: the greedy driver's
+    /// event tree (MLIR's `-debug-only=greedy-rewriter`), or saturation's applications per
+    /// iteration and rule with the e-graph's size.
     pub step_log: Vec<(String, String)>,
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`Options::dump_egraph`] is set).
@@ -73,10 +75,17 @@ impl Report {
             "instructions": {"before": self.insts.0, "after": self.insts.1},
             "cost": {"model": self.cost_model, "before": self.cost_before, "after": self.cost_after},
             "egraph": self.egraph_size.map(|(n, c)| serde_json::json!({"nodes": n, "classes": c})),
-            "stop": self.stop_reasons.iter().map(|(f, w)| serde_json::json!({"function": f, "reason": w})).collect::<Vec<_>>(),
+            "stop": self.stops.iter().map(|(f, s)| serde_json::json!({
+                "function": f,
+                "reason": s.stop.to_string(),
+                "fixpoint": s.stop.is_fixpoint(),
+                "iterations": s.iterations,
+                "rewrites": s.rewrites,
+                "egraph": s.egraph.map(|(n, c)| serde_json::json!({"nodes": n, "classes": c})),
+            })).collect::<Vec<_>>(),
             "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
             "rules_fired": pairs(&self.rules_fired),
-            "validation": self.validation.map(|v| serde_json::json!({"seeds": v.seeds, "compared": v.compared, "skipped": v.skipped})),
+            "validation": self.validation.as_ref().map(|v| serde_json::json!({"seeds": v.seeds, "compared": v.compared, "skipped": v.skipped})),
             "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
             "conversion": self.conversion.as_ref().map(|(t, rw)| serde_json::json!({"target": t, "rewrites": pairs(rw)})),
             "notes": self.notes,
@@ -101,8 +110,8 @@ impl fmt::Display for Report {
         if let Some((n, c)) = self.egraph_size {
             writeln!(f, "e-graph: {n} e-nodes, {c} e-classes")?;
         }
-        for (func, why) in &self.stop_reasons {
-            writeln!(f, "stop (@{func}): {why}")?;
+        for (func, run) in &self.stops {
+            writeln!(f, "stop (@{func}): {run}")?;
         }
         let phases: Vec<String> = self
             .phases
@@ -226,6 +235,11 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
     let input = program;
     let t = Instant::now();
+    if options.dump_egraph && options.engine == Engine::Greedy {
+        return Err(Error::Options(
+            "an e-graph dump (--dump-egraph) needs the eqsat engine: the greedy engine builds no e-graph".into(),
+        ));
+    }
     ptir_ir::verify(program)?;
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
@@ -246,10 +260,10 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             // Raising rules introduce calls to the rule set's externs, and the pass manager
             // verifies after every pass: declare them all, then drop the ones left unused.
             let added = declare_all_externs(&mut out, &rules);
-            let config = GreedyConfig {
+            let config = options.limits.greedy(GreedyConfig {
                 log: options.step_log,
                 ..GreedyConfig::canonicalize()
-            };
+            });
             let mut pm = PassManager::new();
             // `rules` is already filtered by the options (fast-math among them): leave out
             // only what no greedy driver can run.
@@ -263,16 +277,25 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         }
         Engine::Saturation => {
             let eo = EngineOptions {
-                limits: options.limits.clone(),
+                limits: options.limits.saturation(),
                 cost: model.clone(),
                 extractor: options.extractor,
                 dump_egraph: options.dump_egraph,
             };
             let (out, reports) = ptir_egraph::optimize(program, &rules, &eo)?;
-            record_saturation(&mut report, &reports);
+            record_saturation(&mut report, &reports, options.step_log);
             out
         }
     };
+    let mut program = program;
+    if options.outline {
+        let done = ptir_convert::outline_fused_calls(&mut program).map_err(Error::Outline)?;
+        for (ext, f) in &done.functions {
+            report
+                .notes
+                .push(format!("outlined @{ext} as @{f}, defined in the output"));
+        }
+    }
     let program = match &options.target {
         Some(target) => legalize(program, target, &mut report)?,
         None => program,
@@ -372,23 +395,15 @@ fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {
             if g.folds > 0 {
                 *fired.entry("(constant folding)".into()).or_default() += g.folds;
             }
-            let why = if g.converged {
-                "converged"
-            } else {
-                "did not converge"
-            };
-            report.stop_reasons.push((
-                p.pass.clone(),
-                format!("{why} after {} iterations", g.iterations),
-            ));
         }
+        report.stops.extend(p.runs.iter().cloned());
     }
     let mut fired: Vec<(String, usize)> = fired.into_iter().filter(|(_, n)| *n > 0).collect();
     fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     report.rules_fired = fired;
 }
 
-fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport]) {
+fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport], log: bool) {
     let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
     let (mut nodes, mut classes) = (0, 0);
     let mut phase =
@@ -412,12 +427,12 @@ fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport
         }
         nodes += r.saturation.nodes;
         classes += r.saturation.classes;
-        let why = format!(
-            "{} after {} iterations",
-            r.saturation.stop,
-            r.saturation.iterations.len()
-        );
-        report.stop_reasons.push((r.name.clone(), why));
+        report.stops.push((r.name.clone(), r.saturation.summary()));
+        if log {
+            report
+                .step_log
+                .push((r.name.clone(), r.saturation.step_log()));
+        }
         for s in &r.saturation.skipped {
             if !report.rules_skipped.iter().any(|(n, _)| *n == s.name) {
                 report

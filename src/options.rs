@@ -1,11 +1,14 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
 use ptir_egraph::cost::{CostModel, OpCount, TensorCost};
-use ptir_egraph::{ExtractorKind, Limits};
-use ptir_rules::{RuleFilter, RuleSet, FAST_MATH};
+use ptir_egraph::saturate::{EGRAPH_ITER_LIMIT, EGRAPH_NODE_LIMIT, EGRAPH_TIME_LIMIT};
+use ptir_egraph::{ExtractorKind, Scheduler};
+use ptir_greedy::GreedyConfig;
+use ptir_rules::{Deadline, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Which engine optimizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,6 +32,71 @@ impl Engine {
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The limits of a run, for either engine. A run that reaches one stops with a correct,
+/// less optimized program, and its report says which limit stopped it
+/// ([`ptir_rules::StopReason`]).
+///
+/// ```
+/// let limits = ptir::Limits::default();
+/// assert_eq!(limits.saturation().iterations, 30);
+/// let greedy = limits.greedy(ptir::greedy::GreedyConfig::canonicalize());
+/// assert_eq!(greedy.max_iterations, Some(10));
+/// assert_eq!(greedy.max_rewrites, Some(100_000));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Iterations; `None` takes the engine's default (saturation
+    /// [`EGRAPH_ITER_LIMIT`], greedy [`ptir_greedy::GREEDY_ITER_LIMIT`]).
+    pub iterations: Option<usize>,
+    /// Successful rewrites over the whole run; `None` takes the engine's default (greedy
+    /// [`ptir_greedy::GREEDY_REWRITE_LIMIT`]; saturation none, the node limit bounds it).
+    pub rewrites: Option<usize>,
+    /// E-nodes per function (saturation only; default [`EGRAPH_NODE_LIMIT`]).
+    pub nodes: usize,
+    /// Time for the whole program, not for each function (default [`EGRAPH_TIME_LIMIT`]):
+    /// each function rewrites until its equal share of the time left is used up (a function
+    /// that finishes early leaves its time to the others), and the clock is read inside long
+    /// searches. Extracting and lifting the last function come on top.
+    pub time: Duration,
+    /// Which rules saturation runs in each iteration (default [`Scheduler::Simple`]).
+    pub scheduler: Scheduler,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            iterations: None,
+            rewrites: None,
+            nodes: EGRAPH_NODE_LIMIT,
+            time: EGRAPH_TIME_LIMIT,
+            scheduler: Scheduler::default(),
+        }
+    }
+}
+
+impl Limits {
+    /// The saturation engine's limits.
+    pub fn saturation(&self) -> ptir_egraph::Limits {
+        ptir_egraph::Limits {
+            iterations: self.iterations.unwrap_or(EGRAPH_ITER_LIMIT),
+            nodes: self.nodes,
+            rewrites: self.rewrites,
+            time: self.time,
+            scheduler: self.scheduler,
+        }
+    }
+
+    /// `config` with these limits, and a deadline `time` from now.
+    pub fn greedy(&self, config: GreedyConfig) -> GreedyConfig {
+        GreedyConfig {
+            max_iterations: self.iterations.or(config.max_iterations),
+            max_rewrites: self.rewrites.or(config.max_rewrites),
+            deadline: Some(Deadline::after(self.time)),
+            ..config
+        }
     }
 }
 
@@ -98,20 +166,26 @@ pub struct Options {
     pub disable: Vec<String>,
     /// Allow rules labelled `fast-math` (default false).
     pub fast_math: bool,
-    /// Runner limits.
+    /// Limits of either engine.
     pub limits: Limits,
     /// The cost model.
     pub cost: Cost,
     /// The extractor.
     pub extractor: ExtractorKind,
-    /// Keep the saturated e-graphs as egraph-serialize JSON in the report (default false).
+    /// Keep the saturated e-graphs as egraph-serialize JSON in the report (default false;
+    /// saturation only: with the greedy engine, [`crate::optimize`] refuses it).
     pub dump_egraph: bool,
-    /// Keep the greedy driver's step log in the report (default false).
+    /// Keep a step log in the report (default false): the greedy driver's event tree, or
+    /// saturation's per-iteration applications.
     pub step_log: bool,
     /// Legalize the optimized program for this target, after optimization (default none;
     /// [`crate::load_target`] reads a bundled one or a file). A full conversion: if some op
     /// cannot be legalized, [`crate::optimize`] fails and names every such op.
     pub target: Option<ptir_convert::ConversionTarget>,
+    /// Outline every fused library call into a function defined in the output (`@linear_0`,
+    /// ...), so that the output is self-contained (default false; see
+    /// [`ptir_convert::outline_fused_calls`]).
+    pub outline: bool,
     /// Translation validation (default `None`): after optimizing, run the input and the output
     /// on this many seeded random input sets and refuse an output that computes something
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
@@ -135,6 +209,7 @@ impl Default for Options {
             dump_egraph: false,
             step_log: false,
             target: None,
+            outline: false,
             validate: None,
         }
     }

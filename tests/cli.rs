@@ -220,6 +220,47 @@ fn hostile_rule_files_exit_2_with_a_located_message() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn greedy_on_a_cycling_rule_set_stops_at_its_limits_and_says_so() {
+    let dir = std::env::temp_dir().join(format!("ptir-cycle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("cycle.rules");
+    // Undoes the bundled `sub-neg`: without limits, greedy ran until memory ran out.
+    std::fs::write(
+        &rules,
+        "(rule add-to-sub (add ?a ?b) => (sub ?a (neg ?b)))\n",
+    )
+    .unwrap();
+    let program = "func @f(%x: f32[4], %y: f32[4]) -> (f32[4]) {\n  %a = add %x, %y : f32[4]\n  return %a\n}\n";
+    let rules = rules.to_str().unwrap();
+    for (extra, stop) in [
+        (
+            &[][..],
+            "did not converge: rewrite limit (100000), after 1 iterations, 100000 rewrites",
+        ),
+        (
+            &["--rewrite-limit", "7"][..],
+            "did not converge: rewrite limit (7), after 1 iterations, 7 rewrites",
+        ),
+        (
+            &["--time-limit", "0.2", "--rewrite-limit", "1000000000"][..],
+            "did not converge: time limit (200.0ms)",
+        ),
+    ] {
+        let mut args = vec!["-", "--engine", "greedy", "--rules", rules, "--report"];
+        args.extend_from_slice(extra);
+        let out = ptir_opt(&args, program);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(stop),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        ptir_ir::verify(&ptir_ir::parse(&text(&out.stdout)).unwrap()).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A rule name or label that matches nothing is a user error naming it, not a silent
 /// "keep no rule".
 #[test]
@@ -230,5 +271,163 @@ fn an_unknown_rule_name_exits_2_with_a_suggestion() {
     assert!(
         stderr.contains("no rule is named or labelled `fusoin` (did you mean `fusion`?)"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn limits_are_documented_for_both_engines_and_checked() {
+    let help = text(&ptir_opt(&["--help"], "").stdout);
+    for flag in [
+        "--iter-limit",
+        "--rewrite-limit",
+        "--time-limit",
+        "--scheduler",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+    assert!(help.contains("whole program"), "{help}");
+    let out = ptir_opt(&["corpus/softmax.ptir", "--scheduler", "fifo"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = ptir_opt(&["corpus/softmax.ptir", "--time-limit=-1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--time-limit"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A limit too far away to be an instant is no limit, not a crash.
+    let out = ptir_opt(&["corpus/softmax.ptir", "--time-limit", "1e18"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = ptir_opt(
+        &[
+            "corpus/matrix_chain.ptir",
+            "--report",
+            "--scheduler",
+            "backoff",
+            "--iter-limit",
+            "1",
+        ],
+        "",
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("did not saturate: iteration limit (1), after 1 iterations"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_step_log_covers_saturation_and_the_egraph_dump_needs_it() {
+    let out = ptir_opt(&["corpus/matrix_chain.ptir", "--step-log"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = text(&out.stderr);
+    assert!(
+        log.starts_with("// eqsat step log of @chain\niteration 0: "),
+        "{log}"
+    );
+    assert!(log.contains("dot-assoc-int"), "{log}");
+    assert!(log.contains("saturated after "), "{log}");
+
+    let out = ptir_opt(
+        &[
+            "corpus/softmax.ptir",
+            "--engine",
+            "greedy",
+            "--dump-egraph",
+            "g.json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--dump-egraph) needs the eqsat engine"),
+        "{stderr}"
+    );
+    assert!(!std::path::Path::new("g.json").exists());
+}
+
+#[test]
+fn compare_and_diff_accept_exactly_the_flags_they_use() {
+    // Flags a subcommand would ignore are not accepted.
+    for args in [
+        &["compare", "corpus/matrix_chain.ptir", "--report"][..],
+        &["compare", "corpus/matrix_chain.ptir", "--engine", "greedy"],
+        &["compare", "corpus/matrix_chain.ptir", "--extractor", "tree"],
+        &["compare", "corpus/matrix_chain.ptir", "--step-log"],
+        &["diff", "corpus/matrix_chain.ptir", "--engine", "greedy"],
+        &["diff", "corpus/matrix_chain.ptir", "--report-json"],
+        &[
+            "diff",
+            "corpus/matrix_chain.ptir",
+            "--dump-egraph",
+            "g.json",
+        ],
+    ] {
+        let out = ptir_opt(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("unexpected argument"),
+            "{args:?}"
+        );
+    }
+    for (sub, absent) in [
+        (
+            "compare",
+            &[
+                "--engine",
+                "--report",
+                "--extractor",
+                "--cost",
+                "--step-log",
+                "--dump-egraph",
+            ][..],
+        ),
+        (
+            "diff",
+            &["--engine", "--report", "--step-log", "--dump-egraph"],
+        ),
+    ] {
+        let help = text(&ptir_opt(&[sub, "--help"], "").stdout);
+        for flag in absent {
+            assert!(
+                !help.contains(&format!("{flag} ")),
+                "{sub}: {flag} in\n{help}"
+            );
+        }
+    }
+    // The ones they list work: limits change what compare saturates...
+    let cost = |extra: &[&str]| {
+        let mut args = vec!["compare", "corpus/matrix_chain.ptir"];
+        args.extend_from_slice(extra);
+        let out = ptir_opt(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+            .lines()
+            .nth(2)
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_ne!(cost(&[]), cost(&["--iter-limit", "0"]));
+    assert_ne!(cost(&[]), cost(&["--disable", "dot-assoc-int"]));
+    // ... and diff's extraction flags reach saturation: with nothing learnt (no iteration),
+    // eqsat costs what the input costs.
+    let out = ptir_opt(
+        &[
+            "diff",
+            "corpus/matrix_chain.ptir",
+            "--iter-limit",
+            "0",
+            "--extractor",
+            "tree",
+            "--cost",
+            "ops",
+        ],
+        "",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("cost (ops): input 2, greedy 2, eqsat 2"),
+        "{stdout}"
     );
 }

@@ -146,6 +146,14 @@ fn validate_passes_correct_outputs_and_refuses_unsound_rules_on_both_engines() {
                 "{stderr}"
             );
         }
+        // `compare` prints no program: --validate there is an error, not ignored.
+        let out = ptir_opt(&["compare", "-", "--validate"], add);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("nothing to validate"),
+            "{}",
+            text(&out.stderr)
+        );
         // Without --validate the unsound rule goes through: that is what validation is for.
         let out = ptir_opt(&["-", "--engine", engine, "--rules", bad], add);
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -167,6 +175,22 @@ fn validation_skips_inputs_on_which_the_input_fails() {
     assert!(
         !line.contains(" 0 skipped") && !line.contains(" 32 runs agree"),
         "{stderr}"
+    );
+    assert!(line.contains("; first skipped: seed "), "{stderr}");
+    assert!(
+        line.ends_with("= div: integer division by zero"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // An input that fails on every input set validates nothing: the output is printed with a
+    // warning that says so.
+    let huge = "func @f() -> (f32[100000,100000]) {\n  %0 = constant splat(1.0) : f32[100000,100000]\n  return %0\n}\n";
+    let out = ptir_opt(&["-", "--validate=3"], huge);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("warning: -: translation validation compared nothing: the input program fails on all 3 input sets (first: seed 0: in @f"),
+        "{}",
+        text(&out.stderr)
     );
 }
 

@@ -34,8 +34,8 @@ fn golden_dir() -> PathBuf {
 }
 
 /// A rule that keeps rewriting its own results (the commutativity rules of `algebra.rules`)
-/// would rewrite forever within one iteration; this cap on pattern applications per iteration
-/// (MLIR's `maxNumRewrites`) ends such a run after 10 x 64 rewrites, deterministically.
+/// would rewrite forever within one iteration; this cap on pattern applications over the run
+/// (`GreedyConfig::max_rewrites`) ends such a run after 64 rewrites, deterministically.
 pub const MAX_REWRITES: usize = 64;
 
 /// The pass config of every golden case; see the module docs.

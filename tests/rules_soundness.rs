@@ -278,7 +278,9 @@ fn rule_results_never_call_a_users_function() {
             );
             assert!(out.report.to_string().contains(&note));
         }
-        // The output is a program like any other: optimizing it again changes nothing more.
+        // The output is a program like any other: it prints and parses back, and optimizing
+        // it again changes nothing more.
+        assert_eq!(parse(&text).expect("the output parses"), out.program);
         let again = ptir::optimize(&out.program, &options).expect("optimizes again");
         assert_eq!(again.program, out.program, "{engine}");
     }
@@ -319,6 +321,45 @@ fn a_users_function_sharing_an_externs_prefix_is_not_the_extern() {
         );
         assert!(
             !out.report
+                .rules_fired
+                .iter()
+                .any(|(r, _)| r == "neg-of-linear"),
+            "{engine}: {:?}",
+            out.report.rules_fired
+        );
+    }
+}
+
+/// A rule matching a call that another rule introduced (`linear` raises `x w + b` to
+/// `call @linear`, then `neg-of-linear` matches `neg` of that call) fired under greedy but
+/// never under saturation: the e-graph engine compiled call patterns against the callees
+/// present before saturation.
+#[test]
+fn rules_compose_through_introduced_calls_in_both_engines() {
+    let program = parse(
+        "func @main(%x: f32[2,3], %w: f32[3,4], %b: f32[4]) -> (f32[2,4]) {\n\
+         \x20 %y = dot_general %x, %w lhs_contract=[1] rhs_contract=[0] : f32[2,4]\n\
+         \x20 %bb = broadcast %b dims=[1] : f32[2,4]\n\
+         \x20 %s = add %y, %bb : f32[2,4]\n\
+         \x20 %n = neg %s : f32[2,4]\n\
+         \x20 return %n\n}",
+    )
+    .expect("parses");
+    let rules = rule_file(
+        "compose-neg",
+        "; linear is odd in (x, b): -(x w + b) = (-x) w + (-b), exactly (rounding is symmetric in sign)\n\
+         (rule neg-of-linear\n  (neg (call @linear ?x ?w ?b))\n  => (call @linear (neg ?x) ?w (neg ?b)))\n",
+    );
+    for engine in ENGINES {
+        let options = Options {
+            engine,
+            rule_files: vec![rules.clone()],
+            ..Options::default()
+        };
+        assert_same_results(&program, &options, "main", &linear_args());
+        let out = ptir::optimize(&program, &options).expect("optimizes");
+        assert!(
+            out.report
                 .rules_fired
                 .iter()
                 .any(|(r, _)| r == "neg-of-linear"),

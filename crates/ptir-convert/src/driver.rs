@@ -139,6 +139,7 @@ pub fn apply_conversion(
     let mut failed = Vec::new();
     for f in &mut out.functions {
         let mut cv = Converter {
+            program,
             target,
             patterns: &ordered,
             mode,
@@ -182,6 +183,10 @@ pub fn apply_conversion(
 
 /// Removes extern declarations the target makes illegal that nothing calls any more.
 fn drop_unused_illegal_externs(program: &mut Program, target: &ConversionTarget) {
+    let snapshot = Program {
+        externs: Vec::new(),
+        functions: program.functions.clone(),
+    };
     let mut called = rustc_hash::FxHashSet::default();
     for f in &program.functions {
         f.body.walk(&mut |i, _| {
@@ -192,10 +197,12 @@ fn drop_unused_illegal_externs(program: &mut Program, target: &ConversionTarget)
     }
     program
         .externs
-        .retain(|e| called.contains(&e.name) || !target.is_illegal_callee(&e.name));
+        .retain(|e| called.contains(&e.name) || !target.is_illegal_callee(&e.name, &snapshot));
 }
 
 struct Converter<'a> {
+    /// The program as it was: what its functions are.
+    program: &'a Program,
     target: &'a ConversionTarget,
     patterns: &'a [&'a dyn ConversionPattern],
     mode: ConversionMode,
@@ -237,7 +244,7 @@ impl Converter<'_> {
                     .iter()
                     .filter_map(|v| self.types.get(v))
                     .collect();
-                self.target.legality(&inst, &operands)
+                self.target.legality(&inst, &operands, self.program)
             };
             let must_convert = match legality {
                 Legality::Legal => false,
@@ -285,8 +292,12 @@ impl Converter<'_> {
             if p.root().is_some_and(|r| r != key) {
                 continue;
             }
-            let mut cx =
-                RewriteContext::new(&self.types, &mut self.next, &self.target.type_converter);
+            let mut cx = RewriteContext::new(
+                self.program,
+                &self.types,
+                &mut self.next,
+                &self.target.type_converter,
+            );
             match p.rewrite(inst, &mut cx) {
                 Ok(Some(replacement)) => {
                     *self

@@ -23,6 +23,7 @@
 //! ```
 
 mod driver;
+mod outline;
 mod patterns;
 mod target;
 mod types;
@@ -31,6 +32,7 @@ pub use driver::{
     apply_conversion, ConversionError, ConversionMode, ConversionReport, IllegalOp,
     CONVERSION_DEPTH_LIMIT,
 };
+pub use outline::{outline_fused_calls, Outlined};
 pub use patterns::{
     default_patterns, inline, ComputeInConvertedType, ConversionPattern, ExpandFusedCall,
     RewriteContext,

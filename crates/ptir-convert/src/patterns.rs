@@ -16,11 +16,14 @@
 //!   converts (bf16 → f32) is computed in the converted dtype, with casts around it.
 
 use crate::types::TypeConverter;
-use ptir_ir::{infer_type, Function, InferContext, Instruction, Op, OpKey, Region, Type, ValueId};
+use ptir_ir::{
+    infer_type, Function, InferContext, Instruction, Op, OpKey, Program, Region, Type, ValueId,
+};
 use rustc_hash::FxHashMap;
 
 /// What a pattern may read and allocate while rewriting.
 pub struct RewriteContext<'a> {
+    program: &'a Program,
     types: &'a FxHashMap<ValueId, Type>,
     next: &'a mut u32,
     /// The target's type converter.
@@ -29,15 +32,22 @@ pub struct RewriteContext<'a> {
 
 impl<'a> RewriteContext<'a> {
     pub(crate) fn new(
+        program: &'a Program,
         types: &'a FxHashMap<ValueId, Type>,
         next: &'a mut u32,
         converter: &'a TypeConverter,
     ) -> Self {
         RewriteContext {
+            program,
             types,
             next,
             converter,
         }
+    }
+
+    /// The program being converted (as it was before the conversion).
+    pub fn program(&self) -> &Program {
+        self.program
     }
 
     /// The type of value `v` (`None` if unknown).
@@ -100,6 +110,10 @@ impl ConversionPattern for ExpandFusedCall {
         let Op::Call { callee } = &inst.op else {
             return Ok(None);
         };
+        if cx.program().function(callee).is_some() {
+            // The program's own function of that name, not the library's.
+            return Ok(None);
+        }
         let types = inst
             .operands
             .iter()

@@ -26,7 +26,7 @@
 
 use crate::types::TypeConverter;
 use indexmap::IndexSet;
-use ptir_ir::{DType, Instruction, Op, OpKey, Type};
+use ptir_ir::{DType, Instruction, Op, OpKey, Program, Type};
 use std::fmt;
 use std::sync::Arc;
 
@@ -87,7 +87,8 @@ impl<T: std::hash::Hash + Eq> Names<T> {
 ///     operands: vec![ValueId(0)],
 /// };
 /// let f32s = call.ty.clone();
-/// assert_eq!(target.legality(&call, &[&f32s]), Legality::Illegal);
+/// let program = ptir_ir::Program::default();
+/// assert_eq!(target.legality(&call, &[&f32s], &program), Legality::Illegal);
 /// ```
 #[derive(Clone, Default)]
 pub struct ConversionTarget {
@@ -202,10 +203,13 @@ impl ConversionTarget {
         self
     }
 
-    /// Is `callee` an illegal callee?
-    pub fn is_illegal_callee(&self, callee: &str) -> bool {
+    /// Is `callee` an illegal callee in `program`? A function the program defines is never a
+    /// fused library extern, whatever its name.
+    pub fn is_illegal_callee(&self, callee: &str, program: &Program) -> bool {
         self.illegal_calls.contains(callee)
-            || (self.illegal_fused_calls && ptir_rules::externs::has_reference(callee))
+            || (self.illegal_fused_calls
+                && ptir_rules::externs::has_reference(callee)
+                && program.function(callee).is_none())
     }
 
     /// Do all tensors of `inst` (result and operands) have legal dtypes?
@@ -222,8 +226,9 @@ impl ConversionTarget {
         ok
     }
 
-    /// What the target says of `inst`, whose operands have types `operands`.
-    pub fn legality(&self, inst: &Instruction, operands: &[&Type]) -> Legality {
+    /// What the target says of `inst`, an instruction of `program` whose operands have types
+    /// `operands`.
+    pub fn legality(&self, inst: &Instruction, operands: &[&Type], program: &Program) -> Legality {
         let key = inst.op.key();
         for (k, predicate) in &self.dynamic {
             if k.is_none_or(|k| k == key) {
@@ -240,7 +245,7 @@ impl ConversionTarget {
             return Legality::Illegal;
         }
         if let Op::Call { callee } = &inst.op {
-            if self.is_illegal_callee(callee) {
+            if self.is_illegal_callee(callee, program) {
                 return Legality::Illegal;
             }
         }

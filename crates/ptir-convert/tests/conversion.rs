@@ -228,3 +228,21 @@ fn dynamic_legality_decides_for_its_op_kind() {
     assert_eq!(report.not_legalized.len(), 1);
     assert!(report.not_legalized[0].instruction.contains("f32[64]"));
 }
+
+#[test]
+fn a_users_own_function_named_like_a_fused_extern_is_not_expanded() {
+    let text = "func @linear(%x: f32[4]) -> (f32[4]) {\n  %z = constant splat(0) : f32[4]\n  \
+                %r = max %x, %z : f32[4]\n  return %r\n}\n\
+                func @f(%x: f32[4]) -> (f32[4]) {\n  %y = call @linear(%x) : f32[4]\n  return %y\n}";
+    let before = parse(text).unwrap();
+    let mut after = before.clone();
+    let target = ConversionTarget::bundled("portable").unwrap();
+    apply_conversion(
+        &mut after,
+        &target,
+        &default_patterns(),
+        ConversionMode::Full,
+    )
+    .unwrap();
+    assert_eq!(after, before);
+}

@@ -79,6 +79,22 @@ fn bytes(t: &Type) -> f64 {
     t.size_bytes() as f64
 }
 
+impl TensorCost {
+    /// The cost per output element of calling `callee`: its own entry, else that of the extern
+    /// it is an outlined or renamed instance of (`@linear_0`, `@ptir.linear` price as
+    /// `@linear`).
+    pub fn extern_cost(&self, callee: &str) -> Option<f64> {
+        if let Some(c) = self.extern_costs.get(callee) {
+            return Some(*c);
+        }
+        let base = ptir_rules::externs::base_name(callee);
+        self.extern_costs
+            .iter()
+            .find(|(name, _)| ptir_rules::callee_matches(name, base))
+            .map(|(_, c)| *c)
+    }
+}
+
 impl CostModel for TensorCost {
     fn name(&self) -> &str {
         "tensor"
@@ -94,9 +110,11 @@ impl CostModel for TensorCost {
             },
             Op::Binary(ptir_ir::BinaryOp::Pow) => n * self.transcendental,
             Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast => n,
-            Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice { .. } | Op::Concat { .. } => {
-                bytes(result) * self.byte_weight
-            }
+            Op::Transpose { .. }
+            | Op::Broadcast { .. }
+            | Op::Slice { .. }
+            | Op::Concat { .. }
+            | Op::Take => bytes(result) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
             Op::DotGeneral(d) => {
                 let k: f64 = operands
@@ -110,7 +128,7 @@ impl CostModel for TensorCost {
                     });
                 2.0 * n * k
             }
-            Op::Call { callee } => n * self.extern_costs.get(callee).copied().unwrap_or(1.0),
+            Op::Call { callee } => n * self.extern_cost(callee).unwrap_or(1.0),
             Op::Rng { .. } => n,
             Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => 1.0,
         }

@@ -10,9 +10,9 @@ use crate::cost::CostModel;
 use crate::extraction::{choose, ExtractorKind};
 use crate::lift::lift;
 use crate::lower::lower;
-use crate::saturate::{saturate, Limits, SaturationReport};
+use crate::saturate::{saturate_until, Limits, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
-use ptir_rules::RuleSet;
+use ptir_rules::{Deadline, RuleSet};
 use std::time::{Duration, Instant};
 
 /// How to run the engine.
@@ -96,7 +96,9 @@ pub enum EngineError {
 }
 
 /// Optimizes every function of `program` with `rules` (their externs renamed where the
-/// program owns the name; see the module docs).
+/// program owns the name; see the module docs). The time limit is for the whole
+/// program: each function saturates for an equal share of the time left, so that the ones
+/// that saturate early leave their time to the others.
 pub fn optimize(
     program: &Program,
     rules: &RuleSet,
@@ -104,10 +106,12 @@ pub fn optimize(
 ) -> Result<(Program, Vec<FunctionReport>), EngineError> {
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
+    let deadline = Deadline::after(options.limits.time);
     let mut out = program.clone();
     let mut reports = Vec::new();
     for (i, f) in program.functions.iter().enumerate() {
-        let (func, report) = optimize_function(program, &f.name, rules, options)?;
+        let share = deadline.share(program.functions.len() - i);
+        let (func, report) = optimize_function(program, &f.name, rules, options, share)?;
         out.functions[i] = func;
         reports.push(report);
     }
@@ -121,6 +125,7 @@ fn optimize_function(
     name: &str,
     rules: &RuleSet,
     options: &EngineOptions,
+    deadline: Deadline,
 ) -> Result<(ptir_ir::Function, FunctionReport), EngineError> {
     let err_lower = |message| EngineError::Lower {
         function: name.to_string(),
@@ -129,7 +134,7 @@ fn optimize_function(
     let t = Instant::now();
     let mut lowered = lower(program, name).map_err(err_lower)?;
     let lower_time = t.elapsed();
-    let saturation = saturate(&mut lowered, rules, &options.limits);
+    let saturation = saturate_until(&mut lowered, rules, &options.limits, deadline);
     if !saturation.rule_errors.is_empty() {
         return Err(EngineError::Rule {
             function: name.to_string(),
@@ -209,8 +214,10 @@ pub struct Comparison {
     pub program: Program,
 }
 
-/// Saturates every function once, then extracts and lifts with each (model, extractor) pair on
-/// the same e-graphs, and prices each result under every model of `pairs`.
+/// Saturates every function once (the time limit shared by the whole program, as in
+/// [`optimize`]), then extracts
+/// and lifts with each (model, extractor) pair on the same e-graphs, and prices each result
+/// under every model of `pairs`.
 pub fn compare(
     program: &Program,
     rules: &RuleSet,
@@ -219,13 +226,15 @@ pub fn compare(
 ) -> Result<Vec<Comparison>, EngineError> {
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
+    let deadline = Deadline::after(limits.time);
     let mut saturated = Vec::new();
-    for f in &program.functions {
+    for (i, f) in program.functions.iter().enumerate() {
         let mut lowered = lower(program, &f.name).map_err(|message| EngineError::Lower {
             function: f.name.clone(),
             message,
         })?;
-        let report = saturate(&mut lowered, rules, limits);
+        let share = deadline.share(program.functions.len() - i);
+        let report = saturate_until(&mut lowered, rules, limits, share);
         if !report.rule_errors.is_empty() {
             return Err(EngineError::Rule {
                 function: f.name.clone(),

@@ -59,4 +59,5 @@ pub use extraction::{choose, Choice, ExtractorKind};
 pub use language::{OpKind, PtirNode};
 pub use lift::{lift, LiftError};
 pub use lower::{lower, Lowered};
-pub use saturate::{saturate, Limits, SaturationReport, Stop};
+pub use ptir_rules::StopReason;
+pub use saturate::{saturate, saturate_until, Limits, SaturationReport, Scheduler};

@@ -10,7 +10,8 @@
 //! union — which is refused, and reported with the rule's name, if the types disagree.
 //!
 //! Calls in source patterns match by callee prefix (`@foo` matches `@foo_0`), for the callees
-//! and result types present in the e-graph when the rules are compiled.
+//! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
+//! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
 use crate::analysis::PtirEGraph;
 use crate::language::{OpKind, PtirNode};
@@ -39,17 +40,106 @@ pub struct SkippedRule {
 pub struct CompiledRules {
     /// The rewrites.
     pub rewrites: Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>,
+    /// For each rewrite, what applying it again to the same (canonical) classes can do.
+    pub repeat: Vec<Repeat>,
     /// Rules left out (greedy-only ones).
     pub skipped: Vec<SkippedRule>,
+    /// The callees of the rules' source call patterns (`@foo` of `(call @foo ...)`).
+    call_patterns: Vec<String>,
+    /// The call kinds (callee, type) of the e-graph the rules were compiled against, sorted.
+    callees: Vec<OpKind>,
+}
+
+impl CompiledRules {
+    /// What to watch for while these rewrites run: calls their call patterns would match that
+    /// they were not compiled for (see [`crate::saturate::saturate`]).
+    pub fn call_watch(&self) -> CallWatch {
+        CallWatch {
+            patterns: self.call_patterns.clone(),
+            known: self.callees.clone(),
+        }
+    }
+}
+
+/// Tells whether an e-graph has calls that rules with call patterns would match but were not
+/// compiled for (so they must be compiled again to see them).
+#[derive(Clone, Debug)]
+pub struct CallWatch {
+    patterns: Vec<String>,
+    known: Vec<OpKind>,
+}
+
+impl CallWatch {
+    /// Does `egraph` hold a pure call of a (callee, type) that some call pattern matches and
+    /// the rules were not compiled for? Free when no rule has a call pattern.
+    pub fn has_new(&self, egraph: &PtirEGraph) -> bool {
+        if self.patterns.is_empty() {
+            return false;
+        }
+        call_kinds(egraph).iter().any(|k| {
+            self.known.binary_search(k).is_err()
+                && k.callee
+                    .is_some_and(|c| self.patterns.iter().any(|p| callee_matches(p, c.as_str())))
+        })
+    }
+}
+
+/// What applying a rewrite again to a match with the same (canonical) classes can do; the
+/// saturation loop skips repeats that can do nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeat {
+    /// Nothing: the applier's outcome depends only on the classes, their types and their
+    /// attributes, none of which a merge that keeps a class's id changes.
+    Nothing,
+    /// Nothing after it changed the e-graph once; before, a failure can turn into a success
+    /// when a merge makes a class's splat value known (rules with splat terms).
+    NothingAfterSuccess,
+    /// Anything: the applier reads the classes' nodes (the builtin rewrites).
+    Anything,
+}
+
+impl Repeat {
+    fn of(rule: &Rule) -> Repeat {
+        if rule
+            .source
+            .terms
+            .iter()
+            .any(|t| matches!(t, Term::Splat { .. }))
+        {
+            Repeat::NothingAfterSuccess
+        } else {
+            Repeat::Nothing
+        }
+    }
 }
 
 /// Compiles every rule of `rules` for `egraph`.
 pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
     let registry = Arc::new(rules.registry().clone());
     let callees = call_kinds(egraph);
+    let rewrites = builtin_rewrites();
+    let mut call_patterns: Vec<String> = rules
+        .rules()
+        .iter()
+        .filter(|r| !r.greedy_only)
+        .flat_map(|r| r.source.terms.iter())
+        .filter_map(|t| match t {
+            Term::Op {
+                key: OpKey::Call,
+                callee: Some(c),
+                ..
+            } => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    call_patterns.sort();
+    call_patterns.dedup();
     let mut out = CompiledRules {
-        rewrites: builtin_rewrites(),
+        repeat: vec![Repeat::Anything; rewrites.len()],
+        rewrites,
         skipped: Vec::new(),
+        call_patterns,
+        callees: callees.clone(),
     };
     for rule in rules.rules() {
         if rule.greedy_only {
@@ -66,7 +156,10 @@ pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
                 format!("{}#{i}", rule.name)
             };
             match rewrite(rule, &variant, &name, egraph, &registry) {
-                Ok(rw) => out.rewrites.push(rw),
+                Ok(rw) => {
+                    out.rewrites.push(rw);
+                    out.repeat.push(Repeat::of(rule));
+                }
                 Err(reason) => out.skipped.push(SkippedRule {
                     name: rule.name.clone(),
                     reason,

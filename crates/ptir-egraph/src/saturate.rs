@@ -1,41 +1,97 @@
-//! Equality saturation: egg's runner with our limits, scheduler and report.
+//! Equality saturation: the iteration loop, its limits, its scheduler and its report.
+//!
+//! The loop is egg's `Runner` loop (search every rule, apply every match, rebuild), run here
+//! rather than through `Runner` for three reasons:
+//!
+//! - **The deadline is checked inside an iteration**, every few e-classes while a rule
+//!   searches and after every e-class's matches are applied, not only between rules: one
+//!   rule's search can take seconds on an exploding e-graph. The deadline is an instant, so
+//!   the callers can give every function of a program the same one ([`saturate_until`]).
+//! - **Stop reasons are exact.** [`StopReason::Saturated`] means an iteration in which every
+//!   rule was searched, no rewrite changed the e-graph (our applier returns only the classes
+//!   its union changed, so egg's count of applications is exact, multi-root rules included)
+//!   and the e-graph did not grow. An iteration in which only banned rules could still fire is
+//!   not saturation: as egg's own runner does, the bans are fast-forwarded and the run goes
+//!   on, until a real fixpoint or a limit.
+//! - **The node and rewrite limits are checked while applying**, so a single iteration cannot
+//!   overshoot them by more than one match.
+//! - **A match is not applied twice.** egg applies every match in every iteration, most of
+//!   them applied already in earlier ones. A rule's applier decides and builds its result
+//!   from the match's classes alone (their types and attributes, which a merge keeping a
+//!   class's id does not change), so applying it again to the same canonical classes changes
+//!   nothing: the loop remembers the matches it applied, keyed by their canonical classes
+//!   (a merge changes the key, and the match is applied again). Rules with splat terms are
+//!   remembered only once they changed something (a merge can make a splat value known);
+//!   the builtin rewrites, which read the classes' nodes, always apply
+//!   ([`crate::rules::Repeat`]).
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
-//! extraction proceeds from it. egg counts as applications whatever ids an applier returns;
-//! egg's default applier returns every match of a multi-pattern, so a runner with multi-root
-//! rules would never report `Saturated`. Our applier ([`crate::rules`]) returns only the
-//! classes a union actually changed, so egg's own test — no application, no banned rule, no
-//! new node or class — is exact, for multi-root rules too.
+//! extraction proceeds from it.
 
-use crate::analysis::PtirEGraph;
+use crate::analysis::{PtirAnalysis, PtirEGraph};
+use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, SkippedRule};
-use egg::{BackoffScheduler, Runner, SimpleScheduler, StopReason};
+use crate::rules::{compile, CallWatch, Repeat, SkippedRule};
+use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
-use ptir_rules::RuleSet;
+use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
+use rustc_hash::FxHashSet;
 use std::fmt;
 use std::time::{Duration, Instant};
 
 /// Default iteration limit of [`Limits`].
 pub const EGRAPH_ITER_LIMIT: usize = 30;
-/// Default e-node limit of [`Limits`]: past it the e-graph stops growing (egg checks after
-/// each iteration, so it can be overshot by one iteration's additions).
+/// Default e-node limit of [`Limits`]: past it the e-graph stops growing (checked after each
+/// e-class's matches are applied, so it is overshot by at most one e-class's results).
 pub const EGRAPH_NODE_LIMIT: usize = 50_000;
-/// Default wall-clock limit of [`Limits`].
+/// Default wall-clock limit of [`Limits`], for the whole program.
 pub const EGRAPH_TIME_LIMIT: Duration = Duration::from_secs(5);
+/// The backoff scheduler's initial match limit per rule and iteration (egg's default).
+pub const BACKOFF_MATCH_LIMIT: usize = 1_000;
+/// The backoff scheduler's initial ban length, in iterations (egg's default).
+pub const BACKOFF_BAN_LENGTH: usize = 5;
 
-/// Runner limits and scheduler.
+/// Which rules run in an iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scheduler {
+    /// Every rule is searched and applied in every iteration (egg's `SimpleScheduler`). The
+    /// default: it reaches the closure of explosive rule sets (matrix-chain associativity)
+    /// in the fewest iterations, and the node and time limits bound it.
+    #[default]
+    Simple,
+    /// egg's `BackoffScheduler`: a rule matching more than its limit
+    /// ([`BACKOFF_MATCH_LIMIT`], doubled at each ban) in one iteration is banned for
+    /// [`BACKOFF_BAN_LENGTH`] iterations (doubled at each ban). When only banned rules could
+    /// still fire, the bans are fast-forwarded, so a run ends at a fixpoint or a limit, never
+    /// because rules were banned.
+    Backoff,
+}
+
+impl Scheduler {
+    /// Its name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduler::Simple => "simple",
+            Scheduler::Backoff => "backoff",
+        }
+    }
+}
+
+/// Limits and scheduler of a saturation run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
     /// Maximum iterations (default [`EGRAPH_ITER_LIMIT`]).
     pub iterations: usize,
     /// Maximum e-nodes (default [`EGRAPH_NODE_LIMIT`]).
     pub nodes: usize,
-    /// Maximum time (default [`EGRAPH_TIME_LIMIT`]).
+    /// Maximum rewrites (applications that changed the e-graph) over the whole run, `None`
+    /// for none (default `None`: the node limit bounds the e-graph).
+    pub rewrites: Option<usize>,
+    /// Maximum time (default [`EGRAPH_TIME_LIMIT`]). [`crate::optimize`] shares it among the
+    /// functions of a program: it bounds the whole run.
     pub time: Duration,
-    /// Use egg's backoff scheduler (default), which bans rules that match too often for a while;
-    /// otherwise every rule runs every iteration.
-    pub backoff: bool,
+    /// The scheduler (default [`Scheduler::Simple`]).
+    pub scheduler: Scheduler,
 }
 
 impl Default for Limits {
@@ -43,48 +99,26 @@ impl Default for Limits {
         Limits {
             iterations: EGRAPH_ITER_LIMIT,
             nodes: EGRAPH_NODE_LIMIT,
+            rewrites: None,
             time: EGRAPH_TIME_LIMIT,
-            backoff: true,
+            scheduler: Scheduler::default(),
         }
     }
 }
 
-/// Why saturation stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Stop {
-    /// Nothing new was learnt in an iteration.
-    Saturated,
-    /// The iteration limit.
-    IterationLimit(usize),
-    /// The e-node limit.
-    NodeLimit(usize),
-    /// The time limit.
-    TimeLimit(Duration),
-    /// Something else (egg's message).
-    Other(String),
-}
-
-impl fmt::Display for Stop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Stop::Saturated => f.write_str("saturated"),
-            Stop::IterationLimit(n) => write!(f, "iteration limit ({n})"),
-            Stop::NodeLimit(n) => write!(f, "node limit ({n})"),
-            Stop::TimeLimit(d) => write!(f, "time limit ({d:.1?})"),
-            Stop::Other(s) => f.write_str(s),
-        }
-    }
-}
-
-/// One iteration of the runner.
+/// One iteration of the loop.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IterationReport {
-    /// E-nodes after it.
+    /// E-nodes after it (after rebuilding).
     pub nodes: usize,
     /// E-classes after it.
     pub classes: usize,
-    /// Applications per rule.
+    /// Applications per rule (rewrites that changed the e-graph), in rule order; rules that
+    /// changed nothing are left out.
     pub applied: IndexMap<String, usize>,
+    /// Rules not applied in this iteration because the backoff scheduler bans them (banned
+    /// before, or banned now for matching too often).
+    pub banned: Vec<String>,
     /// Time searching.
     pub search: Duration,
     /// Time applying.
@@ -93,13 +127,41 @@ pub struct IterationReport {
     pub rebuild: Duration,
 }
 
+impl IterationReport {
+    /// Applications in this iteration, over all rules.
+    pub fn applications(&self) -> usize {
+        self.applied.values().sum()
+    }
+}
+
+impl fmt::Display for IterationReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} nodes, {} classes, {} applications, search {:.2?} apply {:.2?} rebuild {:.2?}",
+            self.nodes,
+            self.classes,
+            self.applications(),
+            self.search,
+            self.apply,
+            self.rebuild
+        )?;
+        if !self.banned.is_empty() {
+            write!(f, ", banned: {}", self.banned.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
 /// What saturation did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SaturationReport {
     /// Per iteration.
     pub iterations: Vec<IterationReport>,
     /// Why it stopped.
-    pub stop: Stop,
+    pub stop: StopReason,
+    /// Rewrites (applications that changed the e-graph) over the run.
+    pub rewrites: usize,
     /// Rules the engine left out, and why.
     pub skipped: Vec<SkippedRule>,
     /// Rule bugs caught (a result of the wrong type, a merge of different types).
@@ -125,22 +187,37 @@ impl SaturationReport {
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         v
     }
+
+    /// Why it stopped, with the counts.
+    pub fn summary(&self) -> RunSummary {
+        RunSummary {
+            stop: self.stop.clone(),
+            iterations: self.iterations.len(),
+            rewrites: self.rewrites,
+            egraph: Some((self.nodes, self.classes)),
+        }
+    }
+
+    /// The step log: per iteration, the e-graph's size after it and the applications of each
+    /// rule (`ptir-opt --step-log` with saturation).
+    pub fn step_log(&self) -> String {
+        let mut out = String::new();
+        for (i, it) in self.iterations.iter().enumerate() {
+            out.push_str(&format!("iteration {i}: {it}\n"));
+            for (rule, n) in &it.applied {
+                out.push_str(&format!("  {n:8}  {rule}\n"));
+            }
+        }
+        out.push_str(&format!("{}\n", self.summary()));
+        out
+    }
 }
 
 impl fmt::Display for SaturationReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "saturation: {} iterations, {} e-nodes, {} e-classes, stopped: {}, {:.2?}",
-            self.iterations.len(),
-            self.nodes,
-            self.classes,
-            self.stop,
-            self.time
-        )?;
+        writeln!(f, "saturation: {}, {:.2?}", self.summary(), self.time)?;
         for (i, it) in self.iterations.iter().enumerate() {
-            let applied: usize = it.applied.values().sum();
-            writeln!(f, "  iteration {i}: {} nodes, {} classes, {applied} applications, search {:.2?} apply {:.2?} rebuild {:.2?}", it.nodes, it.classes, it.search, it.apply, it.rebuild)?;
+            writeln!(f, "  iteration {i}: {it}")?;
         }
         for (r, n) in self.rules_applied() {
             writeln!(f, "  {n:6} {r}")?;
@@ -155,64 +232,73 @@ impl fmt::Display for SaturationReport {
     }
 }
 
-/// Runs the rules on a lowered function until saturation or a limit.
+/// Runs the rules on a lowered function until saturation or a limit, the time limit counted
+/// from now.
+///
+/// Rules are compiled against the e-graph (a call pattern `@foo` becomes one egg pattern per
+/// callee and type it matches, `@foo`, `@foo_0`, ...). A call that a rule result introduces
+/// (`call @linear` raised from its idiom) is not in the e-graph when the rules are first
+/// compiled, so a rule matching it (`(neg (call @linear ...))`) could never fire: the greedy
+/// driver composes such rules, saturation must too. So the runner runs in rounds: before each
+/// iteration, the loop checks for calls the rules' call patterns match that the current
+/// compilation does not cover, and if there are, the round ends, the rules are compiled again
+/// and the next round continues with what is left of the limits. The backoff scheduler's bans
+/// start afresh in each round. Rule sets without call patterns (the bundled library) run in
+/// one round.
 pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> SaturationReport {
+    saturate_until(lowered, rules, limits, Deadline::after(limits.time))
+}
+
+/// Runs the rules on a lowered function until saturation or a limit, stopping at `deadline`
+/// (the time limit of a whole program, shared by its functions; `limits.time` is not used).
+pub fn saturate_until(
+    lowered: &mut Lowered,
+    rules: &RuleSet,
+    limits: &Limits,
+    deadline: Deadline,
+) -> SaturationReport {
     let start = Instant::now();
-    let egraph = std::mem::take(&mut lowered.egraph);
-    let mut egraph = egraph;
-    let compiled = compile(rules, &mut egraph);
-    // Stop after an iteration in which no rewrite changed the e-graph (every applier returns
-    // only the classes its union changed). That is saturation, or, with the backoff
-    // scheduler, a point where only banned rules could still fire: their matches are the
-    // explosive ones (associativity and commutativity chains), and waiting out their bans
-    // costs seconds for little, so that counts as saturated too. Not a test on the e-graph's
-    // sizes: a union and a new e-node in one iteration can leave both counts unchanged while
-    // the union enables new matches (x != max(x, x) becomes x != x, which ne-self folds).
-    let runner = Runner::default()
-        .with_egraph(egraph)
-        .with_iter_limit(limits.iterations)
-        .with_node_limit(limits.nodes)
-        .with_time_limit(limits.time)
-        .with_hook(|r| match r.iterations.last() {
-            Some(it) if it.applied.is_empty() => Err("saturated".to_string()),
-            _ => Ok(()),
-        });
-    let runner = if limits.backoff {
-        runner.with_scheduler(BackoffScheduler::default())
-    } else {
-        runner.with_scheduler(SimpleScheduler)
+    let mut egraph = std::mem::take(&mut lowered.egraph);
+    let mut iterations = Vec::new();
+    let mut total = 0;
+    let (compiled, stop) = loop {
+        let compiled = compile(rules, &mut egraph);
+        egraph.rebuild();
+        let outcome = {
+            let mut run = Run {
+                rewrites: &compiled.rewrites,
+                repeat: &compiled.repeat,
+                vars: compiled
+                    .rewrites
+                    .iter()
+                    .map(|rw| rw.searcher.vars())
+                    .collect(),
+                done: FxHashSet::default(),
+                key: Vec::new(),
+                watch: compiled.call_watch(),
+                limits,
+                deadline,
+                schedule: Schedule::new(limits.scheduler, compiled.rewrites.len()),
+                iterations: std::mem::take(&mut iterations),
+                total,
+                counted: (egraph.total_number_of_nodes(), egraph.total_size()),
+            };
+            let outcome = run.run(&mut egraph);
+            iterations = run.iterations;
+            total = run.total;
+            outcome
+        };
+        // `None`: a rule introduced a call that a call pattern matches; compile again.
+        if let Some(stop) = outcome {
+            break (compiled, stop);
+        }
     };
-    let mut runner = runner.run(&compiled.rewrites);
-    runner.egraph.rebuild();
-    let stop = match runner.stop_reason.clone() {
-        Some(StopReason::Saturated) => Stop::Saturated,
-        Some(StopReason::IterationLimit(n)) => Stop::IterationLimit(n),
-        Some(StopReason::NodeLimit(n)) => Stop::NodeLimit(n),
-        Some(StopReason::TimeLimit(s)) => Stop::TimeLimit(Duration::from_secs_f64(s)),
-        Some(StopReason::Other(s)) => Stop::Other(s),
-        None => Stop::Other("no stop reason".into()),
-    };
-    let iterations = runner
-        .iterations
-        .iter()
-        .map(|it| IterationReport {
-            nodes: it.egraph_nodes,
-            classes: it.egraph_classes,
-            applied: it
-                .applied
-                .iter()
-                .map(|(k, v)| (k.to_string(), *v))
-                .collect(),
-            search: Duration::from_secs_f64(it.search_time),
-            apply: Duration::from_secs_f64(it.apply_time),
-            rebuild: Duration::from_secs_f64(it.rebuild_time),
-        })
-        .collect();
-    let mut egraph: PtirEGraph = runner.egraph;
+    let rewrites = total;
     let rule_errors = std::mem::take(&mut egraph.analysis.type_errors);
     let report = SaturationReport {
         iterations,
         stop,
+        rewrites,
         skipped: compiled.skipped,
         rule_errors,
         time: start.elapsed(),
@@ -222,4 +308,359 @@ pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> Satu
     lowered.root = egraph.find(lowered.root);
     lowered.egraph = egraph;
     report
+}
+
+type PtirRewrite = Rewrite<PtirNode, PtirAnalysis>;
+type Matches<'a> = Vec<SearchMatches<'a, PtirNode>>;
+
+/// E-classes searched between two looks at the clock.
+const CLASSES_PER_CLOCK_CHECK: usize = 32;
+
+/// The state of one saturation loop.
+struct Run<'r> {
+    rewrites: &'r [PtirRewrite],
+    /// Per rewrite, whether a repeated match can change anything.
+    repeat: &'r [Repeat],
+    /// Each rewrite's pattern variables.
+    vars: Vec<Vec<egg::Var>>,
+    /// The matches applied that cannot change anything again: rule, e-class and the
+    /// variables' classes, all canonical when applied.
+    done: FxHashSet<Vec<usize>>,
+    /// Scratch for a match's key.
+    key: Vec<usize>,
+    /// Calls that would need the rules compiled again (see [`saturate_until`]).
+    watch: CallWatch,
+    limits: &'r Limits,
+    deadline: Deadline,
+    schedule: Schedule,
+    iterations: Vec<IterationReport>,
+    /// Applications so far.
+    total: usize,
+    /// E-nodes and the size of egg's hash-cons table after the last rebuild: the table also
+    /// keeps stale entries, so e-nodes are counted after a rebuild and estimated in between
+    /// as that count plus the entries added since (an upper bound).
+    counted: (usize, usize),
+}
+
+impl<'r> Run<'r> {
+    /// E-nodes now, or an upper bound since the last rebuild.
+    fn nodes(&self, egraph: &PtirEGraph) -> usize {
+        self.counted.0 + egraph.total_size().saturating_sub(self.counted.1)
+    }
+
+    /// The node limit, if the e-graph is past it.
+    fn node_limit(&self, egraph: &PtirEGraph) -> Option<StopReason> {
+        let nodes = self.nodes(egraph);
+        (nodes > self.limits.nodes).then_some(StopReason::NodeLimit {
+            limit: self.limits.nodes,
+            nodes,
+        })
+    }
+
+    /// The limit the run has reached before an iteration, if any.
+    fn check(&self, egraph: &PtirEGraph) -> Option<StopReason> {
+        let limit = self.limits.iterations;
+        if self.iterations.len() >= limit {
+            return Some(StopReason::IterationLimit { limit });
+        }
+        self.limit_reached(egraph)
+    }
+
+    /// Iterates until a limit or a fixpoint (`Some`), or until a rule introduced a call that
+    /// the rules must be compiled again to match (`None`).
+    fn run(&mut self, egraph: &mut PtirEGraph) -> Option<StopReason> {
+        loop {
+            if let Some(stop) = self.check(egraph) {
+                return Some(stop);
+            }
+            if self.watch.has_new(egraph) {
+                return None;
+            }
+            if let Some(stop) = self.iteration(egraph) {
+                return Some(stop);
+            }
+        }
+    }
+
+    /// One iteration; returns why the run stops after it, if it does.
+    fn iteration(&mut self, egraph: &mut PtirEGraph) -> Option<StopReason> {
+        let i = self.iterations.len();
+        let size_before = (self.counted.0, egraph.number_of_classes());
+        let mut report = IterationReport {
+            nodes: 0,
+            classes: 0,
+            applied: IndexMap::new(),
+            banned: Vec::new(),
+            search: Duration::ZERO,
+            apply: Duration::ZERO,
+            rebuild: Duration::ZERO,
+        };
+        let t = Instant::now();
+        let (matches, mut stop) = self.search(egraph, i, &mut report.banned);
+        report.search = t.elapsed();
+        let t = Instant::now();
+        let mut applied = vec![0; self.rewrites.len()];
+        if stop.is_none() {
+            stop = self.apply(egraph, matches, &mut applied);
+        }
+        report.applied = (self.rewrites.iter().zip(applied))
+            .filter(|(_, n)| *n > 0)
+            .map(|(rw, n)| (rw.name.to_string(), n))
+            .collect();
+        report.apply = t.elapsed();
+        let t = Instant::now();
+        egraph.rebuild();
+        report.rebuild = t.elapsed();
+        report.nodes = egraph.total_number_of_nodes();
+        report.classes = egraph.number_of_classes();
+        self.counted = (report.nodes, egraph.total_size());
+        if let Some(StopReason::NodeLimit { nodes, .. }) = &mut stop {
+            // The estimate crossed the limit; the count after rebuilding decides. Under it,
+            // an iteration that applied something goes on (the next one searches again).
+            *nodes = report.nodes;
+            if report.nodes <= self.limits.nodes && !report.applied.is_empty() {
+                stop = None;
+            }
+        }
+        let quiet = report.applied.is_empty() && (report.nodes, report.classes) == size_before;
+        let banned = !report.banned.is_empty();
+        self.iterations.push(report);
+        match stop {
+            Some(stop) => Some(stop),
+            None if quiet && !banned => Some(StopReason::Saturated),
+            None => {
+                if quiet {
+                    self.schedule.fast_forward(i);
+                }
+                None
+            }
+        }
+    }
+
+    /// Searches every rule the scheduler lets run; stops early at the deadline.
+    fn search(
+        &mut self,
+        egraph: &PtirEGraph,
+        i: usize,
+        banned: &mut Vec<String>,
+    ) -> (Vec<(usize, Matches<'r>)>, Option<StopReason>) {
+        let rewrites = self.rewrites;
+        let mut out = Vec::new();
+        for (r, rw) in rewrites.iter().enumerate() {
+            let Some(threshold) = self.schedule.threshold(r, i) else {
+                banned.push(rw.name.to_string());
+                continue;
+            };
+            let Some(ms) = search_until(rw, egraph, threshold.saturating_add(1), self.deadline)
+            else {
+                return (out, Some(self.deadline.stop_reason()));
+            };
+            let found: usize = ms.iter().map(|m| m.substs.len()).sum();
+            if found > threshold {
+                self.schedule.ban(r, i);
+                banned.push(rw.name.to_string());
+                continue;
+            }
+            if !ms.is_empty() {
+                out.push((r, ms));
+            }
+        }
+        (out, None)
+    }
+
+    /// Applies the matches one at a time, skipping those applied before that cannot change
+    /// anything, and checking the limits in between.
+    fn apply(
+        &mut self,
+        egraph: &mut PtirEGraph,
+        matches: Vec<(usize, Matches<'r>)>,
+        applied: &mut [usize],
+    ) -> Option<StopReason> {
+        for (r, ms) in matches {
+            let rw = &self.rewrites[r];
+            let repeat = self.repeat[r];
+            let remember = repeat != Repeat::Anything;
+            for m in &ms {
+                for subst in &m.substs {
+                    if remember {
+                        self.key_of(egraph, r, m.eclass, subst);
+                        if self.done.contains(self.key.as_slice()) {
+                            continue;
+                        }
+                    }
+                    let one = SearchMatches {
+                        eclass: m.eclass,
+                        substs: vec![subst.clone()],
+                        ast: m.ast.clone(),
+                    };
+                    let n = rw
+                        .applier
+                        .apply_matches(egraph, std::slice::from_ref(&one), rw.name)
+                        .len();
+                    applied[r] += n;
+                    self.total += n;
+                    if repeat == Repeat::Nothing || (remember && n > 0) {
+                        self.done.insert(self.key.clone());
+                    }
+                    if let Some(stop) = self.limit_reached(egraph) {
+                        return Some(stop);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The time, node or rewrite limit, if reached (checked between matches, too).
+    fn limit_reached(&self, egraph: &PtirEGraph) -> Option<StopReason> {
+        if self.deadline.passed() {
+            return Some(self.deadline.stop_reason());
+        }
+        if let Some(stop) = self.node_limit(egraph) {
+            return Some(stop);
+        }
+        self.limits
+            .rewrites
+            .filter(|&limit| self.total >= limit)
+            .map(|limit| StopReason::RewriteLimit { limit })
+    }
+
+    /// Sets `self.key` to the key of a match of rule `r`: the rule, the e-class and the
+    /// class of each pattern variable, canonical.
+    fn key_of(&mut self, egraph: &PtirEGraph, r: usize, eclass: egg::Id, subst: &egg::Subst) {
+        self.key.clear();
+        self.key.push(r);
+        self.key.push(usize::from(egraph.find(eclass)));
+        for v in &self.vars[r] {
+            let id = subst
+                .get(*v)
+                .map_or(usize::MAX, |id| usize::from(egraph.find(*id)));
+            self.key.push(id);
+        }
+    }
+}
+
+/// At most `limit` matches of `rw`, or `None` if `deadline` passed while searching. A
+/// single-root pattern searches only the e-classes holding its root's kind, as egg does.
+fn search_until<'a>(
+    rw: &'a PtirRewrite,
+    egraph: &PtirEGraph,
+    limit: usize,
+    deadline: Deadline,
+) -> Option<Matches<'a>> {
+    let root = rw
+        .searcher
+        .get_pattern_ast()
+        .and_then(|ast| match ast.last() {
+            Some(egg::ENodeOrVar::ENode(n)) => Some(n.discriminant()),
+            _ => None,
+        });
+    let classes: Box<dyn Iterator<Item = egg::Id>> = match &root {
+        Some(head) => match egraph.classes_for_op(head) {
+            Some(ids) => Box::new(ids),
+            None => return Some(Vec::new()),
+        },
+        None => Box::new(egraph.classes().map(|c| c.id)),
+    };
+    let mut out = Vec::new();
+    let mut left = limit;
+    for (k, id) in classes.enumerate() {
+        if left == 0 {
+            break;
+        }
+        if k % CLASSES_PER_CLOCK_CHECK == 0 && deadline.passed() {
+            return None;
+        }
+        if let Some(m) = rw.searcher.search_eclass_with_limit(egraph, id, left) {
+            left = left.saturating_sub(m.substs.len());
+            out.push(m);
+        }
+    }
+    Some(out)
+}
+
+/// Per-rule scheduling state.
+struct Schedule {
+    kind: Scheduler,
+    /// Per rule: (times banned, banned until this iteration).
+    bans: Vec<(u32, usize)>,
+}
+
+impl Schedule {
+    fn new(kind: Scheduler, rules: usize) -> Self {
+        Schedule {
+            kind,
+            bans: vec![(0, 0); rules],
+        }
+    }
+
+    /// How many matches rule `r` may have in iteration `i` before it is banned; `None` if
+    /// it is banned.
+    fn threshold(&self, r: usize, i: usize) -> Option<usize> {
+        match self.kind {
+            Scheduler::Simple => Some(usize::MAX - 1),
+            Scheduler::Backoff => {
+                let (times, until) = self.bans[r];
+                (i >= until).then(|| shifted(BACKOFF_MATCH_LIMIT, times))
+            }
+        }
+    }
+
+    fn ban(&mut self, r: usize, i: usize) {
+        let (times, until) = &mut self.bans[r];
+        *until = i + shifted(BACKOFF_BAN_LENGTH, *times);
+        *times += 1;
+    }
+
+    /// Nothing but banned rules could fire in iteration `i`: move every ban forward so that
+    /// the earliest ends now (egg's `BackoffScheduler::can_stop`).
+    fn fast_forward(&mut self, i: usize) {
+        let Some(first) = self.bans.iter().map(|b| b.1).filter(|&u| u > i).min() else {
+            return;
+        };
+        let delta = first.saturating_sub(i + 1);
+        for (_, until) in &mut self.bans {
+            if *until > i {
+                *until -= delta;
+            }
+        }
+    }
+}
+
+/// `x << times`, saturating.
+fn shifted(x: usize, times: u32) -> usize {
+    x.checked_shl(times)
+        .filter(|v| v >> times == x)
+        .unwrap_or(usize::MAX - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bans_double_and_fast_forward_to_the_next_iteration() {
+        let mut s = Schedule::new(Scheduler::Backoff, 2);
+        assert_eq!(s.threshold(0, 0), Some(BACKOFF_MATCH_LIMIT));
+        s.ban(0, 0);
+        assert_eq!(s.threshold(0, 1), None);
+        assert_eq!(
+            s.threshold(0, BACKOFF_BAN_LENGTH),
+            Some(2 * BACKOFF_MATCH_LIMIT)
+        );
+        s.ban(0, 5);
+        assert_eq!(s.bans[0], (2, 5 + 2 * BACKOFF_BAN_LENGTH));
+        // Iteration 6 applied nothing: the ban ends at iteration 7.
+        s.fast_forward(6);
+        assert_eq!(s.threshold(0, 6), None);
+        assert_eq!(s.threshold(0, 7), Some(4 * BACKOFF_MATCH_LIMIT));
+        assert_eq!(s.threshold(1, 7), Some(BACKOFF_MATCH_LIMIT));
+        assert_eq!(shifted(usize::MAX / 2, 3), usize::MAX - 1);
+    }
+
+    #[test]
+    fn the_simple_scheduler_bans_nothing() {
+        let s = Schedule::new(Scheduler::Simple, 1);
+        assert!(s.threshold(0, 100).is_some());
+    }
 }

@@ -12,6 +12,7 @@ fn corpus() -> Vec<(String, Program)> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptir"))
         .collect();
     paths.sort();
     for p in paths {

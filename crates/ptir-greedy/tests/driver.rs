@@ -11,6 +11,8 @@ use ptir_greedy::{
     ProgramContext, ProgramRewriter, Roots, Strictness, Traversal, Violation,
 };
 use ptir_ir::{InstId, OpKey, UnaryOp, ValueId};
+use ptir_rules::{Deadline, StopReason};
+use std::time::Duration;
 
 const NESTED: &str = "func @f(%0: bool[], %1: f32[2]) -> (f32[2]) {
   %2 = exp %1 : f32[2]
@@ -194,17 +196,54 @@ fn flip_flop() -> PatternSet {
 
 #[test]
 fn patterns_undoing_each_other_do_not_converge() {
-    // Each iteration stops after 5 rewrites (the limit is per iteration, as MLIR's), and
-    // every iteration changes something: the run ends at the iteration limit.
+    // The two patterns undo each other inside one worklist, which never empties: the
+    // rewrite limit (over the whole run, unlike MLIR's per-iteration count) stops the run in
+    // its first iteration.
     let config = GreedyConfig::default().with_max_rewrites(Some(5));
     let (_, report) = run(EXP, flip_flop(), &config).unwrap();
     assert!(!report.converged && !report.stats.converged);
-    assert_eq!(report.stats.iterations, 10);
-    assert_eq!(report.stats.total_rewrites(), 50);
+    assert_eq!(report.stop, StopReason::RewriteLimit { limit: 5 });
+    assert_eq!(report.stats.iterations, 1);
+    assert_eq!(report.stats.total_rewrites(), 5);
+    assert_eq!(
+        report.summary().to_string(),
+        "did not converge: rewrite limit (5), after 1 iterations, 5 rewrites"
+    );
 
-    let config = config.with_max_iterations(Some(3));
+    // By default, the default rewrite limit stops it.
+    let (_, report) = run(EXP, flip_flop(), &GreedyConfig::default()).unwrap();
+    let limit = ptir_greedy::GREEDY_REWRITE_LIMIT;
+    assert_eq!(report.stop, StopReason::RewriteLimit { limit });
+    assert_eq!(report.stats.total_rewrites(), limit);
+
+    // A deadline that has passed stops it before it starts.
+    let config = GreedyConfig::default()
+        .with_max_rewrites(None)
+        .with_deadline(Some(Deadline::after(Duration::ZERO)));
     let (_, report) = run(EXP, flip_flop(), &config).unwrap();
-    assert!(!report.converged);
+    assert_eq!(
+        report.stop,
+        StopReason::TimeLimit {
+            limit: Duration::ZERO
+        }
+    );
+    assert_eq!(report.stats.total_rewrites(), 0);
+}
+
+#[test]
+fn a_pattern_that_changes_something_every_iteration_hits_the_iteration_limit() {
+    // The liar "changes" every op it sees once per iteration: each worklist empties, each
+    // iteration changed something.
+    let mut set = PatternSet::new();
+    set.add(Liar);
+    let (_, report) = run(EXP, set, &GreedyConfig::default()).unwrap();
+    assert_eq!(report.stop, StopReason::IterationLimit { limit: 10 });
+    assert_eq!(report.stats.iterations, 10);
+    let mut set = PatternSet::new();
+    set.add(Liar);
+    let config = GreedyConfig::default().with_max_iterations(Some(3));
+    let (_, report) = run(EXP, set, &config).unwrap();
+    assert_eq!(report.stop, StopReason::IterationLimit { limit: 3 });
     assert_eq!(report.stats.iterations, 3);
 }
 
@@ -435,15 +474,13 @@ fn the_recursion_guard_stops_a_pattern_on_its_own_results() {
 
     let mut set = PatternSet::new();
     set.add(Renew { bounded: true });
-    let config = GreedyConfig::default()
-        .with_max_rewrites(Some(3))
-        .with_max_iterations(Some(2));
+    let config = GreedyConfig::default().with_max_rewrites(Some(3));
     let (_, report) = run(EXP, set, &config).unwrap();
     assert!(
         !report.converged,
         "bounded recursion is trusted: it keeps applying"
     );
-    assert_eq!(report.stats.total_rewrites(), 6);
+    assert_eq!(report.stats.total_rewrites(), 3);
 }
 
 #[test]

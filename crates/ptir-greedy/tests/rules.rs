@@ -230,6 +230,82 @@ fn a_multi_root_match_is_refused_when_an_earlier_root_is_used_before_the_last() 
     assert_eq!(apply(TWO_ROOTS, &text).len(), 5, "nothing changes");
 }
 
+/// The bundled `moments` rule alone, canonicalizing with the expensive checks on (the IR is
+/// verified after every change).
+fn moments(text: &str) -> Vec<String> {
+    let mut set = PatternSet::new();
+    let filter = RuleFilter {
+        enabled: vec!["moments".into()],
+        disabled: Vec::new(),
+    };
+    set.add_rules(&ptir_rules::RuleSet::bundled().unwrap(), &filter)
+        .unwrap();
+    let config = GreedyConfig::canonicalize().with_expensive_checks(true);
+    match run(&format!("extern @moments pure\n{text}"), set, &config) {
+        Ok((p, _)) => body(&p),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn multi_root_matches_respect_dominance() {
+    // issue 9: reduce_sum(x) in the body and reduce_sum(x * x) in a cond branch are in
+    // different blocks: no match.
+    let apart = func(
+        "%0: bool[], %1: f32[4,8]",
+        "f32[4], f32[4]",
+        &[
+            "%2 = reduce_sum %1 axes=[1] keep_dims=false : f32[4]",
+            "%3 = cond %0 : f32[4] {",
+            "  %4 = mul %1, %1 : f32[4,8]",
+            "  %5 = reduce_sum %4 axes=[1] keep_dims=false : f32[4]",
+            "  yield %5",
+            "} {",
+            "  yield %2",
+            "}",
+            "return %2, %3",
+        ],
+    );
+    assert!(!moments(&apart).iter().any(|l| l.contains("moments")));
+    // Both roots in the body, but the earlier one is yielded by a branch of a cond placed
+    // before the later root, where the moments call would go: replacing it there would use
+    // the call before it is defined.
+    let yielded = func(
+        "%0: bool[], %1: f32[4,8]",
+        "f32[4], f32[4]",
+        &[
+            "%2 = mul %1, %1 : f32[4,8]",
+            "%3 = reduce_sum %2 axes=[1] keep_dims=false : f32[4]",
+            "%4 = cond %0 : f32[4] {",
+            "  yield %3",
+            "} {",
+            "  %5 = constant splat(0.0) : f32[4]",
+            "  yield %5",
+            "}",
+            "%6 = reduce_sum %1 axes=[1] keep_dims=false : f32[4]",
+            "return %6, %4",
+        ],
+    );
+    assert!(!moments(&yielded).iter().any(|l| l.contains("moments")));
+    // Yielded after the last root: the match goes through.
+    let after = func(
+        "%0: bool[], %1: f32[4,8]",
+        "f32[4], f32[4]",
+        &[
+            "%2 = mul %1, %1 : f32[4,8]",
+            "%3 = reduce_sum %2 axes=[1] keep_dims=false : f32[4]",
+            "%6 = reduce_sum %1 axes=[1] keep_dims=false : f32[4]",
+            "%4 = cond %0 : f32[4] {",
+            "  yield %3",
+            "} {",
+            "  yield %6",
+            "}",
+            "return %6, %4",
+        ],
+    );
+    assert!(moments(&after).iter().any(|l| l.contains("call @moments")));
+}
+
 #[test]
 fn unconnected_roots_are_found_by_kind_in_the_block() {
     let rule = "(rule apart (roots ?a:(exp ?x) ?b:(tanh ?y)) => (abs ?x) (neg ?y))";

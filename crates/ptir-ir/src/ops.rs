@@ -229,6 +229,11 @@ pub enum Op {
     },
     /// Generalized matrix product.
     DotGeneral(DotDims),
+    /// `take(table, ids)`: rows of `table` along axis 0 picked by the integer tensor `ids`;
+    /// the result shape is `ids.shape ++ table.shape[1..]`. Indices are clamped to
+    /// `[0, rows - 1]`, as StableHLO's `gather` clamps start indices (the embedding-lookup
+    /// form `jnp.take(table, ids, axis=0)` lowers to).
+    Take,
     /// Reduction over `axes`.
     Reduce {
         /// Sum or max.
@@ -300,6 +305,7 @@ pub enum OpKey {
     Slice,
     Concat,
     DotGeneral,
+    Take,
     Reduce(ReduceKind),
     Call,
     Rng,
@@ -326,6 +332,7 @@ impl OpKey {
             OpKey::Slice,
             OpKey::Concat,
             OpKey::DotGeneral,
+            OpKey::Take,
         ]);
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
         keys.extend([
@@ -355,6 +362,7 @@ impl OpKey {
             OpKey::Slice => "slice",
             OpKey::Concat => "concat",
             OpKey::DotGeneral => "dot_general",
+            OpKey::Take => "take",
             OpKey::Reduce(r) => r.name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
@@ -410,6 +418,7 @@ impl Op {
             Op::Slice { .. } => OpKey::Slice,
             Op::Concat { .. } => OpKey::Concat,
             Op::DotGeneral(_) => OpKey::DotGeneral,
+            Op::Take => OpKey::Take,
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,

@@ -196,6 +196,25 @@ mod tests {
     }
 
     #[test]
+    fn deep_source_written_patterns_are_bounded() {
+        // A .pat pattern is one term per instruction: a 20,000-long chain is 20,000 deep.
+        let mut text = String::from("func @deep_pattern(%v0: f32[2]) -> (f32[2]) {\n");
+        for i in 1..=20_000 {
+            text.push_str(&format!("  %v{i} = neg %v{} : f32[2]\n", i - 1));
+        }
+        text.push_str("  return %v20000\n}\nfunc @deep_replacement(%v0: f32[2]) -> (f32[2]) {\n  return %v0\n}\n");
+        let mut set = RuleSet::new(Registry::standard());
+        let e = set
+            .add_pat_source("deep.pat", &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("in rule `deep`: the source pattern is nested deeper than 200"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn deep_chains_through_named_terms_are_bounded() {
         let chain = |inner: &str| format!("{}{inner}{}", "(neg ".repeat(150), ")".repeat(150));
         let text = format!(

@@ -115,6 +115,19 @@ fn build_idiom(name: &str, arity: usize, idiom: Idiom, args: &[Type]) -> Res<Pro
     })
 }
 
+/// Is `f` the definition of extern `name` (possibly renamed): its body is exactly the idiom
+/// at `f`'s parameter types, as outlining writes it? Such a function is the library's, not a
+/// user's function that merely shares the name.
+pub fn is_definition(name: &str, f: &ptir_ir::Function) -> bool {
+    match idiom_program(name, &f.param_types()) {
+        Some(Ok(p)) => p
+            .functions
+            .first()
+            .is_some_and(|g| g.body == f.body && g.result_types == f.result_types),
+        _ => false,
+    }
+}
+
 /// The result type of a call of `name` on operands of types `args` (`None`: no reference).
 pub fn result_type(name: &str, args: &[Type]) -> Option<Res<Type>> {
     let program = idiom_program(name, args)?;

@@ -55,6 +55,7 @@ mod pat;
 mod reader;
 mod registry;
 mod ruleset;
+mod stop;
 
 pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
@@ -74,3 +75,4 @@ pub use registry::{
 pub use ruleset::{
     callee_matches, ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
 };
+pub use stop::{Deadline, RunSummary, StopReason};

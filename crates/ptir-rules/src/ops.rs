@@ -18,7 +18,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
     use AttrKind::*;
     Some(match key {
         OpKey::Unary(_) => (Some(1), &[]),
-        OpKey::Binary(_) | OpKey::Compare(_) => (Some(2), &[]),
+        OpKey::Binary(_) | OpKey::Compare(_) | OpKey::Take => (Some(2), &[]),
         OpKey::Select => (Some(3), &[]),
         OpKey::Cast => (Some(1), &[DType]),
         OpKey::Reshape => (Some(1), &[Ints]),
@@ -103,6 +103,7 @@ pub fn make_op(
         OpKey::Binary(b) => (Op::Binary(b), None),
         OpKey::Compare(c) => (Op::Compare(c), None),
         OpKey::Select => (Op::Select, None),
+        OpKey::Take => (Op::Take, None),
         OpKey::Tuple => (Op::Tuple, None),
         OpKey::Cast => match a(0) {
             Some(AttrValue::DType(d)) => (Op::Cast, Some(with(Some(*d), None)?)),

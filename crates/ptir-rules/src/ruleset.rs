@@ -274,7 +274,13 @@ impl RuleSet {
     /// ```
     pub fn renaming_externs_for(&self, program: &Program) -> (RuleSet, Vec<ExternRename>) {
         let owner = |name: &str, pure: bool| -> Option<String> {
-            let function = program.functions.iter().map(|f| &f.name);
+            // An outlined definition of the extern itself (`@linear_0` with the idiom's body)
+            // is the library's, so rules compose over it.
+            let function = program
+                .functions
+                .iter()
+                .filter(|f| !crate::externs::is_definition(name, f))
+                .map(|f| &f.name);
             let foreign_extern = program
                 .externs
                 .iter()

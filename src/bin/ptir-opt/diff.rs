@@ -6,7 +6,7 @@
 //! proof accepts into both engines and adds their probe programs. Inputs on which the input
 //! program itself fails are skipped and counted; mismatching programs are counted per class.
 
-use crate::{load, CliError, OptArgs};
+use crate::{load, CliError, ExtractArgs, LimitArgs, RuleArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use ptir::ir::generate::{generate, GenConfig};
 use ptir::ir::Program;
@@ -46,6 +46,20 @@ pub(crate) struct GenArgs {
     rule_fuzz: Option<usize>,
 }
 
+/// The options of both engines: rules, limits and extraction (the engine, the report and
+/// the dumps are the diff's own business).
+pub(crate) fn options(
+    rules: &RuleArgs,
+    limits: &LimitArgs,
+    extract: &ExtractArgs,
+) -> Result<ptir::Options, CliError> {
+    let mut options = ptir::Options::default();
+    rules.apply(&mut options)?;
+    limits.apply(&mut options)?;
+    extract.apply(&mut options);
+    Ok(options)
+}
+
 /// Runs the diff; returns the text to print and whether the engines agreed.
 pub(crate) fn run(
     file: Option<&str>,
@@ -54,13 +68,12 @@ pub(crate) fn run(
     size: usize,
     list: bool,
     gen: &GenArgs,
-    args: &OptArgs,
+    options: &ptir::Options,
 ) -> Result<(String, bool), CliError> {
-    let options = args.options()?;
     match (file, random) {
         (Some(path), _) => {
             let (program, _, _) = load(path)?;
-            let report = ptir::diff(&program, &options).map_err(|source| CliError::Optimize {
+            let report = ptir::diff(&program, options).map_err(|source| CliError::Optimize {
                 path: path.to_string(),
                 source,
             })?;
@@ -70,7 +83,7 @@ pub(crate) fn run(
                 ok,
             ))
         }
-        (None, Some(n)) => random_diff(n, seed, size, list, gen, &options),
+        (None, Some(n)) => random_diff(n, seed, size, list, gen, options),
         (None, None) => Err(CliError::Usage {
             path: "diff".into(),
             message: "give a file or --random N".into(),

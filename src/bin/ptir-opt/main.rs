@@ -7,6 +7,7 @@
 mod diff;
 
 use clap::{Parser, Subcommand};
+use ptir::format::{read_program, write_program, Format, FormatError, WriteOptions};
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -24,12 +25,73 @@ use std::time::{Duration, Instant};
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
-    /// A `.ptir` file to optimize, or `-` for stdin.
+    /// A `.ptir` or `.mlir` (StableHLO) file to optimize, or `-` for stdin.
     file: Option<String>,
+    #[command(flatten)]
+    io: IoArgs,
     #[command(flatten)]
     opt: OptArgs,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// Formats and output file, for every subcommand.
+#[derive(clap::Args, Clone, Debug)]
+struct IoArgs {
+    /// The input format (default: from the extension; `.mlir` is StableHLO, else PTIR).
+    #[arg(long, value_enum, global = true)]
+    input_format: Option<FormatArg>,
+    /// The output format (default: the input's; for `translate`, the other one).
+    #[arg(long, value_enum, global = true)]
+    emit: Option<FormatArg>,
+    /// Write the output to FILE instead of stdout.
+    #[arg(short = 'o', value_name = "FILE", global = true)]
+    output: Option<String>,
+    /// MLIR output: keep fused externs as `stablehlo.custom_call`s instead of emitting their
+    /// bodies as private functions.
+    #[arg(long, global = true)]
+    custom_calls: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatArg {
+    /// PTIR text.
+    Ptir,
+    /// StableHLO MLIR text.
+    Mlir,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Ptir => Format::Ptir,
+            FormatArg::Mlir => Format::Mlir,
+        }
+    }
+}
+
+/// `--input-format`, set once from the command line before any file is read.
+static INPUT_FORMAT: std::sync::OnceLock<Option<Format>> = std::sync::OnceLock::new();
+
+/// The format of the file at `path`: `--input-format`, else its extension.
+fn input_format(path: &str) -> Format {
+    INPUT_FORMAT
+        .get()
+        .copied()
+        .flatten()
+        .unwrap_or_else(|| Format::of_path(std::path::Path::new(path)))
+}
+
+/// Prints a program in the output format (`--emit`, else `default`).
+fn emit(program: &Program, io: &IoArgs, default: Format, path: &str) -> Result<String, CliError> {
+    let format = io.emit.map_or(default, Format::from);
+    let options = WriteOptions {
+        custom_calls: io.custom_calls,
+    };
+    write_program(program, format, &options).map_err(|source| CliError::Format {
+        path: path.to_string(),
+        source,
+    })
 }
 
 /// How to optimize.
@@ -38,6 +100,29 @@ pub(crate) struct OptArgs {
     /// The engine.
     #[arg(long, value_enum, default_value = "eqsat")]
     engine: EngineArg,
+    /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
+    /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
+    /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
+    /// Define each fused library call's function in the output (`@linear_0`, ...), with the
+    /// body the rules raise from, so the output runs with no registered externs.
+    #[arg(long)]
+    outline: bool,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
+    extract: ExtractArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Which rules run (every subcommand that optimizes).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Rules")]
+pub(crate) struct RuleArgs {
     /// Extra rule files (`.rules`, `.pat`) or directories of them.
     #[arg(long = "rules", value_name = "DIR|FILE")]
     rules: Vec<std::path::PathBuf>,
@@ -53,30 +138,53 @@ pub(crate) struct OptArgs {
     /// Allow rules that are only true for real numbers (label `fast-math`).
     #[arg(long)]
     fast_math: bool,
-    /// Saturation: maximum iterations.
-    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_ITER_LIMIT)]
-    iter_limit: usize,
-    /// Saturation: maximum e-nodes.
-    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
-    node_limit: usize,
-    /// Saturation: time limit in seconds.
-    #[arg(long, default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
+}
+
+/// When rewriting stops (every subcommand that optimizes, both engines unless said).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Limits")]
+pub(crate) struct LimitArgs {
+    /// Maximum iterations per function [default: 30 for eqsat, 10 for greedy].
+    #[arg(long, value_name = "N")]
+    iter_limit: Option<usize>,
+    /// Maximum successful rewrites per function, over its whole run [default: 100000 for
+    /// greedy, none for eqsat (the node limit bounds it)].
+    #[arg(long, value_name = "N")]
+    rewrite_limit: Option<usize>,
+    /// Time limit in seconds for the whole program: all functions together, not each. Each
+    /// function rewrites until its share of the time left is used up; extracting and lifting
+    /// the last one come on top.
+    #[arg(long, value_name = "SECONDS", default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
     time_limit: f64,
+    /// Eqsat: maximum e-nodes per function.
+    #[arg(long, value_name = "N", default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
+    node_limit: usize,
+    /// Eqsat: which rules run in each iteration.
+    #[arg(long, value_enum, default_value = "simple")]
+    scheduler: SchedulerArg,
+}
+
+/// How saturation's result is extracted (eqsat).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Extraction")]
+pub(crate) struct ExtractArgs {
     /// The cost model extraction minimizes and the report uses.
     #[arg(long, value_enum, default_value = "tensor")]
     cost: CostArg,
     /// The extractor.
     #[arg(long, value_enum, default_value = "greedy")]
     extractor: ExtractorArg,
-    /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
-    /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
-    /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
-    #[arg(long, value_name = "NAME|FILE")]
-    target: Option<String>,
+}
+
+/// What `ptir-opt FILE` prints besides the program.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Output")]
+pub(crate) struct OutputArgs {
     /// Print a report (rules fired, e-graph size, stop reason, phase times, costs) on stderr.
     #[arg(long)]
     report: bool,
-    /// Print the greedy driver's step log (like MLIR's `-debug-only=greedy-rewriter`) on stderr.
+    /// Print the step log on stderr: greedy, the driver's event tree (like MLIR's
+    /// `-debug-only=greedy-rewriter`); eqsat, the applications of each rule per iteration.
     #[arg(long)]
     step_log: bool,
     /// Print the report as JSON on stderr.
@@ -85,12 +193,22 @@ pub(crate) struct OptArgs {
     /// Translation validation: after optimizing, run the input and the output on N seeded
     /// random input sets (default 16) and refuse (exit status 1) an output that computes
     /// something else, naming the input seed, the result and both values.
-    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "16")]
-    validate: Option<usize>,
-    /// Write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this file; with
-    /// several functions, one file per function (`FILE.name.json`).
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "16", value_parser = clap::value_parser!(u64).range(1..))]
+    validate: Option<u64>,
+    /// Eqsat: write the saturated e-graph (egraph-serialize JSON, costs from --cost) to this
+    /// file; with several functions, one file per function (`FILE.name.json`).
     #[arg(long, value_name = "FILE.json")]
     dump_egraph: Option<std::path::PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum SchedulerArg {
+    /// Every rule runs in every iteration.
+    Simple,
+    /// egg's backoff: a rule matching too often is banned for a while (bans are waited out
+    /// before the run can saturate).
+    Backoff,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -121,56 +239,82 @@ enum ExtractorArg {
 
 impl OptArgs {
     pub(crate) fn options(&self) -> Result<ptir::Options, CliError> {
+        let mut options = ptir::Options {
+            engine: match self.engine {
+                EngineArg::Greedy => ptir::Engine::Greedy,
+                EngineArg::Eqsat => ptir::Engine::Saturation,
+            },
+            dump_egraph: self.output.dump_egraph.is_some(),
+            step_log: self.output.step_log,
+            validate: self.output.validate.and_then(|n| usize::try_from(n).ok()),
+            outline: self.outline,
+            target: match &self.target {
+                Some(spec) => {
+                    Some(
+                        ptir::load_target(spec).map_err(|source| CliError::Optimize {
+                            path: "--target".into(),
+                            source,
+                        })?,
+                    )
+                }
+                None => None,
+            },
+            ..ptir::Options::default()
+        };
+        self.rules.apply(&mut options)?;
+        self.limits.apply(&mut options)?;
+        self.extract.apply(&mut options);
+        Ok(options)
+    }
+}
+
+impl RuleArgs {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) -> Result<(), CliError> {
+        options.rule_files.clear();
+        for p in &self.rules {
+            options.rule_files.extend(rule_files_in(p)?);
+        }
+        options.bundled_rules = !self.no_bundled_rules;
+        options.enable = self.enable.clone();
+        options.disable = self.disable.clone();
+        options.fast_math = self.fast_math;
+        Ok(())
+    }
+}
+
+impl LimitArgs {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) -> Result<(), CliError> {
         let time = std::time::Duration::try_from_secs_f64(self.time_limit).map_err(|e| {
             CliError::Usage {
                 path: "--time-limit".into(),
                 message: e.to_string(),
             }
         })?;
-        let target = match &self.target {
-            Some(spec) => Some(
-                ptir::load_target(spec).map_err(|source| CliError::Optimize {
-                    path: "--target".into(),
-                    source,
-                })?,
-            ),
-            None => None,
+        options.limits = ptir::Limits {
+            iterations: self.iter_limit,
+            rewrites: self.rewrite_limit,
+            nodes: self.node_limit,
+            time,
+            scheduler: match self.scheduler {
+                SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
+                SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
+            },
         };
-        let mut rule_files = Vec::new();
-        for p in &self.rules {
-            rule_files.extend(rule_files_in(p)?);
-        }
-        Ok(ptir::Options {
-            engine: match self.engine {
-                EngineArg::Greedy => ptir::Engine::Greedy,
-                EngineArg::Eqsat => ptir::Engine::Saturation,
-            },
-            bundled_rules: !self.no_bundled_rules,
-            rule_files,
-            enable: self.enable.clone(),
-            disable: self.disable.clone(),
-            fast_math: self.fast_math,
-            limits: ptir::egraph::Limits {
-                iterations: self.iter_limit,
-                nodes: self.node_limit,
-                time,
-                backoff: true,
-            },
-            cost: match self.cost {
-                CostArg::Ops => ptir::Cost::Ops,
-                CostArg::Tensor => ptir::Cost::Tensor,
-            },
-            dump_egraph: self.dump_egraph.is_some(),
-            step_log: self.step_log,
-            target,
-            validate: self.validate,
-            extractor: match self.extractor {
-                ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
-                ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
-                ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
-            },
-            ..ptir::Options::default()
-        })
+        Ok(())
+    }
+}
+
+impl ExtractArgs {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) {
+        options.cost = match self.cost {
+            CostArg::Ops => ptir::Cost::Ops,
+            CostArg::Tensor => ptir::Cost::Tensor,
+        };
+        options.extractor = match self.extractor {
+            ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
+            ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
+            ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
+        };
     }
 }
 
@@ -192,9 +336,11 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
     Ok(files)
 }
 
-fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
+fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
-    let options = args.options()?;
+    let mut options = ptir::Options::default();
+    rules.apply(&mut options)?;
+    limits.apply(&mut options)?;
     let mut pairs = Vec::new();
     for cost in [ptir::Cost::Ops, ptir::Cost::Tensor] {
         for kind in ptir::egraph::ExtractorKind::ALL {
@@ -210,7 +356,7 @@ fn compare(path: &str, args: &OptArgs) -> Result<String, CliError> {
     Ok(table.to_string())
 }
 
-fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
+fn optimize(path: &str, args: &OptArgs, io: &IoArgs) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
     let options = args.options()?;
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
@@ -220,19 +366,22 @@ fn optimize(path: &str, args: &OptArgs) -> Result<String, CliError> {
         path: path.to_string(),
         source,
     })?;
-    if args.report {
+    if args.output.report {
         eprint!("{}", out.report);
     }
-    for (function, log) in &out.report.step_log {
-        eprintln!("// greedy step log of @{function}\n{log}");
+    if let Some(warning) = out.report.validation.as_ref().and_then(|v| v.warning()) {
+        eprintln!("warning: {path}: {warning}");
     }
-    if args.report_json {
+    for (function, log) in &out.report.step_log {
+        eprintln!("// {} step log of @{function}\n{log}", options.engine);
+    }
+    if args.output.report_json {
         eprintln!("{:#}", out.report.to_json());
     }
-    if let Some(path) = &args.dump_egraph {
+    if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;
     }
-    Ok(ir::print(&out.program))
+    emit(&out.program, io, input_format(path), path)
 }
 
 /// A spinner on stderr while a long optimization runs; hidden when stderr is not a terminal.
@@ -264,6 +413,12 @@ fn write_egraphs(path: &std::path::Path, egraphs: &[(String, String)]) -> Result
 
 #[derive(Subcommand)]
 enum Command {
+    /// Convert between PTIR and StableHLO MLIR without optimizing (the output format is the
+    /// other one unless --emit says otherwise).
+    Translate {
+        /// A `.ptir` or `.mlir` file, or `-` for stdin.
+        file: String,
+    },
     /// Parse and verify a program; print it in canonical form.
     Verify {
         /// A `.ptir` file, or `-` for stdin.
@@ -275,7 +430,9 @@ enum Command {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
         #[command(flatten)]
-        opt: OptArgs,
+        rules: RuleArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Greedy against saturation on a file, or on N generated programs: both outputs verified,
     /// run on the same random inputs and compared; exit status 1 on any mismatch.
@@ -298,7 +455,11 @@ enum Command {
         #[command(flatten)]
         gen: diff::GenArgs,
         #[command(flatten)]
-        opt: OptArgs,
+        rules: RuleArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        extract: ExtractArgs,
     },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
@@ -335,6 +496,8 @@ pub(crate) enum CliError {
         path: String,
         source: ir::VerifyError,
     },
+    #[error("{path}:{source}")]
+    Format { path: String, source: FormatError },
     #[error("{path}: {message}")]
     Usage { path: String, message: String },
     #[error("{path}: {source}")]
@@ -376,6 +539,13 @@ fn read_source(path: &str) -> Result<String, CliError> {
 pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError> {
     let text = read_source(path)?;
     let t0 = Instant::now();
+    if input_format(path) == Format::Mlir {
+        let program = read_program(&text, Format::Mlir).map_err(|source| CliError::Format {
+            path: path.to_string(),
+            source,
+        })?;
+        return Ok((program, t0.elapsed(), Duration::ZERO));
+    }
     let program = ir::parse(&text).map_err(|source| CliError::Parse {
         path: path.to_string(),
         source,
@@ -451,8 +621,18 @@ fn run(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
     let result = match (&cli.command, &cli.file) {
-        (Some(Command::Verify { file }), _) => load(file).map(|(p, _, _)| ir::print(&p)),
+        (Some(Command::Verify { file }), _) => {
+            load(file).and_then(|(p, _, _)| emit(&p, &cli.io, input_format(file), file))
+        }
+        (Some(Command::Translate { file }), _) => load(file).and_then(|(p, _, _)| {
+            let other = match input_format(file) {
+                Format::Mlir => Format::Ptir,
+                Format::Ptir => Format::Mlir,
+            };
+            emit(&p, &cli.io, other, file)
+        }),
         (
             Some(Command::Run {
                 file,
@@ -462,7 +642,14 @@ fn main() -> ExitCode {
             }),
             _,
         ) => run(file, function.as_deref(), *seed, inputs.as_deref()),
-        (Some(Command::Compare { file, opt }), _) => compare(file, opt),
+        (
+            Some(Command::Compare {
+                file,
+                rules,
+                limits,
+            }),
+            _,
+        ) => compare(file, rules, limits),
         (
             Some(Command::Diff {
                 file,
@@ -471,10 +658,14 @@ fn main() -> ExitCode {
                 size,
                 list,
                 gen,
-                opt,
+                rules,
+                limits,
+                extract,
             }),
             _,
-        ) => match diff::run(file.as_deref(), *random, *seed, *size, *list, gen, opt) {
+        ) => match diff::options(rules, limits, extract)
+            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o))
+        {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {
                 print!("{text}");
@@ -482,17 +673,26 @@ fn main() -> ExitCode {
             }
             Err(e) => Err(e),
         },
-        (None, Some(file)) => optimize(file, &cli.opt),
+        (None, Some(file)) => optimize(file, &cli.opt, &cli.io),
         (None, None) => Err(CliError::Usage {
             path: "ptir-opt".into(),
             message: "give a file to optimize (`-` for stdin) or a subcommand; see --help".into(),
         }),
     };
     match result {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(text) => match &cli.io.output {
+            Some(out) => match std::fs::write(out, text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {out}: {e}");
+                    ExitCode::from(2)
+                }
+            },
+            None => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+        },
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_status())

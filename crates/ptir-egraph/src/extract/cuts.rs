@@ -20,7 +20,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::graph::{ClassId, Graph, NodeId};
+use super::graph::{ClassId, Graph, NodeId, Ordered};
 
 /// At most this many cuts are separated from one LP solution.
 const SEPARATED_CUTS_LIMIT: usize = 200;
@@ -154,24 +154,6 @@ impl Dijkstra {
         self.dist[v] = d;
         self.prev[v] = p;
         self.touched.push(v);
-    }
-}
-
-/// `f64` ordered by `total_cmp`, for the heap.
-#[derive(Clone, Copy, PartialEq)]
-struct Ordered(f64);
-
-impl Eq for Ordered {}
-
-impl PartialOrd for Ordered {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Ordered {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
     }
 }
 

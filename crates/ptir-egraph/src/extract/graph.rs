@@ -84,8 +84,8 @@ pub enum GraphError {
 ///
 /// A `Graph` is built once by [`GraphBuilder::build`] and never changes. The nodes of a class
 /// are contiguous ([`Graph::nodes`] is a range), in the order they were added. No cost is NaN
-/// or `-inf`; a cost of `+inf` (or a finite cost whose sums overflow) marks a node that can
-/// never be chosen. Every root class has an acyclic extraction of finite cost, so extractors
+/// or `-inf`; a cost of `+inf` marks a node that can never be chosen (sums of finite costs
+/// that overflow saturate at `f64::MAX` in the extractors, so deep DAGs stay extractable). Every root class has an acyclic extraction of finite cost, so extractors
 /// cannot fail: a graph without one is refused with [`GraphError::Unextractable`].
 ///
 /// A node is *usable* ([`Graph::is_usable`]) unless it is subsumed (egglog's "do not
@@ -218,11 +218,7 @@ impl Graph {
             if !self.is_usable(n) {
                 continue;
             }
-            for (i, &c) in self.children(n).iter().enumerate() {
-                if !self.children(n)[..i].contains(&c) {
-                    parents[c.index()].push(n);
-                }
-            }
+            for_each_distinct(self.children(n), |c| parents[c.index()].push(n));
         }
         parents
     }
@@ -255,10 +251,50 @@ impl Graph {
     }
 }
 
-fn distinct_count(classes: &[ClassId]) -> usize {
-    (0..classes.len())
-        .filter(|&i| !classes[..i].contains(&classes[i]))
-        .count()
+/// The number of distinct classes in `classes`.
+pub(crate) fn distinct_count(classes: &[ClassId]) -> usize {
+    let mut n = 0;
+    for_each_distinct(classes, |_| n += 1);
+    n
+}
+
+/// Calls `f` once for each distinct class of `classes`, in order of first occurrence. Linear
+/// scans for the short child lists of most nodes, a sort for long ones (a region node lists
+/// every result and side effect of its block), so no node costs quadratic time.
+pub(crate) fn for_each_distinct(classes: &[ClassId], mut f: impl FnMut(ClassId)) {
+    if classes.len() <= 16 {
+        for (i, &c) in classes.iter().enumerate() {
+            if !classes[..i].contains(&c) {
+                f(c);
+            }
+        }
+        return;
+    }
+    let mut sorted: Vec<(ClassId, usize)> = classes.iter().copied().zip(0..).collect();
+    sorted.sort_unstable();
+    sorted.dedup_by_key(|(c, _)| *c);
+    sorted.sort_unstable_by_key(|&(_, i)| i);
+    for (c, _) in sorted {
+        f(c);
+    }
+}
+
+/// `f64` ordered by `total_cmp`, for the extractors' heaps (costs are never NaN).
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct Ordered(pub(crate) f64);
+
+impl Eq for Ordered {}
+
+impl PartialOrd for Ordered {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ordered {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 struct PendingNode {

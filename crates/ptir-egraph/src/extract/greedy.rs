@@ -6,9 +6,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Duration;
 
-use super::graph::{ClassId, Graph, NodeId};
+use super::graph::{distinct_count, for_each_distinct, ClassId, Graph, NodeId, Ordered};
 use super::improve::{self, Choice};
-use super::tree::tree_choices;
+use super::tree::{sweep_choices, tree_choices, SWEEP_LIMIT};
 use super::{Extraction, Extractor};
 
 /// Default wall-clock budget of the local search, per starting point: 1 s. The search stops
@@ -18,18 +18,24 @@ pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// DAG-aware greedy extraction.
 ///
-/// **Phase 1, cost sets** (as extraction-gym's `faster-greedy-dag`): each class keeps the set
-/// of classes its current best sub-DAG uses, and that sub-DAG's cost, each class paid once.
-/// Nodes are evaluated cheapest first from the leaves; a node's candidate set is the union of
-/// its children's sets plus its own class, and it replaces the class's choice when its sum is
-/// lower. Sets are plain vectors of class ids, unioned with an epoch-stamped mark array, so a
-/// union costs the sizes of the children's sets and nothing more.
+/// **Phase 1, cost sets** (after extraction-gym's `faster-greedy-dag`): each class gets the set
+/// of classes its chosen sub-DAG uses, and that sub-DAG's cost, each class paid once. A node's
+/// candidate set is the union of its children's sets plus its own class; classes settle once,
+/// in order of their cheapest candidate (Dijkstra-like, so each node is priced once when its
+/// last child settles, and children settle before parents: the choice is acyclic). Sets are
+/// plain vectors of class ids, unioned with an epoch-stamped mark array, so a union costs the
+/// sizes of the children's sets and nothing more. A set larger than [`COST_SET_LIMIT`] is not
+/// kept (its class keeps a cost estimate, see `CostSet`): on a chain, exact sets would take
+/// quadratic time and memory.
 ///
-/// **Phase 2, local search** (`improve`): the phase-1 choice, and the
-/// tree-optimal one, are improved by moves that re-choose one class at a time while the exact
-/// DAG cost drops, and the cheaper result is returned. Phase 1 alone can be fooled (its sets go
-/// stale when a child's choice changes later); phase 2 never makes a solution worse and fixes
-/// most of that.
+/// **Phase 2, local search** (`improve`): three starting points are improved by moves that
+/// re-choose one class at a time while the exact DAG cost drops, and the cheapest result is
+/// returned: the phase-1 choice, the tree-optimal choice of [`TreeExtractor`](super::TreeExtractor),
+/// and the tree-optimal choice of extraction-gym's `bottom-up` (which breaks ties differently,
+/// see `sweep_choices`). Phase 1 alone can be fooled (a class settles on the cheapest sub-DAG
+/// of its own, not on what its parents will share); phase 2 never makes a solution worse and
+/// fixes most of that. So the result is never worse by DAG cost than either bottom-up tree
+/// extraction.
 ///
 /// ```
 /// use ptir_egraph::extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
@@ -49,12 +55,14 @@ pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone, Copy)]
 pub struct GreedyDagExtractor {
     improve_time_limit: Duration,
+    cost_set_limit: usize,
 }
 
 impl Default for GreedyDagExtractor {
     fn default() -> Self {
         GreedyDagExtractor {
             improve_time_limit: GREEDY_IMPROVE_TIME_LIMIT,
+            cost_set_limit: COST_SET_LIMIT,
         }
     }
 }
@@ -67,20 +75,40 @@ impl GreedyDagExtractor {
         self
     }
 
+    /// Sets the largest cost set phase 1 keeps explicitly (default [`COST_SET_LIMIT`]); tests
+    /// lower it to exercise the overflow path on small graphs.
+    #[cfg(test)]
+    pub(crate) fn with_cost_set_limit(mut self, limit: usize) -> Self {
+        self.cost_set_limit = limit;
+        self
+    }
+
     /// The full choice function (a node for every productive class), acyclic.
     pub(crate) fn choose(&self, graph: &Graph) -> Choice {
-        let tree = tree_choices(graph);
-        let sets = cost_set_choices(graph);
-        let from_sets = improve::repair(graph, &sets, &tree.choice);
-        let from_tree: Choice = tree.choice;
-        let a = improve::improve(graph, from_sets, self.improve_time_limit);
-        let b = improve::improve(graph, from_tree, self.improve_time_limit);
-        let cost = |c: &Choice| Extraction::from_choices(graph, |k| c[k.index()]).dag_cost(graph);
-        if cost(&b) < cost(&a) {
-            b
-        } else {
-            a
+        // Phase 1 settles every productive class, acyclically: the other starting points are
+        // completed from it (the tree fixpoint with negative costs and the bounded sweeps may
+        // leave classes without a choice).
+        let sets = cost_set_choices(graph, self.cost_set_limit);
+        let tree = improve::repair(graph, &tree_choices(graph).choice, &sets);
+        let sweep = improve::repair(graph, &sweep_choices(graph, SWEEP_LIMIT), &sets);
+        let mut starts = vec![sets, tree];
+        if !starts.contains(&sweep) {
+            starts.push(sweep);
         }
+        let mut best: Option<(f64, Choice)> = None;
+        for start in starts {
+            let choice = improve::improve(graph, start, self.improve_time_limit);
+            let e = Extraction::from_choices(graph, |k| choice[k.index()]);
+            // Only complete extractions compete: an incomplete one's DAG cost means nothing.
+            if !e.is_complete(graph) {
+                continue;
+            }
+            let c = e.dag_cost(graph);
+            if !matches!(&best, Some((b, _)) if *b <= c) {
+                best = Some((c, choice));
+            }
+        }
+        best.map(|(_, c)| c).unwrap_or_default()
     }
 }
 
@@ -91,97 +119,155 @@ impl Extractor for GreedyDagExtractor {
     }
 }
 
-/// A class's best sub-DAG found so far: the classes it uses (its own included) and its cost.
+/// The largest cost set kept explicitly. Beyond it a class keeps only its cost (see
+/// [`CostSet`]), so that phase 1 stays linear in time and memory on deep e-graphs: on a chain of
+/// `n` classes, exact sets hold `n²/2` class ids (100k classes: 20 GB). 2,048 covers every set
+/// of every extraction-gym e-graph (the largest is 1,926, on a MaxSAT encoding); on a chain,
+/// only the first 2,048 classes keep a set (8 MB of ids in all).
+pub const COST_SET_LIMIT: usize = 256;
+
+/// A settled class's sub-DAG: the classes it uses (its own included) and its cost.
+///
+/// `classes` is `None` once the set would hold [`COST_SET_LIMIT`] classes or more. Its `total`
+/// is then exact if the set overflowed by a union of exact sets, and otherwise the node's cost
+/// plus the sum of its distinct children's totals: an upper bound on the DAG cost (a class
+/// shared by two children is counted twice), which is tree cost once every set below has
+/// overflowed. Phase 2 prices every move exactly, so estimates only steer the starting point.
 struct CostSet {
-    classes: Vec<ClassId>,
+    classes: Option<Vec<ClassId>>,
     total: f64,
 }
 
-/// Phase 1: the cost-set fixpoint. Returns a choice per class (possibly cyclic, see
-/// [`improve::repair`]).
-fn cost_set_choices(graph: &Graph) -> Vec<Option<NodeId>> {
+/// Phase 1: settles classes in order of their cheapest candidate, as Knuth's generalization of
+/// Dijkstra's algorithm does for superior functions. A node is priced once, when the last of its
+/// child classes settles; the cheapest priced node settles its class for good. With
+/// non-negative costs a candidate costs at least each of its children, so no candidate priced
+/// later could have been cheaper. Each node is priced once (twice counting the union that
+/// builds the set), children settle before their parents, so the choice is acyclic, and a class
+/// that never settles has no acyclic term.
+fn cost_set_choices(graph: &Graph, limit: usize) -> Vec<Option<NodeId>> {
+    cost_sets(graph, limit).0
+}
+
+/// The choices of phase 1 and the cost set of each settled class.
+fn cost_sets(graph: &Graph, limit: usize) -> (Vec<Option<NodeId>>, Vec<Option<CostSet>>) {
     let parents = graph.parents();
     let mut sets: Vec<Option<CostSet>> = (0..graph.num_classes()).map(|_| None).collect();
     let mut choice = vec![None; graph.num_classes()];
+    let mut missing: Vec<usize> = (0..graph.num_nodes() as u32)
+        .map(|n| distinct_count(graph.children(NodeId(n))))
+        .collect();
     let mut heap = BinaryHeap::new();
-    let mut queued = vec![false; graph.num_nodes()];
     for n in (0..graph.num_nodes() as u32).map(NodeId) {
-        if graph.is_usable(n) && graph.children(n).is_empty() {
-            queued[n.index()] = true;
+        if graph.is_usable(n) && missing[n.index()] == 0 {
             heap.push(Reverse((Ordered(graph.cost(n)), n)));
         }
     }
-    let mut union = Union::new(graph);
+    let mut union = Union::new(graph, limit);
     while let Some(Reverse((_, n))) = heap.pop() {
-        queued[n.index()] = false;
         let class = graph.class_of(n);
-        let Some(set) = union.candidate(graph, n, &sets) else {
+        if sets[class.index()].is_some() {
             continue;
-        };
-        sets[class.index()] = Some(set);
+        }
+        sets[class.index()] = Some(union.set(graph, n, &sets));
         choice[class.index()] = Some(n);
         for &p in &parents[class.index()] {
-            let ready = graph.children(p).iter().all(|d| sets[d.index()].is_some());
-            if ready && !std::mem::replace(&mut queued[p.index()], true) {
-                heap.push(Reverse((Ordered(graph.cost(p)), p)));
+            missing[p.index()] -= 1;
+            if missing[p.index()] == 0 && sets[graph.class_of(p).index()].is_none() {
+                let total = union.merge(graph, p, &sets, None);
+                heap.push(Reverse((Ordered(total), p)));
             }
         }
     }
-    choice
+    (choice, sets)
 }
 
 /// Scratch space for unions of cost sets: `mark[c] == epoch` iff class `c` is in the union.
 struct Union {
     mark: Vec<u32>,
     epoch: u32,
-    /// The cost of each class's current choice.
+    /// The cost of each settled class's choice.
     own: Vec<f64>,
+    /// The largest set kept explicitly ([`COST_SET_LIMIT`] unless a test lowers it).
+    limit: usize,
 }
 
 impl Union {
-    fn new(graph: &Graph) -> Self {
+    fn new(graph: &Graph, limit: usize) -> Self {
         let n = graph.num_classes();
         Union {
             mark: vec![0; n],
             epoch: 0,
             own: vec![0.0; n],
+            limit,
         }
     }
 
-    /// The cost set of choosing `n`, if it is acyclic and cheaper than its class's current one.
-    fn candidate(&mut self, graph: &Graph, n: NodeId, sets: &[Option<CostSet>]) -> Option<CostSet> {
-        let class = graph.class_of(n);
-        let current = sets[class.index()]
-            .as_ref()
-            .map_or(f64::INFINITY, |s| s.total);
-        let mut biggest = 0;
-        for d in graph.children(n) {
-            let s = sets[d.index()].as_ref()?;
-            // With non-negative costs a union costs at least each part: a cheap test first.
-            if !graph.has_negative_cost() && graph.cost(n) + s.total >= current {
-                return None;
-            }
-            biggest = biggest.max(s.classes.len());
+    /// The cost set of choosing `n`, whose children have all settled; records `n`'s cost as
+    /// its class's own.
+    fn set(&mut self, graph: &Graph, n: NodeId, sets: &[Option<CostSet>]) -> CostSet {
+        let mut classes = Vec::new();
+        let total = self.merge(graph, n, sets, Some(&mut classes));
+        self.own[graph.class_of(n).index()] = graph.cost(n);
+        if classes.len() >= self.limit || self.overflowed(graph, n, sets) {
+            return CostSet {
+                classes: None,
+                total,
+            };
+        }
+        classes.push(graph.class_of(n));
+        CostSet {
+            classes: Some(classes),
+            total,
+        }
+    }
+
+    /// Whether some child of `n` has an overflowed set.
+    fn overflowed(&self, graph: &Graph, n: NodeId, sets: &[Option<CostSet>]) -> bool {
+        let set = |d: &ClassId| sets[d.index()].as_ref();
+        graph
+            .children(n)
+            .iter()
+            .any(|d| !matches!(set(d), Some(s) if s.classes.is_some()))
+    }
+
+    /// The cost of choosing `n` (children settled): exact while the children's sets are, an
+    /// estimate otherwise (see [`CostSet`]). Collects the union of the children's sets into
+    /// `out` if asked, up to [`COST_SET_LIMIT`] classes.
+    fn merge(
+        &mut self,
+        graph: &Graph,
+        n: NodeId,
+        sets: &[Option<CostSet>],
+        mut out: Option<&mut Vec<ClassId>>,
+    ) -> f64 {
+        let children = graph.children(n);
+        let mut total = graph.cost(n);
+        if self.overflowed(graph, n, sets) {
+            for_each_distinct(children, |d| {
+                total += sets[d.index()].as_ref().map_or(f64::INFINITY, |s| s.total);
+            });
+            // Sums of estimates may overflow on deep DAGs: stay finite and ordered.
+            return total.min(f64::MAX);
         }
         self.next_epoch();
-        let mut classes = Vec::with_capacity(biggest + 1);
-        let mut total = graph.cost(n);
-        for d in graph.children(n) {
-            let s = sets[d.index()].as_ref()?;
-            for &c in &s.classes {
+        for d in children {
+            for &c in sets[d.index()]
+                .iter()
+                .flat_map(|s| s.classes.iter().flatten())
+            {
                 if self.mark[c.index()] != self.epoch {
                     self.mark[c.index()] = self.epoch;
-                    classes.push(c);
                     total += self.own[c.index()];
+                    if let Some(out) = out.as_deref_mut() {
+                        if out.len() < self.limit {
+                            out.push(c);
+                        }
+                    }
                 }
             }
         }
-        if self.mark[class.index()] == self.epoch || total >= current {
-            return None;
-        }
-        classes.push(class);
-        self.own[class.index()] = graph.cost(n);
-        Some(CostSet { classes, total })
+        total
     }
 
     fn next_epoch(&mut self) {
@@ -193,20 +279,87 @@ impl Union {
     }
 }
 
-/// `f64` ordered by `total_cmp`, for the heap (costs are never NaN).
-#[derive(Clone, Copy, PartialEq)]
-struct Ordered(f64);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{ExactDagExtractor, GraphBuilder};
 
-impl Eq for Ordered {}
-
-impl PartialOrd for Ordered {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
+    /// A chain `x0 <- x1 <- ... <- x{n-1}`: each class is `f(previous, x0)` (cost 1) or, from
+    /// the second on, `g(previous)` (cost 2); the last class is the root.
+    fn chain(n: usize) -> Graph {
+        let mut b = GraphBuilder::default();
+        let ids: Vec<ClassId> = (0..n).map(|i| b.class(&format!("x{i}"))).collect();
+        b.add_node(ids[0], "x", 1.0, &[]);
+        for i in 1..n {
+            b.add_node(ids[i], "f", 1.0, &[ids[i - 1], ids[0]]);
+            b.add_node(ids[i], "g", 2.0, &[ids[i - 1]]);
+        }
+        b.add_root(ids[n - 1]);
+        b.build().expect("a valid chain")
     }
-}
 
-impl Ord for Ordered {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
+    /// Issue 9: exact cost sets on a chain hold n²/2 class ids (100k: 20 GB, then a crash).
+    /// Sets beyond [`COST_SET_LIMIT`] are not kept, so the ids stored stay under
+    /// `limit²/2 + n`; the old sets would hold 200 million ids here.
+    #[test]
+    fn cost_sets_stay_bounded_on_a_long_chain() {
+        let n = 20_000;
+        let g = chain(n);
+        let (choice, sets) = cost_sets(&g, COST_SET_LIMIT);
+        let stored: usize = sets
+            .iter()
+            .flatten()
+            .map(|s| s.classes.as_ref().map_or(0, Vec::len))
+            .sum();
+        assert!(
+            stored <= COST_SET_LIMIT * COST_SET_LIMIT / 2 + n,
+            "{stored} ids"
+        );
+        assert!(choice.iter().all(Option::is_some));
+        let e = GreedyDagExtractor::default().extract(&g);
+        assert!(e.is_complete(&g) && e.is_acyclic(&g));
+        assert_eq!(e.dag_cost(&g), n as f64);
+    }
+
+    /// Overflowed sets are estimated, not wrong: with a limit of 2 every set above the leaves
+    /// overflows, and the extraction is still complete, acyclic and optimal on a graph where
+    /// the tree-optimal choice is also DAG-optimal.
+    #[test]
+    fn overflowed_sets_still_extract() {
+        let g = chain(50);
+        let greedy = GreedyDagExtractor::default().with_cost_set_limit(2);
+        let (choice, sets) = cost_sets(&g, 2);
+        assert!(choice.iter().all(Option::is_some));
+        assert!(
+            sets.iter()
+                .flatten()
+                .filter(|s| s.classes.is_none())
+                .count()
+                > 40
+        );
+        let e = greedy.extract(&g);
+        assert!(e.is_complete(&g) && e.is_acyclic(&g));
+        let exact = ExactDagExtractor::default().solve(&g);
+        assert_eq!(e.dag_cost(&g), exact.extraction.dag_cost(&g));
+    }
+
+    /// Phase 1 settles children before parents: its choice is acyclic without repair, even on
+    /// e-graphs full of cycles.
+    #[test]
+    fn phase_one_is_acyclic() {
+        let mut b = GraphBuilder::default();
+        let (x, y, z) = (b.class("x"), b.class("y"), b.class("z"));
+        b.add_node(x, "x", 5.0, &[]);
+        b.add_node(x, "fy", 0.0, &[y]);
+        b.add_node(y, "fz", 0.0, &[z]);
+        b.add_node(y, "y", 1.0, &[]);
+        b.add_node(z, "fx", 0.0, &[x]);
+        b.add_node(z, "gy", 3.0, &[y]);
+        b.add_root(z);
+        let g = b.build().expect("valid");
+        let choice = cost_set_choices(&g, COST_SET_LIMIT);
+        assert!(improve::find_cycle(&g, &choice).is_none());
+        let e = Extraction::from_choices(&g, |c| choice[c.index()]);
+        assert!(e.is_complete(&g) && e.is_acyclic(&g));
     }
 }

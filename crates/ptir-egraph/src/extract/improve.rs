@@ -5,11 +5,13 @@
 //! child slots that point at it from reachable classes. A class is in the DAG iff its count is
 //! positive, and `total` is the DAG cost. A move at a reachable class `c` from node `a` to `b`:
 //!
-//! 1. releases `a`'s children (counts cascade down; what only `a` used leaves the DAG),
-//! 2. for each candidate `b`: checks that `b`'s children cannot reach `c` (no cycle), acquires
-//!    them (what `b` brings in joins the DAG, cascading), reads the cost, and undoes it from a
-//!    log; with non-negative costs the acquisition stops as soon as `b` cannot win,
-//! 3. keeps the best `b` if it beats `a` by more than round-off, else re-acquires `a`'s.
+//! 1. for each candidate `b`: checks that `b`'s children cannot reach `c` (no cycle), acquires
+//!    them (what `b` brings in joins the DAG, cascading), releases `a`'s children (what only
+//!    `a` used leaves the DAG, cascading), reads the cost, and undoes both from logs,
+//! 2. keeps the best `b` if it beats `a` by more than round-off.
+//!
+//! Acquiring before releasing keeps both cascades to what differs between `a` and `b`: on a
+//! chain, re-choosing a class whose alternatives all use the rest of the chain costs O(1).
 //!
 //! The cycle check uses heights: `height[x] > height[y]` whenever `x`'s choice has child `y`,
 //! so only classes higher than `c` can reach it and the search is pruned below that. After a
@@ -98,6 +100,8 @@ struct Search<'g> {
     /// Scratch: classes to visit, the log of acquisitions, and the cycle check's marks.
     stack: Vec<ClassId>,
     log: Vec<ClassId>,
+    /// The log of releases while a candidate is priced.
+    released: Vec<ClassId>,
     mark: Vec<u32>,
     epoch: u32,
 }
@@ -128,11 +132,12 @@ impl<'g> Search<'g> {
             total: 0.0,
             stack: Vec::new(),
             log: Vec::new(),
+            released: Vec::new(),
             mark: vec![0; n],
             epoch: 0,
         };
         for &r in graph.roots() {
-            search.acquire(&[r], f64::INFINITY);
+            search.acquire(&[r]);
         }
         search.log.clear();
         search
@@ -153,55 +158,49 @@ impl<'g> Search<'g> {
     }
 
     /// Tries every candidate of `c` and keeps the best if it lowers the DAG cost.
+    ///
+    /// A candidate `b` is priced by acquiring its children first and only then releasing the
+    /// current node's: what both use keeps a positive count, so neither cascade walks it. (In
+    /// the other order, releasing a node that alone uses a long chain below it would free the
+    /// whole chain, and acquiring the candidate would take it back: quadratic on chains.)
     fn try_class(&mut self, c: ClassId) -> bool {
         let g = self.graph;
         let Some(a) = self.choice[c.index()] else {
             return false;
         };
         let before = self.total;
-        self.release(g.children(a));
-        let base = self.total - g.cost(a);
         let mut bar = before - 1e-9 * before.abs().max(1.0);
         let mut best = None;
         for i in 0..self.candidates[c.index()].len() {
             let b = self.candidates[c.index()][i];
-            if b == a || (!g.has_negative_cost() && base + g.cost(b) >= bar) {
+            if b == a || !self.acyclic_with(c, b) {
                 continue;
             }
-            if !self.acyclic_with(c, b) {
-                continue;
-            }
-            let complete = self.acquire(g.children(b), bar - base - g.cost(b));
+            self.acquire(g.children(b));
+            self.release(g.children(a), true);
             let cost = self.total - g.cost(a) + g.cost(b);
-            self.undo_log();
-            if complete && cost < bar {
+            self.undo_release();
+            self.undo_acquire();
+            if cost < bar {
                 (bar, best) = (cost, Some(b));
             }
         }
         let Some(b) = best else {
-            self.acquire(g.children(a), f64::INFINITY);
-            self.log.clear();
             return false;
         };
+        self.acquire(g.children(b));
+        self.release(g.children(a), false);
+        self.log.clear();
         self.choice[c.index()] = Some(b);
         self.total += g.cost(b) - g.cost(a);
-        self.acquire(g.children(b), f64::INFINITY);
-        self.log.clear();
         self.raise_height(c, b);
         true
     }
 
     /// Adds a reference to each class of `roots`, cascading into classes that join the DAG and
-    /// logging every increment. Stops early (returning false) once the cost added exceeds
-    /// `budget`, which is only sound with non-negative costs, so it is ignored otherwise.
-    fn acquire(&mut self, roots: &[ClassId], budget: f64) -> bool {
+    /// logging every increment.
+    fn acquire(&mut self, roots: &[ClassId]) {
         let g = self.graph;
-        let start = self.total;
-        let budget = if g.has_negative_cost() {
-            f64::INFINITY
-        } else {
-            budget
-        };
         self.stack.clear();
         self.stack.extend_from_slice(roots);
         while let Some(x) = self.stack.pop() {
@@ -214,16 +213,12 @@ impl<'g> Search<'g> {
                 continue;
             };
             self.total += g.cost(n);
-            if self.total - start > budget {
-                return false;
-            }
             self.stack.extend_from_slice(g.children(n));
         }
-        true
     }
 
     /// Reverses the logged increments, newest first.
-    fn undo_log(&mut self) {
+    fn undo_acquire(&mut self) {
         while let Some(x) = self.log.pop() {
             self.refc[x.index()] -= 1;
             if self.refc[x.index()] == 0 {
@@ -234,19 +229,35 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// Removes a reference from each class of `roots`, cascading into classes that leave.
-    fn release(&mut self, roots: &[ClassId]) {
+    /// Removes a reference from each class of `roots`, cascading into classes that leave, and
+    /// logging every decrement if asked.
+    fn release(&mut self, roots: &[ClassId], log: bool) {
         let g = self.graph;
         self.stack.clear();
         self.stack.extend_from_slice(roots);
         while let Some(x) = self.stack.pop() {
             self.refc[x.index()] -= 1;
+            if log {
+                self.released.push(x);
+            }
             if self.refc[x.index()] > 0 {
                 continue;
             }
             if let Some(n) = self.choice[x.index()] {
                 self.total -= g.cost(n);
                 self.stack.extend_from_slice(g.children(n));
+            }
+        }
+    }
+
+    /// Reverses the logged decrements, newest first.
+    fn undo_release(&mut self) {
+        while let Some(x) = self.released.pop() {
+            self.refc[x.index()] += 1;
+            if self.refc[x.index()] == 1 {
+                if let Some(n) = self.choice[x.index()] {
+                    self.total += self.graph.cost(n);
+                }
             }
         }
     }

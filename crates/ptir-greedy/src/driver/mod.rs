@@ -21,9 +21,11 @@
 //! ops, the users of replaced values (rewired, hence modified), and, when an op is erased, the
 //! defining op of each operand left with at most one other user. After the worklist, region
 //! simplification erases dead ops. The run stops after an iteration that changed nothing
-//! (**converged**) or after [`GreedyConfig::max_iterations`] (**not converged**; MLIR's
-//! canonicalizer then fails only under `test-convergence`, see
-//! [`Canonicalize`](crate::Canonicalize)).
+//! (**converged**) or at a limit (**did not converge**; MLIR's canonicalizer then fails only
+//! under `test-convergence`, see [`Canonicalize`](crate::Canonicalize)): the iteration limit
+//! ([`GreedyConfig::max_iterations`]), the rewrite limit ([`GreedyConfig::max_rewrites`],
+//! checked after each success) or the deadline ([`GreedyConfig::deadline`], checked between
+//! ops). [`GreedyReport::stop`] says which.
 //!
 //! # Beyond MLIR
 //!
@@ -49,12 +51,22 @@ use crate::pattern::FrozenPatternSet;
 use crate::rewriter::ProgramRewriter;
 use indexmap::IndexMap;
 use ptir_ir::{InstId, VerifyError};
+use ptir_rules::{Deadline, RunSummary, StopReason};
 use std::fmt;
 
 /// Default iteration limit of a greedy run: 10, as MLIR's `GreedyRewriteConfig`. Each
 /// iteration walks the whole function once; a run that still changes something after 10
 /// reports that it did not converge (usually two patterns undoing each other).
 pub const GREEDY_ITER_LIMIT: usize = 10;
+
+/// Default rewrite limit of a greedy run: 100,000 successful pattern applications over the
+/// whole run. MLIR's `maxNumRewrites` has no limit by default and counts per iteration; a
+/// per-iteration count bounds nothing when two patterns undo each other inside one worklist
+/// (`add → sub-of-neg → add …` never empties it), so ours counts the run. Canonicalizing
+/// needs a few rewrites per op: the limit is reached only by programs of tens of thousands of
+/// ops that rewrite heavily, or by rules that cycle; either way the run stops with a correct
+/// program and says it did not converge.
+pub const GREEDY_REWRITE_LIMIT: usize = 100_000;
 
 /// How the worklist is seeded at each iteration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,9 +97,13 @@ pub struct GreedyConfig {
     pub traversal: Traversal,
     /// Iteration limit, `None` for none (default `Some(`[`GREEDY_ITER_LIMIT`]`)`).
     pub max_iterations: Option<usize>,
-    /// Limit on pattern applications (folds and erasures do not count), `None` for none
-    /// (default `None`).
+    /// Limit on pattern applications over the whole run (folds and erasures do not count),
+    /// `None` for none (default `Some(`[`GREEDY_REWRITE_LIMIT`]`)`).
     pub max_rewrites: Option<usize>,
+    /// Stop rewriting when it passes (default `None`). Checked between ops, so a run
+    /// overshoots it by at most one op's processing; share one deadline among the functions
+    /// of a program to limit the whole run.
+    pub deadline: Option<Deadline>,
     /// Fold ops (default true).
     pub fold: bool,
     /// Deduplicate and hoist constants when seeding (default true).
@@ -112,7 +128,8 @@ impl Default for GreedyConfig {
         GreedyConfig {
             traversal: Traversal::BottomUp,
             max_iterations: Some(GREEDY_ITER_LIMIT),
-            max_rewrites: None,
+            max_rewrites: Some(GREEDY_REWRITE_LIMIT),
+            deadline: None,
             fold: true,
             cse_constants: true,
             region_simplification: true,
@@ -146,9 +163,16 @@ impl GreedyConfig {
         self
     }
 
-    /// Sets the limit on pattern applications (default `None`: no limit).
+    /// Sets the limit on pattern applications over the run (default 100,000; `None`: no
+    /// limit).
     pub fn with_max_rewrites(mut self, n: Option<usize>) -> Self {
         self.max_rewrites = n;
+        self
+    }
+
+    /// Sets the deadline (default none).
+    pub fn with_deadline(mut self, deadline: Option<Deadline>) -> Self {
+        self.deadline = deadline;
         self
     }
 
@@ -279,16 +303,31 @@ impl fmt::Display for GreedyStats {
 }
 
 /// What a greedy run did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GreedyReport {
-    /// Did the run reach a fixpoint? (Also `stats.converged`.)
+    /// Did the run reach a fixpoint? (Also `stats.converged`, and `stop` is
+    /// [`StopReason::Converged`].)
     pub converged: bool,
+    /// Why the run stopped.
+    pub stop: StopReason,
     /// Did the IR change at all?
     pub changed: bool,
     /// Counters.
     pub stats: GreedyStats,
     /// The step log, if [`GreedyConfig::log`] was on.
     pub log: Option<StepLog>,
+}
+
+impl GreedyReport {
+    /// Why the run stopped, with the counts.
+    pub fn summary(&self) -> RunSummary {
+        RunSummary {
+            stop: self.stop.clone(),
+            iterations: self.stats.iterations,
+            rewrites: self.stats.total_rewrites(),
+            egraph: None,
+        }
+    }
 }
 
 /// How a pattern broke the rewrite contract.

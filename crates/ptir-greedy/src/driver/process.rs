@@ -10,6 +10,7 @@ use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Literal, Op, OpKey, Scalar, Type};
+use ptir_rules::StopReason;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -19,11 +20,17 @@ pub(crate) struct Driver<'p> {
     config: &'p GreedyConfig,
     /// Successes per pattern id.
     rewrites: Vec<usize>,
+    /// Successes over the run (what [`GreedyConfig::max_rewrites`] counts).
+    total_rewrites: usize,
     stats: GreedyStats,
     failures: FailureCache,
 }
 
 type Outcome<T> = Result<T, GreedyError>;
+
+/// Ops processed between two looks at the clock (each takes well under a microsecond to a
+/// few microseconds, so the deadline is overshot by far less than a millisecond).
+const OPS_PER_CLOCK_CHECK: usize = 32;
 
 /// The failure cache: for each instruction, the patterns that failed on it with the stamp of
 /// what they read (a list per instruction, in a dense table: no hashing on the hot path).
@@ -74,6 +81,7 @@ impl<'p> Driver<'p> {
             patterns,
             config,
             rewrites: vec![0; patterns.len()],
+            total_rewrites: 0,
             stats: GreedyStats::default(),
             failures: FailureCache::default(),
         }
@@ -85,7 +93,13 @@ impl<'p> Driver<'p> {
     }
 
     /// Collects the counters and the log, and detaches the hooks.
-    fn report(mut self, rw: &mut ProgramRewriter<'_>, converged: bool, edits: u64) -> GreedyReport {
+    fn report(
+        mut self,
+        rw: &mut ProgramRewriter<'_>,
+        stop: StopReason,
+        edits: u64,
+    ) -> GreedyReport {
+        let converged = stop == StopReason::Converged;
         let hooks = rw.hooks.take();
         for (id, &n) in self.rewrites.iter().enumerate() {
             if n > 0 {
@@ -103,6 +117,7 @@ impl<'p> Driver<'p> {
         self.stats.converged = converged;
         GreedyReport {
             converged,
+            stop,
             changed: rw.edit_count() != edits,
             stats: self.stats,
             log: hooks.and_then(|h| h.log),
@@ -120,35 +135,56 @@ impl<'p> Driver<'p> {
             ops.into_iter().for_each(|i| h.allow(i));
         }
         let result = self.iterate(rw);
-        let converged = match result {
-            Ok(c) => c,
+        let stop = match result {
+            Ok(stop) => stop,
             Err(e) => {
                 rw.hooks = None;
                 return Err(e);
             }
         };
-        Ok(self.report(rw, converged, edits))
+        Ok(self.report(rw, stop, edits))
     }
 
-    /// The iterations; returns whether the last one changed nothing.
-    fn iterate(&mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<bool> {
+    /// The iterations, until one changes nothing or a limit is reached.
+    fn iterate(&mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<StopReason> {
         let mut iteration = 0;
         loop {
-            iteration += 1;
-            if self.config.max_iterations.is_some_and(|m| iteration > m) {
-                return Ok(false);
+            if let Some(limit) = self.config.max_iterations.filter(|&m| iteration >= m) {
+                return Ok(StopReason::IterationLimit { limit });
             }
+            if let Some(stop) = self.limit_reached(true) {
+                return Ok(stop);
+            }
+            iteration += 1;
             self.stats.iterations = iteration;
             hooks(rw).step(|| Step::Iteration(iteration));
             self.seed(rw);
-            let mut changed = self.process_worklist(rw)?;
+            let (mut changed, cut) = self.process_worklist(rw)?;
             if self.config.region_simplification {
                 changed |= crate::passes::dce::sweep(rw) > 0;
             }
+            if let Some(stop) = cut {
+                return Ok(stop);
+            }
             if !changed {
-                return Ok(true);
+                return Ok(StopReason::Converged);
             }
         }
+    }
+
+    /// The rewrite limit or (if `clock`) the deadline, if reached.
+    fn limit_reached(&self, clock: bool) -> Option<StopReason> {
+        if let Some(limit) = self
+            .config
+            .max_rewrites
+            .filter(|&m| self.total_rewrites >= m)
+        {
+            return Some(StopReason::RewriteLimit { limit });
+        }
+        self.config
+            .deadline
+            .filter(|d| clock && d.passed())
+            .map(|d| d.stop_reason())
     }
 
     /// `applyOpPatternsGreedily`.
@@ -166,12 +202,15 @@ impl<'p> Driver<'p> {
             h.add_single(op);
         }
         self.stats.iterations = 1;
-        if let Err(e) = self.process_worklist(rw) {
-            rw.hooks = None;
-            return Err(e);
-        }
-        let converged = hooks(rw).worklist.is_empty();
-        Ok(self.report(rw, converged, edits))
+        let stop = match self.process_worklist(rw) {
+            Ok((_, Some(stop))) => stop,
+            Ok((_, None)) => StopReason::Converged,
+            Err(e) => {
+                rw.hooks = None;
+                return Err(e);
+            }
+        };
+        Ok(self.report(rw, stop, edits))
     }
 
     /// Refills the worklist from a walk, deduplicating constants.
@@ -197,12 +236,18 @@ impl<'p> Driver<'p> {
         }
     }
 
-    /// Pops ops until the worklist is empty or the rewrite limit is reached; returns whether
-    /// anything changed.
-    fn process_worklist(&mut self, rw: &mut ProgramRewriter<'_>) -> Outcome<bool> {
+    /// Pops ops until the worklist is empty or a limit is reached; returns whether anything
+    /// changed, and the limit that cut the worklist short, if one did.
+    fn process_worklist(
+        &mut self,
+        rw: &mut ProgramRewriter<'_>,
+    ) -> Outcome<(bool, Option<StopReason>)> {
         let mut changed = false;
-        let mut rewrites = 0usize;
-        while self.config.max_rewrites.is_none_or(|m| rewrites < m) {
+        for popped in 0usize.. {
+            if let Some(stop) = self.limit_reached(popped % OPS_PER_CLOCK_CHECK == 0) {
+                let left = !hooks(rw).worklist.is_empty();
+                return Ok((changed, left.then_some(stop)));
+            }
             let Some(op) = hooks(rw).worklist.pop() else {
                 break;
             };
@@ -223,13 +268,13 @@ impl<'p> Driver<'p> {
             }
             if self.apply_patterns(rw, op)? {
                 changed = true;
-                rewrites += 1;
+                self.total_rewrites += 1;
                 self.done(rw, true, "pattern matched");
             } else {
                 self.done(rw, false, "pattern failed to match");
             }
         }
-        Ok(changed)
+        Ok((changed, None))
     }
 
     fn log_processing(&self, rw: &mut ProgramRewriter<'_>, op: InstId) {

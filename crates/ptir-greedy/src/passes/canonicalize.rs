@@ -41,8 +41,9 @@ pub fn greedy_rule_filter() -> RuleFilter {
     f
 }
 
-/// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or the
-/// iteration limit. Like MLIR's canonicalizer, not converging is not an error unless
+/// Canonicalizes every function: folds and `patterns`, greedily, until a fixpoint or a limit
+/// (a [`GreedyConfig::deadline`] limits the whole pass: each function gets an equal share of
+/// the time left). Like MLIR's canonicalizer, not converging is not an error unless
 /// [`with_test_convergence`](Self::with_test_convergence) asks for it (MLIR's
 /// `test-convergence` option); the report says whether it converged either way.
 ///
@@ -120,11 +121,19 @@ impl Pass for Canonicalize {
         };
         let mut changed = false;
         let mut step_log = Vec::new();
-        rewrite_functions(program, |_, rw| {
-            let mut r = apply_patterns_greedily(rw, &self.patterns, &self.config)?;
+        let mut runs = Vec::new();
+        let functions = program.functions.len();
+        rewrite_functions(program, |k, rw| {
+            // Each function gets an equal share of the time left.
+            let config = GreedyConfig {
+                deadline: self.config.deadline.map(|d| d.share(functions - k)),
+                ..self.config.clone()
+            };
+            let mut r = apply_patterns_greedily(rw, &self.patterns, &config)?;
             if let Some(log) = r.log.take() {
                 step_log.push((rw.function_name().to_string(), log));
             }
+            runs.push((rw.function_name().to_string(), r.summary()));
             if self.test_convergence && !r.converged {
                 return Err(PassError::NotConverged {
                     function: rw.function_name().to_string(),
@@ -139,6 +148,7 @@ impl Pass for Canonicalize {
             erased: stats.erased,
             greedy: Some(stats),
             step_log,
+            runs,
             ..PassReport::new(self.name(), changed, 0)
         })
     }

@@ -48,6 +48,8 @@ pub struct PassReport {
     ///
     /// [`GreedyConfig::log`]: crate::GreedyConfig::log
     pub step_log: Vec<(String, crate::StepLog)>,
+    /// How the greedy driver's run on each function ended (canonicalize).
+    pub runs: Vec<(String, ptir_rules::RunSummary)>,
     /// Wall time (filled in by the pass manager).
     pub time: Duration,
 }

@@ -303,7 +303,9 @@ impl RulePattern {
     }
 
     /// Where results go: the root, or the last root; `None` if some earlier root is used
-    /// before that point.
+    /// before that point (by an instruction, or by the result of a nested block, such as a
+    /// `cond` branch yielding it): replacing it by a value defined at the insertion point
+    /// would break dominance. (The matcher finds every root in the anchor's block.)
     fn insertion_point(&self, ir: &Ir<'_>, roots: &[InstId]) -> Option<InstId> {
         let mut at = *roots.first()?;
         for &r in &roots[1..] {
@@ -314,10 +316,13 @@ impl RulePattern {
         let block = ir.block_of(at);
         for &r in roots.iter().filter(|&&r| r != at) {
             for u in ir.users(r.value()) {
-                let crate::ir::User::Inst(user) = u else {
-                    continue;
+                let user = match u {
+                    crate::ir::User::Inst(user) => Some(user),
+                    // The block's own results come after every instruction of it.
+                    crate::ir::User::BlockResult(b) if b == block => None,
+                    crate::ir::User::BlockResult(b) => ir.parent_op(b),
                 };
-                match ir.ancestor_in(block, user) {
+                match user.and_then(|user| ir.ancestor_in(block, user)) {
                     Some(a) if a == at || ir.is_before_in_block(at, a) => {}
                     Some(_) => return None,
                     None => {}

@@ -195,6 +195,7 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::Slice { start, stride, .. } => Ok(shape_ops::slice(x()?, start, stride, ty)),
         Op::Concat { axis } => shape_ops::concat(xs, *axis, ty),
         Op::DotGeneral(dims) => pair().and_then(|(l, r)| reduce::dot_general(dims, l, r, ty)),
+        Op::Take => pair().and_then(|(t, i)| shape_ops::take(t, i, ty)),
         Op::Reduce { kind, axes, .. } => reduce::reduce(*kind, axes, x()?, ty),
         _ => Err(InterpError::NotEvaluable(op.name())),
     }

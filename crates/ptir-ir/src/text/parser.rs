@@ -577,6 +577,7 @@ impl<'s> Parser<'s> {
             OpKey::Cast => Op::Cast,
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
+            OpKey::Take => Op::Take,
             OpKey::Transpose => Op::Transpose {
                 perm: self.list_attr(attrs, "perm", None)?,
             },
@@ -875,6 +876,16 @@ mod tests {
             err("garbage"),
             "1:1: expected `func`, `extern` or end of input, found `garbage`"
         );
+    }
+
+    #[test]
+    fn take_round_trips_and_is_verified() {
+        let src = "func @f(%0: f32[5,3], %1: i32[2,4]) -> (f32[2,4,3]) {\n  %2 = take %0, %1 : f32[2,4,3]\n  return %2\n}\n";
+        let p = parse(src).unwrap();
+        assert_eq!(crate::print(&p), src);
+        assert!(crate::verify(&p).is_ok());
+        let bad = src.replace("i32[2,4]", "f32[2,4]");
+        assert!(crate::verify(&parse(&bad).unwrap()).is_err());
     }
 
     #[test]

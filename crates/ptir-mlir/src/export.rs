@@ -1,0 +1,814 @@
+//! A PTIR [`Program`] to StableHLO MLIR text that `iree-compile --iree-input-type=stablehlo`
+//! (and `stablehlo-opt`) accept.
+//!
+//! Elementwise ops, constants, `reshape` and `convert` use the pretty form; ops with
+//! attributes or regions use the generic form (`"stablehlo.reduce"(...) <{...}> ({...})`),
+//! which every StableHLO version reads the same way. Where PTIR and StableHLO differ:
+//!
+//! - `reduce_sum` / `reduce_max` become `stablehlo.reduce` with an `add` / `maximum` (`or` for
+//!   bool) body and the identity as init; `keep_dims=true` adds a `reshape`.
+//! - `take` becomes the row `gather` `jnp.take` produces (with `index_vector_dim` past the
+//!   last index dim: each index is one start index).
+//! - `cond` / `while` become `stablehlo.if` / `stablehlo.while`; tuples are flattened into
+//!   multi-result values (`%5:2`, used as `%5#1`).
+//! - Calls of externs become private `func.func`s with the extern's defining body when the
+//!   caller provides one ([`ExportOptions::extern_body`]), one per distinct signature;
+//!   otherwise (or with [`ExportOptions::custom_calls`]) `stablehlo.custom_call`s.
+//!
+//! `scan` and `rng` have no export yet and are reported as [`MlirError::Export`].
+
+use crate::error::{MlirError, Result};
+use crate::parse::{mlir_elem, NESTING_LIMIT};
+use ptir_ir::{
+    BinaryOp, CmpOp, DType, Function, Instruction, Literal, Op, Program, ReduceKind, Region,
+    Scalar, TensorType, Type, UnaryOp, ValueId,
+};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write as _;
+
+/// Builds the defining body of an extern for one list of argument types: a program whose
+/// function named like the extern computes it; `None` when the extern has no body.
+pub type ExternBody<'a> = &'a dyn Fn(&str, &[Type]) -> Option<std::result::Result<Program, String>>;
+
+/// How to export.
+#[derive(Clone, Copy, Default)]
+pub struct ExportOptions<'a> {
+    /// Emit every extern call as `stablehlo.custom_call`, even when a body is available.
+    pub custom_calls: bool,
+    /// Where extern bodies come from (e.g. `ptir_rules::externs::idiom_program`).
+    pub extern_body: Option<ExternBody<'a>>,
+}
+
+/// Prints `program` as a StableHLO module.
+///
+/// ```
+/// let p = ptir_ir::parse("func @main(%0: f32[2]) -> (f32[2]) {\n  %1 = exp %0 : f32[2]\n  return %1\n}").unwrap();
+/// let text = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+/// assert!(text.contains("%1 = stablehlo.exponential %0 : tensor<2xf32>"));
+/// assert_eq!(ptir_mlir::import(&text).unwrap(), p);
+/// ```
+pub fn export(program: &Program, options: &ExportOptions) -> Result<String> {
+    let mut ex = Exporter {
+        program,
+        options,
+        out: String::new(),
+        bodies: HashMap::new(),
+        queue: VecDeque::new(),
+        used_names: program.functions.iter().map(|f| f.name.clone()).collect(),
+    };
+    let called: HashSet<&str> = program
+        .functions
+        .iter()
+        .flat_map(|f| {
+            let mut callees = Vec::new();
+            f.body.walk(&mut |inst, _| {
+                if let Op::Call { callee } = &inst.op {
+                    callees.push(callee.as_str());
+                }
+            });
+            callees
+        })
+        .collect();
+    ex.out.push_str("module {\n");
+    for f in &program.functions {
+        let public = !called.contains(f.name.as_str());
+        ex.function(f, &f.name, public)?;
+    }
+    while let Some((name, body)) = ex.queue.pop_front() {
+        ex.function(&body, &name, false)?;
+    }
+    ex.out.push_str("}\n");
+    Ok(ex.out)
+}
+
+struct Exporter<'p, 'o> {
+    program: &'p Program,
+    options: &'o ExportOptions<'o>,
+    out: String,
+    /// (extern, argument types) -> the name of its emitted body.
+    bodies: HashMap<(String, Vec<Type>), String>,
+    /// Extern bodies still to print.
+    queue: VecDeque<(String, Function)>,
+    used_names: HashSet<String>,
+}
+
+/// The printer of one function.
+struct FnPrinter<'e, 'p, 'o> {
+    ex: &'e mut Exporter<'p, 'o>,
+    function: String,
+    /// The MLIR names of each PTIR value (several for a tuple).
+    names: HashMap<ValueId, Vec<String>>,
+    types: HashMap<ValueId, Type>,
+    temps: usize,
+    out: String,
+}
+
+/// `tensor<4x8xf32>`.
+pub(crate) fn mlir_type(t: &TensorType) -> String {
+    let mut s = String::from("tensor<");
+    for d in &t.shape {
+        let _ = write!(s, "{d}x");
+    }
+    s.push_str(mlir_elem(t.dtype));
+    s.push('>');
+    s
+}
+
+fn type_list(ts: &[TensorType]) -> String {
+    ts.iter().map(mlir_type).collect::<Vec<_>>().join(", ")
+}
+
+fn array(xs: &[usize]) -> String {
+    if xs.is_empty() {
+        return "array<i64>".into();
+    }
+    let items: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    format!("array<i64: {}>", items.join(", "))
+}
+
+fn list(xs: &[usize]) -> String {
+    let items: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// One element of a dense literal.
+fn elem(s: Scalar, d: DType) -> String {
+    match s {
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Float(x) if x.is_finite() => {
+            let text = if d == DType::F64 {
+                format!("{x:e}")
+            } else {
+                format!("{:e}", x as f32)
+            };
+            // MLIR's float literals need a `.` in the mantissa.
+            match text.split_once('e') {
+                Some((m, e)) if !m.contains('.') => format!("{m}.0e{e}"),
+                _ => text,
+            }
+        }
+        Scalar::Float(x) => {
+            let bits = match d {
+                DType::F16 => half::f16::from_f64(x).to_bits() as u64,
+                DType::BF16 => half::bf16::from_f64(x).to_bits() as u64,
+                DType::F64 => x.to_bits(),
+                _ => (x as f32).to_bits() as u64,
+            };
+            let digits = d.size_bytes() * 2;
+            format!("0x{bits:0digits$X}")
+        }
+    }
+}
+
+/// `dense<...>` for a literal of type `t`, nested like the shape.
+pub(crate) fn dense(lit: &Literal, t: &TensorType) -> String {
+    let data = match lit {
+        Literal::Splat(s) => return format!("dense<{}>", elem(*s, t.dtype)),
+        Literal::Dense(data) => data,
+    };
+    if t.rank() == 0 {
+        return format!("dense<{}>", elem(data.get(0), t.dtype));
+    }
+    let mut s = String::from("dense<");
+    let n = data.len();
+    if n == 0 {
+        s.push_str("[]>");
+        return s;
+    }
+    // The elements of dim `d` come in blocks of `stride[d] * shape[d]`: a block starts with `[`
+    // (outer dims first) and ends with `]` (inner dims first).
+    let blocks: Vec<usize> = ptir_ir::strides(&t.shape)
+        .iter()
+        .zip(&t.shape)
+        .map(|(st, sh)| (st * sh).max(1))
+        .collect();
+    for i in 0..n {
+        for &b in &blocks {
+            if i % b == 0 {
+                s.push('[');
+            }
+        }
+        s.push_str(&elem(data.get(i), t.dtype));
+        for &b in blocks.iter().rev() {
+            if (i + 1) % b == 0 {
+                s.push(']');
+            }
+        }
+        if i + 1 < n {
+            s.push_str(", ");
+        }
+    }
+    s.push('>');
+    s
+}
+
+impl<'p, 'o> Exporter<'p, 'o> {
+    fn function(&mut self, f: &Function, name: &str, public: bool) -> Result<()> {
+        let mut p = FnPrinter {
+            ex: self,
+            function: name.to_string(),
+            names: HashMap::new(),
+            types: HashMap::new(),
+            temps: 0,
+            out: String::new(),
+        };
+        let mut params = Vec::new();
+        for param in &f.body.params {
+            let t = p.tensor(&param.ty)?;
+            params.push(format!("%{}: {}", param.id.0, mlir_type(&t)));
+            p.bind(param.id, vec![format!("%{}", param.id.0)], param.ty.clone());
+        }
+        let results: Vec<TensorType> = f
+            .result_types
+            .iter()
+            .map(|t| p.tensor(t))
+            .collect::<Result<_>>()?;
+        let vis = if public { "public" } else { "private" };
+        let _ = writeln!(
+            p.out,
+            "  func.func {vis} @{name}({}) -> ({}) {{",
+            params.join(", "),
+            type_list(&results)
+        );
+        p.block(&f.body, 2)?;
+        let values: Vec<String> = f
+            .body
+            .results
+            .iter()
+            .map(|v| p.name(*v))
+            .collect::<Result<_>>()?;
+        if values.is_empty() {
+            p.out.push_str("    func.return\n");
+        } else {
+            let _ = writeln!(
+                p.out,
+                "    func.return {} : {}",
+                values.join(", "),
+                type_list(&results)
+            );
+        }
+        p.out.push_str("  }\n");
+        let text = std::mem::take(&mut p.out);
+        self.out.push_str(&text);
+        Ok(())
+    }
+
+    /// The name of the emitted body of extern `callee` at these argument types, if any.
+    fn extern_body(
+        &mut self,
+        callee: &str,
+        args: &[Type],
+    ) -> std::result::Result<Option<String>, String> {
+        if self.options.custom_calls {
+            return Ok(None);
+        }
+        let Some(body_of) = self.options.extern_body else {
+            return Ok(None);
+        };
+        let key = (callee.to_string(), args.to_vec());
+        if let Some(name) = self.bodies.get(&key) {
+            return Ok(Some(name.clone()));
+        }
+        let program = match body_of(callee, args) {
+            None => return Ok(None),
+            Some(p) => p?,
+        };
+        let body = program
+            .function(callee)
+            .cloned()
+            .ok_or_else(|| format!("the body of @{callee} has no function @{callee}"))?;
+        let mut name = callee.to_string();
+        let mut k = 0;
+        while self.used_names.contains(&name) {
+            k += 1;
+            name = format!("{callee}_{k}");
+        }
+        self.used_names.insert(name.clone());
+        self.bodies.insert(key, name.clone());
+        self.queue.push_back((name.clone(), body));
+        Ok(Some(name))
+    }
+}
+
+impl FnPrinter<'_, '_, '_> {
+    fn err(&self, message: impl Into<String>) -> MlirError {
+        MlirError::Export {
+            function: self.function.clone(),
+            message: message.into(),
+        }
+    }
+
+    /// Operand `i` of `inst` (an error, not a panic, on a malformed program).
+    fn operand(&self, inst: &Instruction, i: usize) -> Result<ValueId> {
+        inst.operands.get(i).copied().ok_or_else(|| {
+            self.err(format!(
+                "{}: `{}` lacks operand {i}",
+                inst.result,
+                inst.op.name()
+            ))
+        })
+    }
+
+    fn tensor(&self, t: &Type) -> Result<TensorType> {
+        t.as_tensor().cloned().ok_or_else(|| {
+            self.err(format!(
+                "a value of tuple type {t} where a tensor is needed"
+            ))
+        })
+    }
+
+    fn bind(&mut self, v: ValueId, names: Vec<String>, t: Type) {
+        self.names.insert(v, names);
+        self.types.insert(v, t);
+    }
+
+    fn name(&self, v: ValueId) -> Result<String> {
+        match self.names.get(&v).map(Vec::as_slice) {
+            Some([n]) => Ok(n.clone()),
+            Some(_) => Err(self.err(format!("{v} is a tuple where a tensor is needed"))),
+            None => Err(self.err(format!("{v} is used before it is defined"))),
+        }
+    }
+
+    fn ty(&self, v: ValueId) -> Result<TensorType> {
+        let t = self
+            .types
+            .get(&v)
+            .ok_or_else(|| self.err(format!("{v} is used before it is defined")))?;
+        self.tensor(t)
+    }
+
+    fn temp(&mut self) -> String {
+        self.temps += 1;
+        format!("%t{}", self.temps)
+    }
+
+    fn line(&mut self, depth: usize, text: &str) {
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn block(&mut self, region: &Region, depth: usize) -> Result<()> {
+        if depth > NESTING_LIMIT + 2 {
+            return Err(self.err(format!("regions nested deeper than {NESTING_LIMIT}")));
+        }
+        for inst in &region.insts {
+            self.inst(inst, depth)?;
+        }
+        Ok(())
+    }
+
+    /// A region `({ ^bb0(params): ... "stablehlo.return"(results) })` body, without parens.
+    fn region(&mut self, region: &Region, depth: usize) -> Result<String> {
+        let mut params = Vec::new();
+        for p in &region.params {
+            let t = self.tensor(&p.ty)?;
+            params.push(format!("%{}: {}", p.id.0, mlir_type(&t)));
+            self.bind(p.id, vec![format!("%{}", p.id.0)], p.ty.clone());
+        }
+        let saved = std::mem::take(&mut self.out);
+        if !params.is_empty() {
+            let _ = writeln!(self.out, "^bb0({}):", params.join(", "));
+        }
+        self.block(region, depth + 1)?;
+        let names: Vec<String> = region
+            .results
+            .iter()
+            .map(|v| self.name(*v))
+            .collect::<Result<_>>()?;
+        let types: Vec<TensorType> = region
+            .results
+            .iter()
+            .map(|v| self.ty(*v))
+            .collect::<Result<_>>()?;
+        self.line(
+            depth + 1,
+            &format!(
+                "\"stablehlo.return\"({}) : ({}) -> ()",
+                names.join(", "),
+                type_list(&types)
+            ),
+        );
+        let body = std::mem::replace(&mut self.out, saved);
+        Ok(body)
+    }
+
+    /// The result names of an op with `n` results bound to `v`: `(lhs, names)`.
+    fn results(&self, v: ValueId, n: usize) -> (String, Vec<String>) {
+        if n == 1 {
+            (format!("%{}", v.0), vec![format!("%{}", v.0)])
+        } else {
+            (
+                format!("%{}:{n}", v.0),
+                (0..n).map(|i| format!("%{}#{i}", v.0)).collect(),
+            )
+        }
+    }
+
+    fn inst(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
+        let v = inst.result;
+        let r = format!("%{}", v.0);
+        let ops: Vec<String> = match &inst.op {
+            Op::TupleGet { .. }
+            | Op::Cond { .. }
+            | Op::While { .. }
+            | Op::Call { .. }
+            | Op::Tuple => Vec::new(),
+            _ => inst
+                .operands
+                .iter()
+                .map(|o| self.name(*o))
+                .collect::<Result<_>>()?,
+        };
+        let ots: Vec<TensorType> = match &inst.op {
+            Op::TupleGet { .. }
+            | Op::Cond { .. }
+            | Op::While { .. }
+            | Op::Call { .. }
+            | Op::Tuple => Vec::new(),
+            _ => inst
+                .operands
+                .iter()
+                .map(|o| self.ty(*o))
+                .collect::<Result<_>>()?,
+        };
+        let rt = || self.tensor(&inst.ty);
+        let generic = |name: &str, props: &str, rt: &TensorType| {
+            format!(
+                "{r} = \"{name}\"({}){props} : ({}) -> {}",
+                ops.join(", "),
+                type_list(&ots),
+                mlir_type(rt)
+            )
+        };
+        let text = match &inst.op {
+            Op::Constant(lit) => {
+                let t = rt()?;
+                format!(
+                    "{r} = stablehlo.constant {} : {}",
+                    dense(lit, &t),
+                    mlir_type(&t)
+                )
+            }
+            Op::Unary(UnaryOp::Erf) => generic("chlo.erf", "", &rt()?),
+            Op::Unary(u) => {
+                let t = rt()?;
+                format!(
+                    "{r} = stablehlo.{} {} : {}",
+                    unary_name(*u),
+                    ops.join(", "),
+                    mlir_type(&t)
+                )
+            }
+            Op::Binary(b) => {
+                let t = rt()?;
+                format!(
+                    "{r} = stablehlo.{} {} : {}",
+                    binary_name(*b),
+                    ops.join(", "),
+                    mlir_type(&t)
+                )
+            }
+            Op::Compare(c) => {
+                let kind = match ots.first().map(|t| t.dtype) {
+                    Some(d) if d.is_float() => "FLOAT",
+                    Some(DType::Bool) => "UNSIGNED",
+                    _ => "SIGNED",
+                };
+                format!(
+                    "{r} = stablehlo.compare {}, {}, {kind} : ({}) -> {}",
+                    cmp_name(*c),
+                    ops.join(", "),
+                    type_list(&ots),
+                    mlir_type(&rt()?)
+                )
+            }
+            Op::Select => generic("stablehlo.select", "", &rt()?),
+            Op::Cast => format!(
+                "{r} = stablehlo.convert {} : ({}) -> {}",
+                ops.join(", "),
+                type_list(&ots),
+                mlir_type(&rt()?)
+            ),
+            Op::Reshape => format!(
+                "{r} = stablehlo.reshape {} : ({}) -> {}",
+                ops.join(", "),
+                type_list(&ots),
+                mlir_type(&rt()?)
+            ),
+            Op::Transpose { perm } => generic(
+                "stablehlo.transpose",
+                &format!(" <{{permutation = {}}}>", array(perm)),
+                &rt()?,
+            ),
+            Op::Broadcast { dims } => generic(
+                "stablehlo.broadcast_in_dim",
+                &format!(" <{{broadcast_dimensions = {}}}>", array(dims)),
+                &rt()?,
+            ),
+            Op::Slice {
+                start,
+                limit,
+                stride,
+            } => generic(
+                "stablehlo.slice",
+                &format!(
+                    " <{{start_indices = {}, limit_indices = {}, strides = {}}}>",
+                    array(start),
+                    array(limit),
+                    array(stride)
+                ),
+                &rt()?,
+            ),
+            Op::Concat { axis } => generic(
+                "stablehlo.concatenate",
+                &format!(" <{{dimension = {axis} : i64}}>"),
+                &rt()?,
+            ),
+            Op::DotGeneral(d) => {
+                let mut fields = Vec::new();
+                for (k, xs) in [
+                    ("lhs_batching_dimensions", &d.lhs_batch),
+                    ("rhs_batching_dimensions", &d.rhs_batch),
+                    ("lhs_contracting_dimensions", &d.lhs_contract),
+                    ("rhs_contracting_dimensions", &d.rhs_contract),
+                ] {
+                    if !xs.is_empty() {
+                        fields.push(format!("{k} = {}", list(xs)));
+                    }
+                }
+                generic(
+                    "stablehlo.dot_general",
+                    &format!(
+                        " <{{dot_dimension_numbers = #stablehlo.dot<{}>}}>",
+                        fields.join(", ")
+                    ),
+                    &rt()?,
+                )
+            }
+            Op::Reduce {
+                kind,
+                axes,
+                keep_dims,
+            } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
+            Op::Take => return self.take(inst, depth),
+            Op::Tuple => {
+                let mut names = Vec::new();
+                for o in &inst.operands {
+                    names.push(self.name(*o)?);
+                }
+                self.bind(v, names, inst.ty.clone());
+                return Ok(());
+            }
+            Op::TupleGet { index } => {
+                let t = inst.operands.first().and_then(|o| self.names.get(o));
+                let name = t
+                    .and_then(|names| names.get(*index))
+                    .cloned()
+                    .ok_or_else(|| {
+                        self.err(format!("{v}: tuple_get of something that is not a tuple"))
+                    })?;
+                self.bind(v, vec![name], inst.ty.clone());
+                return Ok(());
+            }
+            Op::Call { callee } => return self.call(inst, callee, depth),
+            Op::Cond {
+                then_region,
+                else_region,
+            } => {
+                let pred = self.name(self.operand(inst, 0)?)?;
+                let pt = self.ty(self.operand(inst, 0)?)?;
+                let result_types = flat_types(&inst.ty, self)?;
+                let a = self.region(then_region, depth)?;
+                let b = self.region(else_region, depth)?;
+                let (lhs, names) = self.results(v, result_types.len());
+                let pad = "  ".repeat(depth);
+                let text = format!(
+                    "{lhs} = \"stablehlo.if\"({pred}) ({{\n{a}{pad}}}, {{\n{b}{pad}}}) : ({}) -> ({})",
+                    mlir_type(&pt),
+                    type_list(&result_types)
+                );
+                self.line(depth, &text);
+                self.bind(v, names, inst.ty.clone());
+                return Ok(());
+            }
+            Op::While { cond, body } => {
+                let inits: Vec<String> = inst
+                    .operands
+                    .iter()
+                    .map(|o| self.name(*o))
+                    .collect::<Result<_>>()?;
+                let its: Vec<TensorType> = inst
+                    .operands
+                    .iter()
+                    .map(|o| self.ty(*o))
+                    .collect::<Result<_>>()?;
+                let a = self.region(cond, depth)?;
+                let b = self.region(body, depth)?;
+                let (lhs, names) = self.results(v, its.len());
+                let pad = "  ".repeat(depth);
+                let text = format!(
+                    "{lhs} = \"stablehlo.while\"({}) ({{\n{a}{pad}}}, {{\n{b}{pad}}}) : ({}) -> ({})",
+                    inits.join(", "),
+                    type_list(&its),
+                    type_list(&its)
+                );
+                self.line(depth, &text);
+                self.bind(v, names, inst.ty.clone());
+                return Ok(());
+            }
+            Op::Scan { .. } => return Err(self.err("`scan` has no StableHLO export yet")),
+            Op::Rng { .. } => {
+                return Err(self.err("`rng` has no StableHLO export (its stream is PTIR's)"))
+            }
+        };
+        self.line(depth, &text);
+        self.bind(v, vec![r], inst.ty.clone());
+        Ok(())
+    }
+
+    fn reduce(
+        &mut self,
+        inst: &Instruction,
+        kind: ReduceKind,
+        axes: &[usize],
+        keep_dims: bool,
+        depth: usize,
+    ) -> Result<()> {
+        let x = self.name(self.operand(inst, 0)?)?;
+        let xt = self.ty(self.operand(inst, 0)?)?;
+        let rt = self.tensor(&inst.ty)?;
+        let d = xt.dtype;
+        let scalar_t = mlir_type(&TensorType::new(d, vec![]));
+        let (init, body) = match (kind, d) {
+            (ReduceKind::Sum, _) => (Scalar::zero(d), "stablehlo.add"),
+            (ReduceKind::Max, DType::Bool) => (Scalar::Bool(false), "stablehlo.or"),
+            (ReduceKind::Max, DType::I32) => (Scalar::Int(i32::MIN as i64), "stablehlo.maximum"),
+            (ReduceKind::Max, DType::I64) => (Scalar::Int(i64::MIN), "stablehlo.maximum"),
+            (ReduceKind::Max, _) => (Scalar::Float(f64::NEG_INFINITY), "stablehlo.maximum"),
+        };
+        let c = self.temp();
+        self.line(
+            depth,
+            &format!(
+                "{c} = stablehlo.constant dense<{}> : {scalar_t}",
+                elem(init, d)
+            ),
+        );
+        let mut sorted = axes.to_vec();
+        sorted.sort_unstable();
+        let squeezed = TensorType::new(d, ptir_ir::reduced_shape(&xt.shape, axes, false));
+        let r = format!("%{}", inst.result.0);
+        let target = if keep_dims { self.temp() } else { r.clone() };
+        let (a, b, s) = (self.temp(), self.temp(), self.temp());
+        let pad = "  ".repeat(depth);
+        let text = format!(
+            "{target} = \"stablehlo.reduce\"({x}, {c}) <{{dimensions = {}}}> ({{\n{pad}^bb0({a}: {scalar_t}, {b}: {scalar_t}):\n{pad}  {s} = {body} {a}, {b} : {scalar_t}\n{pad}  \"stablehlo.return\"({s}) : ({scalar_t}) -> ()\n{pad}}}) : ({}, {scalar_t}) -> {}",
+            array(&sorted),
+            mlir_type(&xt),
+            mlir_type(&squeezed)
+        );
+        self.line(depth, &text);
+        if keep_dims {
+            self.line(
+                depth,
+                &format!(
+                    "{r} = stablehlo.reshape {target} : ({}) -> {}",
+                    mlir_type(&squeezed),
+                    mlir_type(&rt)
+                ),
+            );
+        }
+        self.bind(inst.result, vec![r], inst.ty.clone());
+        Ok(())
+    }
+
+    fn take(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
+        let table = self.name(self.operand(inst, 0)?)?;
+        let tt = self.ty(self.operand(inst, 0)?)?;
+        let ids = self.name(self.operand(inst, 1)?)?;
+        let it = self.ty(self.operand(inst, 1)?)?;
+        let rt = self.tensor(&inst.ty)?;
+        if tt.rank() == 0 {
+            return Err(self.err(format!("{}: `take` of a scalar", inst.result)));
+        }
+        let b = it.rank();
+        let offset: Vec<usize> = (b..b + tt.rank() - 1).collect();
+        let mut sizes = vec![1usize];
+        sizes.extend_from_slice(&tt.shape[1..]);
+        let offset_field = if offset.is_empty() {
+            String::new()
+        } else {
+            format!("offset_dims = {}, ", list(&offset))
+        };
+        let r = format!("%{}", inst.result.0);
+        self.line(
+            depth,
+            &format!(
+                "{r} = \"stablehlo.gather\"({table}, {ids}) <{{dimension_numbers = #stablehlo.gather<{offset_field}collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = {b}>, indices_are_sorted = false, slice_sizes = {}}}> : ({}, {}) -> {}",
+                array(&sizes),
+                mlir_type(&tt),
+                mlir_type(&it),
+                mlir_type(&rt)
+            ),
+        );
+        self.bind(inst.result, vec![r], inst.ty.clone());
+        Ok(())
+    }
+
+    fn call(&mut self, inst: &Instruction, callee: &str, depth: usize) -> Result<()> {
+        let args: Vec<String> = inst
+            .operands
+            .iter()
+            .map(|o| self.name(*o))
+            .collect::<Result<_>>()?;
+        let ats: Vec<TensorType> = inst
+            .operands
+            .iter()
+            .map(|o| self.ty(*o))
+            .collect::<Result<_>>()?;
+        let result_types = flat_types(&inst.ty, self)?;
+        let (lhs, names) = self.results(inst.result, result_types.len());
+        let lhs = if result_types.is_empty() {
+            String::new()
+        } else {
+            format!("{lhs} = ")
+        };
+        let sig = format!("({}) -> ({})", type_list(&ats), type_list(&result_types));
+        let target = if self.ex.program.function(callee).is_some() {
+            Some(callee.to_string())
+        } else {
+            let arg_types: Vec<Type> = ats.iter().map(|t| t.clone().into()).collect();
+            self.ex
+                .extern_body(callee, &arg_types)
+                .map_err(|e| self.err(format!("the body of @{callee}: {e}")))?
+        };
+        let text = match target {
+            Some(f) => format!("{lhs}func.call @{f}({}) : {sig}", args.join(", ")),
+            None => {
+                let pure = self.ex.program.extern_decl(callee).is_some_and(|e| e.pure);
+                format!(
+                    "{lhs}stablehlo.custom_call @{callee}({}) {{has_side_effect = {}}} : {sig}",
+                    args.join(", "),
+                    !pure
+                )
+            }
+        };
+        self.line(depth, &text);
+        self.bind(inst.result, names, inst.ty.clone());
+        Ok(())
+    }
+}
+
+/// The tensor types of a value: itself, or a tuple's elements.
+fn flat_types(t: &Type, p: &FnPrinter) -> Result<Vec<TensorType>> {
+    match t {
+        Type::Tensor(t) => Ok(vec![t.clone()]),
+        Type::Tuple(ts) => ts.iter().map(|t| p.tensor(t)).collect(),
+    }
+}
+
+fn unary_name(u: UnaryOp) -> &'static str {
+    match u {
+        UnaryOp::Neg => "negate",
+        UnaryOp::Exp => "exponential",
+        UnaryOp::Log => "log",
+        UnaryOp::Sqrt => "sqrt",
+        UnaryOp::Rsqrt => "rsqrt",
+        UnaryOp::Tanh => "tanh",
+        UnaryOp::Erf => "erf",
+        UnaryOp::Abs => "abs",
+        UnaryOp::Logistic => "logistic",
+        UnaryOp::Not => "not",
+    }
+}
+
+fn binary_name(b: BinaryOp) -> &'static str {
+    match b {
+        BinaryOp::Add => "add",
+        BinaryOp::Sub => "subtract",
+        BinaryOp::Mul => "multiply",
+        BinaryOp::Div => "divide",
+        BinaryOp::Rem => "remainder",
+        BinaryOp::Max => "maximum",
+        BinaryOp::Min => "minimum",
+        BinaryOp::Pow => "power",
+        BinaryOp::And => "and",
+        BinaryOp::Or => "or",
+    }
+}
+
+fn cmp_name(c: CmpOp) -> &'static str {
+    match c {
+        CmpOp::Eq => "EQ",
+        CmpOp::Ne => "NE",
+        CmpOp::Lt => "LT",
+        CmpOp::Le => "LE",
+        CmpOp::Gt => "GT",
+        CmpOp::Ge => "GE",
+    }
+}

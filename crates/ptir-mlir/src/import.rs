@@ -1,0 +1,1151 @@
+//! The syntax tree of a StableHLO module to a PTIR [`Program`].
+//!
+//! Each StableHLO op becomes one PTIR instruction where PTIR has the op, or a few where it
+//! does not, always computing the same values:
+//!
+//! | StableHLO | PTIR |
+//! | --- | --- |
+//! | `iota` | a `constant` (shapes are static) |
+//! | `reduce` with `add` / `maximum` | `reduce_sum` / `reduce_max`, then the init folded in with `add` / `max` unless it is the identity |
+//! | `reduce` with `minimum` | `neg(reduce_max(neg x))` (floats), `not(reduce_max(not x))` (integers: `not` reverses the order) |
+//! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
+//! | `gather` of the `jnp.take(table, ids, axis=0)` form | `take` (indices clamped, as `gather` clamps) |
+//! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
+//! | `dot_general` with another result dtype | `dot_general`, then `cast` |
+//! | calls with several results | `call` (a tuple), then `tuple_get` per result |
+//! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature |
+//!
+//! Every instruction is type-checked as it is built ([`ptir_ir::infer_type`]) against the type
+//! the MLIR text declares, so a mismatch is reported at the op's line and column.
+
+use crate::ast::{Attr, Block, Dense, Elem, Func, Module, OpSyntax};
+use crate::error::{Pos, Result};
+use indexmap::IndexMap;
+use ptir_ir::{
+    infer_type, num_elements, parse_float, round_float, strides, wrap_int, BinaryOp, CmpOp, DType,
+    Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
+    ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
+    TENSOR_ELEMENT_LIMIT,
+};
+use std::collections::HashMap;
+
+/// Converts a parsed module to a PTIR program.
+pub(crate) fn lower_module(module: &Module) -> Result<Program> {
+    let mut sigs: IndexMap<String, Signature> = IndexMap::new();
+    for f in &module.funcs {
+        let sig = Signature {
+            params: f.params.iter().map(|(_, t, _)| t.clone().into()).collect(),
+            results: f.results.iter().map(|t| t.clone().into()).collect(),
+        };
+        if sigs.insert(f.name.clone(), sig).is_some() {
+            return Err(f
+                .pos
+                .invalid(format!("@{} is defined more than once", f.name)));
+        }
+    }
+    let mut program = Program::default();
+    let mut syms = Symbols {
+        funcs: sigs,
+        custom_calls: IndexMap::new(),
+    };
+    for f in &module.funcs {
+        match &f.body {
+            Some(body) => program
+                .functions
+                .push(FnLower::new(&mut syms).function(f, body)?),
+            None => program.externs.push(ExternDecl {
+                name: f.name.clone(),
+                signature: syms.funcs.get(&f.name).cloned(),
+                pure: false,
+            }),
+        }
+    }
+    for (name, sig) in syms.custom_calls {
+        program.externs.push(ExternDecl {
+            name,
+            signature: Some(sig),
+            pure: false,
+        });
+    }
+    Ok(program)
+}
+
+/// The callable symbols: functions (defined or declared), and `custom_call` targets, which
+/// become impure externs.
+struct Symbols {
+    funcs: IndexMap<String, Signature>,
+    custom_calls: IndexMap<String, Signature>,
+}
+
+impl Symbols {
+    fn signature(&self, name: &str) -> Option<&Signature> {
+        self.funcs.get(name).or_else(|| self.custom_calls.get(name))
+    }
+}
+
+/// One function being lowered.
+struct FnLower<'a> {
+    syms: &'a mut Symbols,
+    /// MLIR value name to PTIR value and type.
+    names: HashMap<String, Bound>,
+    /// Names bound by the regions being lowered (unbound when their region ends).
+    undo: Vec<String>,
+    /// Where each constant was materialized: `(region, value)` per constant id.
+    materialized: HashMap<u32, Vec<(u32, ValueId)>>,
+    /// The regions being lowered, outermost (the function body, 0) first.
+    regions: Vec<u32>,
+    next_region: u32,
+    next_const: u32,
+    next: u32,
+}
+
+/// What an MLIR name stands for.
+///
+/// Constants are materialized where they are first used (in the region of the use, again in
+/// a region that cannot see an earlier copy), so constants only `reduce` inits used are not
+/// emitted at all, and export followed by import gives back the same program.
+#[derive(Clone, Debug)]
+enum Bound {
+    Value(ValueId, TensorType),
+    Const(u32, Literal, TensorType),
+}
+
+/// Where lowered instructions go.
+type Insts = Vec<Instruction>;
+
+impl<'a> FnLower<'a> {
+    fn new(syms: &'a mut Symbols) -> Self {
+        FnLower {
+            syms,
+            names: HashMap::new(),
+            undo: Vec::new(),
+            materialized: HashMap::new(),
+            regions: vec![0],
+            next_region: 1,
+            next_const: 0,
+            next: 0,
+        }
+    }
+
+    fn fresh(&mut self) -> ValueId {
+        let v = ValueId(self.next);
+        self.next += 1;
+        v
+    }
+
+    fn bind(&mut self, name: &str, v: ValueId, t: TensorType, pos: Pos) -> Result<()> {
+        self.bind_as(name, Bound::Value(v, t), pos)
+    }
+
+    /// Binds `name`. Names a region binds are unbound when it ends, so any name already
+    /// bound is visible here: defining it again is an error (SSA).
+    fn bind_as(&mut self, name: &str, b: Bound, pos: Pos) -> Result<()> {
+        if self.names.contains_key(name) {
+            return Err(pos.invalid(format!("{name} is defined more than once")));
+        }
+        self.names.insert(name.to_string(), b);
+        if self.regions.len() > 1 {
+            self.undo.push(name.to_string());
+        }
+        Ok(())
+    }
+
+    fn function(mut self, f: &Func, body: &Block) -> Result<Function> {
+        let mut params = Vec::new();
+        for (name, t, pos) in &f.params {
+            let v = self.fresh();
+            self.bind(name, v, t.clone(), *pos)?;
+            params.push(Param {
+                id: v,
+                ty: t.clone().into(),
+            });
+        }
+        let (insts, results) = self.block(body, f.pos)?;
+        let result_types: Vec<Type> = f.results.iter().map(|t| t.clone().into()).collect();
+        let returned: Vec<&TensorType> = results.iter().map(|(_, t)| t).collect();
+        if returned.len() != f.results.len()
+            || returned.iter().zip(&f.results).any(|(a, b)| *a != b)
+        {
+            let list = |ts: Vec<String>| ts.join(", ");
+            return Err(f.pos.invalid(format!(
+                "@{} returns ({}) but declares ({})",
+                f.name,
+                list(returned.iter().map(|t| t.to_string()).collect()),
+                list(f.results.iter().map(|t| t.to_string()).collect()),
+            )));
+        }
+        Ok(Function {
+            name: f.name.clone(),
+            result_types,
+            body: Region {
+                params,
+                insts,
+                results: results.into_iter().map(|(v, _)| v).collect(),
+            },
+        })
+    }
+
+    /// Lowers the ops of a block; returns its instructions and the terminator's operands.
+    fn block(&mut self, block: &Block, pos: Pos) -> Result<(Insts, Vec<(ValueId, TensorType)>)> {
+        let mut out = Vec::new();
+        for op in &block.ops {
+            if let Some(results) = self.op(op, &mut out)? {
+                return Ok((out, results));
+            }
+        }
+        Err(pos.invalid("block without a terminator (`return`)"))
+    }
+
+    /// Lowers a region with arguments bound to fresh parameters; names it binds are unbound
+    /// after it.
+    /// `implicit` names the arguments of a block written without them (pretty `while`).
+    fn region(
+        &mut self,
+        block: &Block,
+        pos: Pos,
+        implicit: &[(String, TensorType)],
+    ) -> Result<(Region, Vec<Type>)> {
+        let mark = self.undo.len();
+        self.regions.push(self.next_region);
+        self.next_region += 1;
+        let mut params = Vec::new();
+        let args: Vec<(String, TensorType, Pos)> = if block.args.is_empty() {
+            implicit
+                .iter()
+                .map(|(n, t)| (n.clone(), t.clone(), pos))
+                .collect()
+        } else {
+            block.args.clone()
+        };
+        for (name, t, ppos) in &args {
+            let v = self.fresh();
+            self.bind(name, v, t.clone(), *ppos)?;
+            params.push(Param {
+                id: v,
+                ty: t.clone().into(),
+            });
+        }
+        let result = self.block(block, pos);
+        self.regions.pop();
+        for name in self.undo.drain(mark..) {
+            self.names.remove(&name);
+        }
+        let (insts, results) = result?;
+        let types = results.iter().map(|(_, t)| t.clone().into()).collect();
+        Ok((
+            Region {
+                params,
+                insts,
+                results: results.into_iter().map(|(v, _)| v).collect(),
+            },
+            types,
+        ))
+    }
+
+    fn bound(&self, op: &OpSyntax, i: usize) -> Result<Bound> {
+        let (name, pos) = op.operands.get(i).ok_or_else(|| {
+            op.pos
+                .invalid(format!("`{}` needs operand {}", op.name, i + 1))
+        })?;
+        self.names
+            .get(name)
+            .cloned()
+            .ok_or_else(|| pos.invalid(format!("use of undefined value {name}")))
+    }
+
+    /// The scalar operand `i` is bound to, if it is a splat constant.
+    fn constant_operand(&self, op: &OpSyntax, i: usize) -> Option<Scalar> {
+        match self.bound(op, i) {
+            Ok(Bound::Const(_, lit, _)) => lit.splat_value(),
+            _ => None,
+        }
+    }
+
+    /// Operand `i`, its constant materialized into `out` if no copy is visible here.
+    fn operand(
+        &mut self,
+        out: &mut Insts,
+        op: &OpSyntax,
+        i: usize,
+    ) -> Result<(ValueId, TensorType)> {
+        match self.bound(op, i)? {
+            Bound::Value(v, t) => Ok((v, t)),
+            Bound::Const(id, lit, t) => {
+                let copies = self.materialized.get(&id).map(Vec::as_slice).unwrap_or(&[]);
+                if let Some(&(_, v)) = copies.iter().find(|(r, _)| self.regions.contains(r)) {
+                    return Ok((v, t));
+                }
+                let v = self.fresh();
+                out.push(Instruction {
+                    result: v,
+                    ty: t.clone().into(),
+                    op: Op::Constant(lit),
+                    operands: vec![],
+                });
+                let region = self.regions.last().copied().unwrap_or(0);
+                self.materialized.entry(id).or_default().push((region, v));
+                Ok((v, t))
+            }
+        }
+    }
+
+    fn operands(&mut self, out: &mut Insts, op: &OpSyntax) -> Result<Vec<(ValueId, TensorType)>> {
+        (0..op.operands.len())
+            .map(|i| self.operand(out, op, i))
+            .collect()
+    }
+
+    /// The declared type of result `i`: from `(...) -> types`, or the single type of a short
+    /// form (`: tensor<4xf32>`, `select`'s `: pred, value`).
+    fn result_type(&self, op: &OpSyntax) -> Result<TensorType> {
+        let t = if op.functional_type {
+            op.result_types.first()
+        } else {
+            op.operand_types.last()
+        };
+        t.cloned()
+            .ok_or_else(|| op.pos.invalid(format!("`{}` has no result type", op.name)))
+    }
+
+    /// Emits `op(operands)` with annotated type `ty` after checking it.
+    fn emit(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        op: Op,
+        operands: &[(ValueId, TensorType)],
+        ty: Type,
+        region_results: &[Vec<Type>],
+    ) -> Result<ValueId> {
+        let operand_types: Vec<Type> = operands.iter().map(|(_, t)| t.clone().into()).collect();
+        let refs: Vec<&Type> = operand_types.iter().collect();
+        let callee = match &op {
+            Op::Call { callee } => self.syms.signature(callee).cloned(),
+            _ => None,
+        };
+        let cx = InferContext {
+            annotated: Some(&ty),
+            callee: callee.as_ref(),
+            region_results,
+        };
+        let inferred = infer_type(&op, &refs, &cx)
+            .map_err(|e| pos.invalid(format!("`{}`: {e}", op.name())))?;
+        if inferred != ty {
+            return Err(pos.invalid(format!(
+                "`{}` computes {inferred}, but the text declares {ty}",
+                op.name()
+            )));
+        }
+        let v = self.fresh();
+        out.push(Instruction {
+            result: v,
+            ty,
+            op,
+            operands: operands.iter().map(|(v, _)| *v).collect(),
+        });
+        Ok(v)
+    }
+
+    /// Emits a tensor-typed instruction.
+    fn emit_t(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        op: Op,
+        operands: &[(ValueId, TensorType)],
+        ty: &TensorType,
+    ) -> Result<(ValueId, TensorType)> {
+        let v = self.emit(out, pos, op, operands, ty.clone().into(), &[])?;
+        Ok((v, ty.clone()))
+    }
+
+    /// Lowers one op; `Some(values)` if it is a terminator.
+    fn op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Option<Vec<(ValueId, TensorType)>>> {
+        let name = op.name.as_str();
+        let short = name.strip_prefix("stablehlo.").unwrap_or(name);
+        let pos = op.pos;
+        if matches!(name, "return" | "func.return" | "stablehlo.return") {
+            return self.operands(out, op).map(Some);
+        }
+        if let Some((lit, ty)) = constant_of(op, short)? {
+            let [name] = op.results.as_slice() else {
+                return Err(pos.invalid(format!("`{name}` has one result")));
+            };
+            let id = self.next_const;
+            self.next_const += 1;
+            self.bind_as(name, Bound::Const(id, lit, ty), pos)?;
+            return Ok(None);
+        }
+        let results: Vec<(ValueId, TensorType)> = match short {
+            "call" | "func.call" => self.call(op, out)?,
+            "custom_call" => self.custom_call(op, out)?,
+            "while" => self.while_op(op, out)?,
+            "if" => self.if_op(op, out)?,
+            "case" => self.case_op(op, out)?,
+            _ => {
+                let r = self.single(op, short, out)?;
+                vec![r]
+            }
+        };
+        if results.len() != op.results.len() {
+            return Err(pos.invalid(format!(
+                "`{name}` has {} results but binds {} names",
+                results.len(),
+                op.results.len()
+            )));
+        }
+        for (name, (v, t)) in op.results.iter().zip(results) {
+            self.bind(name, v, t, pos)?;
+        }
+        Ok(None)
+    }
+
+    fn call(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let callee = match (&op.callee, op.attr("callee")) {
+            (Some(c), _) => c.clone(),
+            (None, Some(Attr::Symbol(c))) => c.clone(),
+            _ => return Err(pos.syntax("expected `@callee`")),
+        };
+        let sig = self
+            .syms
+            .funcs
+            .get(&callee)
+            .cloned()
+            .ok_or_else(|| pos.invalid(format!("call of undefined function @{callee}")))?;
+        let args = self.operands(out, op)?;
+        let ty = Type::pack(sig.results.clone());
+        let v = self.emit(out, pos, Op::Call { callee }, &args, ty, &[])?;
+        let result_types: Vec<TensorType> = sig
+            .results
+            .iter()
+            .filter_map(|t| t.as_tensor().cloned())
+            .collect();
+        Ok(self.unpack(out, v, &result_types))
+    }
+
+    /// `stablehlo.custom_call @target(args)`: a call of the impure extern `@target`, whose
+    /// signature is the first call's.
+    fn custom_call(
+        &mut self,
+        op: &OpSyntax,
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let target = match (&op.callee, op.attr("call_target_name")) {
+            (Some(c), _) => c.clone(),
+            (None, Some(Attr::Str(c))) => c.clone(),
+            _ => return Err(pos.syntax("expected the target of `stablehlo.custom_call`")),
+        };
+        if self.syms.funcs.contains_key(&target) {
+            return Err(pos.invalid(format!("custom_call target @{target} is also a function")));
+        }
+        if !op.functional_type {
+            return Err(pos.syntax("expected `(types) -> types` after `stablehlo.custom_call`"));
+        }
+        let args = self.operands(out, op)?;
+        let sig = Signature {
+            params: args.iter().map(|(_, t)| t.clone().into()).collect(),
+            results: op.result_types.iter().map(|t| t.clone().into()).collect(),
+        };
+        match self.syms.custom_calls.get(&target) {
+            Some(known) if *known != sig => {
+                return Err(pos.invalid(format!("custom_call @{target} used with two signatures")))
+            }
+            Some(_) => {}
+            None => {
+                self.syms.custom_calls.insert(target.clone(), sig.clone());
+            }
+        }
+        let ty = Type::pack(sig.results.clone());
+        let v = self.emit(out, pos, Op::Call { callee: target }, &args, ty, &[])?;
+        Ok(self.unpack(out, v, &op.result_types))
+    }
+
+    /// The values of a result of type `Type::pack(types)`: itself, or `tuple_get`s.
+    fn unpack(
+        &mut self,
+        out: &mut Insts,
+        v: ValueId,
+        types: &[TensorType],
+    ) -> Vec<(ValueId, TensorType)> {
+        if let [t] = types {
+            return vec![(v, t.clone())];
+        }
+        let mut results = Vec::new();
+        for (index, t) in types.iter().enumerate() {
+            let r = self.fresh();
+            out.push(Instruction {
+                result: r,
+                ty: t.clone().into(),
+                op: Op::TupleGet { index },
+                operands: vec![v],
+            });
+            results.push((r, t.clone()));
+        }
+        results
+    }
+
+    /// `stablehlo.while`: pretty (`(%iterArg = %x) ... cond {...} do {...}`) or generic
+    /// (regions with block arguments).
+    fn while_op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let inits = self.operands(out, op)?;
+        let carried: Vec<TensorType> = inits.iter().map(|(_, t)| t.clone()).collect();
+        let [cond, body] = op.regions.as_slice() else {
+            return Err(pos.invalid("`stablehlo.while` needs a cond and a body region"));
+        };
+        let implicit: Vec<(String, TensorType)> =
+            op.words.iter().cloned().zip(carried.clone()).collect();
+        let (cond, cond_r) = self.region(cond, pos, &implicit)?;
+        let (body, body_r) = self.region(body, pos, &implicit)?;
+        let ty = Type::pack(carried.iter().map(|t| t.clone().into()).collect());
+        let v = self.emit(
+            out,
+            pos,
+            Op::While { cond, body },
+            &inits,
+            ty,
+            &[cond_r, body_r],
+        )?;
+        Ok(self.unpack(out, v, &carried))
+    }
+
+    /// `stablehlo.case %index` with N ≥ 2 branches: `cond`s nested in the else regions
+    /// (`index == 0`, then `index == 1`, ...; any other index takes the last branch, as
+    /// StableHLO defines).
+    fn case_op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let index = self.operand(out, op, 0)?;
+        if index.1.rank() != 0 || !index.1.dtype.is_int() {
+            return Err(pos.invalid(format!(
+                "the index of `stablehlo.case` must be an integer scalar, found {}",
+                index.1
+            )));
+        }
+        if op.regions.len() < 2 {
+            return Err(pos.unsupported("`stablehlo.case` with fewer than two branches"));
+        }
+        let mut branches = Vec::new();
+        for region in &op.regions {
+            branches.push(self.region(region, pos, &[])?);
+        }
+        let types = op.result_types.clone();
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
+        let result_types: Vec<Type> = types.iter().map(|t| t.clone().into()).collect();
+        let (mut else_region, mut else_types) =
+            branches.pop().ok_or_else(|| pos.invalid("no branch"))?;
+        while let Some((then_region, then_types)) = branches.pop() {
+            let k = branches.len();
+            let mut insts = Vec::new();
+            let c = TensorType::new(index.1.dtype, vec![]);
+            let kv = self.emit_t(
+                &mut insts,
+                pos,
+                Op::Constant(Literal::Splat(Scalar::Int(k as i64))),
+                &[],
+                &c,
+            )?;
+            let p = self.emit_t(
+                &mut insts,
+                pos,
+                Op::Compare(CmpOp::Eq),
+                &[index.clone(), kv],
+                &TensorType::new(DType::Bool, vec![]),
+            )?;
+            let v = self.emit(
+                &mut insts,
+                pos,
+                Op::Cond {
+                    then_region,
+                    else_region,
+                },
+                &[p],
+                ty.clone(),
+                &[then_types, else_types],
+            )?;
+            let results = self.unpack(&mut insts, v, &types);
+            if k == 0 {
+                out.extend(insts);
+                return Ok(results);
+            }
+            else_region = Region {
+                params: Vec::new(),
+                insts,
+                results: results.iter().map(|(v, _)| *v).collect(),
+            };
+            else_types = result_types.clone();
+        }
+        Err(pos.invalid("no branch"))
+    }
+
+    /// `stablehlo.if %pred` with two regions.
+    fn if_op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let pred = self.operand(out, op, 0)?;
+        let [a, b] = op.regions.as_slice() else {
+            return Err(pos.invalid("`stablehlo.if` needs two regions"));
+        };
+        let (then_region, ra) = self.region(a, pos, &[])?;
+        let (else_region, rb) = self.region(b, pos, &[])?;
+        let types = op.result_types.clone();
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
+        let v = self.emit(
+            out,
+            pos,
+            Op::Cond {
+                then_region,
+                else_region,
+            },
+            &[pred],
+            ty,
+            &[ra, rb],
+        )?;
+        Ok(self.unpack(out, v, &types))
+    }
+
+    /// Lowers an op with one result.
+    fn single(
+        &mut self,
+        op: &OpSyntax,
+        short: &str,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        let ty = self.result_type(op)?;
+        if op.name == "chlo.erf" {
+            let x = self.operand(out, op, 0)?;
+            return self.emit_t(out, pos, Op::Unary(UnaryOp::Erf), &[x], &ty);
+        }
+        if !op.name.starts_with("stablehlo.") {
+            return Err(pos.unsupported(format!("op '{}'", op.name)));
+        }
+        if let Some(u) = unary_of(short) {
+            let x = self.operand(out, op, 0)?;
+            return self.emit_t(out, pos, Op::Unary(u), &[x], &ty);
+        }
+        if let Some(b) = binary_of(short) {
+            let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+            return self.emit_t(out, pos, Op::Binary(b), &args, &ty);
+        }
+        match short {
+            "compare" => {
+                let dir_word = op
+                    .words
+                    .first()
+                    .cloned()
+                    .or_else(|| word_attr(op, "comparison_direction"))
+                    .ok_or_else(|| pos.syntax("`compare` needs a direction"))?;
+                let cmp = match dir_word.as_str() {
+                    "EQ" => CmpOp::Eq,
+                    "NE" => CmpOp::Ne,
+                    "LT" => CmpOp::Lt,
+                    "LE" => CmpOp::Le,
+                    "GT" => CmpOp::Gt,
+                    "GE" => CmpOp::Ge,
+                    other => {
+                        return Err(pos.syntax(format!("unknown comparison direction `{other}`")))
+                    }
+                };
+                let kind = op
+                    .words
+                    .get(1)
+                    .cloned()
+                    .or_else(|| word_attr(op, "compare_type"));
+                let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+                match kind.as_deref() {
+                    Some("TOTALORDER") => return Err(pos.unsupported("comparison type TOTALORDER")),
+                    Some("UNSIGNED") if args[0].1.dtype != DType::Bool => {
+                        return Err(pos.unsupported("unsigned comparison of integers"))
+                    }
+                    _ => {}
+                }
+                self.emit_t(out, pos, Op::Compare(cmp), &args, &ty)
+            }
+            "select" => {
+                let mut p = self.operand(out, op, 0)?;
+                let args = [self.operand(out, op, 1)?, self.operand(out, op, 2)?];
+                if p.1.rank() == 0 && ty.rank() > 0 {
+                    let bt = TensorType::new(DType::Bool, ty.shape.clone());
+                    p = self.emit_t(out, pos, Op::Broadcast { dims: vec![] }, &[p], &bt)?;
+                }
+                self.emit_t(
+                    out,
+                    pos,
+                    Op::Select,
+                    &[p, args[0].clone(), args[1].clone()],
+                    &ty,
+                )
+            }
+            "convert" => {
+                let x = self.operand(out, op, 0)?;
+                self.emit_t(out, pos, Op::Cast, &[x], &ty)
+            }
+            "reshape" => {
+                let x = self.operand(out, op, 0)?;
+                self.emit_t(out, pos, Op::Reshape, &[x], &ty)
+            }
+            "transpose" => {
+                let perm = ints_attr(op, &["dims", "permutation"])?;
+                let x = self.operand(out, op, 0)?;
+                self.emit_t(out, pos, Op::Transpose { perm }, &[x], &ty)
+            }
+            "broadcast_in_dim" => {
+                let dims = ints_attr(op, &["dims", "broadcast_dimensions"])?;
+                let x = self.operand(out, op, 0)?;
+                self.emit_t(out, pos, Op::Broadcast { dims }, &[x], &ty)
+            }
+            "slice" => {
+                let (start, limit, stride) = match op.attr("slice") {
+                    Some(Attr::Slice(dims)) => {
+                        let conv = |f: fn(&(i64, i64, i64)) -> i64| -> Result<Vec<usize>> {
+                            dims.iter().map(|d| to_usize(f(d), pos)).collect()
+                        };
+                        (conv(|d| d.0)?, conv(|d| d.1)?, conv(|d| d.2)?)
+                    }
+                    _ => (
+                        ints_attr(op, &["start_indices"])?,
+                        ints_attr(op, &["limit_indices"])?,
+                        ints_attr(op, &["strides"])?,
+                    ),
+                };
+                let x = self.operand(out, op, 0)?;
+                self.emit_t(
+                    out,
+                    pos,
+                    Op::Slice {
+                        start,
+                        limit,
+                        stride,
+                    },
+                    &[x],
+                    &ty,
+                )
+            }
+            "concatenate" => {
+                let axis = int_attr(op, &["dim", "dimension"])?;
+                let args = self.operands(out, op)?;
+                self.emit_t(out, pos, Op::Concat { axis }, &args, &ty)
+            }
+            "dot_general" | "dot" => self.dot(op, short, &ty, out),
+            "reduce" => self.reduce(op, &ty, out),
+            "gather" => self.gather(op, &ty, out),
+            _ => Err(pos.unsupported(format!("op '{}'", op.name))),
+        }
+    }
+
+    fn dot(
+        &mut self,
+        op: &OpSyntax,
+        short: &str,
+        ty: &TensorType,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        let l = self.operand(out, op, 0)?;
+        let r = self.operand(out, op, 1)?;
+        let dims = if short == "dot" {
+            DotDims {
+                lhs_contract: vec![l.1.rank().saturating_sub(1)],
+                rhs_contract: vec![0],
+                ..DotDims::default()
+            }
+        } else if let Some(Attr::Struct(fields)) = op.attr("dot_dimension_numbers") {
+            let get = |k: &str| -> Result<Vec<usize>> {
+                match fields.iter().find(|(n, _)| n == k) {
+                    Some((_, Attr::Ints(xs))) => xs.iter().map(|&x| to_usize(x, pos)).collect(),
+                    Some(_) => Err(pos.syntax(format!("`{k}` must be a list of integers"))),
+                    None => Ok(vec![]),
+                }
+            };
+            DotDims {
+                lhs_batch: get("lhs_batching_dimensions")?,
+                rhs_batch: get("rhs_batching_dimensions")?,
+                lhs_contract: get("lhs_contracting_dimensions")?,
+                rhs_contract: get("rhs_contracting_dimensions")?,
+            }
+        } else {
+            let pair = |k: &str| -> Result<(Vec<usize>, Vec<usize>)> {
+                match op.attr(k) {
+                    Some(Attr::Pairs(a, b)) => Ok((
+                        a.iter().map(|&x| to_usize(x, pos)).collect::<Result<_>>()?,
+                        b.iter().map(|&x| to_usize(x, pos)).collect::<Result<_>>()?,
+                    )),
+                    Some(_) => Err(pos.syntax(format!("`{k}` must look like `[1] x [0]`"))),
+                    None => Ok((vec![], vec![])),
+                }
+            };
+            let (lhs_batch, rhs_batch) = pair("batching_dims")?;
+            let (lhs_contract, rhs_contract) = pair("contracting_dims")?;
+            DotDims {
+                lhs_batch,
+                rhs_batch,
+                lhs_contract,
+                rhs_contract,
+            }
+        };
+        if l.1.dtype != ty.dtype {
+            let acc = TensorType::new(l.1.dtype, ty.shape.clone());
+            let d = self.emit_t(out, pos, Op::DotGeneral(dims), &[l, r], &acc)?;
+            return self.emit_t(out, pos, Op::Cast, &[d], ty);
+        }
+        self.emit_t(out, pos, Op::DotGeneral(dims), &[l, r], ty)
+    }
+
+    fn reduce(
+        &mut self,
+        op: &OpSyntax,
+        ty: &TensorType,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        if op.operands.len() != 2 {
+            return Err(pos.unsupported("`stablehlo.reduce` of several operands"));
+        }
+        let body = match op.words.iter().position(|w| w == "applies") {
+            Some(i) => op.words.get(i + 1).cloned(),
+            None => reducer_of(op.regions.first()),
+        }
+        .ok_or_else(|| {
+            pos.unsupported("`stablehlo.reduce` body other than one add/maximum/minimum/and/or")
+        })?;
+        let axes = ints_attr(op, &["dimensions"])?;
+        let x = self.operand(out, op, 0)?;
+        let init_const = self.constant_operand(op, 1);
+        let d = x.1.dtype;
+        let reduce = |kind| Op::Reduce {
+            kind,
+            axes: axes.clone(),
+            keep_dims: false,
+        };
+        let init_is = |s: Scalar| init_const.is_some_and(|c| c == s);
+        let (result, identity, combine) = match (body.as_str(), d) {
+            ("stablehlo.add", _) if d != DType::Bool => {
+                let r = self.emit_t(out, pos, reduce(ReduceKind::Sum), &[x], ty)?;
+                (r, init_is(Scalar::zero(d)), BinaryOp::Add)
+            }
+            ("stablehlo.maximum", _) if d != DType::Bool => {
+                let r = self.emit_t(out, pos, reduce(ReduceKind::Max), &[x], ty)?;
+                (r, init_is(lowest(d)), BinaryOp::Max)
+            }
+            ("stablehlo.or", DType::Bool) => {
+                let r = self.emit_t(out, pos, reduce(ReduceKind::Max), &[x], ty)?;
+                (r, init_is(Scalar::Bool(false)), BinaryOp::Or)
+            }
+            ("stablehlo.minimum", _) if d != DType::Bool => {
+                let flip = if d.is_float() {
+                    UnaryOp::Neg
+                } else {
+                    UnaryOp::Not
+                };
+                let nx = self.emit_t(out, pos, Op::Unary(flip), std::slice::from_ref(&x), &x.1)?;
+                let m = self.emit_t(out, pos, reduce(ReduceKind::Max), &[nx], ty)?;
+                let r = self.emit_t(out, pos, Op::Unary(flip), &[m], ty)?;
+                (r, init_is(highest(d)), BinaryOp::Min)
+            }
+            ("stablehlo.and", DType::Bool) => {
+                let nx = self.emit_t(
+                    out,
+                    pos,
+                    Op::Unary(UnaryOp::Not),
+                    std::slice::from_ref(&x),
+                    &x.1,
+                )?;
+                let m = self.emit_t(out, pos, reduce(ReduceKind::Max), &[nx], ty)?;
+                let r = self.emit_t(out, pos, Op::Unary(UnaryOp::Not), &[m], ty)?;
+                (r, init_is(Scalar::Bool(true)), BinaryOp::And)
+            }
+            _ => {
+                return Err(pos.unsupported(format!(
+                    "`stablehlo.reduce` with body `{body}` on {}",
+                    d.name()
+                )))
+            }
+        };
+        if identity {
+            return Ok(result);
+        }
+        let init = self.operand(out, op, 1)?;
+        if init.1.rank() != 0 {
+            return Err(pos.invalid("the init of `stablehlo.reduce` must be a scalar"));
+        }
+        let b = self.emit_t(out, pos, Op::Broadcast { dims: vec![] }, &[init], ty)?;
+        self.emit_t(out, pos, Op::Binary(combine), &[result, b], ty)
+    }
+
+    /// `gather` of the form `jnp.take(table, ids, axis=0)` lowers to.
+    fn gather(
+        &mut self,
+        op: &OpSyntax,
+        ty: &TensorType,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        let table = self.operand(out, op, 0)?;
+        let mut ids = self.operand(out, op, 1)?;
+        let fields = match op.attr("dimension_numbers") {
+            Some(Attr::Struct(f)) => f.clone(),
+            _ => return Err(pos.syntax("`gather` needs `dimension_numbers`")),
+        };
+        let field = |k: &str| -> Option<Attr> {
+            fields.iter().find(|(n, _)| n == k).map(|(_, a)| a.clone())
+        };
+        let ints = |k: &str| match field(k) {
+            Some(Attr::Ints(xs)) => xs,
+            _ => vec![],
+        };
+        let r = table.1.rank();
+        let index_vector_dim = match field("index_vector_dim") {
+            Some(Attr::Int(i)) => i,
+            _ => 0,
+        };
+        let slice_sizes = ints_attr(op, &["slice_sizes"])?;
+        let mut expected_slice = vec![1usize];
+        expected_slice.extend_from_slice(table.1.shape.get(1..).unwrap_or(&[]));
+        let ir = ids.1.rank() as i64;
+        let batch = if index_vector_dim == ir { ir } else { ir - 1 };
+        let take_form = r >= 1
+            && ints("collapsed_slice_dims") == [0]
+            && ints("start_index_map") == [0]
+            && ints("operand_batching_dims").is_empty()
+            && ints("start_indices_batching_dims").is_empty()
+            && slice_sizes == expected_slice
+            && ints("offset_dims") == (batch..batch + r as i64 - 1).collect::<Vec<_>>()
+            && (index_vector_dim == ir
+                || (index_vector_dim == ir - 1 && ids.1.shape.last() == Some(&1)));
+        if !take_form {
+            return Err(pos.unsupported(
+                "`stablehlo.gather` form (only `jnp.take(table, ids, axis=0)`'s row gather is)",
+            ));
+        }
+        if index_vector_dim != ir {
+            let shape = ids.1.shape[..ids.1.rank() - 1].to_vec();
+            let t = TensorType::new(ids.1.dtype, shape);
+            ids = self.emit_t(out, pos, Op::Reshape, &[ids], &t)?;
+        }
+        self.emit_t(out, pos, Op::Take, &[table, ids], ty)
+    }
+}
+
+/// The literal and type of `stablehlo.constant` and `stablehlo.iota` (`None` for other ops).
+fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType)>> {
+    if !op.name.starts_with("stablehlo.") || !matches!(short, "constant" | "iota") {
+        return Ok(None);
+    }
+    let pos = op.pos;
+    let ty = if op.functional_type {
+        op.result_types.first()
+    } else {
+        op.operand_types.last()
+    }
+    .cloned()
+    .ok_or_else(|| pos.invalid(format!("`{}` has no result type", op.name)))?;
+    if short == "constant" {
+        return match op.attr("value") {
+            Some(Attr::Dense(d, _)) => Ok(Some((literal(d, &ty, pos)?, ty))),
+            _ => Err(pos.syntax("expected `dense<...>` in `stablehlo.constant`")),
+        };
+    }
+    let dim = int_attr(op, &["dim", "iota_dimension"])?;
+    if dim >= ty.rank() {
+        return Err(pos.invalid(format!("iota dimension {dim} is out of range for {ty}")));
+    }
+    let n = num_elements(&ty.shape);
+    if n > TENSOR_ELEMENT_LIMIT {
+        return Err(pos.unsupported(format!(
+            "`stablehlo.iota` of {n} elements (it becomes a constant; the limit is {TENSOR_ELEMENT_LIMIT})"
+        )));
+    }
+    let (stride, size) = (strides(&ty.shape)[dim], ty.shape[dim]);
+    let data = Data::from_scalars(
+        ty.dtype,
+        (0..n).map(|i| Scalar::from_f64(ty.dtype, ((i / stride) % size) as f64)),
+    );
+    Ok(Some((Literal::Dense(data), ty)))
+}
+
+/// The single op of a generic reducer region `{^bb0(%a, %b): %r = op(%a, %b); return %r}`.
+fn reducer_of(region: Option<&Block>) -> Option<String> {
+    let region = region?;
+    let [a, b] = region.args.as_slice() else {
+        return None;
+    };
+    let [combine, ret] = region.ops.as_slice() else {
+        return None;
+    };
+    let operands: Vec<&str> = combine.operands.iter().map(|(n, _)| n.as_str()).collect();
+    let ok = (operands == [a.0.as_str(), b.0.as_str()] || operands == [b.0.as_str(), a.0.as_str()])
+        && combine.results.len() == 1
+        && matches!(ret.name.as_str(), "stablehlo.return" | "return")
+        && ret.operands.len() == 1
+        && ret.operands[0].0 == combine.results[0];
+    ok.then(|| combine.name.clone())
+}
+
+fn unary_of(short: &str) -> Option<UnaryOp> {
+    Some(match short {
+        "negate" => UnaryOp::Neg,
+        "exponential" => UnaryOp::Exp,
+        "log" => UnaryOp::Log,
+        "sqrt" => UnaryOp::Sqrt,
+        "rsqrt" => UnaryOp::Rsqrt,
+        "tanh" => UnaryOp::Tanh,
+        "abs" => UnaryOp::Abs,
+        "logistic" => UnaryOp::Logistic,
+        "not" => UnaryOp::Not,
+        _ => return None,
+    })
+}
+
+fn binary_of(short: &str) -> Option<BinaryOp> {
+    Some(match short {
+        "add" => BinaryOp::Add,
+        "subtract" => BinaryOp::Sub,
+        "multiply" => BinaryOp::Mul,
+        "divide" => BinaryOp::Div,
+        "remainder" => BinaryOp::Rem,
+        "maximum" => BinaryOp::Max,
+        "minimum" => BinaryOp::Min,
+        "power" => BinaryOp::Pow,
+        "and" => BinaryOp::And,
+        "or" => BinaryOp::Or,
+        _ => return None,
+    })
+}
+
+/// The lowest value of a dtype (`reduce_max`'s start).
+fn lowest(d: DType) -> Scalar {
+    match d {
+        DType::I32 => Scalar::Int(i32::MIN as i64),
+        DType::I64 => Scalar::Int(i64::MIN),
+        DType::Bool => Scalar::Bool(false),
+        _ => Scalar::Float(f64::NEG_INFINITY),
+    }
+}
+
+/// The highest value of a dtype (a `minimum` reduction's identity).
+fn highest(d: DType) -> Scalar {
+    match d {
+        DType::I32 => Scalar::Int(i32::MAX as i64),
+        DType::I64 => Scalar::Int(i64::MAX),
+        DType::Bool => Scalar::Bool(true),
+        _ => Scalar::Float(f64::INFINITY),
+    }
+}
+
+fn to_usize(x: i64, pos: Pos) -> Result<usize> {
+    usize::try_from(x).map_err(|_| pos.invalid(format!("expected a dimension, found {x}")))
+}
+
+fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
+    for n in names {
+        match op.attr(n) {
+            Some(Attr::Ints(xs)) => return xs.iter().map(|&x| to_usize(x, op.pos)).collect(),
+            Some(_) => return Err(op.pos.syntax(format!("`{n}` must be a list of integers"))),
+            None => {}
+        }
+    }
+    Err(op
+        .pos
+        .syntax(format!("`{}` needs `{} = [...]`", op.name, names[0])))
+}
+
+fn int_attr(op: &OpSyntax, names: &[&str]) -> Result<usize> {
+    for n in names {
+        match op.attr(n) {
+            Some(Attr::Int(x)) => return to_usize(*x, op.pos),
+            Some(_) => return Err(op.pos.syntax(format!("`{n}` must be an integer"))),
+            None => {}
+        }
+    }
+    Err(op
+        .pos
+        .syntax(format!("`{}` needs `{} = N`", op.name, names[0])))
+}
+
+fn word_attr(op: &OpSyntax, name: &str) -> Option<String> {
+    match op.attr(name) {
+        Some(Attr::Word(w)) => Some(w.clone()),
+        _ => None,
+    }
+}
+
+/// A dense literal at type `ty`: a splat if every element is equal.
+pub(crate) fn literal(d: &Dense, ty: &TensorType, pos: Pos) -> Result<Literal> {
+    let n = num_elements(&ty.shape);
+    let dt = ty.dtype;
+    let scalars: Vec<Scalar> = match d {
+        Dense::Elems(elems) => elems
+            .iter()
+            .map(|e| scalar(e, dt, pos))
+            .collect::<Result<_>>()?,
+        Dense::Bytes(bytes) => {
+            let size = dt.size_bytes();
+            if bytes.len() % size != 0 {
+                return Err(pos.invalid(format!(
+                    "a dense blob of {} bytes is not made of {}",
+                    bytes.len(),
+                    dt.name()
+                )));
+            }
+            bytes.chunks(size).map(|c| from_bytes(c, dt)).collect()
+        }
+    };
+    match scalars.as_slice() {
+        [s] => Ok(Literal::Splat(*s)),
+        _ if scalars.len() == n => {
+            let first = scalars[0];
+            if scalars.iter().all(|s| *s == first) {
+                Ok(Literal::Splat(first))
+            } else {
+                Ok(Literal::Dense(Data::from_scalars(dt, scalars)))
+            }
+        }
+        _ => Err(pos.invalid(format!(
+            "a dense literal of {} elements does not fill {ty}",
+            scalars.len()
+        ))),
+    }
+}
+
+fn float_from_bits(dt: DType, bits: u64) -> f64 {
+    match dt {
+        DType::F16 => half::f16::from_bits(bits as u16).to_f64(),
+        DType::BF16 => half::bf16::from_bits(bits as u16).to_f64(),
+        DType::F32 => f32::from_bits(bits as u32) as f64,
+        _ => f64::from_bits(bits),
+    }
+}
+
+fn from_bytes(c: &[u8], dt: DType) -> Scalar {
+    let mut bits = 0u64;
+    for (i, b) in c.iter().enumerate() {
+        bits |= (*b as u64) << (8 * i);
+    }
+    match dt {
+        DType::Bool => Scalar::Bool(bits != 0),
+        DType::I32 => Scalar::Int(bits as u32 as i32 as i64),
+        DType::I64 => Scalar::Int(bits as i64),
+        _ => Scalar::Float(float_from_bits(dt, bits)),
+    }
+}
+
+fn scalar(e: &Elem, dt: DType, pos: Pos) -> Result<Scalar> {
+    let bad = || pos.invalid(format!("{e:?} is not a valid {} value", dt.name()));
+    Ok(match (e, dt) {
+        (Elem::Bool(b), DType::Bool) => Scalar::Bool(*b),
+        (Elem::Num(s), DType::Bool) => match s.as_str() {
+            "0" => Scalar::Bool(false),
+            "1" => Scalar::Bool(true),
+            _ => return Err(bad()),
+        },
+        (Elem::Hex(h), DType::Bool) => Scalar::Bool(*h != 0),
+        (Elem::Num(s), d) if d.is_int() => {
+            Scalar::Int(wrap_int(d, s.parse::<i64>().map_err(|_| bad())?))
+        }
+        (Elem::Hex(h), d) if d.is_int() => Scalar::Int(wrap_int(d, *h as i64)),
+        (Elem::Num(s), d) => Scalar::Float(parse_float(d, s).ok_or_else(bad)?),
+        (Elem::Hex(h), d) => Scalar::Float(round_float(d, float_from_bits(d, *h))),
+        (Elem::Bool(_), _) => return Err(bad()),
+    })
+}

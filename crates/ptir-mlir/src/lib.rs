@@ -1,0 +1,43 @@
+//! StableHLO MLIR in and out of PTIR.
+//!
+//! [`import`] reads the MLIR text JAX prints (`jax.jit(f).lower(*args).as_text()`: the pretty
+//! StableHLO form, and the generic form `--mlir-print-op-generic` prints) into a PTIR
+//! [`Program`]; [`export`] prints a program as StableHLO that `iree-compile
+//! --iree-input-type=stablehlo` accepts. Every import error is located (`57:10: unsupported
+//! op 'stablehlo.fft'`); nothing in the input can make either panic.
+//!
+//! ```
+//! let mlir = r#"
+//! func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2xf32>) {
+//!   %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+//!   %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+//!   return %0 : tensor<2xf32>
+//! }"#;
+//! let program = ptir_mlir::import(mlir).unwrap();
+//! assert!(ptir_ir::print(&program).contains("reduce_sum %0 axes=[1] keep_dims=false : f32[2]"));
+//! let back = ptir_mlir::export(&program, &ptir_mlir::ExportOptions::default()).unwrap();
+//! assert_eq!(ptir_mlir::import(&back).unwrap(), program);
+//! ```
+//!
+//! Inside: `parse` reads the text into a syntax tree (`ast`), `import` gives it meaning as PTIR,
+//! `export` prints PTIR as StableHLO; [`error`] holds the located error type.
+
+mod ast;
+pub mod error;
+mod export;
+mod import;
+mod parse;
+
+pub use error::{MlirError, Pos, Result};
+pub use export::{export, ExportOptions, ExternBody};
+pub use parse::NESTING_LIMIT;
+use ptir_ir::Program;
+
+/// Reads a StableHLO module (MLIR text) into a PTIR program.
+///
+/// The program is type-checked op by op as it is built; the caller may still run
+/// [`ptir_ir::verify`] (it passes on everything `import` returns).
+pub fn import(src: &str) -> Result<Program> {
+    let module = parse::parse_module(src)?;
+    import::lower_module(&module)
+}

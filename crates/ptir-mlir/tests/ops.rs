@@ -1,0 +1,307 @@
+//! Each StableHLO op mapping: import a small module, run it in the PTIR interpreter on known
+//! inputs, and compare with the values StableHLO defines. Also the located errors.
+
+use ptir_ir::{DType, Interpreter, Tensor, TensorType, Value};
+
+fn t(d: DType, shape: &[usize], xs: &[f64]) -> Value {
+    Value::Tensor(Tensor::from_f64(TensorType::new(d, shape.to_vec()), xs))
+}
+
+fn f32s(shape: &[usize], xs: &[f64]) -> Value {
+    t(DType::F32, shape, xs)
+}
+
+/// Imports `body` as the function `@main(params) -> result` and runs it on `inputs`; the
+/// results as printed by the interpreter.
+fn run(src: &str, inputs: &[Value]) -> String {
+    let p = ptir_mlir::import(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{e}"));
+    // Export and import again: the same program.
+    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    assert_eq!(
+        ptir_mlir::import(&back).as_ref(),
+        Ok(&p),
+        "round trip of\n{back}"
+    );
+    let out = Interpreter::new(&p).run("main", inputs).unwrap();
+    out.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn err(src: &str) -> String {
+    ptir_mlir::import(src)
+        .map(|_| String::new())
+        .unwrap_or_else(|e| e.to_string())
+}
+
+#[test]
+fn elementwise_ops() {
+    let src = r#"func.func @main(%a: tensor<3xf32>, %b: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<3xi32>) {
+  %0 = stablehlo.subtract %a, %b : tensor<3xf32>
+  %1 = stablehlo.maximum %0, %b : tensor<3xf32>
+  %2 = stablehlo.negate %1 : tensor<3xf32>
+  %3 = stablehlo.divide %2, %b : tensor<3xf32>
+  %4 = stablehlo.compare  GT, %a, %b,  FLOAT : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  %5 = stablehlo.select %4, %a, %b : tensor<3xi1>, tensor<3xf32>
+  %6 = stablehlo.abs %0 : tensor<3xf32>
+  %7 = stablehlo.convert %a : (tensor<3xf32>) -> tensor<3xi32>
+  return %3, %6, %4, %5, %7 : tensor<3xf32>, tensor<3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<3xi32>
+}"#;
+    let out = run(
+        src,
+        &[f32s(&[3], &[5.0, 1.0, -2.5]), f32s(&[3], &[1.0, 2.0, 0.5])],
+    );
+    assert_eq!(
+        out,
+        "f32[3] [-4.0, -1.0, -1.0]; f32[3] [4.0, 1.0, 3.0]; bool[3] [true, false, false]; \
+         f32[3] [5.0, 2.0, 0.5]; i32[3] [5, 1, -2]"
+    );
+}
+
+#[test]
+fn constants_iota_and_hex_floats() {
+    let src = r#"func.func @main() -> (tensor<2x2xf32>, tensor<f32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi1>) {
+  %0 = stablehlo.constant dense<[[1.000000e+00, 2.5], [-3.0, 4.0]]> : tensor<2x2xf32>
+  %1 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %2 = stablehlo.iota dim = 1 : tensor<2x3xi32>
+  %3 = stablehlo.constant dense<"0x0000803F00000040"> : tensor<2xf32>
+  %4 = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  return %0, %1, %2, %3, %4 : tensor<2x2xf32>, tensor<f32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi1>
+}"#;
+    assert_eq!(
+        run(src, &[]),
+        "f32[2,2] [1.0, 2.5, -3.0, 4.0]; f32[] [-inf]; i32[2,3] [0, 1, 2, 0, 1, 2]; \
+         f32[2] [1.0, 2.0]; bool[2] [true, false]"
+    );
+}
+
+#[test]
+fn shape_ops() {
+    let src = r#"func.func @main(%a: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<2x2xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x2x3xf32>) {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = stablehlo.slice %a [0:2, 0:3:2] : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  %2 = stablehlo.concatenate %a, %a, dim = 0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %3 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %4 = stablehlo.broadcast_in_dim %a, dims = [1, 2] : (tensor<2x3xf32>) -> tensor<2x2x3xf32>
+  return %0, %1, %2, %3, %4 : tensor<3x2xf32>, tensor<2x2xf32>, tensor<4x3xf32>, tensor<3x2xf32>, tensor<2x2x3xf32>
+}"#;
+    let a = f32s(&[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    assert_eq!(
+        run(src, &[a]),
+        "f32[3,2] [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]; f32[2,2] [0.0, 2.0, 3.0, 5.0]; \
+         f32[4,3] [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0]; \
+         f32[3,2] [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]; \
+         f32[2,2,3] [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"
+    );
+}
+
+#[test]
+fn dot_general_with_batching_dims() {
+    let src = r#"func.func @main(%a: tensor<2x1x2xf32>, %b: tensor<2x2x1xf32>) -> tensor<2x1x1xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : (tensor<2x1x2xf32>, tensor<2x2x1xf32>) -> tensor<2x1x1xf32>
+  return %0 : tensor<2x1x1xf32>
+}"#;
+    let a = f32s(&[2, 1, 2], &[1.0, 2.0, 3.0, 4.0]);
+    let b = f32s(&[2, 2, 1], &[5.0, 6.0, 7.0, 8.0]);
+    assert_eq!(run(src, &[a, b]), "f32[2,1,1] [17.0, 53.0]");
+}
+
+#[test]
+fn reductions_with_every_body_and_init() {
+    let src = r#"func.func @main(%a: tensor<2x3xf32>, %i: tensor<2x2xi32>, %p: tensor<2x2xi1>) -> (tensor<2xf32>, tensor<2xf32>, tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<2xi1>) {
+  %ten = stablehlo.constant dense<1.000000e+01> : tensor<f32>
+  %inf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %big = stablehlo.constant dense<2147483647> : tensor<i32>
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %f = stablehlo.constant dense<false> : tensor<i1>
+  %0 = stablehlo.reduce(%a init: %ten) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+  %1 = stablehlo.reduce(%a init: %inf) applies stablehlo.minimum across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+  %2 = stablehlo.reduce(%a init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %3 = stablehlo.reduce(%i init: %big) applies stablehlo.minimum across dimensions = [1] : (tensor<2x2xi32>, tensor<i32>) -> tensor<2xi32>
+  %4 = stablehlo.reduce(%p init: %t) applies stablehlo.and across dimensions = [1] : (tensor<2x2xi1>, tensor<i1>) -> tensor<2xi1>
+  %5 = "stablehlo.reduce"(%p, %f) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%x: tensor<i1>, %y: tensor<i1>):
+    %r = "stablehlo.or"(%x, %y) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    "stablehlo.return"(%r) : (tensor<i1>) -> ()
+  }) : (tensor<2x2xi1>, tensor<i1>) -> tensor<2xi1>
+  return %0, %1, %2, %3, %4, %5 : tensor<2xf32>, tensor<2xf32>, tensor<3xf32>, tensor<2xi32>, tensor<2xi1>, tensor<2xi1>
+}"#;
+    let a = f32s(&[2, 3], &[1.0, -2.0, 3.0, 4.0, 5.0, -6.0]);
+    let i = t(DType::I32, &[2, 2], &[-2147483648.0, 7.0, 3.0, -1.0]);
+    let p = t(DType::Bool, &[2, 2], &[1.0, 1.0, 1.0, 0.0]);
+    assert_eq!(
+        run(src, &[a, i, p]),
+        "f32[2] [12.0, 13.0]; f32[2] [-2.0, -6.0]; f32[3] [4.0, 5.0, 3.0]; \
+         i32[2] [-2147483648, -1]; bool[2] [true, false]; bool[2] [true, true]"
+    );
+}
+
+#[test]
+fn gather_of_jnp_take_form_clamps() {
+    let src = r#"func.func @main(%table: tensor<3x2xf32>, %ids: tensor<4xi32>) -> tensor<4x2xf32> {
+  %0 = stablehlo.broadcast_in_dim %ids, dims = [0] : (tensor<4xi32>) -> tensor<4x1xi32>
+  %1 = "stablehlo.gather"(%table, %0) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 2>}> : (tensor<3x2xf32>, tensor<4x1xi32>) -> tensor<4x2xf32>
+  return %1 : tensor<4x2xf32>
+}"#;
+    let table = f32s(&[3, 2], &[0.0, 1.0, 10.0, 11.0, 20.0, 21.0]);
+    let ids = t(DType::I32, &[4], &[2.0, 0.0, 9.0, -1.0]);
+    assert_eq!(
+        run(src, &[table, ids]),
+        "f32[4,2] [20.0, 21.0, 0.0, 1.0, 20.0, 21.0, 0.0, 1.0]"
+    );
+    let other = src.replace("start_index_map = [0]", "start_index_map = [1]");
+    assert!(
+        err(&other).starts_with("3:8: unsupported `stablehlo.gather` form"),
+        "{}",
+        err(&other)
+    );
+}
+
+#[test]
+fn calls_with_several_results_and_private_functions() {
+    let src = r#"module @m {
+  func.func public @main(%a: tensor<2xf32>) -> (tensor<2xf32>) {
+    %0:2 = call @pair(%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+    %1 = stablehlo.multiply %0#0, %0#1 : tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+  func.func private @pair(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+    %0 = stablehlo.add %x, %x : tensor<2xf32>
+    return %x, %0 : tensor<2xf32>, tensor<2xf32>
+  }
+}"#;
+    assert_eq!(run(src, &[f32s(&[2], &[1.0, 3.0])]), "f32[2] [2.0, 18.0]");
+}
+
+#[test]
+fn while_loops_in_pretty_form() {
+    let src = r#"func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.while(%i = %c0, %acc = %x) : tensor<i32>, tensor<f32>
+   cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i32>
+    %1 = stablehlo.compare  LT, %i, %c3,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %1 = stablehlo.add %i, %c1 : tensor<i32>
+    %2 = stablehlo.multiply %acc, %acc : tensor<f32>
+    stablehlo.return %1, %2 : tensor<i32>, tensor<f32>
+  }
+  return %0#1 : tensor<f32>
+}"#;
+    assert_eq!(run(src, &[f32s(&[], &[2.0])]), "f32[] [256.0]");
+}
+
+#[test]
+fn errors_name_the_op_and_its_location() {
+    let head = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n";
+    assert_eq!(
+        err(&format!("{head}  %0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
+        "2:8: unsupported op 'stablehlo.fft'"
+    );
+    assert_eq!(
+        err(&format!(
+            "{head}  %0 = stablehlo.add %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}"
+        )),
+        "2:26: use of undefined value %b"
+    );
+    assert_eq!(
+        err(&format!(
+            "{head}  %0 = stablehlo.add %a, %a : tensor<5xf32>\n  return %0 : tensor<4xf32>\n}}"
+        )),
+        "2:8: `add`: result type f32[5] does not match the inferred type f32[4]"
+    );
+    assert_eq!(
+        err(&format!(
+            "{head}  %0 = stablehlo.add %a, %a : tensor<4xui8>\n"
+        )),
+        "2:40: unsupported element type `ui8`"
+    );
+    assert!(err(&format!("{head}  %0 = ")).starts_with("2:8: "));
+    assert_eq!(
+        err(&format!("{head}  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
+        "3:8: %0 is defined more than once"
+    );
+    assert_eq!(
+        err(&format!("{head}  return %a : tensor<4xf32>\n}}")
+            .replace("-> tensor<4xf32>", "-> tensor<5xf32>")),
+        "1:1: @main returns (f32[4]) but declares (f32[5])"
+    );
+}
+
+#[test]
+fn custom_calls_become_impure_extern_calls_and_export_back() {
+    let src = r#"func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.custom_call @my_kernel(%a) {has_side_effect = true} : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.custom_call"(%0) <{call_target_name = "my_kernel", has_side_effect = true}> : (tensor<2xf32>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}"#;
+    let p = ptir_mlir::import(src).unwrap();
+    assert_eq!(p.externs.len(), 1);
+    assert!(!p.externs[0].pure);
+    assert!(ptir_ir::print(&p).contains("%1 = call @my_kernel(%0) : f32[2]"));
+    let out = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    assert!(
+        out.contains("stablehlo.custom_call @my_kernel(%0) {has_side_effect = true}"),
+        "{out}"
+    );
+    assert_eq!(ptir_mlir::import(&out), Ok(p));
+}
+
+#[test]
+fn case_picks_the_branch_of_the_index_and_the_last_one_out_of_range() {
+    let src = r#"func.func @main(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.case"(%i) ({
+    "stablehlo.return"(%x) : (tensor<f32>) -> ()
+  }, {
+    %1 = stablehlo.add %x, %x : tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }, {
+    %1 = stablehlo.multiply %x, %x : tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }) : (tensor<i32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}"#;
+    // Exported as nested `stablehlo.if`s, which import with another numbering: compare values.
+    let p = ptir_mlir::import(src).unwrap();
+    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+    let q = ptir_mlir::import(&back).unwrap();
+    let x = f32s(&[], &[3.0]);
+    let at = |i: f64| {
+        let args = [t(DType::I32, &[], &[i]), x.clone()];
+        let a = Interpreter::new(&p).run("main", &args).unwrap();
+        assert_eq!(Interpreter::new(&q).run("main", &args).unwrap(), a);
+        a[0].to_string()
+    };
+    assert_eq!(at(0.0), "f32[] [3.0]");
+    assert_eq!(at(1.0), "f32[] [6.0]");
+    assert_eq!(at(2.0), "f32[] [9.0]");
+    assert_eq!(at(7.0), "f32[] [9.0]");
+    assert_eq!(at(-1.0), "f32[] [9.0]");
+}
+
+#[test]
+fn no_input_makes_import_panic() {
+    // Every prefix of a fixture, and the fixture with each of a sample of bytes deleted.
+    let text = include_str!("../../../corpus/mlir/attention.mlir");
+    for end in (0..text.len()).step_by(3) {
+        let _ = ptir_mlir::import(&text[..end]);
+    }
+    for i in (0..text.len()).step_by(5) {
+        let mut s = text.to_string();
+        s.remove(i);
+        if let Ok(p) = ptir_mlir::import(&s) {
+            ptir_ir::verify(&p).unwrap_or_else(|e| panic!("deleting byte {i}: {e}"));
+        }
+    }
+    let huge = "func.func @main() -> tensor<4000000000xi32> {\n  %0 = stablehlo.iota dim = 0 : tensor<4000000000xi32>\n  return %0 : tensor<4000000000xi32>\n}";
+    assert!(
+        err(huge).starts_with("2:8: unsupported `stablehlo.iota` of 4000000000 elements"),
+        "{}",
+        err(huge)
+    );
+}

@@ -1,0 +1,91 @@
+//! Program formats in and out: PTIR text (`.ptir`) and StableHLO MLIR text (`.mlir`).
+//!
+//! [`read_program`] parses and verifies a program in either format; [`write_program`] prints
+//! one, MLIR with the fused externs the rules introduce emitted as private functions with
+//! their defining bodies ([`ptir_rules::externs::idiom_program`]) so the output is
+//! self-contained, or as `stablehlo.custom_call`s when asked.
+//!
+//! ```
+//! use ptir::format::{read_program, write_program, Format, WriteOptions};
+//! let mlir = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}";
+//! let p = read_program(mlir, Format::Mlir)?;
+//! assert_eq!(write_program(&p, Format::Ptir, &WriteOptions::default())?,
+//!     "func @main(%0: f32[4]) -> (f32[4]) {\n  %1 = add %0, %0 : f32[4]\n  return %1\n}\n");
+//! # Ok::<(), ptir::format::FormatError>(())
+//! ```
+
+use ptir_ir::Program;
+use std::path::Path;
+
+/// A program text format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// PTIR text.
+    Ptir,
+    /// StableHLO MLIR text.
+    Mlir,
+}
+
+impl Format {
+    /// The format a file name implies (`.mlir` is MLIR, anything else PTIR).
+    pub fn of_path(path: &Path) -> Format {
+        if path.extension().is_some_and(|e| e == "mlir") {
+            Format::Mlir
+        } else {
+            Format::Ptir
+        }
+    }
+}
+
+/// Why a program could not be read or written. Display is `LINE:COL: message` for located
+/// errors (the caller prefixes the file name).
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// PTIR text that does not parse.
+    #[error("{0}")]
+    Ptir(#[from] ptir_ir::ParseError),
+    /// MLIR text that does not import, or a program that does not export.
+    #[error("{0}")]
+    Mlir(#[from] ptir_mlir::MlirError),
+    /// A program that does not verify.
+    #[error(" the program does not verify:\n{0}")]
+    Verify(#[from] ptir_ir::VerifyError),
+}
+
+/// How to write a program.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WriteOptions {
+    /// MLIR: emit extern calls as `stablehlo.custom_call` instead of inlining their bodies as
+    /// private functions.
+    pub custom_calls: bool,
+}
+
+/// Parses `text` in `format` and verifies it.
+pub fn read_program(text: &str, format: Format) -> Result<Program, FormatError> {
+    let program = match format {
+        Format::Ptir => ptir_ir::parse(text)?,
+        Format::Mlir => ptir_mlir::import(text)?,
+    };
+    ptir_ir::verify(&program)?;
+    Ok(program)
+}
+
+/// Prints `program` in `format`.
+pub fn write_program(
+    program: &Program,
+    format: Format,
+    options: &WriteOptions,
+) -> Result<String, FormatError> {
+    match format {
+        Format::Ptir => Ok(ptir_ir::print(program)),
+        Format::Mlir => {
+            let body =
+                |name: &str, args: &[ptir_ir::Type]| ptir_rules::externs::idiom_program(name, args);
+            let options = ptir_mlir::ExportOptions {
+                custom_calls: options.custom_calls,
+                extern_body: Some(&body),
+            };
+            Ok(ptir_mlir::export(program, &options)?)
+        }
+    }
+}

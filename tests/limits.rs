@@ -1,0 +1,159 @@
+//! Both engines stop at their limits and say which one stopped them (issue 9): a rule that
+//! cycles with a bundled rule, a rule set that explodes on several functions under a time
+//! limit for the whole run, and the options that only one engine supports.
+
+use ptir::rules::StopReason;
+use ptir::{Engine, Error, Limits, Options};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `(add ?a ?b) => (sub ?a (neg ?b))` undoes the bundled `sub-neg` (`a - (-b) => a + b`).
+const CYCLING_RULE: &str = "; a + b = a - (-b), for any ring\n\
+    (rule add-to-sub (add ?a ?b) => (sub ?a (neg ?b)))\n";
+
+/// Writes `text` to a fresh rule file of this test process.
+fn rule_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptir-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("the rule file is written");
+    path
+}
+
+/// `functions` copies of `@f{k}(x0..x{n-1}) = x0 + x1 + ... + x{n-1}` on i32.
+fn sums(functions: usize, n: usize) -> ptir::ir::Program {
+    let mut text = String::new();
+    for k in 0..functions {
+        let params: Vec<String> = (0..n).map(|i| format!("%x{i}: i32[4]")).collect();
+        text.push_str(&format!(
+            "func @f{k}({}) -> (i32[4]) {{\n",
+            params.join(", ")
+        ));
+        let mut prev = "%x0".to_string();
+        for i in 1..n {
+            text.push_str(&format!("  %s{i} = add {prev}, %x{i} : i32[4]\n"));
+            prev = format!("%s{i}");
+        }
+        text.push_str(&format!("  return {prev}\n}}\n\n"));
+    }
+    ptir::ir::parse(&text).expect("the sums parse")
+}
+
+fn with_engine(engine: Engine, options: Options) -> Options {
+    Options { engine, ..options }
+}
+
+#[test]
+fn greedy_stops_a_cycling_rule_set_within_its_default_limits() {
+    let options = Options {
+        rule_files: vec![rule_file("cycle.rules", CYCLING_RULE)],
+        ..Options::default()
+    };
+    let program = sums(1, 2);
+    let out = ptir::optimize(&program, &with_engine(Engine::Greedy, options.clone()))
+        .expect("a limit is not an error");
+    let (_, run) = &out.report.stops[0];
+    let limit = ptir::greedy::GREEDY_REWRITE_LIMIT;
+    assert_eq!(run.stop, StopReason::RewriteLimit { limit }, "{run}");
+    assert_eq!(run.rewrites, limit);
+    assert!(
+        out.report.to_string().contains(&format!(
+            "stop (@f0): did not converge: rewrite limit ({limit}), after 1 iterations, {limit} rewrites"
+        )),
+        "{}",
+        out.report
+    );
+    ptir::ir::verify(&out.program).expect("the output verifies");
+
+    // Saturation holds both directions in one e-class and stops by itself.
+    let out = ptir::optimize(&program, &with_engine(Engine::Saturation, options))
+        .expect("saturation runs");
+    assert_eq!(out.report.stops[0].1.stop, StopReason::Saturated);
+}
+
+#[test]
+fn the_time_limit_is_for_the_whole_run_and_stops_inside_long_iterations() {
+    // Eight functions; commutativity and associativity of a 30-term sum have an astronomical
+    // closure, and no other limit is in the way: only the clock can stop the run. Before the
+    // fix, each function got the whole limit and the clock was read only between rules.
+    let limits = Limits {
+        iterations: Some(usize::MAX),
+        nodes: usize::MAX,
+        time: Duration::from_millis(500),
+        ..Limits::default()
+    };
+    let program = sums(8, 30);
+    let options = Options {
+        limits: limits.clone(),
+        ..Options::default()
+    };
+    let out = ptir::optimize(&program, &options).expect("a limit is not an error");
+    let time_limit = StopReason::TimeLimit {
+        limit: Duration::from_millis(500),
+    };
+    assert_eq!(out.report.stops.len(), 8);
+    for (f, run) in &out.report.stops {
+        assert_eq!(run.stop, time_limit, "@{f}: {run}");
+    }
+    // Greedy shares one deadline too: the cycling rule runs until the clock stops it.
+    let options = Options {
+        engine: Engine::Greedy,
+        rule_files: vec![rule_file("cycle-timed.rules", CYCLING_RULE)],
+        limits: Limits {
+            rewrites: Some(usize::MAX),
+            ..limits
+        },
+        ..Options::default()
+    };
+    let out = ptir::optimize(&sums(4, 3), &options).expect("a limit is not an error");
+    for (f, run) in &out.report.stops {
+        assert_eq!(run.stop, time_limit, "@{f}: {run}");
+    }
+}
+
+#[test]
+fn saturation_has_a_step_log_and_greedy_refuses_an_egraph_dump() {
+    let program = sums(1, 3);
+    let options = Options {
+        step_log: true,
+        ..Options::default()
+    };
+    let out = ptir::optimize(&program, &options).expect("saturation runs");
+    let (f, log) = &out.report.step_log[0];
+    assert_eq!(f, "f0");
+    assert!(log.starts_with("iteration 0: "), "{log}");
+    assert!(log.contains("add-comm"), "{log}");
+    assert!(log.contains("saturated after "), "{log}");
+
+    let options = Options {
+        engine: Engine::Greedy,
+        dump_egraph: true,
+        ..Options::default()
+    };
+    let err = ptir::optimize(&program, &options).expect_err("greedy builds no e-graph");
+    assert!(matches!(err, Error::Options(_)), "{err}");
+    assert!(err.to_string().contains("--dump-egraph"), "{err}");
+}
+
+#[test]
+fn moments_across_a_cond_is_correct_in_both_engines() {
+    // issue 9: the greedy multi-root `moments` rule replaced a root yielded by a cond branch
+    // with a value defined after the cond; the output did not verify.
+    let program = ptir::ir::parse(
+        "func @f(%p: bool[], %x: f32[4,8]) -> (f32[4], f32[4]) {
+  %sq = mul %x, %x : f32[4,8]
+  %ss = reduce_sum %sq axes=[1] keep_dims=false : f32[4]
+  %c = cond %p : f32[4] {
+    yield %ss
+  } {
+    %z = constant splat(0.0) : f32[4]
+    yield %z
+  }
+  %s = reduce_sum %x axes=[1] keep_dims=false : f32[4]
+  return %s, %c
+}",
+    )
+    .expect("the program parses");
+    let report = ptir::diff(&program, &Options::default()).expect("both engines run");
+    assert!(report.ok(), "{report}");
+}
