@@ -30,6 +30,11 @@ use std::fmt;
 /// Random input sets per program in [`diff`].
 pub const DIFF_TRIALS: usize = 8;
 
+/// Loop fuel of each interpreter run in [`diff`]: generated loops run a few iterations, and
+/// a generated helper that never returns should fail fast (an input on which the input
+/// program fails is skipped: [`DiffReport::skipped`]).
+pub const DIFF_WHILE_FUEL: u64 = 5_000;
+
 /// One disagreement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mismatch {
@@ -85,6 +90,10 @@ pub struct DiffReport {
     pub mismatches: Vec<Mismatch>,
     /// Input sets compared.
     pub trials: usize,
+    /// (function, input set) runs skipped because the input program itself fails on them
+    /// (division by zero, a call that never returns, a tensor over the limit): they say
+    /// nothing about the engines and are not mismatches.
+    pub skipped: usize,
     /// Why saturation's cost was not held to greedy's (`None`: it was; see the module docs).
     pub cost_unchecked: Option<&'static str>,
 }
@@ -101,8 +110,8 @@ impl fmt::Display for DiffReport {
         let (i, g, s) = self.costs;
         writeln!(
             f,
-            "{} instructions, {} trials, cost ({}): input {i}, greedy {g}, eqsat {s}",
-            self.insts, self.trials, self.cost_model
+            "{} instructions, {} trials ({} runs skipped: the input fails), cost ({}): input {i}, greedy {g}, eqsat {s}",
+            self.insts, self.trials, self.skipped, self.cost_model
         )?;
         if let Some(why) = self.cost_unchecked {
             writeln!(f, "cost not compared: {why}")?;
@@ -151,6 +160,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         rules_fired: (Vec::new(), Vec::new()),
         mismatches: Vec::new(),
         trials: DIFF_TRIALS,
+        skipped: 0,
         cost_unchecked: cost_unchecked(options.extractor),
     };
     let mut outputs = Vec::new();
@@ -214,7 +224,10 @@ fn compare_runs(
     report: &mut DiffReport,
 ) -> Result<(), Error> {
     for f in &program.functions {
-        let trial = Trial::new(program, f, seed)?;
+        let trial = Trial::with_while_fuel(program, f, seed, DIFF_WHILE_FUEL)?;
+        if trial.skipped() {
+            report.skipped += 1; // the input itself fails here (e.g. division by zero)
+        }
         for (engine, out) in outputs {
             let differs =
                 |m: &Mismatch| matches!(m, Mismatch::Results { engine: e, .. } if e == engine);

@@ -183,23 +183,38 @@ pub struct Trial {
     inputs: Vec<Value>,
     /// `Err`: the input program fails on these inputs, so they prove nothing.
     expected: Result<Vec<Value>, InterpError>,
+    /// Loop fuel of each run.
+    while_fuel: u64,
 }
 
 impl Trial {
     /// Makes input set `seed` for `function` of `input` and runs `input` on it.
     pub fn new(input: &Program, function: &Function, seed: u64) -> Result<Trial, CheckError> {
+        Trial::with_while_fuel(input, function, seed, ptir_ir::WHILE_FUEL)
+    }
+
+    /// [`Trial::new`] with `fuel` loop iterations per run (of the input and of each output)
+    /// instead of [`ptir_ir::WHILE_FUEL`].
+    pub fn with_while_fuel(
+        input: &Program,
+        function: &Function,
+        seed: u64,
+        while_fuel: u64,
+    ) -> Result<Trial, CheckError> {
         let inputs = try_random_inputs(function, seed).map_err(|source| CheckError::Inputs {
             function: function.name.clone(),
             source: Box::new(source),
         })?;
         let expected = interpreter(input)
             .with_seed(seed)
+            .with_while_fuel(while_fuel)
             .run(&function.name, &inputs);
         Ok(Trial {
             function: function.name.clone(),
             seed,
             inputs,
             expected,
+            while_fuel,
         })
     }
 
@@ -221,6 +236,7 @@ impl Trial {
         };
         let got = interpreter(output)
             .with_seed(self.seed)
+            .with_while_fuel(self.while_fuel)
             .run(&self.function, &self.inputs);
         match got {
             Err(source) if unrunnable(&source) => Err(CheckError::Unrunnable {

@@ -14,6 +14,16 @@ pub enum Error {
     /// A rule file is wrong.
     #[error(transparent)]
     Rules(#[from] ptir_rules::RuleError),
+    /// A user-supplied rule failed its proof by the interpreter.
+    #[error("{location}: rule `{rule}` is unsound (refused): {counterexample}")]
+    UnsoundRule {
+        /// `file:line` of the rule.
+        location: String,
+        /// The rule's name.
+        rule: String,
+        /// The proof's counterexample (seed, inputs, both values, the program).
+        counterexample: String,
+    },
     /// A name to enable or disable matches no rule and no label.
     #[error(transparent)]
     UnknownRule(#[from] ptir_rules::UnknownRuleName),

@@ -34,13 +34,15 @@ mod options;
 mod run;
 
 pub use compare::{compare_cost_models, CostTable};
-pub use diff::{diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS};
+pub use diff::{
+    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, DIFF_WHILE_FUEL,
+};
 pub use equivalence::{
     fast_math_tolerance, same_value, validate, CheckError, Divergence, Trial, Validation,
     ValidationError, FAST_MATH_TOLERANCE,
 };
 pub use error::Error;
-pub use optimize::{load_rules, load_target, optimize, Optimized, Report};
+pub use optimize::{load_rules, load_target, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS};
 pub use options::{Cost, Engine, Limits, Options};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;

@@ -147,7 +147,23 @@ impl fmt::Display for Report {
     }
 }
 
-/// Loads the rule set the options describe (bundled library, extra files), filtered.
+/// Seeds on which [`load_rules`] proves each user-supplied rule ([`ptir_rules::example::prove`]).
+pub const USER_RULE_PROOF_SEEDS: u64 = 24;
+
+/// Loads the rule set the options describe (bundled library, extra files and texts),
+/// filtered. With [`Options::prove_rules`], every user-supplied rule is proven by the
+/// interpreter on [`USER_RULE_PROOF_SEEDS`] seeds, and the first with a counterexample is
+/// refused ([`Error::UnsoundRule`], located at its file and line). A rule the prover cannot
+/// instantiate is kept: nothing shows it wrong.
+///
+/// ```
+/// let options = ptir::Options {
+///     rule_texts: vec![("mine.rules".into(), "(rule my-add-zero (add ?x (splat 0)) => ?x)".into())],
+///     ..ptir::Options::default()
+/// };
+/// let err = ptir::load_rules(&options).unwrap_err();
+/// assert!(err.to_string().starts_with("mine.rules:1: rule `my-add-zero` is unsound"), "{err}");
+/// ```
 pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     let mut set = if options.bundled_rules {
         RuleSet::bundled()?
@@ -166,8 +182,42 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
             set.add_source(&name, &text)?;
         }
     }
+    for (name, text) in &options.rule_texts {
+        set.add_source(name, text)?;
+    }
     set.check_names(options.enable.iter().chain(&options.disable))?;
-    Ok(set.filtered(&options.filter()))
+    let set = set.filtered(&options.filter());
+    if options.prove_rules {
+        prove_user_rules(&set, options)?;
+    }
+    Ok(set)
+}
+
+/// Proves the rules of `set` that come from the options' files and texts (see
+/// [`load_rules`]).
+fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
+    let user_files: Vec<String> = options
+        .rule_files
+        .iter()
+        .map(|p| p.display().to_string())
+        .chain(options.rule_texts.iter().map(|(n, _)| n.clone()))
+        .collect();
+    for rule in set.rules() {
+        if !user_files.contains(&rule.location.file) {
+            continue;
+        }
+        match ptir_rules::example::prove(rule, set.registry(), USER_RULE_PROOF_SEEDS) {
+            Err(e) if e.is_counterexample() => {
+                return Err(Error::UnsoundRule {
+                    location: rule.location.to_string(),
+                    rule: rule.name.clone(),
+                    counterexample: e.to_string(),
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Optimizes `program` as `options` say; with [`Options::validate`], the output is checked

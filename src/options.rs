@@ -154,6 +154,12 @@ pub struct Options {
     pub bundled_rules: bool,
     /// Extra rule files (`.rules` or `.pat`), read from disk.
     pub rule_files: Vec<PathBuf>,
+    /// Extra rules given as text: (file name for locations, `.rules` source).
+    pub rule_texts: Vec<(String, String)>,
+    /// Prove every user-supplied rule (of `rule_files` and `rule_texts`, not the bundled
+    /// library) by the interpreter when loading it, and refuse one with a counterexample
+    /// (default true; see [`crate::load_rules`]).
+    pub prove_rules: bool,
     /// Rule names or labels to keep (empty: all).
     pub enable: Vec<String>,
     /// Rule names or labels to drop (wins over `enable`).
@@ -192,6 +198,8 @@ impl Default for Options {
             engine: Engine::Saturation,
             bundled_rules: true,
             rule_files: Vec::new(),
+            rule_texts: Vec::new(),
+            prove_rules: true,
             enable: Vec::new(),
             disable: Vec::new(),
             fast_math: false,

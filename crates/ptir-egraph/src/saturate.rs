@@ -294,7 +294,11 @@ pub fn saturate_until(
         }
     };
     let rewrites = total;
-    let rule_errors = std::mem::take(&mut egraph.analysis.type_errors);
+    // The same faulty rule can fail on several matches (or on one match searched again):
+    // report each distinct error once.
+    let mut rule_errors = std::mem::take(&mut egraph.analysis.type_errors);
+    let mut seen = FxHashSet::default();
+    rule_errors.retain(|e| seen.insert(e.clone()));
     let report = SaturationReport {
         iterations,
         stop,

@@ -48,6 +48,7 @@ mod build;
 mod error;
 pub mod example;
 pub mod externs;
+pub mod fuzz;
 mod ops;
 mod parse;
 mod pat;

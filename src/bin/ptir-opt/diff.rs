@@ -1,14 +1,50 @@
 //! `ptir-opt diff`: on a file, or on generated programs with a progress bar.
+//!
+//! `--random N` diffs programs of the extended generator (`GenConfig::extended`, with the
+//! bundled rules' extern names to clash with; `--classic` for the plain one, `--chain LEN`
+//! for long chains) and, with `--rule-fuzz K`, loads K generated rules that the interpreter
+//! proof accepts into both engines and adds their probe programs. Inputs on which the input
+//! program itself fails are skipped and counted; mismatching programs are counted per class.
 
 use crate::{load, CliError, ExtractArgs, LimitArgs, RuleArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use ptir::ir::generate::{generate, GenConfig};
+use ptir::ir::Program;
+use ptir::rules::fuzz;
+use ptir::{DiffReport, Mismatch};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 /// Programs diffed per parallel batch (the progress bar advances per batch).
 const BATCH: usize = 64;
+
+/// Seeds on which `--rule-fuzz` proves each generated rule.
+const RULE_FUZZ_PROOF_SEEDS: u64 = 16;
+
+/// Probe programs per probe pattern of each accepted fuzzed rule.
+const PROBES_PER_PATTERN: usize = 2;
+
+/// How `diff --random` makes its programs.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(crate) struct GenArgs {
+    /// With --random: the plain generator (no trapping or looping helpers, guarded
+    /// divisions, huge broadcasts, fusion idioms or functions named like rule externs).
+    #[arg(long, requires = "random")]
+    classic: bool,
+    /// With --random: long-chain mode, every program one chain of LEN elementwise
+    /// instructions (slow to diff: use with a small N).
+    #[arg(long, value_name = "LEN", requires = "random")]
+    chain: Option<usize>,
+    /// With --random: generate K rules, load those the interpreter proof accepts into both
+    /// engines, check that each refused one is refused on load, and diff their probe
+    /// programs (instances of their sources and near misses) too.
+    #[arg(long, value_name = "K", requires = "random")]
+    rule_fuzz: Option<usize>,
+}
 
 /// The options of both engines: rules, limits and extraction (the engine, the report and
 /// the dumps are the diff's own business).
@@ -31,6 +67,7 @@ pub(crate) fn run(
     seed: u64,
     size: usize,
     list: bool,
+    gen: &GenArgs,
     options: &ptir::Options,
 ) -> Result<(String, bool), CliError> {
     match (file, random) {
@@ -46,7 +83,7 @@ pub(crate) fn run(
                 ok,
             ))
         }
-        (None, Some(n)) => Ok(random_diff(n, seed, size, list, options)),
+        (None, Some(n)) => random_diff(n, seed, size, list, gen, options),
         (None, None) => Err(CliError::Usage {
             path: "diff".into(),
             message: "give a file or --random N".into(),
@@ -54,16 +91,141 @@ pub(crate) fn run(
     }
 }
 
+/// One program of a random run.
+struct Case {
+    /// `seed S` or `probe R#i`.
+    label: String,
+    program: Program,
+    /// A probe program of a fuzzed rule (rather than a generated program).
+    probe: bool,
+}
+
+/// The rule externs of the bundled library: the names generated programs clash with.
+fn rule_extern_names() -> Vec<String> {
+    ptir::rules::RuleSet::bundled()
+        .map(|set| set.externs().keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The class a flagged program counts under (the first that applies), `None` if the
+/// engines agreed.
+fn class_of(
+    case: &Case,
+    result: &std::thread::Result<Result<DiffReport, ptir::Error>>,
+    clash_names: &[String],
+) -> Option<&'static str> {
+    let report = match result {
+        Err(_) => return Some("panic"),
+        Ok(Err(_)) => return Some("error"),
+        Ok(Ok(r)) if r.ok() => return None,
+        Ok(Ok(r)) => r,
+    };
+    let has = |f: fn(&Mismatch) -> bool| report.mismatches.iter().any(f);
+    let clash = case
+        .program
+        .functions
+        .iter()
+        .any(|f| clash_names.contains(&f.name));
+    let output_fails =
+        |m: &Mismatch| matches!(m, Mismatch::Results { divergence, .. } if divergence.got.is_err());
+    Some(if has(|m| matches!(m, Mismatch::Failed { .. })) {
+        "engine failed"
+    } else if has(output_fails) {
+        "output fails where the input runs (speculation)"
+    } else if has(|m| matches!(m, Mismatch::Results { .. })) {
+        if case.probe {
+            "results differ (rule-fuzz probe)"
+        } else if clash {
+            "results differ (user function named like a rule extern)"
+        } else {
+            "results differ (generated program)"
+        }
+    } else {
+        "saturation costs more than greedy"
+    })
+}
+
+/// The fuzzed rules and their probe programs (`--rule-fuzz K`); adds the accepted rules to
+/// `options` and writes what the fuzzer did to `out`.
+fn rule_fuzz(k: usize, seed: u64, options: &mut ptir::Options, out: &mut String) -> Vec<Case> {
+    let fuzzed = fuzz::fuzz_rules(seed, k, RULE_FUZZ_PROOF_SEEDS);
+    let refused_on_load = fuzzed
+        .rejected
+        .iter()
+        .filter(|(r, _)| {
+            let opts = ptir::Options {
+                rule_texts: vec![("fuzz.rules".into(), r.text.clone())],
+                ..ptir::Options::default()
+            };
+            ptir::load_rules(&opts).is_err()
+        })
+        .count();
+    let _ = writeln!(
+        out,
+        "rule fuzz: {k} rules, {} accepted by the proof, {} refused ({refused_on_load} of them also refused on load), {} not checkable, {} ill-formed",
+        fuzzed.accepted.len(),
+        fuzzed.rejected.len(),
+        fuzzed.unchecked.len(),
+        fuzzed.ill_formed.len()
+    );
+    options
+        .rule_texts
+        .push(("fuzz.rules".into(), fuzzed.rules_text()));
+    let mut cases = Vec::new();
+    for r in fuzzed.accepted.iter().filter(|r| !r.cyclic) {
+        for (i, program) in fuzz::probe_programs(r, seed, PROBES_PER_PATTERN)
+            .into_iter()
+            .enumerate()
+        {
+            cases.push(Case {
+                label: format!("probe {}#{i}", r.name),
+                program,
+                probe: true,
+            });
+        }
+    }
+    cases
+}
+
 fn random_diff(
     n: usize,
     seed: u64,
     size: usize,
     list: bool,
+    gen: &GenArgs,
     options: &ptir::Options,
-) -> (String, bool) {
+) -> Result<(String, bool), CliError> {
     let start = Instant::now();
+    let mut out = String::new();
+    let mut options = options.clone();
+    // User rule files are proven once here rather than once per program.
+    ptir::load_rules(&options).map_err(|source| CliError::Optimize {
+        path: "--rules".into(),
+        source,
+    })?;
+    let extra = match gen.rule_fuzz {
+        Some(k) => rule_fuzz(k, seed, &mut options, &mut out),
+        None => Vec::new(),
+    };
+    options.prove_rules = false;
+    let clash_names = if gen.classic {
+        Vec::new()
+    } else {
+        rule_extern_names()
+    };
+    let config = |s: u64| {
+        if gen.classic {
+            GenConfig::new(s, size)
+        } else {
+            GenConfig {
+                chain_len: gen.chain.unwrap_or(0),
+                ..GenConfig::extended(s, size, clash_names.clone())
+            }
+        }
+    };
+    let total = n + extra.len();
     let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(n as u64)
+        ProgressBar::new(total as u64)
     } else {
         ProgressBar::hidden()
     };
@@ -71,37 +233,47 @@ fn random_diff(
         ProgressStyle::with_template("{bar:40} {pos}/{len} programs, {elapsed} ({eta} left)")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut out = String::new();
-    // The smallest program that shows each kind of mismatch, by instruction count.
-    let mut worst: Option<(usize, u64, String)> = None;
-    let (mut mismatches, mut errors, mut insts) = (0, 0, 0);
-    let mut first = 0;
+    // The smallest mismatching program, by instruction count.
+    let mut worst: Option<(usize, String, String)> = None;
+    let (mut mismatches, mut errors, mut insts, mut skipped) = (0, 0, 0, 0);
+    let mut classes: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Why costs were not compared (the same for every program: it follows the extractor).
     let mut cost_unchecked = None;
-    while first < n {
-        let count = BATCH.min(n - first);
-        let programs: Vec<_> = (first..first + count)
-            .map(|i| {
-                generate(&GenConfig {
-                    seed: seed + i as u64,
-                    size,
-                    ..GenConfig::default()
-                })
+    let mut extra = extra.into_iter();
+    let mut first = 0;
+    while first < total {
+        let count = BATCH.min(total - first);
+        let cases: Vec<Case> = (first..first + count)
+            .filter_map(|i| {
+                if i < n {
+                    let s = seed + i as u64;
+                    Some(Case {
+                        label: format!("seed {s}"),
+                        program: generate(&config(s)),
+                        probe: false,
+                    })
+                } else {
+                    extra.next()
+                }
             })
             .collect();
-        for (k, (p, r)) in programs
-            .iter()
-            .zip(ptir::diff_batch(&programs, options))
-            .enumerate()
-        {
-            let s = seed + (first + k) as u64;
+        let results: Vec<_> = cases
+            .par_iter()
+            .map(|c| catch_unwind(AssertUnwindSafe(|| ptir::diff(&c.program, &options))))
+            .collect();
+        for (case, r) in cases.iter().zip(results) {
+            let p = &case.program;
             insts += p.num_insts();
-            if let Ok(r) = &r {
+            if let Ok(Ok(r)) = &r {
                 cost_unchecked = cost_unchecked.or(r.cost_unchecked);
+                skipped += r.skipped;
             }
+            let Some(class) = class_of(case, &r, &clash_names) else {
+                continue;
+            };
+            *classes.entry(class).or_default() += 1;
             match r {
-                Ok(r) if r.ok() => {}
-                Ok(r) => {
+                Ok(Ok(r)) => {
                     mismatches += 1;
                     if list {
                         let lines: Vec<String> = r
@@ -111,18 +283,23 @@ fn random_diff(
                             .collect();
                         let _ = writeln!(
                             out,
-                            "seed {s} ({} instructions): {}",
+                            "{} ({} instructions): {}",
+                            case.label,
                             p.num_insts(),
                             lines.join("; ")
                         );
                     }
                     if worst.as_ref().is_none_or(|(w, _, _)| p.num_insts() < *w) {
-                        worst = Some((p.num_insts(), s, format!("{r}\n{p}")));
+                        worst = Some((p.num_insts(), case.label.clone(), format!("{r}\n{p}")));
                     }
                 }
-                Err(e) => {
+                Ok(Err(e)) => {
                     errors += 1;
-                    let _ = writeln!(out, "seed {s}: {e}");
+                    let _ = writeln!(out, "{}: {e}", case.label);
+                }
+                Err(_) => {
+                    errors += 1;
+                    let _ = writeln!(out, "{}: panicked", case.label);
                 }
             }
         }
@@ -130,20 +307,30 @@ fn random_diff(
         bar.set_position(first as u64);
     }
     bar.finish_and_clear();
+    let generator = match (gen.classic, gen.chain) {
+        (true, _) => "classic".to_string(),
+        (false, Some(len)) => format!("extended, chains of {len}"),
+        (false, None) => "extended".to_string(),
+    };
     let _ = writeln!(
         out,
-        "{n} programs ({insts} instructions, seeds {seed}..{}, size {size}): {mismatches} mismatches, {errors} errors, {:.2?}",
+        "{total} programs ({n} generated ({generator}), seeds {seed}..{}, size {size}; {} rule-fuzz probes; {insts} instructions): {mismatches} mismatches, {errors} errors, {skipped} runs skipped (the input fails), {:.2?}",
         seed + n as u64,
+        total - n,
         start.elapsed()
     );
+    if !classes.is_empty() {
+        let items: Vec<String> = classes.iter().map(|(c, k)| format!("{c}: {k}")).collect();
+        let _ = writeln!(out, "flagged by class: {}", items.join(", "));
+    }
     if let Some(why) = cost_unchecked {
         let _ = writeln!(out, "cost not compared: {why}");
     }
-    if let Some((k, s, text)) = worst {
+    if let Some((k, label, text)) = worst {
         let _ = writeln!(
             out,
-            "smallest mismatching program: seed {s}, {k} instructions\n{text}"
+            "smallest mismatching program: {label}, {k} instructions\n{text}"
         );
     }
-    (out, mismatches == 0 && errors == 0)
+    Ok((out, mismatches == 0 && errors == 0))
 }

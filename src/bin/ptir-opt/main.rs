@@ -453,6 +453,8 @@ enum Command {
         #[arg(long, requires = "random")]
         list: bool,
         #[command(flatten)]
+        gen: diff::GenArgs,
+        #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
         limits: LimitArgs,
@@ -655,13 +657,14 @@ fn main() -> ExitCode {
                 seed,
                 size,
                 list,
+                gen,
                 rules,
                 limits,
                 extract,
             }),
             _,
         ) => match diff::options(rules, limits, extract)
-            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, &o))
+            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o))
         {
             Ok((text, true)) => Ok(text),
             Ok((text, false)) => {

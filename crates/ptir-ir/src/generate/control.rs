@@ -41,9 +41,14 @@ enum Kind {
     Cond,
     While,
     Scan,
+    GuardedDiv,
+    RiskyCall,
+    HugeBroadcast,
+    Idiom,
 }
 
-/// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`].
+/// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`],
+/// and the kinds of [`Gen::extended_kinds`] follow.
 const KINDS: [(Kind, u32); 21] = [
     (Kind::Constant, 2),
     (Kind::Unary, 10),
@@ -71,15 +76,24 @@ const KINDS: [(Kind, u32); 21] = [
 impl Gen<'_> {
     /// Generates a function of about `size` instructions and adds it to the program; the
     /// functions generated before it become callable.
-    pub fn function(&mut self, pb: &mut ProgramBuilder, name: &'static str, size: usize) {
-        let params: Vec<TensorType> = (0..self.rng.gen_range(1..=3))
+    /// `extra_params` follow the random parameters.
+    pub fn function(
+        &mut self,
+        pb: &mut ProgramBuilder,
+        name: &str,
+        size: usize,
+        extra_params: &[TensorType],
+    ) {
+        let mut params: Vec<TensorType> = (0..self.rng.gen_range(1..=3))
             .map(|_| self.rand_type(|_| true))
             .collect();
+        params.extend_from_slice(extra_params);
         let mut f = match pb.function(name, &params) {
             Ok(f) => f,
             Err(e) => return self.reject(e.to_string()),
         };
         self.pool = vec![f.params()];
+        self.entry_prelude(&mut f, name);
         let mut tries = 0;
         while f.num_insts() < size && tries < 3 * size + 10 {
             self.step(&mut f);
@@ -88,9 +102,11 @@ impl Gen<'_> {
         let results = self.function_results(&f);
         match f.ret(&results) {
             Ok(()) => self.callees.push(Callee {
-                name,
+                name: name.to_string(),
                 params: params.into_iter().map(Type::from).collect(),
                 is_extern: false,
+                risk: None,
+                result: None,
             }),
             Err(e) => self.reject(e.to_string()),
         }
@@ -129,11 +145,31 @@ impl Gen<'_> {
         let regions = self.cfg.allow_regions && self.depth < self.cfg.max_depth;
         match kind {
             Kind::Rng => self.cfg.allow_impure,
-            Kind::CallHelper => self.callees.iter().any(|c| !c.is_extern),
+            Kind::CallHelper => self
+                .callees
+                .iter()
+                .any(|c| !c.is_extern && c.risk.is_none()),
             Kind::CallExtern => self.callees.iter().any(|c| c.is_extern),
             Kind::Cond | Kind::While | Kind::Scan => regions,
+            Kind::GuardedDiv | Kind::HugeBroadcast => regions,
+            Kind::RiskyCall => regions && self.callees.iter().any(|c| c.risk.is_some()),
             _ => true,
         }
+    }
+
+    /// The extended step kinds with their configured weights (zero weights left out, so
+    /// that the default config draws exactly as before they existed).
+    fn extended_kinds(&self) -> Vec<(Kind, u32)> {
+        let c = self.cfg;
+        [
+            (Kind::GuardedDiv, c.guarded_div_weight),
+            (Kind::RiskyCall, c.risky_call_weight),
+            (Kind::HugeBroadcast, c.huge_broadcast_weight),
+            (Kind::Idiom, c.idiom_weight),
+        ]
+        .into_iter()
+        .filter(|&(_, w)| w > 0)
+        .collect()
     }
 
     /// One step: picks an op kind and emits it (with the operands it needs). A refused op is
@@ -143,6 +179,7 @@ impl Gen<'_> {
         let kinds: Vec<(Kind, u32)> = KINDS
             .iter()
             .copied()
+            .chain(self.extended_kinds())
             .filter(|&(k, _)| self.allows(k))
             .collect();
         let Ok(&(kind, _)) = kinds.choose_weighted(&mut self.rng, |&(_, w)| w) else {
@@ -178,12 +215,16 @@ impl Gen<'_> {
             Kind::Cond => self.gen_cond(f),
             Kind::While => self.gen_while(f),
             Kind::Scan => self.gen_scan(f),
+            Kind::GuardedDiv => self.gen_guarded_div(f),
+            Kind::RiskyCall => self.gen_risky_call(f),
+            Kind::HugeBroadcast => self.gen_huge_broadcast(f),
+            Kind::Idiom => self.gen_idiom(f),
         }
     }
 
     /// Unpacks some elements of a tuple result into the pool, at least one; returns the
     /// tuple.
-    fn unpack_some(&mut self, f: &mut FunctionBuilder<'_>, v: Val) -> Result<Val> {
+    pub(super) fn unpack_some(&mut self, f: &mut FunctionBuilder<'_>, v: Val) -> Result<Val> {
         let n = f.ty(v)?.as_tuple().map_or(0, <[Type]>::len);
         let first = if n > 0 { self.rng.gen_range(0..n) } else { 0 };
         for i in 0..n {
@@ -198,11 +239,11 @@ impl Gen<'_> {
     /// A call of the helper function or of an extern (impure ones only if allowed).
     fn gen_call(&mut self, f: &mut FunctionBuilder<'_>, kind: Kind) -> Result<Val> {
         let want_extern = matches!(kind, Kind::CallExtern);
-        let cands: Vec<(&'static str, Vec<Type>)> = self
+        let cands: Vec<(String, Vec<Type>)> = self
             .callees
             .iter()
-            .filter(|c| c.is_extern == want_extern)
-            .map(|c| (c.name, c.params.clone()))
+            .filter(|c| c.is_extern == want_extern && c.risk.is_none())
+            .map(|c| (c.name.clone(), c.params.clone()))
             .collect();
         let Some((name, params)) = cands.choose(&mut self.rng).cloned() else {
             return Err(BuildError::Name(format!("no callee for {kind:?}")));
@@ -211,7 +252,7 @@ impl Gen<'_> {
         for p in params.iter().filter_map(Type::as_tensor) {
             args.push(self.want(f, p)?);
         }
-        let v = f.call(name, &args)?;
+        let v = f.call(&name, &args)?;
         self.unpack_some(f, v)
     }
 
@@ -238,7 +279,7 @@ impl Gen<'_> {
 
     /// Runs up to [`REGION_STEP_LIMIT`] steps in a new pool level holding `params`, then finds
     /// or makes values of the `results` types. The level is dropped even on error.
-    fn block(
+    pub(super) fn block(
         &mut self,
         f: &mut FunctionBuilder<'_>,
         params: &[Val],
@@ -295,7 +336,7 @@ impl Gen<'_> {
 
     /// A type for a region result: mostly one that some value in the pool has (so that it
     /// can be found or derived), within `max_rank` and `max_elements`.
-    fn result_type(
+    pub(super) fn result_type(
         &mut self,
         f: &FunctionBuilder<'_>,
         max_rank: usize,

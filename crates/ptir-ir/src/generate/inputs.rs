@@ -9,7 +9,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Random arguments for `f`, one per parameter, the same for the same seed: floats uniform
-/// in [-2, 2) (rounded to their dtype), integers in [-4, 4], bools either way.
+/// in [-2, 2) (rounded to their dtype), integers zero a third of the time (so that guarded
+/// divisions see their divisor be zero) and otherwise uniform in [-4, 4], bools either way.
 ///
 /// ```
 /// use ptir_ir::generate::{generate, random_inputs, GenConfig, ENTRY};
@@ -64,7 +65,11 @@ pub fn random_tensor(ty: &TensorType, rng: &mut impl Rng) -> Tensor {
         if d.is_float() {
             Scalar::from_f64(d, rng.gen_range(-2.0..2.0))
         } else if d.is_int() {
-            Scalar::Int(rng.gen_range(-4..=4))
+            Scalar::Int(if rng.gen_bool(1.0 / 3.0) {
+                0
+            } else {
+                rng.gen_range(-4..=4)
+            })
         } else {
             Scalar::Bool(rng.gen_bool(0.5))
         }

@@ -31,6 +31,7 @@
 //! assert_eq!(inputs.len(), main.body.params.len());
 //! ```
 
+mod adversarial;
 mod chain;
 mod control;
 mod gpt2;
@@ -58,6 +59,19 @@ pub const GEN_IMPURE_EXTERN: &str = "gen_impure";
 pub const HELPER: &str = "helper";
 /// Name of the entry function (the last function of a generated program).
 pub const ENTRY: &str = "main";
+/// Name prefix of the generated helpers that trap ([`GenConfig::trapping_helpers`]).
+pub const TRAP_PREFIX: &str = "trap";
+/// Name prefix of the generated helpers that never return ([`GenConfig::looping_helpers`]).
+pub const SPIN_PREFIX: &str = "spin";
+/// The fusion idioms the generator can write, by the name of the extern the bundled rules
+/// raise them to ([`GenConfig::idiom_weight`], [`GenConfig::clash_names`]).
+pub const IDIOMS: [&str; 5] = [
+    "linear",
+    "softmax_fused",
+    "gelu_fused",
+    "moments",
+    "transpose_add_mul",
+];
 
 /// What to generate. `Default` gives small, varied programs of every op kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +95,42 @@ pub struct GenConfig {
     /// The dtypes of random types (default: all). `bool` results of comparisons and the
     /// `i32` counters of loops appear whatever this says; empty means all.
     pub dtypes: Vec<DType>,
+    /// Plain generated functions besides [`HELPER`], named `helper1`, `helper2`, ...
+    /// (default 0).
+    pub extra_helpers: usize,
+    /// Generated functions that trap on some inputs, [`TRAP_PREFIX`]`0`, ...: an integer
+    /// division of a constant by their first parameter (default 0).
+    pub trapping_helpers: usize,
+    /// Generated functions that never return, [`SPIN_PREFIX`]`0`, ...: an endless `while`
+    /// or an unconditional call of themselves (default 0).
+    pub looping_helpers: usize,
+    /// Step weight of guarded integer divisions, `cond (x != 0) { 100 / x + 1 } else { 0 }`
+    /// with `x` often an input, sometimes twice on the same `x` (default 0: never).
+    pub guarded_div_weight: u32,
+    /// Step weight of calls of the trapping and looping helpers inside a `cond` whose guard
+    /// protects them, or inside a `while` whose trip count comes from an input and is often
+    /// zero (default 0: never).
+    pub risky_call_weight: u32,
+    /// Step weight of `cond`s whose branch not taken (on generated inputs) broadcasts to more
+    /// than [`TENSOR_ELEMENT_LIMIT`](crate::TENSOR_ELEMENT_LIMIT) elements (default 0: never).
+    pub huge_broadcast_weight: u32,
+    /// Step weight of the idioms that the bundled fusion rules raise to library calls
+    /// (`linear`, `softmax_fused`, `gelu_fused`, `moments`, `transpose_add_mul`; see
+    /// [`IDIOMS`]) (default 0: never).
+    pub idiom_weight: u32,
+    /// Names a program may give one of its own functions: the externs rules introduce,
+    /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`
+    /// (default empty).
+    pub clash_names: Vec<String>,
+    /// Percent of programs that define a function named after one of
+    /// [`GenConfig::clash_names`] (with the idiom's signature when the name is one of
+    /// [`IDIOMS`], a body other than the idiom most of the time, and the idiom in `@main`)
+    /// (default 0).
+    pub clash_percent: u32,
+    /// Long-chain mode: if non-zero, the program is only `@main`, a straight chain of this
+    /// many elementwise instructions (sometimes inside a `cond`), for the scaling bugs of
+    /// lifting, extraction and printing (default 0: off).
+    pub chain_len: usize,
 }
 
 impl Default for GenConfig {
@@ -95,6 +145,16 @@ impl Default for GenConfig {
             allow_regions: true,
             allow_impure: true,
             dtypes: DType::ALL.to_vec(),
+            extra_helpers: 0,
+            trapping_helpers: 0,
+            looping_helpers: 0,
+            guarded_div_weight: 0,
+            risky_call_weight: 0,
+            huge_broadcast_weight: 0,
+            idiom_weight: 0,
+            clash_names: Vec::new(),
+            clash_percent: 0,
+            chain_len: 0,
         }
     }
 }
@@ -105,6 +165,34 @@ impl GenConfig {
         GenConfig {
             seed,
             size,
+            ..GenConfig::default()
+        }
+    }
+
+    /// The extended generator: the default config plus the shapes that broke the optimizer
+    /// (issue 9), at rates that suit `ptir-opt diff --random`: 0–2 extra helpers, one
+    /// trapping and one looping helper, guarded divisions, risky calls in `cond`s and
+    /// zero-trip loops, huge broadcasts in branches not taken, fusion idioms, and in
+    /// `clash_percent` = 30% of programs a function named after one of `clash_names`.
+    ///
+    /// ```
+    /// use ptir_ir::generate::{generate, GenConfig};
+    /// let cfg = GenConfig::extended(3, 40, vec!["linear".to_string()]);
+    /// assert!(ptir_ir::verify(&generate(&cfg)).is_ok());
+    /// ```
+    pub fn extended(seed: u64, size: usize, clash_names: Vec<String>) -> Self {
+        GenConfig {
+            seed,
+            size,
+            extra_helpers: (seed % 3) as usize,
+            trapping_helpers: 1,
+            looping_helpers: 1,
+            guarded_div_weight: 3,
+            risky_call_weight: 3,
+            huge_broadcast_weight: 1,
+            idiom_weight: 2,
+            clash_names,
+            clash_percent: 30,
             ..GenConfig::default()
         }
     }
@@ -143,13 +231,27 @@ pub fn generate_with_stats(cfg: &GenConfig) -> (Program, GenStats) {
     let cfg = cfg.sanitized();
     let mut gen = Gen::new(&cfg);
     let mut pb = ProgramBuilder::new();
-    gen.declare_externs(&mut pb);
-    let helper_size = (cfg.size / 5).max(2);
-    gen.function(&mut pb, HELPER, helper_size);
-    gen.function(&mut pb, ENTRY, cfg.size.saturating_sub(helper_size).max(1));
-    let program = pb
+    if cfg.chain_len > 0 {
+        gen.long_chain(&mut pb, cfg.chain_len);
+    } else {
+        gen.declare_externs(&mut pb);
+        let helper_size = (cfg.size / 5).max(2);
+        gen.function(&mut pb, HELPER, helper_size, &[]);
+        let mut main_size = cfg.size.saturating_sub(helper_size).max(1);
+        for i in 1..=cfg.extra_helpers {
+            let size = (cfg.size / 8).max(2);
+            main_size = main_size.saturating_sub(size).max(1);
+            gen.function(&mut pb, &format!("{HELPER}{i}"), size, &[]);
+        }
+        gen.risky_helpers(&mut pb);
+        gen.clash_function(&mut pb);
+        let inputs = gen.main_inputs();
+        gen.function(&mut pb, ENTRY, main_size, &inputs);
+    }
+    let mut program = pb
         .finish()
         .expect("the generator adds only ops that the builder type-checked");
+    gen.patch_recursive(&mut program);
     (program, gen.into_stats())
 }
 

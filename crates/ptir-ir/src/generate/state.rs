@@ -21,10 +21,32 @@ const POOL_PROBES: usize = 8;
 
 /// A function or extern the generated code may call.
 pub(super) struct Callee {
-    pub name: &'static str,
+    pub name: String,
     pub params: Vec<Type>,
     /// An extern rather than a generated function.
     pub is_extern: bool,
+    /// Calling it may trap or never return: it is called only under a guard
+    /// ([`GenConfig::risky_call_weight`]).
+    pub risk: Option<Risk>,
+    /// The result type, where the generator needs it (risky helpers).
+    pub result: Option<TensorType>,
+}
+
+/// How a generated helper misbehaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Risk {
+    /// Divides by its first parameter: traps where that has a zero.
+    Trap,
+    /// Never returns.
+    Spin,
+}
+
+/// A function named after a rule extern, and the idiom of that extern if the generator knows
+/// it.
+pub(super) struct Clash {
+    pub name: String,
+    pub params: Vec<TensorType>,
+    pub idiom: Option<&'static str>,
 }
 
 /// The generator.
@@ -38,6 +60,11 @@ pub(super) struct Gen<'c> {
     /// Callable functions and externs, with their parameter types.
     pub callees: Vec<Callee>,
     pub stats: GenStats,
+    /// The function named after a rule extern, if this program has one.
+    pub clash: Option<Clash>,
+    /// Looping helpers whose body becomes an unconditional call of themselves once the
+    /// program is built (the builder cannot call a function before it is finished).
+    pub recursive: Vec<String>,
 }
 
 /// The tensor type of a value, cloned.
@@ -54,6 +81,8 @@ impl<'c> Gen<'c> {
             depth: 0,
             callees: Vec::new(),
             stats: GenStats::default(),
+            clash: None,
+            recursive: Vec::new(),
         }
     }
 
@@ -87,9 +116,11 @@ impl<'c> Gen<'c> {
     ) {
         match pb.declare_extern(name, &params, &results, pure) {
             Ok(()) => self.callees.push(Callee {
-                name,
+                name: name.to_string(),
                 params,
                 is_extern: true,
+                risk: None,
+                result: None,
             }),
             Err(e) => self.reject(e.to_string()),
         }

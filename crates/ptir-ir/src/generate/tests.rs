@@ -1,5 +1,6 @@
 use super::*;
 use crate::ops::Op;
+use crate::program::Function;
 use crate::tensor::Literal;
 use crate::types::TensorType;
 use crate::verify::verify;
@@ -216,4 +217,206 @@ fn inputs_match_the_entry_params() {
             assert_eq!(&v.as_tensor().unwrap().ty, t);
         }
     }
+}
+
+/// The extended config of [`GenConfig::extended`], clashing with two rule extern names.
+fn extended(seed: u64, size: usize) -> GenConfig {
+    GenConfig::extended(
+        seed,
+        size,
+        vec![
+            "linear".to_string(),
+            "softmax_fused".to_string(),
+            "attention".to_string(),
+        ],
+    )
+}
+
+/// Facts about a program that the extended knobs should produce.
+fn extended_features(p: &Program) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for f in &p.functions {
+        let params: BTreeSet<_> = f.body.params.iter().map(|p| p.id).collect();
+        if f.name.starts_with(TRAP_PREFIX)
+            && f.body.insts.iter().any(|i| {
+                matches!(
+                    i.op,
+                    Op::Binary(crate::ops::BinaryOp::Div | crate::ops::BinaryOp::Rem)
+                ) && params.contains(&i.operands[1])
+            })
+        {
+            out.insert("trapping helper".to_string());
+        }
+        if f.name.starts_with(SPIN_PREFIX) {
+            let calls_itself = f
+                .body
+                .insts
+                .iter()
+                .any(|i| matches!(&i.op, Op::Call { callee } if *callee == f.name));
+            let loops = f.body.insts.iter().any(|i| i.op.key() == OpKey::While);
+            if calls_itself {
+                out.insert("self-recursive helper".to_string());
+            }
+            if loops {
+                out.insert("endless while helper".to_string());
+            }
+        }
+        if IDIOMS.contains(&f.name.as_str()) {
+            out.insert(format!("user function @{}", f.name));
+        }
+        f.body.walk(&mut |inst, _| {
+            for r in inst.op.regions() {
+                let mut divides = false;
+                r.walk(&mut |i, _| {
+                    divides |= matches!(i.op, Op::Binary(crate::ops::BinaryOp::Div))
+                        && i.ty.as_tensor().is_some_and(|t| t.dtype.is_int());
+                });
+                if divides && inst.op.key() == OpKey::Cond {
+                    out.insert("guarded integer division".to_string());
+                }
+            }
+            if let Op::Call { callee } = &inst.op {
+                if callee.starts_with(TRAP_PREFIX) || callee.starts_with(SPIN_PREFIX) {
+                    out.insert(format!("call @{callee} in a region"));
+                }
+            }
+            if inst
+                .ty
+                .as_tensor()
+                .is_some_and(|t| t.num_elements() > crate::TENSOR_ELEMENT_LIMIT)
+            {
+                out.insert("huge broadcast".to_string());
+            }
+            if let Op::Call { callee } = &inst.op {
+                if f.name == ENTRY && IDIOMS.contains(&callee.as_str()) {
+                    out.insert("main calls the clash".to_string());
+                }
+            }
+        });
+    }
+    out
+}
+
+#[test]
+fn extended_programs_verify_without_rejections() {
+    for seed in 0..200 {
+        let cfg = extended(seed, [5, 20, 40, 80][seed as usize % 4]);
+        let (p, stats) = generate_with_stats(&cfg);
+        if let Err(e) = verify(&p) {
+            panic!("seed {seed} does not verify:\n{e}\n{p}");
+        }
+        assert_eq!(
+            stats.rejected, 0,
+            "seed {seed}: {:?}",
+            stats.first_rejection
+        );
+        assert_eq!(p, generate(&cfg), "seed {seed} is not deterministic");
+    }
+}
+
+#[test]
+fn extended_knobs_produce_each_shape() {
+    let mut seen = BTreeSet::new();
+    for seed in 0..100 {
+        seen.extend(extended_features(&generate(&extended(seed, 40))));
+    }
+    let wanted = [
+        "trapping helper",
+        "self-recursive helper",
+        "endless while helper",
+        "guarded integer division",
+        "call @trap0 in a region",
+        "call @spin0 in a region",
+        "huge broadcast",
+        "user function @linear",
+        "user function @softmax_fused",
+    ];
+    let missing: Vec<&str> = wanted.into_iter().filter(|w| !seen.contains(*w)).collect();
+    assert!(
+        missing.is_empty(),
+        "never generated: {missing:?}; saw {seen:?}"
+    );
+}
+
+#[test]
+fn knobs_off_give_the_default_distribution() {
+    for seed in 0..40 {
+        let base = GenConfig::new(seed, 30);
+        let off = GenConfig {
+            clash_names: vec!["linear".to_string()],
+            ..base.clone()
+        };
+        assert_eq!(generate(&base), generate(&off));
+        let features = extended_features(&generate(&base));
+        assert!(
+            !features
+                .iter()
+                .any(|f| f.contains("trap") || f.contains("spin")),
+            "{features:?}"
+        );
+    }
+}
+
+#[test]
+fn extended_programs_mostly_run() {
+    use crate::interp::Interpreter;
+    let (mut ran, mut failed) = (0, 0);
+    for seed in 0..60 {
+        let p = generate(&extended(seed, 30));
+        let main = p.function(ENTRY).unwrap();
+        for input_seed in 0..4 {
+            let mut interp = Interpreter::new(&p)
+                .with_seed(input_seed)
+                .with_while_fuel(10_000);
+            for name in [GEN_PURE_EXTERN, GEN_IMPURE_EXTERN] {
+                interp = interp.with_extern(name, move |args: &[Value], _| {
+                    extern_reference(name, args)
+                        .map(Value::pack)
+                        .ok_or_else(|| "bad arguments".to_string())
+                });
+            }
+            match interp.run(ENTRY, &random_inputs(main, input_seed)) {
+                Ok(_) => ran += 1,
+                Err(_) => failed += 1,
+            }
+        }
+    }
+    assert!(ran > 2 * failed, "{ran} runs succeeded, {failed} failed");
+}
+
+#[test]
+fn long_chain_mode() {
+    let cfg = GenConfig {
+        chain_len: 12_000,
+        ..GenConfig::new(3, 30)
+    };
+    let (p, stats) = generate_with_stats(&cfg);
+    assert_eq!(stats.rejected, 0, "{:?}", stats.first_rejection);
+    assert!(verify(&p).is_ok());
+    assert!(p.num_insts() >= 12_000);
+}
+
+#[test]
+fn integer_inputs_are_often_zero() {
+    let main = Function {
+        name: "f".into(),
+        result_types: vec![],
+        body: crate::program::Region {
+            params: vec![crate::program::Param {
+                id: crate::program::ValueId(0),
+                ty: TensorType::new(DType::I32, vec![300]).into(),
+            }],
+            insts: vec![],
+            results: vec![],
+        },
+    };
+    let v = random_inputs(&main, 1);
+    let zeros = v[0]
+        .as_tensor()
+        .unwrap()
+        .to_f64_vec()
+        .iter()
+        .filter(|x| **x == 0.0)
+        .count();
+    assert!((60..=140).contains(&zeros), "{zeros} zeros in 300");
 }
