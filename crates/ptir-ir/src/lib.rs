@@ -11,6 +11,7 @@ pub mod builder;
 pub mod generate;
 mod infer;
 mod interp;
+pub mod loop_idioms;
 mod ops;
 mod program;
 mod tensor;
@@ -20,6 +21,7 @@ mod verify;
 
 pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
+pub use loop_idioms::raise_loop_idioms;
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
