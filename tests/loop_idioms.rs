@@ -2,8 +2,8 @@
 //! sum from `+0.0`, a max) comes out loop-free under the default pipeline of both engines and
 //! computes what the loop computes, bit for bit, on the interpreter.
 
-use ptir::{Engine, Options};
 use ptir::ir::{parse, print, run, DType, Tensor, TensorType, Value};
+use ptir::{Engine, Options};
 
 const DOT: &str = "func @dot(%a: i32[5], %b: i32[5], %c: i32[]) -> (i32[]) {
   %r = scan %c, %a, %b num_carry=1 length=5 : i32[] {
@@ -49,7 +49,10 @@ fn check(text: &str, name: &str, args: &[Value]) {
         };
         let out = ptir::optimize(&input, &options).unwrap().program;
         let printed = print(&out);
-        assert!(!printed.contains("scan"), "{engine:?} left a loop:\n{printed}");
+        assert!(
+            !printed.contains("scan"),
+            "{engine:?} left a loop:\n{printed}"
+        );
         let got = run(&out, name, args).unwrap();
         assert_eq!(
             format!("{expected:?}"),
@@ -72,7 +75,9 @@ fn integer_dot_product_scan_is_raised_by_both_engines() {
 
 #[test]
 fn float_sum_from_zero_is_raised_exactly_by_both_engines() {
-    let xs = [0.1, -0.0, 1e30, 3.5, -1e30, 0.2, 1e-8, 2.0, -0.0, 0.3, 7.0, -0.0];
+    let xs = [
+        0.1, -0.0, 1e30, 3.5, -1e30, 0.2, 1e-8, 2.0, -0.0, 0.3, 7.0, -0.0,
+    ];
     check(SUM, "sum", &[tensor(DType::F32, &[4, 3], &xs)]);
 }
 

@@ -62,5 +62,9 @@ fn datalog_and_interval_dominance_agree_with_ir_dominates_on_generated_programs(
     }
     // The comparison is not vacuous: both answers occur many times.
     assert!(positive > 500, "{positive} dominating pairs of {pairs}");
-    assert!(pairs - positive > 500, "{} non-dominating pairs", pairs - positive);
+    assert!(
+        pairs - positive > 500,
+        "{} non-dominating pairs",
+        pairs - positive
+    );
 }

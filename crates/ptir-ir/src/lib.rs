@@ -21,7 +21,6 @@ mod verify;
 
 pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
-pub use loop_idioms::raise_loop_idioms;
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
@@ -31,6 +30,7 @@ pub use interp::{
     float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult,
     Interpreter, CALL_DEPTH_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
+pub use loop_idioms::raise_loop_idioms;
 pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};
 pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,

@@ -224,7 +224,10 @@ pub fn inserts_only_unit_dims(shape: &[usize], dims: &[usize], out: &[usize]) ->
     dims.len() == shape.len()
         && out.len() > shape.len()
         && dims.windows(2).all(|w| w[0] < w[1])
-        && dims.iter().zip(shape).all(|(&d, &n)| out.get(d) == Some(&n))
+        && dims
+            .iter()
+            .zip(shape)
+            .all(|(&d, &n)| out.get(d) == Some(&n))
         && (0..out.len()).all(|j| dims.contains(&j) || out[j] == 1)
 }
 
@@ -693,7 +696,10 @@ mod tests {
         // [2, 1, 3] -> [1, 2, 3] moves only the size-1 dim; [2, 1, 3] -> [3, 1, 2] does not.
         assert!(moves_only_unit_dims(&[2, 1, 3], &[1, 0, 2]));
         assert!(!moves_only_unit_dims(&[2, 1, 3], &[2, 1, 0]));
-        assert!(!moves_only_unit_dims(&[2, 1, 3], &[0, 1, 2]), "identity is not claimed");
+        assert!(
+            !moves_only_unit_dims(&[2, 1, 3], &[0, 1, 2]),
+            "identity is not claimed"
+        );
         assert!(!moves_only_unit_dims(&[2, 1], &[0, 0]));
         // [2, 3] -> [1, 2, 1, 3] inserts size-1 dims; stretching or reordering does not.
         assert!(inserts_only_unit_dims(&[2, 3], &[1, 3], &[1, 2, 1, 3]));
