@@ -96,7 +96,7 @@ impl GreedyDagExtractor {
         for start in starts {
             let choice = improve::improve(graph, start, self.improve_time_limit);
             let c = cost(&choice);
-            if best.as_ref().map_or(true, |(b, _)| c < *b) {
+            if best.as_ref().is_none_or(|(b, _)| c < *b) {
                 best = Some((c, choice));
             }
         }
@@ -220,7 +220,7 @@ impl Union {
         graph
             .children(n)
             .iter()
-            .any(|d| set(d).map_or(true, |s| s.classes.is_none()))
+            .any(|d| set(d).is_none_or(|s| s.classes.is_none()))
     }
 
     /// The cost of choosing `n` (children settled): exact while the children's sets are, an
