@@ -254,6 +254,16 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         ..Report::default()
     };
     report.phases.push(("setup".into(), t.elapsed()));
+    // Loop idioms first, for both engines: a reduction `scan` becomes a loop-free `reduce`
+    // (exact; see `ptir_ir::loop_idioms`), which the rules then see like any other reduce.
+    let mut raised = program.clone();
+    let loops = ptir_ir::raise_loop_idioms(&mut raised);
+    if loops > 0 {
+        report
+            .notes
+            .push(format!("raised {loops} reduction loop(s) to reduce"));
+    }
+    let program = &raised;
     let program = match options.engine {
         Engine::Greedy => {
             let mut out = program.clone();

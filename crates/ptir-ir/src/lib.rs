@@ -11,6 +11,7 @@ pub mod builder;
 pub mod generate;
 mod infer;
 mod interp;
+pub mod loop_idioms;
 mod ops;
 mod program;
 mod tensor;
@@ -29,6 +30,7 @@ pub use interp::{
     float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult,
     Interpreter, CALL_DEPTH_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
+pub use loop_idioms::raise_loop_idioms;
 pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};
 pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,

@@ -206,6 +206,42 @@ pub fn dims_after_reduce(dims: &[usize], axes: &[usize], keep_dims: bool) -> Opt
     })
 }
 
+/// Does transposing a tensor of `shape` by `p` keep the row-major element order, while not
+/// being the identity? True when `p` is a permutation of the right length whose non-size-1
+/// dims stay in increasing order (only size-1 dims move), so the transpose is a reshape.
+pub fn moves_only_unit_dims(shape: &[usize], p: &[usize]) -> bool {
+    if p.len() != shape.len() || !is_permutation(p) || p.iter().enumerate().all(|(i, &x)| i == x) {
+        return false;
+    }
+    let kept: Vec<usize> = p.iter().copied().filter(|&x| shape[x] != 1).collect();
+    kept.windows(2).all(|w| w[0] < w[1])
+}
+
+/// Does broadcasting a tensor of `shape` by `dims` to `out` only insert size-1 dims (so it is
+/// a reshape)? `dims` strictly increasing, every operand dim kept at its size, every new dim
+/// of size 1, and at least one new dim.
+pub fn inserts_only_unit_dims(shape: &[usize], dims: &[usize], out: &[usize]) -> bool {
+    dims.len() == shape.len()
+        && out.len() > shape.len()
+        && dims.windows(2).all(|w| w[0] < w[1])
+        && dims
+            .iter()
+            .zip(shape)
+            .all(|(&d, &n)| out.get(d) == Some(&n))
+        && (0..out.len()).all(|j| dims.contains(&j) || out[j] == 1)
+}
+
+/// Is broadcasting a tensor of `shape` by `dims` to `out` a transpose (by the inverse of
+/// `dims`)? `dims` a permutation of the operand's dims, not the identity, and no dim
+/// stretched: `out[dims[i]] == shape[i]`.
+pub fn permutes_without_stretch(shape: &[usize], dims: &[usize], out: &[usize]) -> bool {
+    dims.len() == shape.len()
+        && out.len() == shape.len()
+        && is_permutation(dims)
+        && dims.iter().enumerate().any(|(i, &x)| i != x)
+        && dims.iter().zip(shape).all(|(&d, &n)| out[d] == n)
+}
+
 /// For `reduce(transpose(x, p), axes, keep_dims = false)`: the permutation `q` with
 /// `transpose(reduce(x, map(axes, p)), q)` equal to it. Result dim `i` is the `i`-th kept dim
 /// `k` of the transpose, that is `x`'s dim `p[k]`, whose place among `x`'s kept dims is `q[i]`.
@@ -470,6 +506,24 @@ impl Registry {
             "number ?v is a power of two whose reciprocal is exact in ?x's float dtype",
             |a| matches!((a[0].dtype(), a[1].attr()), (Some(d), Some(AttrValue::Number(v))) if exact_reciprocal(d, *v)),
         );
+        self.add_predicate(
+            "unit-dims-transpose",
+            2,
+            "transposing value ?x by ?p (not the identity) only moves dims of size 1",
+            |a| matches!((a[0].tensor(), a[1].ints()), (Some(t), Some(p)) if moves_only_unit_dims(&t.shape, p)),
+        );
+        self.add_predicate(
+            "unit-dims-broadcast",
+            3,
+            "broadcast of value ?x by dims ?d to shape ?s only inserts dims of size 1",
+            |a| matches!((a[0].tensor(), a[1].ints(), a[2].ints()), (Some(t), Some(d), Some(s)) if inserts_only_unit_dims(&t.shape, d, s)),
+        );
+        self.add_predicate(
+            "permuting-broadcast",
+            3,
+            "broadcast of value ?x by dims ?d (a permutation, not the identity) to shape ?s stretches no dim",
+            |a| matches!((a[0].tensor(), a[1].ints(), a[2].ints()), (Some(t), Some(d), Some(s)) if permutes_without_stretch(&t.shape, d, s)),
+        );
         self.add_greedy_predicate(
             "single-use",
             1,
@@ -700,6 +754,27 @@ mod tests {
         let inv = invert_perm(&p).unwrap();
         assert_eq!(compose_perm(&p, &inv), Some(vec![0, 1, 2]));
         assert_eq!(compose_perm(&[1, 0], &[0]), None);
+    }
+
+    #[test]
+    fn layout_moves_that_are_reshapes_or_transposes() {
+        // [2, 1, 3] -> [1, 2, 3] moves only the size-1 dim; [2, 1, 3] -> [3, 1, 2] does not.
+        assert!(moves_only_unit_dims(&[2, 1, 3], &[1, 0, 2]));
+        assert!(!moves_only_unit_dims(&[2, 1, 3], &[2, 1, 0]));
+        assert!(
+            !moves_only_unit_dims(&[2, 1, 3], &[0, 1, 2]),
+            "identity is not claimed"
+        );
+        assert!(!moves_only_unit_dims(&[2, 1], &[0, 0]));
+        // [2, 3] -> [1, 2, 1, 3] inserts size-1 dims; stretching or reordering does not.
+        assert!(inserts_only_unit_dims(&[2, 3], &[1, 3], &[1, 2, 1, 3]));
+        assert!(!inserts_only_unit_dims(&[2, 3], &[1, 3], &[4, 2, 1, 3]));
+        assert!(!inserts_only_unit_dims(&[2, 3], &[3, 1], &[1, 3, 1, 2]));
+        assert!(!inserts_only_unit_dims(&[2, 3], &[0, 1], &[2, 3]));
+        // [2, 3] by dims [1, 0] to [3, 2] is transpose [1, 0]; to [3, 3] it would stretch.
+        assert!(permutes_without_stretch(&[2, 3], &[1, 0], &[3, 2]));
+        assert!(!permutes_without_stretch(&[1, 3], &[1, 0], &[3, 4]));
+        assert!(!permutes_without_stretch(&[2, 3], &[0, 1], &[2, 3]));
     }
 
     #[test]
