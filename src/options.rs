@@ -158,7 +158,9 @@ pub struct Options {
     pub rule_texts: Vec<(String, String)>,
     /// Prove every user-supplied rule (of `rule_files` and `rule_texts`, not the bundled
     /// library) by the interpreter when loading it, and refuse one with a counterexample
-    /// (default true; see [`crate::load_rules`]).
+    /// (default false, `--prove-rules`: the prover samples dtypes and inputs a rule may not be
+    /// meant for, so a rule sound on the program's types can be refused; see
+    /// [`crate::load_rules`]).
     pub prove_rules: bool,
     /// Rule names or labels to keep (empty: all).
     pub enable: Vec<String>,
@@ -199,7 +201,7 @@ impl Default for Options {
             bundled_rules: true,
             rule_files: Vec::new(),
             rule_texts: Vec::new(),
-            prove_rules: true,
+            prove_rules: false,
             enable: Vec::new(),
             disable: Vec::new(),
             fast_math: false,

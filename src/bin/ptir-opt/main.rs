@@ -138,6 +138,10 @@ pub(crate) struct RuleArgs {
     /// Allow rules that are only true for real numbers (label `fast-math`).
     #[arg(long)]
     fast_math: bool,
+    /// Prove each user rule by the interpreter on load and refuse an unsound one with its
+    /// counterexample (off by default: the prover samples types a rule may not be meant for).
+    #[arg(long)]
+    prove_rules: bool,
 }
 
 /// When rewriting stops (every subcommand that optimizes, both engines unless said).
@@ -278,6 +282,7 @@ impl RuleArgs {
         options.enable = self.enable.clone();
         options.disable = self.disable.clone();
         options.fast_math = self.fast_math;
+        options.prove_rules = self.prove_rules;
         Ok(())
     }
 }
