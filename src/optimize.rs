@@ -298,6 +298,7 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         }
     };
     let mut program = program;
+    keep_extern_definitions(&mut program, input);
     for name in inject_definitions(&mut program, &rules) {
         report
             .notes
@@ -324,6 +325,24 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         report.phases.push(("validate".into(), t.elapsed()));
     }
     Ok(Optimized { program, report })
+}
+
+/// Gives back their input bodies to the functions of `input` that define a fused library
+/// extern (their body is exactly its idiom: an outlined `@linear_0`, or a user's own
+/// `@softmax_fused` that computes it). The rules would raise such a body to a call of the
+/// extern, which the function itself now is: a function calling itself forever.
+fn keep_extern_definitions(program: &mut Program, input: &Program) {
+    for f in &input.functions {
+        let defines = ptir_rules::externs::reference_names().into_iter().any(|n| {
+            ptir_rules::callee_matches(n, &f.name) && ptir_rules::externs::is_definition(n, f)
+        });
+        if !defines {
+            continue;
+        }
+        if let Some(out) = program.functions.iter_mut().find(|g| g.name == f.name) {
+            *out = f.clone();
+        }
+    }
 }
 
 /// Legalizes `program` for `target` (a full conversion with the bundled conversion patterns).

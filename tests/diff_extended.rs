@@ -54,8 +54,6 @@ fn extended(seeds: std::ops::Range<u64>, tweak: impl Fn(&mut GenConfig)) -> Vec<
 }
 
 #[test]
-#[ignore = "open finding of the extended generator (issue 9): seed 1039, a user @softmax_fused, \
-            returns other values after both engines; run with --ignored"]
 fn extended_programs_compute_the_same_after_both_engines() {
     // Huge broadcasts are left to `huge_broadcasts_stay_in_their_branch` (known open).
     let programs = extended(1000..1000 + PROGRAMS, |c| c.huge_broadcast_weight = 0);

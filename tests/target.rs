@@ -161,3 +161,37 @@ fn rules_compose_over_outlined_functions_when_optimized_again() {
     assert!(!report.contains("ptir."), "{report}");
     assert!(!text(&again.stdout).contains("ptir."));
 }
+
+/// Regression (extended generator, seed 1039): a function whose body is exactly a fused
+/// extern's idiom (a user's own `@softmax_fused`, or an outlined `@softmax_fused_0`) is the
+/// extern's definition; the rules must not raise its body to a call of itself.
+#[test]
+fn a_function_defining_a_fused_extern_never_calls_itself() {
+    let input = ptir::ir::parse(&std::fs::read_to_string("corpus/softmax.ptir").unwrap()).unwrap();
+    let outlined = ptir::optimize(
+        &input,
+        &ptir::Options {
+            outline: true,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .program;
+    for engine in [ptir::Engine::Saturation, ptir::Engine::Greedy] {
+        let options = ptir::Options {
+            engine,
+            outline: true,
+            ..Default::default()
+        };
+        let again = ptir::optimize(&outlined, &options).unwrap().program;
+        let def = again.function("softmax_fused_0").unwrap();
+        let mut calls = 0;
+        def.body
+            .walk(&mut |i, _| calls += matches!(i.op, ptir::ir::Op::Call { .. }) as usize);
+        assert_eq!(calls, 0, "{engine}:\n{again}");
+        let args = ptir::ir::generate::random_inputs(input.function("softmax").unwrap(), 1);
+        let want = ptir::interpreter(&input).run("softmax", &args).unwrap();
+        let got = ptir::ir::run(&again, "softmax", &args).unwrap();
+        assert_eq!(got, want, "{engine}");
+    }
+}
