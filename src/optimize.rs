@@ -159,6 +159,7 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 /// ```
 /// let options = ptir::Options {
 ///     rule_texts: vec![("mine.rules".into(), "(rule my-add-zero (add ?x (splat 0)) => ?x)".into())],
+///     prove_rules: true,
 ///     ..ptir::Options::default()
 /// };
 /// let err = ptir::load_rules(&options).unwrap_err();

@@ -71,7 +71,6 @@ fn extended_programs_compute_the_same_after_both_engines() {
 }
 
 #[test]
-#[ignore = "known open (issue 9): greedy folds a broadcast of a constant into a constant over the element limit and hoists it out of the `cond`; run with --ignored"]
 fn huge_broadcasts_stay_in_their_branch() {
     let programs = extended(2000..2000 + PROGRAMS / 2, |c| c.huge_broadcast_weight = 4);
     let (bad, _) = differences(&programs, &Options::default());

@@ -9,6 +9,7 @@ use crate::fold::{fold, Fold};
 use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
+use ptir_ir::analysis::speculation::SPECULATION_BYTE_LIMIT;
 use ptir_ir::{InstId, Literal, Op, OpKey, Scalar, Type};
 use ptir_rules::StopReason;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -485,6 +486,8 @@ fn common_block(rw: &ProgramRewriter<'_>, ops: &[InstId]) -> BlockId {
 
 /// The constants seen while seeding (MLIR's `OperationFolder`): the first of each value and
 /// type is kept and hoisted to the front of the function body; later ones are replaced by it.
+/// Constants larger than [`SPECULATION_BYTE_LIMIT`] are left where they are: hoisting one
+/// out of a branch would materialize it on runs that never needed it.
 #[derive(Default)]
 struct KnownConstants {
     /// Hash of (value, type) → the kept constants with that hash.
@@ -528,6 +531,15 @@ impl KnownConstants {
             return true;
         }
         let (hash, existing) = match rw.inst(op) {
+            Some(ptir_ir::Instruction {
+                op: Op::Constant(lit),
+                ty,
+                ..
+            }) if ty.size_bytes() > SPECULATION_BYTE_LIMIT => {
+                // Too large to compute where the input did not: a constant folded from a
+                // huge broadcast in a branch not taken stays in that branch.
+                return true;
+            }
             Some(ptir_ir::Instruction {
                 op: Op::Constant(lit),
                 ty,
