@@ -334,10 +334,7 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
 /// extern, which the function itself now is: a function calling itself forever.
 fn keep_extern_definitions(program: &mut Program, input: &Program) {
     for f in &input.functions {
-        let defines = ptir_rules::externs::reference_names().into_iter().any(|n| {
-            ptir_rules::callee_matches(n, &f.name) && ptir_rules::externs::is_definition(n, f)
-        });
-        if !defines {
+        if ptir_rules::externs::defined_by(f).is_none() {
             continue;
         }
         if let Some(out) = program.functions.iter_mut().find(|g| g.name == f.name) {
@@ -400,24 +397,11 @@ fn declare_all_externs(program: &mut Program, rules: &RuleSet) -> Vec<String> {
     added
 }
 
-/// The callees of every call of `program`.
-fn called(program: &Program) -> std::collections::HashSet<String> {
-    let mut called = std::collections::HashSet::new();
-    for f in &program.functions {
-        f.body.walk(&mut |i, _| {
-            if let ptir_ir::Op::Call { callee } = &i.op {
-                called.insert(callee.clone());
-            }
-        });
-    }
-    called
-}
-
 /// Defines in `program` every rule extern that it calls, does not define, and whose rule file
 /// gives its body (a `.pat` definition), in place of its extern declaration; returns their
 /// names.
 fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
-    let called = called(program);
+    let called = program.called_names();
     let mut added = Vec::new();
     for (name, spec) in rules.externs() {
         let Some(def) = &spec.definition else {
@@ -436,7 +420,7 @@ fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
 
 /// Removes the declarations of `names` that no instruction calls.
 fn drop_unused_externs(program: &mut Program, names: &[String]) {
-    let called = called(program);
+    let called = program.called_names();
     program
         .externs
         .retain(|e| !names.contains(&e.name) || called.contains(&e.name));

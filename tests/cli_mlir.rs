@@ -1,26 +1,9 @@
 //! `ptir-opt` on StableHLO: input format by extension or `--input-format`, `--emit`, `-o`,
 //! `translate`, `--custom-calls`, and located errors for unsupported ops.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn ptir_opt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptir-opt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("the binary finishes")
-}
+use support::ptir_opt;
 
 fn stdout_ok(args: &[&str], stdin: &str) -> String {
     let out = ptir_opt(args, stdin);

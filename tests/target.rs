@@ -1,30 +1,10 @@
 //! `--target`: legalizing the optimized program for a conversion target, from the library and
 //! the command line; every way it can fail is one located message and exit status 2.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn ptir_opt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptir-opt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("the binary finishes")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::process::Output;
+use support::{ptir_opt, text};
 
 /// The result lines of `ptir-opt run` (the summary line names the function and its size).
 fn results(out: &Output) -> Vec<String> {
@@ -70,8 +50,7 @@ fn without_a_target_the_fused_calls_stay() {
 
 #[test]
 fn a_target_that_cannot_be_reached_fails_and_names_every_illegal_op() {
-    let dir = std::env::temp_dir().join(format!("ptir-target-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch_dir("target-files");
     let path = dir.join("no-dot.target");
     std::fs::write(
         &path,
@@ -100,7 +79,6 @@ fn a_target_that_cannot_be_reached_fails_and_names_every_illegal_op() {
     let out = ptir_opt(&["corpus/mlp.ptir", "--target", "no-such-target"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no-such-target"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -22,7 +22,7 @@
 use crate::patterns::{ConversionPattern, RewriteContext};
 use crate::target::{ConversionTarget, Legality};
 use indexmap::IndexMap;
-use ptir_ir::{print_inst, Function, Instruction, Op, Program, Region, Type, ValueId};
+use ptir_ir::{print_inst, Function, Instruction, Program, Region, Type, ValueId};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::fmt;
@@ -183,21 +183,14 @@ pub fn apply_conversion(
 
 /// Removes extern declarations the target makes illegal that nothing calls any more.
 fn drop_unused_illegal_externs(program: &mut Program, target: &ConversionTarget) {
-    let snapshot = Program {
-        externs: Vec::new(),
-        functions: program.functions.clone(),
-    };
-    let mut called = rustc_hash::FxHashSet::default();
-    for f in &program.functions {
-        f.body.walk(&mut |i, _| {
-            if let Op::Call { callee } = &i.op {
-                called.insert(callee.clone());
-            }
-        });
-    }
-    program
+    let called = program.called_names();
+    let unused: rustc_hash::FxHashSet<String> = program
         .externs
-        .retain(|e| called.contains(&e.name) || !target.is_illegal_callee(&e.name, &snapshot));
+        .iter()
+        .filter(|e| !called.contains(&e.name) && target.is_illegal_callee(&e.name, program))
+        .map(|e| e.name.clone())
+        .collect();
+    program.externs.retain(|e| !unused.contains(&e.name));
 }
 
 struct Converter<'a> {
@@ -215,17 +208,7 @@ struct Converter<'a> {
 
 impl Converter<'_> {
     fn function(&mut self, f: &mut Function) {
-        f.body.walk(&mut |i, _| {
-            self.types.insert(i.result, i.ty.clone());
-            for r in i.op.regions() {
-                for p in &r.params {
-                    self.types.insert(p.id, p.ty.clone());
-                }
-            }
-        });
-        for p in &f.body.params {
-            self.types.insert(p.id, p.ty.clone());
-        }
+        self.types = crate::outline::value_types(f);
         self.block(&mut f.body);
     }
 

@@ -7,7 +7,7 @@
 //! redirected to it. The output runs with no registered externs, and the call-prefix rule
 //! (`@linear` matches `@linear_0`) lets rules compose over the outlined calls when the program
 //! is optimized again: such a function is recognized as the extern's definition
-//! ([`ptir_rules::externs::is_definition`]), not as a user's function of the same name.
+//! ([`ptir_rules::externs::defined_by`]), not as a user's function of the same name.
 //!
 //! Calls of a function the program already defines are left alone, and an existing
 //! definition with the same idiom and types is reused.
@@ -43,7 +43,7 @@ pub fn outline_fused_calls(program: &mut Program) -> Result<Outlined, String> {
     // (extern base name, operand types) -> the function defined for it.
     let mut defined: Vec<(String, Vec<Type>, String)> = Vec::new();
     for f in &program.functions {
-        if let Some(base) = definition_of(f) {
+        if let Some(base) = ptir_rules::externs::defined_by(f) {
             defined.push((base.to_string(), f.param_types(), f.name.clone()));
         }
     }
@@ -98,30 +98,11 @@ pub fn outline_fused_calls(program: &mut Program) -> Result<Outlined, String> {
         done.calls += redirects.len();
     }
     program.functions.splice(0..0, new_functions);
-    let mut called = rustc_hash::FxHashSet::default();
-    for f in &program.functions {
-        f.body.walk(&mut |i, _| {
-            if let Op::Call { callee } = &i.op {
-                called.insert(callee.clone());
-            }
-        });
-    }
+    let called = program.called_names();
     program
         .externs
         .retain(|e| called.contains(&e.name) || !ptir_rules::externs::has_reference(&e.name));
     Ok(done)
-}
-
-/// The fused extern `f` defines, if its name is `NAME_K` and its body is `NAME`'s idiom at its
-/// parameter types.
-fn definition_of(f: &Function) -> Option<&'static str> {
-    let (base, k) = f.name.rsplit_once('_')?;
-    if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    ptir_rules::externs::reference_names()
-        .into_iter()
-        .find(|n| *n == base && ptir_rules::externs::is_definition(n, f))
 }
 
 /// `NAME_K` for the first `K` that names no function of the program.
@@ -132,8 +113,8 @@ fn fresh_name(program: &Program, new: &[Function], base: &str) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
-/// The type of every value of `f`.
-fn value_types(f: &Function) -> rustc_hash::FxHashMap<ptir_ir::ValueId, Type> {
+/// The type of every value of `f` (parameters of every block included).
+pub(crate) fn value_types(f: &Function) -> rustc_hash::FxHashMap<ptir_ir::ValueId, Type> {
     let mut types: rustc_hash::FxHashMap<_, _> =
         f.body.params.iter().map(|p| (p.id, p.ty.clone())).collect();
     f.body.walk(&mut |i, _| {

@@ -177,15 +177,7 @@ fn optimize_function(
 /// Adds a declaration for every extern the program calls but does not declare, from the rule
 /// set's extern declarations (shape-polymorphic, with the declared purity).
 pub fn declare_rule_externs(program: &mut Program, rules: &RuleSet) {
-    let mut called = Vec::new();
-    for f in &program.functions {
-        f.body.walk(&mut |i, _| {
-            if let ptir_ir::Op::Call { callee } = &i.op {
-                called.push(callee.clone());
-            }
-        });
-    }
-    for callee in called {
+    for callee in program.called_names() {
         let known = program.function(&callee).is_some() || program.extern_decl(&callee).is_some();
         if let (false, Some(spec)) = (known, rules.externs().get(&callee)) {
             program.externs.push(ExternDecl {

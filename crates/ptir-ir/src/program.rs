@@ -194,4 +194,26 @@ impl Program {
     pub fn num_insts(&self) -> usize {
         self.functions.iter().map(|f| f.body.num_insts()).sum()
     }
+
+    /// The callee of every `call` of the program, nested regions included, in program order
+    /// (first call first).
+    ///
+    /// ```
+    /// let p = ptir_ir::parse(
+    ///     "extern @e pure\nfunc @f(%x: f32[]) -> (f32[]) {\n  %y = call @e(%x) : f32[]\n  return %y\n}",
+    /// )?;
+    /// assert!(p.called_names().contains("e"));
+    /// # Ok::<(), ptir_ir::ParseError>(())
+    /// ```
+    pub fn called_names(&self) -> indexmap::IndexSet<String> {
+        let mut called = indexmap::IndexSet::new();
+        for f in &self.functions {
+            f.body.walk(&mut |i, _| {
+                if let crate::ops::Op::Call { callee } = &i.op {
+                    called.insert(callee.clone());
+                }
+            });
+        }
+        called
+    }
 }

@@ -128,6 +128,15 @@ pub fn is_definition(name: &str, f: &ptir_ir::Function) -> bool {
     }
 }
 
+/// The fused extern `f` defines, if any: its name calls that extern (`@linear`, `@linear_0`,
+/// by the call-prefix rule) and its body is the extern's idiom ([`is_definition`]).
+pub fn defined_by(f: &ptir_ir::Function) -> Option<&'static str> {
+    REFERENCES
+        .iter()
+        .map(|r| r.0)
+        .find(|n| crate::callee_matches(n, &f.name) && is_definition(n, f))
+}
+
 /// The result type of a call of `name` on operands of types `args` (`None`: no reference).
 pub fn result_type(name: &str, args: &[Type]) -> Option<Res<Type>> {
     let program = idiom_program(name, args)?;
