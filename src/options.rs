@@ -1,7 +1,7 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
 use ptir_egraph::cost::{CostModel, OpCount, TensorCost};
-use ptir_egraph::saturate::{EGRAPH_ITER_LIMIT, EGRAPH_NODE_LIMIT, EGRAPH_TIME_LIMIT};
+use ptir_egraph::saturate::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_egraph::{ExtractorKind, Scheduler};
 use ptir_greedy::GreedyConfig;
 use ptir_rules::{Deadline, RuleFilter, RuleSet, FAST_MATH};
@@ -54,8 +54,9 @@ pub struct Limits {
     /// Successful rewrites over the whole run; `None` takes the engine's default (greedy
     /// [`ptir_greedy::GREEDY_REWRITE_LIMIT`]; saturation none, the node limit bounds it).
     pub rewrites: Option<usize>,
-    /// E-nodes per function (saturation only; default [`EGRAPH_NODE_LIMIT`]).
-    pub nodes: usize,
+    /// E-nodes per function (saturation only); `None` takes the engine's default
+    /// (see [`ptir_egraph::saturate::Limits::node_limit`]).
+    pub nodes: Option<usize>,
     /// Time for the whole program, not for each function (default [`EGRAPH_TIME_LIMIT`]):
     /// each function rewrites until its equal share of the time left is used up (a function
     /// that finishes early leaves its time to the others), and the clock is read inside long
@@ -70,7 +71,7 @@ impl Default for Limits {
         Limits {
             iterations: None,
             rewrites: None,
-            nodes: EGRAPH_NODE_LIMIT,
+            nodes: None,
             time: EGRAPH_TIME_LIMIT,
             scheduler: Scheduler::default(),
         }

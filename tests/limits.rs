@@ -78,7 +78,7 @@ fn the_time_limit_is_for_the_whole_run_and_stops_inside_long_iterations() {
     // fix, each function got the whole limit and the clock was read only between rules.
     let limits = Limits {
         iterations: Some(usize::MAX),
-        nodes: usize::MAX,
+        nodes: Some(usize::MAX),
         time: Duration::from_millis(500),
         ..Limits::default()
     };

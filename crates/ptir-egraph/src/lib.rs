@@ -44,6 +44,7 @@ pub mod cost;
 pub mod engine;
 pub mod extract;
 pub mod extraction;
+mod join;
 pub mod language;
 pub mod lift;
 pub mod lower;
@@ -56,6 +57,7 @@ pub use extract::{
     ExactDagExtractor, Extraction, Extractor, Graph, GraphError, GreedyDagExtractor, TreeExtractor,
 };
 pub use extraction::{choose, Choice, ExtractorKind};
+pub use join::JoinPattern;
 pub use language::{OpKind, PtirNode};
 pub use lift::{lift, LiftError};
 pub use lower::{lower, Lowered};

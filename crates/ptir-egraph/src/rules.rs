@@ -1,6 +1,7 @@
 //! Rules of a `RuleSet` compiled to egg rewrites.
 //!
-//! A rule's source pattern becomes an egg `Pattern` (one root) or `MultiPattern` (several):
+//! A rule's source pattern becomes an egg `Pattern` (one root) or a [`JoinPattern`] (several,
+//! searched by a hash join of the roots' matches rather than egg's scan per first-root match):
 //! op terms become op e-nodes with token 0 (so impure ops never match), attribute literals
 //! become attribute leaves, attribute variables pattern variables, and a shared subterm
 //! (`?t:(...)` used twice) is simply written twice — hash-consing makes the two one e-class,
@@ -14,10 +15,9 @@
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
 use crate::analysis::PtirEGraph;
+use crate::join::JoinPattern;
 use crate::language::{OpKind, PtirNode};
-use egg::{
-    Applier, Id, MultiPattern, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
-};
+use egg::{Applier, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar};
 use ptir_ir::{Op, OpKey, Scalar, Type};
 use ptir_rules::{
     op_attrs, Attr, AttrValue, Bindings, Registry, ResultBuilder, Rule, RuleSet, Term, TermId, Var,
@@ -225,6 +225,20 @@ fn rewrite(
         splats: c.splats,
         variant: variant.clone(),
         multi: asts.len() > 1,
+        value_vars: rule
+            .source
+            .terms
+            .iter()
+            .filter_map(|t| match t {
+                Term::Value(v) if v.0 != "_" => Some((v.clone(), evar(v))),
+                _ => None,
+            })
+            .collect(),
+        attr_vars: rule
+            .attr_vars
+            .keys()
+            .map(|v| (v.clone(), evar(v)))
+            .collect(),
     };
     if asts.len() == 1 {
         let pat = Pattern::new(asts.into_iter().next().ok_or("no root")?);
@@ -233,9 +247,9 @@ fn rewrite(
         let roots = asts
             .into_iter()
             .enumerate()
-            .map(|(i, a)| (root_var(i), a))
+            .map(|(i, a)| (root_var(i), Pattern::new(a)))
             .collect();
-        Rewrite::new(name, MultiPattern::new(roots), applier)
+        Rewrite::new(name, JoinPattern::new(roots), applier)
     }
 }
 
@@ -350,6 +364,11 @@ struct RuleApplier {
     splats: Vec<(EVar, Attr)>,
     variant: Variant,
     multi: bool,
+    /// The value variables of the source with their pattern variables, made once here
+    /// rather than by formatting and interning a name for every variable of every match.
+    value_vars: Vec<(Var, EVar)>,
+    /// The attribute variables, likewise.
+    attr_vars: Vec<(Var, EVar)>,
 }
 
 impl RuleApplier {
@@ -370,22 +389,21 @@ impl RuleApplier {
                 _ => return None,
             }
         }
-        for (i, t) in self.rule.source.terms.iter().enumerate() {
-            match t {
-                Term::Value(v) if v.0 != "_" && !b.values.contains_key(v) => {
-                    if let Some(id) = subst.get(evar(v)) {
-                        b.values.insert(v.clone(), *id);
-                    }
+        for (v, e) in &self.value_vars {
+            if !b.values.contains_key(v) {
+                if let Some(id) = subst.get(*e) {
+                    b.values.insert(v.clone(), *id);
                 }
-                Term::Op { name: Some(n), .. } | Term::Splat { name: Some(n), .. } => {
-                    let id = lookup_term(&self.rule, &self.variant, egraph, subst, TermId(i))?;
-                    b.values.insert(n.clone(), id);
-                }
-                _ => {}
             }
         }
-        for v in self.rule.attr_vars.keys() {
-            if let Some(id) = subst.get(evar(v)) {
+        for (i, t) in self.rule.source.terms.iter().enumerate() {
+            if let Term::Op { name: Some(n), .. } | Term::Splat { name: Some(n), .. } = t {
+                let id = lookup_term(&self.rule, &self.variant, egraph, subst, TermId(i))?;
+                b.values.insert(n.clone(), id);
+            }
+        }
+        for (v, e) in &self.attr_vars {
+            if let Some(id) = subst.get(*e) {
                 if !bind_attr(&mut b, v, egraph[*id].data.attr.clone()?) {
                     return None;
                 }

@@ -40,9 +40,15 @@ use std::time::{Duration, Instant};
 
 /// Default iteration limit of [`Limits`].
 pub const EGRAPH_ITER_LIMIT: usize = 30;
-/// Default e-node limit of [`Limits`]: past it the e-graph stops growing (checked after each
-/// e-class's matches are applied, so it is overshot by at most one e-class's results).
+/// Default e-node limit of [`Limits`], for functions lowered to fewer than
+/// `EGRAPH_NODE_LIMIT / EGRAPH_NODE_GROWTH` e-nodes: past it the e-graph stops growing
+/// (checked after each e-class's matches are applied, so it is overshot by at most one
+/// e-class's results).
 pub const EGRAPH_NODE_LIMIT: usize = 50_000;
+/// For larger functions the default e-node limit is this many times the e-nodes the function
+/// was lowered to: a fixed limit would stop a 34,000-instruction model in its first iteration,
+/// with most rules never run.
+pub const EGRAPH_NODE_GROWTH: usize = 4;
 /// Default wall-clock limit of [`Limits`], for the whole program.
 pub const EGRAPH_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// The backoff scheduler's initial match limit per rule and iteration (egg's default).
@@ -59,7 +65,8 @@ pub enum Scheduler {
     /// search can overshoot the deadline).
     Simple,
     /// egg's `BackoffScheduler`, the default: a rule matching more than its limit
-    /// ([`BACKOFF_MATCH_LIMIT`], doubled at each ban) in one iteration is banned for
+    /// ([`BACKOFF_MATCH_LIMIT`], or the number of e-classes the run starts with if larger,
+    /// doubled at each ban) in one iteration is banned for
     /// [`BACKOFF_BAN_LENGTH`] iterations (doubled at each ban), which also bounds every
     /// search. When only banned rules could still fire, the bans are fast-forwarded, so a run
     /// ends at a fixpoint or a limit, never because rules were banned.
@@ -82,8 +89,9 @@ impl Scheduler {
 pub struct Limits {
     /// Maximum iterations (default [`EGRAPH_ITER_LIMIT`]).
     pub iterations: usize,
-    /// Maximum e-nodes (default [`EGRAPH_NODE_LIMIT`]).
-    pub nodes: usize,
+    /// Maximum e-nodes; `None` (the default) for [`EGRAPH_NODE_LIMIT`] or
+    /// [`EGRAPH_NODE_GROWTH`] times the lowered function's e-nodes, whichever is larger.
+    pub nodes: Option<usize>,
     /// Maximum rewrites (applications that changed the e-graph) over the whole run, `None`
     /// for none (default `None`: the node limit bounds the e-graph).
     pub rewrites: Option<usize>,
@@ -98,11 +106,28 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             iterations: EGRAPH_ITER_LIMIT,
-            nodes: EGRAPH_NODE_LIMIT,
+            nodes: None,
             rewrites: None,
             time: EGRAPH_TIME_LIMIT,
             scheduler: Scheduler::default(),
         }
+    }
+}
+
+impl Limits {
+    /// The node limit of a function lowered to `lowered` e-nodes.
+    ///
+    /// ```
+    /// use ptir_egraph::saturate::{Limits, EGRAPH_NODE_LIMIT};
+    /// let limits = Limits::default();
+    /// assert_eq!(limits.node_limit(1_000), EGRAPH_NODE_LIMIT);
+    /// assert_eq!(limits.node_limit(30_000), 120_000);
+    /// let explicit = Limits { nodes: Some(10), ..Limits::default() };
+    /// assert_eq!(explicit.node_limit(30_000), 10);
+    /// ```
+    pub fn node_limit(&self, lowered: usize) -> usize {
+        self.nodes
+            .unwrap_or_else(|| EGRAPH_NODE_LIMIT.max(lowered.saturating_mul(EGRAPH_NODE_GROWTH)))
     }
 }
 
@@ -261,6 +286,7 @@ pub fn saturate_until(
     let mut egraph = std::mem::take(&mut lowered.egraph);
     let mut iterations = Vec::new();
     let mut total = 0;
+    let node_limit = limits.node_limit(egraph.total_number_of_nodes());
     let (compiled, stop) = loop {
         let compiled = compile(rules, &mut egraph);
         egraph.rebuild();
@@ -277,8 +303,13 @@ pub fn saturate_until(
                 key: Vec::new(),
                 watch: compiled.call_watch(),
                 limits,
+                node_limit,
                 deadline,
-                schedule: Schedule::new(limits.scheduler, compiled.rewrites.len()),
+                schedule: Schedule::new(
+                    limits.scheduler,
+                    compiled.rewrites.len(),
+                    backoff_match_limit(&egraph),
+                ),
                 iterations: std::mem::take(&mut iterations),
                 total,
                 counted: (egraph.total_number_of_nodes(), egraph.total_size()),
@@ -335,6 +366,8 @@ struct Run<'r> {
     /// Calls that would need the rules compiled again (see [`saturate_until`]).
     watch: CallWatch,
     limits: &'r Limits,
+    /// The node limit, resolved for the lowered function.
+    node_limit: usize,
     deadline: Deadline,
     schedule: Schedule,
     iterations: Vec<IterationReport>,
@@ -355,8 +388,8 @@ impl<'r> Run<'r> {
     /// The node limit, if the e-graph is past it.
     fn node_limit(&self, egraph: &PtirEGraph) -> Option<StopReason> {
         let nodes = self.nodes(egraph);
-        (nodes > self.limits.nodes).then_some(StopReason::NodeLimit {
-            limit: self.limits.nodes,
+        (nodes > self.node_limit).then_some(StopReason::NodeLimit {
+            limit: self.node_limit,
             nodes,
         })
     }
@@ -422,7 +455,7 @@ impl<'r> Run<'r> {
             // The estimate crossed the limit; the count after rebuilding decides. Under it,
             // an iteration that applied something goes on (the next one searches again).
             *nodes = report.nodes;
-            if report.nodes <= self.limits.nodes && !report.applied.is_empty() {
+            if report.nodes <= self.node_limit && !report.applied.is_empty() {
                 stop = None;
             }
         }
@@ -563,7 +596,9 @@ fn search_until<'a>(
             Some(ids) => Box::new(ids),
             None => return Some(Vec::new()),
         },
-        None => Box::new(egraph.classes().map(|c| c.id)),
+        // A multi-root pattern is a `JoinPattern`, which searches each root once through
+        // the class index: searching it per class would search every root again per class.
+        None => return Some(rw.searcher.search_with_limit(egraph, limit)),
     };
     let mut out = Vec::new();
     let mut left = limit;
@@ -585,14 +620,17 @@ fn search_until<'a>(
 /// Per-rule scheduling state.
 struct Schedule {
     kind: Scheduler,
+    /// The backoff scheduler's match limit before any ban.
+    match_limit: usize,
     /// Per rule: (times banned, banned until this iteration).
     bans: Vec<(u32, usize)>,
 }
 
 impl Schedule {
-    fn new(kind: Scheduler, rules: usize) -> Self {
+    fn new(kind: Scheduler, rules: usize, match_limit: usize) -> Self {
         Schedule {
             kind,
+            match_limit,
             bans: vec![(0, 0); rules],
         }
     }
@@ -604,7 +642,7 @@ impl Schedule {
             Scheduler::Simple => Some(usize::MAX - 1),
             Scheduler::Backoff => {
                 let (times, until) = self.bans[r];
-                (i >= until).then(|| shifted(BACKOFF_MATCH_LIMIT, times))
+                (i >= until).then(|| shifted(self.match_limit, times))
             }
         }
     }
@@ -630,6 +668,15 @@ impl Schedule {
     }
 }
 
+/// The backoff scheduler's match limit for a run starting on `egraph`: egg's
+/// [`BACKOFF_MATCH_LIMIT`], or one match per e-class if the e-graph has more classes. A rule
+/// that matches once per operation of a large program is not exploding, it is applying to
+/// the whole program; banning it at a fixed 1,000 matches made the iterations (and the time
+/// per instruction) grow with the program (3 iterations at 12 GPT-2 layers, 6 at 96).
+fn backoff_match_limit(egraph: &PtirEGraph) -> usize {
+    BACKOFF_MATCH_LIMIT.max(egraph.number_of_classes())
+}
+
 /// `x << times`, saturating.
 fn shifted(x: usize, times: u32) -> usize {
     x.checked_shl(times)
@@ -643,7 +690,7 @@ mod tests {
 
     #[test]
     fn bans_double_and_fast_forward_to_the_next_iteration() {
-        let mut s = Schedule::new(Scheduler::Backoff, 2);
+        let mut s = Schedule::new(Scheduler::Backoff, 2, BACKOFF_MATCH_LIMIT);
         assert_eq!(s.threshold(0, 0), Some(BACKOFF_MATCH_LIMIT));
         s.ban(0, 0);
         assert_eq!(s.threshold(0, 1), None);
@@ -663,7 +710,7 @@ mod tests {
 
     #[test]
     fn the_simple_scheduler_bans_nothing() {
-        let s = Schedule::new(Scheduler::Simple, 1);
+        let s = Schedule::new(Scheduler::Simple, 1, BACKOFF_MATCH_LIMIT);
         assert!(s.threshold(0, 100).is_some());
     }
 }

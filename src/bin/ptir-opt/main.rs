@@ -160,9 +160,10 @@ pub(crate) struct LimitArgs {
     /// the last one come on top.
     #[arg(long, value_name = "SECONDS", default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
     time_limit: f64,
-    /// Eqsat: maximum e-nodes per function.
-    #[arg(long, value_name = "N", default_value_t = ptir::egraph::saturate::EGRAPH_NODE_LIMIT)]
-    node_limit: usize,
+    /// Eqsat: maximum e-nodes per function [default: 50000, or 4 times the function's
+    /// e-nodes after lowering if larger].
+    #[arg(long, value_name = "N")]
+    node_limit: Option<usize>,
     /// Eqsat: which rules run in each iteration.
     #[arg(long, value_enum, default_value = "backoff")]
     scheduler: SchedulerArg,
