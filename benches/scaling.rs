@@ -1,5 +1,6 @@
 //! Saturation and extraction of N-layer GPT-2 stacks (one function of N chained copies of
-//! `corpus/gpt2_block.ptir`), bundled rules and default limits, each phase timed on its own:
+//! `corpus/gpt2_block.ptir`), with the rules and limits of `ptir::Options::default()` (what
+//! `ptir-opt FILE` runs: the bundled rules without fast-math), each phase timed on its own:
 //! the time per instruction must stay flat as the layers grow (issue 15).
 //!
 //! `cargo bench --bench scaling`; figures in `BENCHMARKS.md`.
@@ -11,14 +12,14 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 use ptir::egraph::cost::TensorCost;
 use ptir::egraph::{choose, lower, saturate, ExtractorKind, Limits};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
-use ptir::rules::RuleSet;
 use std::time::Duration;
 
 const LAYERS: [usize; 3] = [12, 48, 96];
 
 fn scaling(c: &mut Criterion) {
-    let rules = RuleSet::bundled().expect("the bundled rules load");
-    let limits = Limits::default();
+    let options = ptir::Options::default();
+    let rules = ptir::load_rules(&options).expect("the bundled rules load");
+    let limits: Limits = options.limits.saturation();
     let mut group = c.benchmark_group("gpt2_stack");
     group
         .sample_size(10)
