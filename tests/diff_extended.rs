@@ -83,7 +83,6 @@ fn huge_broadcasts_stay_in_their_branch() {
 }
 
 #[test]
-#[ignore = "known open (issue 9, greedy-limits): some fuzzed rule sets make an engine run out of memory; run with --ignored"]
 fn fuzzed_rules_keep_both_engines_sound() {
     let fuzzed = fuzz::fuzz_rules(0, 40, 8);
     assert!(fuzzed.ill_formed.is_empty(), "{:?}", fuzzed.ill_formed);
