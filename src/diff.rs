@@ -3,14 +3,19 @@
 //!
 //! Both outputs must verify; the input and both outputs, run on the same seeded random inputs,
 //! must give the same results (compared by [`crate::same_value`]: bit-exact, or with
-//! `fast-math` rules within a per-dtype tolerance); and, with a DAG-cost extractor, saturation's
+//! `fast-math` rules within a per-dtype tolerance); and, with the exact extractor, saturation's
 //! output must cost no more than greedy's under the chosen model.
 //!
 //! **When the cost claim holds.** A program pays for each instruction once: its cost is a DAG
-//! cost. The DAG-aware greedy extractor minimizes that cost (heuristically) and the exact
-//! extractor minimizes it (never worse than the greedy extractor's answer), so with either, an
-//! e-graph that contains greedy's rewrites should extract something no more expensive: a
-//! higher cost is reported as [`Mismatch::Cost`]. The tree extractor minimizes another
+//! cost. When saturation saturates, its e-graph holds greedy's rewrites too, and the exact
+//! extractor, when it proves its choice optimal for the DAG cost, cannot extract anything more
+//! expensive than greedy's output: then a higher cost is reported as [`Mismatch::Cost`]. It is
+//! not checked otherwise. The DAG-aware greedy extractor (the default) minimizes the same cost
+//! heuristically: its local search re-chooses one class at a time, so a choice that pays off
+//! only when two classes switch together is missed (random program seed 1031, size 30: both
+//! results of a `moments` call, 135 against greedy's 131; the exact extractor finds 131). About
+//! one generated program in a thousand shows this; the costs are reported, not compared. The
+//! tree extractor minimizes another
 //! objective, the tree cost (a shared value paid once per use): among choices of equal tree
 //! cost it cannot see which one shares, and it prefers an unshared value over a cheaper shared
 //! one, so its output can cost more than greedy's under the DAG cost (random program seed
@@ -182,7 +187,12 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         );
         report.rules_fired = (names(&g.report.rules_fired), names(&s.report.rules_fired));
         let dearer = s.report.cost_after > g.report.cost_after * (1.0 + 1e-9);
-        if dearer && report.cost_unchecked.is_none() {
+        let proved = s.report.extraction_optimal == Some(true)
+            && s.report
+                .stops
+                .iter()
+                .all(|(_, run)| run.stop == ptir_rules::StopReason::Saturated);
+        if dearer && proved && report.cost_unchecked.is_none() {
             report.mismatches.push(Mismatch::Cost {
                 greedy: g.report.cost_after,
                 saturation: s.report.cost_after,
@@ -196,10 +206,16 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
 }
 
 /// Why the cost claim does not hold for `extractor` (`None`: it minimizes the DAG cost a
-/// program pays, so it does).
+/// program pays exactly, so it does where it proves optimality and saturation saturated).
 fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
     match extractor {
-        ExtractorKind::Greedy | ExtractorKind::Exact => None,
+        ExtractorKind::Exact => None,
+        ExtractorKind::Greedy => Some(
+            "the DAG-greedy extractor minimizes the DAG cost by local search, one class at a \
+             time, and can miss a choice two classes must make together (about one program in \
+             a thousand), so saturation may cost more than greedy; the claim is checked with \
+             --extractor exact",
+        ),
         ExtractorKind::Tree => Some(
             "the tree extractor minimizes tree cost (a shared value paid once per use), not the \
              DAG cost a program pays, so saturation may cost more than greedy; the claim holds \

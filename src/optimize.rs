@@ -32,6 +32,9 @@ pub struct Report {
     pub rules_skipped: Vec<(String, String)>,
     /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
     pub egraph_size: Option<(usize, usize)>,
+    /// Whether the extractor proved every function's choice optimal for its cost notion
+    /// (saturation only; only the exact extractor proves anything).
+    pub extraction_optimal: Option<bool>,
     /// How rewriting ended, per function: why it stopped, iterations, rewrites and (saturation)
     /// the e-graph's size.
     pub stops: Vec<(String, RunSummary)>,
@@ -492,4 +495,5 @@ fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport
     fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     report.rules_fired = fired;
     report.egraph_size = Some((nodes, classes));
+    report.extraction_optimal = Some(reports.iter().all(|r| r.optimal));
 }

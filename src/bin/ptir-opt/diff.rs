@@ -256,6 +256,8 @@ fn random_diff(
     // The smallest mismatching program, by instruction count.
     let mut worst: Option<(usize, String, String)> = None;
     let (mut mismatches, mut insts, mut skipped) = (0, 0, 0);
+    // Programs whose eqsat output costs more than greedy's where the claim is not checked.
+    let mut dearer_unchecked = 0;
     let mut classes: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Why costs were not compared (the same for every program: it follows the extractor).
     let mut cost_unchecked = None;
@@ -287,6 +289,17 @@ fn random_diff(
             if let Ok(Ok(r)) = &r {
                 cost_unchecked = cost_unchecked.or(r.cost_unchecked);
                 skipped += r.skipped;
+                let (_, greedy, eqsat) = r.costs;
+                if r.cost_unchecked.is_some() && eqsat > greedy * (1.0 + 1e-9) {
+                    dearer_unchecked += 1;
+                    if list {
+                        let _ = writeln!(
+                            out,
+                            "{}: eqsat costs {eqsat} > greedy {greedy} (not compared)",
+                            case.label
+                        );
+                    }
+                }
             }
             let Some(class) = class_of(case, &r, &clash_names) else {
                 continue;
@@ -344,7 +357,10 @@ fn random_diff(
         let _ = writeln!(out, "flagged by class: {}", items.join(", "));
     }
     if let Some(why) = cost_unchecked {
-        let _ = writeln!(out, "cost not compared: {why}");
+        let _ = writeln!(
+            out,
+            "cost not compared ({dearer_unchecked} programs where eqsat's output costs more than greedy's): {why}"
+        );
     }
     if let Some((k, label, text)) = worst {
         let _ = writeln!(
