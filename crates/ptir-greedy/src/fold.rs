@@ -1,6 +1,6 @@
 //! Folders: an op whose value is known without running it (MLIR's `fold` hooks).
 //!
-//! Two kinds of fold, tried in this order:
+//! Three kinds of fold, tried in this order:
 //!
 //! 1. **Constant operands.** Every op but `call`, `rng`, the region ops and tuples is computed
 //!    from constant operands *by the interpreter's own code*: splat operands of elementwise
@@ -22,6 +22,10 @@
 //!    `0 + -0.0` is `+0.0`), `tuple_get` of a
 //!    `tuple`, and, in place, `reshape(reshape x)` → `reshape x`. `x + 0.0` is *not* folded
 //!    (`-0.0 + 0.0 = +0.0`), nor `x * 0.0` (NaN, infinities, signs).
+//! 3. **Constants to the right** of a commutative op (`add`, `mul`, `max`, `min`, `and`,
+//!    `or`), in place, as MLIR's fold of commutative ops does: `c * x` becomes `x * c`, so the
+//!    right-hand identities and the rules written with the constant on the right see it, and
+//!    CSE merges `c * x` with `x * c`.
 
 use crate::ir::Ir;
 use ptir_ir::{
@@ -268,10 +272,18 @@ fn binary_identity(ir: &Ir<'_>, b: BinaryOp, x: ValueId, y: ValueId) -> Fold {
     if let Some(f) = cy.and_then(|c| right_identity(b, d, x, c)) {
         return f;
     }
-    match cx {
-        Some(c) if b.is_commutative() => right_identity(b, d, y, c).unwrap_or(Fold::None),
-        _ => Fold::None,
+    if !b.is_commutative() {
+        return Fold::None;
     }
+    if let Some(f) = cx.and_then(|c| right_identity(b, d, y, c)) {
+        return f;
+    }
+    if ir.constant(x).is_some() && ir.constant(y).is_none() {
+        return Fold::InPlace {
+            operands: vec![y, x],
+        };
+    }
+    Fold::None
 }
 
 /// `x b c` for a splat constant `c`, when it is exactly `x` or a constant.

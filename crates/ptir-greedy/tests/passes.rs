@@ -219,3 +219,42 @@ fn the_default_pipeline_with_the_bundled_rules_keeps_the_results_of_generated_pr
     }
     assert!(applied > 50, "only {applied} rule applications");
 }
+
+#[test]
+fn constants_move_to_the_right_of_commutative_ops_so_cse_merges_commuted_duplicates() {
+    // MLIR's fold of commutative ops: `c * x` becomes `x * c`; the two products are then one
+    // for CSE. Non-commutative ops (`sub`) keep their order, and two constants fold instead.
+    let text = "func @f(%x: f32[2]) -> (f32[2], f32[2], f32[2], f32[2]) {
+  %c = constant dense([2.0, 3.0]) : f32[2]
+  %a = mul %c, %x : f32[2]
+  %b = mul %x, %c : f32[2]
+  %s = sub %c, %x : f32[2]
+  %m = max %c, %x : f32[2]
+  return %a, %b, %s, %m
+}";
+    let mut pm = PassManager::new();
+    pm.add(Canonicalize::new(ptir_greedy::PatternSet::new().freeze()))
+        .add(Cse)
+        .add(Dce);
+    let mut p = parse(text);
+    let input = p.clone();
+    pm.run(&mut p).unwrap();
+    ptir_ir::verify(&p).unwrap();
+    assert_eq!(
+        body(&p),
+        [
+            "%1 = constant dense([2.0, 3.0]) : f32[2]",
+            "%2 = mul %0, %1 : f32[2]",
+            "%4 = sub %1, %0 : f32[2]",
+            "%5 = max %0, %1 : f32[2]",
+            "return %2, %2, %4, %5",
+        ],
+        "{}",
+        ptir_ir::print(&p)
+    );
+    let inputs = ptir_ir::generate::random_inputs(&input.functions[0], 7);
+    assert_eq!(
+        interpret(&input, "f", &inputs).unwrap(),
+        interpret(&p, "f", &inputs).unwrap()
+    );
+}
