@@ -24,10 +24,10 @@ fn run(text: &str, rules: &RuleSet) -> (Function, Lowered, SaturationReport) {
         ex.find_best_node(c).clone()
     })
     .unwrap();
-    let out = Program {
-        externs: program.externs.clone(),
-        functions: vec![f.clone()],
-    };
+    // The other functions (callees of @f) as they are.
+    let mut out = program.clone();
+    out.functions.retain(|g| g.name != "f");
+    out.functions.push(f.clone());
     ptir_ir::verify(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
     let inputs = random_inputs(&program.functions[0], 5);
     let interp = |p: &Program| {
@@ -223,4 +223,24 @@ fn a_100k_long_chain_lifts_without_deep_recursion() {
     let lowered = lower(&program, "f").unwrap();
     let f = lift(&lowered, &|c: Id| lowered.egraph[c].nodes[0].clone()).unwrap();
     assert_eq!(f.body.insts.len(), n);
+}
+
+#[test]
+fn a_call_pattern_matches_numbered_callees_by_prefix_only() {
+    // `(call @sq ...)` matches `@sq_0` (an outlined or numbered function) but not `@sqx`.
+    let sq = rules("(rule sub-self-sq (sub (call @sq ?x) (call @sq ?x)) => (splat 0))");
+    let text = |callee: &str| {
+        format!(
+            "func @{callee}(%a: i32[4]) -> (i32[4]) {{\n  %m = mul %a, %a : i32[4]\n  return %m\n}}\n\
+             func @f(%x: i32[4]) -> (i32[4]) {{\n  %s = call @{callee}(%x) : i32[4]\n  %d = sub %s, %s : i32[4]\n  return %d\n}}"
+        )
+    };
+    let (f, _, report) = run(&text("sq_0"), &sq);
+    assert_eq!(count(&f, "sub") + count(&f, "call"), 0, "{f}");
+    assert!(report
+        .rules_applied()
+        .iter()
+        .any(|(r, _)| r == "sub-self-sq"));
+    let (f, _, _) = run(&text("sqx"), &sq);
+    assert_eq!(count(&f, "sub"), 1, "{f}");
 }

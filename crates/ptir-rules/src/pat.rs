@@ -754,6 +754,31 @@ func @linear_replacement(%x: f32[4,8], %w: f32[8,16], %b: f32[16]) -> (f32[4,16]
     }
 
     #[test]
+    fn several_pairs_in_one_file_become_several_rules_in_file_order() {
+        let both = format!(
+            "{LINEAR}
+// exp of a negation is the reciprocal of exp
+func @exp_neg_pattern(%x: f32[4]) -> (f32[4]) {{
+  %0 = neg %x : f32[4]
+  %1 = exp %0 : f32[4]
+  return %1
+}}
+func @exp_neg_replacement(%x: f32[4]) -> (f32[4]) {{
+  %0 = exp %x : f32[4]
+  %1 = constant splat(1.0) : f32[4]
+  %2 = div %1, %0 : f32[4]
+  return %2
+}}
+"
+        );
+        let c = parse_pat("two.pat", &both).unwrap();
+        let names: Vec<&str> = c.rules.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["linear", "exp-neg"]);
+        assert_eq!(c.rules[1].location.line, 16);
+        assert_eq!(c.rules[1].doc, "exp of a negation is the reciprocal of exp");
+    }
+
+    #[test]
     fn unpaired_or_unused_is_an_error() {
         let no_pair = LINEAR.replace("@linear_replacement", "@other_replacement");
         assert!(parse_pat("x.pat", &no_pair)
