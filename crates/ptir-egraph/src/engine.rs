@@ -7,7 +7,7 @@
 //! extern declarations) and is verified before it is returned.
 
 use crate::cost::CostModel;
-use crate::extraction::{choose, ExtractorKind};
+use crate::extraction::{choose, choose_within, ExtractorKind};
 use crate::lift::lift;
 use crate::lower::lower;
 use crate::saturate::{saturate_until, Limits, SaturationReport};
@@ -107,11 +107,15 @@ pub fn optimize(
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
     let deadline = Deadline::after(options.limits.time);
+    // Extraction searches (local search, the exact solver) end by twice the limit, so that a
+    // run stops near its limit however large its e-graphs grew.
+    let extraction = Deadline::after(options.limits.time.saturating_mul(2));
     let mut out = program.clone();
     let mut reports = Vec::new();
     for (i, f) in program.functions.iter().enumerate() {
-        let share = deadline.share(program.functions.len() - i);
-        let (func, report) = optimize_function(program, &f.name, rules, options, share)?;
+        let left = program.functions.len() - i;
+        let shares = (deadline.share(left), extraction.share(left));
+        let (func, report) = optimize_function(program, &f.name, rules, options, shares)?;
         out.functions[i] = func;
         reports.push(report);
     }
@@ -125,7 +129,7 @@ fn optimize_function(
     name: &str,
     rules: &RuleSet,
     options: &EngineOptions,
-    deadline: Deadline,
+    (deadline, extraction): (Deadline, Deadline),
 ) -> Result<(ptir_ir::Function, FunctionReport), EngineError> {
     let err_lower = |message| EngineError::Lower {
         function: name.to_string(),
@@ -142,12 +146,12 @@ fn optimize_function(
         });
     }
     let t = Instant::now();
-    let choice = choose(&lowered, options.cost.as_ref(), options.extractor).map_err(|message| {
-        EngineError::Extract {
+    let budget = extraction.left();
+    let choice = choose_within(&lowered, options.cost.as_ref(), options.extractor, budget)
+        .map_err(|message| EngineError::Extract {
             function: name.to_string(),
             message,
-        }
-    })?;
+        })?;
     let extract_time = t.elapsed();
     let t = Instant::now();
     let func = lift(&lowered, &|c| choice.node(c))?;

@@ -10,10 +10,12 @@ use crate::analysis::{layout, node_op, PtirEGraph};
 use crate::cost::CostModel;
 use crate::extract::{
     ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
+    GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS,
 };
 use crate::language::PtirNode;
 use crate::lower::Lowered;
 use egg::{Id, Language};
+use std::time::Duration;
 
 #[doc(no_inline)]
 pub use crate::extract::EXACT_TIME_LIMIT;
@@ -145,11 +147,26 @@ pub fn to_graph(
     Ok((graph, nodes))
 }
 
-/// Chooses one e-node per class reachable from the root of `lowered`.
+/// Chooses one e-node per class reachable from the root of `lowered`, with each extractor's
+/// own time limits ([`choose_within`] with no budget).
 pub fn choose(
     lowered: &Lowered,
     model: &dyn CostModel,
     kind: ExtractorKind,
+) -> Result<Choice, String> {
+    choose_within(lowered, model, kind, None)
+}
+
+/// [`choose`], with the extractor's search bounded by `budget` as well as by its own limit:
+/// the DAG-greedy extractor's local search gets a third of it per starting point, the exact
+/// extractor all of it (after which it returns the best answer found). Pricing the e-graph and
+/// the greedy extractor's first phase are linear and not bounded. A run's time limit passes
+/// its budget here ([`crate::optimize`]), so that a run stops near its limit.
+pub fn choose_within(
+    lowered: &Lowered,
+    model: &dyn CostModel,
+    kind: ExtractorKind,
+    budget: Option<Duration>,
 ) -> Result<Choice, String> {
     let (graph, nodes) = match kind {
         ExtractorKind::Chaos(seed) => to_graph(lowered, &chaos_model(seed))?,
@@ -157,9 +174,18 @@ pub fn choose(
     };
     let (extraction, optimal) = match kind {
         ExtractorKind::Tree | ExtractorKind::Chaos(_) => (TreeExtractor.extract(&graph), false),
-        ExtractorKind::Greedy => (GreedyDagExtractor::default().extract(&graph), false),
+        ExtractorKind::Greedy => {
+            let limit = budget.map_or(GREEDY_IMPROVE_TIME_LIMIT, |b| {
+                GREEDY_IMPROVE_TIME_LIMIT.min(b / GREEDY_STARTS)
+            });
+            let extractor = GreedyDagExtractor::default().with_improve_time_limit(limit);
+            (extractor.extract(&graph), false)
+        }
         ExtractorKind::Exact => {
-            let out = ExactDagExtractor::default().solve(&graph);
+            let limit = budget.map_or(EXACT_TIME_LIMIT, |b| EXACT_TIME_LIMIT.min(b));
+            let out = ExactDagExtractor::default()
+                .with_time_limit(limit)
+                .solve(&graph);
             (out.extraction, out.optimal)
         }
     };

@@ -56,7 +56,7 @@ pub use engine::{compare, optimize, Comparison, EngineError, EngineOptions, Func
 pub use extract::{
     ExactDagExtractor, Extraction, Extractor, Graph, GraphError, GreedyDagExtractor, TreeExtractor,
 };
-pub use extraction::{choose, Choice, ExtractorKind};
+pub use extraction::{choose, choose_within, Choice, ExtractorKind};
 pub use join::JoinPattern;
 pub use language::{OpKind, PtirNode};
 pub use lift::{lift, LiftError};

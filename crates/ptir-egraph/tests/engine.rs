@@ -244,3 +244,30 @@ fn a_call_pattern_matches_numbered_callees_by_prefix_only() {
     let (f, _, _) = run(&text("sqx"), &sq);
     assert_eq!(count(&f, "sub"), 1, "{f}");
 }
+
+#[test]
+fn a_spent_extraction_budget_still_extracts_a_whole_program() {
+    // A run past its time limit extracts with no time for searching: DAG-greedy keeps its
+    // first phase, exact its greedy incumbent; both still give a program that verifies.
+    use ptir_egraph::cost::TensorCost;
+    use ptir_egraph::{choose_within, ExtractorKind};
+    let program = ptir_ir::generate::generate_chain(2_000);
+    let bundled = RuleSet::bundled().unwrap();
+    let mut lowered = lower(&program, "chain").unwrap();
+    saturate(&mut lowered, &bundled, &Limits::default());
+    for kind in [ExtractorKind::Greedy, ExtractorKind::Exact] {
+        let choice = choose_within(
+            &lowered,
+            &TensorCost::default(),
+            kind,
+            Some(std::time::Duration::ZERO),
+        )
+        .unwrap();
+        let f = lift(&lowered, &|c| choice.node(c)).unwrap();
+        let out = Program {
+            externs: program.externs.clone(),
+            functions: vec![f],
+        };
+        ptir_ir::verify(&out).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+    }
+}

@@ -114,6 +114,19 @@ impl Deadline {
         }
     }
 
+    /// The time left until it passes (`None`: too far in the future to represent).
+    ///
+    /// ```
+    /// use ptir_rules::Deadline;
+    /// use std::time::Duration;
+    /// assert_eq!(Deadline::after(Duration::ZERO).left(), Some(Duration::ZERO));
+    /// assert_eq!(Deadline::after(Duration::MAX).left(), None);
+    /// ```
+    pub fn left(&self) -> Option<Duration> {
+        self.at
+            .map(|at| at.saturating_duration_since(Instant::now()))
+    }
+
     /// Has it passed?
     pub fn passed(&self) -> bool {
         self.at.is_some_and(|at| Instant::now() >= at)

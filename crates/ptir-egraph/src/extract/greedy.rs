@@ -16,6 +16,9 @@ use super::{Extraction, Extractor};
 /// within tens of milliseconds; the budget only bounds pathological inputs.
 pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
+/// The most starting points the local search improves (each with its own time limit).
+pub const GREEDY_STARTS: u32 = 3;
+
 /// DAG-aware greedy extraction.
 ///
 /// **Phase 1, cost sets** (after extraction-gym's `faster-greedy-dag`): each class gets the set
@@ -95,6 +98,7 @@ impl GreedyDagExtractor {
         if !starts.contains(&sweep) {
             starts.push(sweep);
         }
+        debug_assert!(starts.len() <= GREEDY_STARTS as usize);
         let mut best: Option<(f64, Choice)> = None;
         for start in starts {
             let choice = improve::improve(graph, start, self.improve_time_limit);

@@ -41,7 +41,7 @@ mod tree;
 
 pub use exact::{ExactDagExtractor, ExactOutcome, EXACT_TIME_LIMIT};
 pub use graph::{ClassId, Graph, GraphBuilder, GraphError, NodeId};
-pub use greedy::{GreedyDagExtractor, COST_SET_LIMIT, GREEDY_IMPROVE_TIME_LIMIT};
+pub use greedy::{GreedyDagExtractor, COST_SET_LIMIT, GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS};
 pub use tree::TreeExtractor;
 
 /// Something that picks a node per needed class.
