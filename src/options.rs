@@ -189,6 +189,16 @@ pub struct Options {
     /// ...), so that the output is self-contained (default false; see
     /// [`ptir_convert::outline_fused_calls`]).
     pub outline: bool,
+    /// A pass pipeline to run instead of the engine's (default `None`), as `mlir-opt
+    /// --pass-pipeline` text: pass names separated by commas, among `canonicalize`, `cse`,
+    /// `dce` (the greedy crate's passes) and `eqsat` (equality saturation, extraction and
+    /// lifting), e.g. `canonicalize,eqsat,dce`. [`Engine::Greedy`] is
+    /// `canonicalize,cse,dce` ([`ptir_greedy::DEFAULT_PIPELINE`]), [`Engine::Saturation`] is
+    /// `eqsat`. Each rewriting pass has the whole time limit.
+    pub pipeline: Option<String>,
+    /// Keep the program after each pass in the report ([`crate::Report::ir_after`]; default
+    /// false; `--print-ir-after-all`).
+    pub ir_after_each: bool,
     /// Translation validation (default `None`): after optimizing, run the input and the output
     /// on this many seeded random input sets and refuse an output that computes something
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
@@ -208,11 +218,13 @@ impl Default for Options {
             fast_math: false,
             limits: Limits::default(),
             cost: Cost::Tensor,
-            extractor: ExtractorKind::Greedy,
+            extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             step_log: false,
             target: None,
             outline: false,
+            pipeline: None,
+            ir_after_each: false,
             validate: None,
         }
     }

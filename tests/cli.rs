@@ -152,7 +152,7 @@ fn run_reads_inputs_and_json_report_and_egraph_dump_are_written() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: serde_json::Value =
-        serde_json::from_str(&text(&out.stderr)).expect("the report is JSON");
+        serde_json::from_str(&text(&out.stdout)).expect("the report is JSON, alone on stdout");
     assert_eq!(report["instructions"]["after"], 1);
     let graph =
         ptir::egraph::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())

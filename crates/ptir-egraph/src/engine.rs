@@ -22,7 +22,7 @@ pub struct EngineOptions {
     pub limits: Limits,
     /// The cost model extraction minimizes.
     pub cost: std::sync::Arc<dyn CostModel>,
-    /// The extractor (default [`ExtractorKind::Greedy`]: DAG-aware, because a lifted program
+    /// The extractor (default [`ExtractorKind::DagGreedy`]: DAG-aware, because a lifted program
     /// computes each chosen value once).
     pub extractor: ExtractorKind,
     /// Keep each saturated e-graph, priced by the cost model, as egraph-serialize JSON in the
@@ -35,7 +35,7 @@ impl Default for EngineOptions {
         EngineOptions {
             limits: Limits::default(),
             cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
-            extractor: ExtractorKind::Greedy,
+            extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
         }
     }

@@ -141,7 +141,7 @@ fn class_of(
             "results differ (generated program)"
         }
     } else {
-        "saturation costs more than greedy"
+        "eqsat costs more than greedy"
     })
 }
 
