@@ -92,7 +92,7 @@ pub enum EngineError {
     Lift(#[from] crate::lift::LiftError),
     /// The output does not verify (an engine bug; the input is returned untouched by callers).
     #[error("the optimized program does not verify: {0}")]
-    Verify(String),
+    Verify(ptir_ir::VerifyError),
 }
 
 /// Optimizes every function of `program` with `rules` (their externs renamed where the
@@ -116,7 +116,7 @@ pub fn optimize(
         reports.push(report);
     }
     declare_rule_externs(&mut out, rules);
-    ptir_ir::verify(&out).map_err(|e| EngineError::Verify(e.to_string()))?;
+    ptir_ir::verify(&out).map_err(EngineError::Verify)?;
     Ok((out, reports))
 }
 
@@ -251,7 +251,7 @@ pub fn compare(
             result.functions[i] = lift(lowered, &|c| choice.node(c))?;
         }
         declare_rule_externs(&mut result, rules);
-        ptir_ir::verify(&result).map_err(|e| EngineError::Verify(e.to_string()))?;
+        ptir_ir::verify(&result).map_err(EngineError::Verify)?;
         let mut costs: Vec<(String, f64)> = Vec::new();
         for (m, _) in pairs {
             if !costs.iter().any(|(n, _)| n == m.name()) {

@@ -656,10 +656,15 @@ pub(crate) enum CliError {
         path: String,
         source: ir::ParseError,
     },
-    #[error("{path}: the program does not verify:\n{source}")]
+    /// The verifier's diagnostics, each placed in the source (`path:line:col`) with the
+    /// source's value names.
+    #[error("{}", .located.iter().map(|d| match d.loc {
+        Some(loc) => format!("{path}:{loc}: {}", d.message),
+        None => format!("{path}: {}", d.message),
+    }).collect::<Vec<_>>().join("\n"))]
     Verify {
         path: String,
-        source: ir::VerifyError,
+        located: Vec<ir::LocatedDiagnostic>,
     },
     #[error("{path}:{source}")]
     Format { path: String, source: FormatError },
@@ -729,14 +734,14 @@ fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), Cl
         })?;
         return Ok((program, t0.elapsed(), Duration::ZERO));
     }
-    let program = ir::parse(text).map_err(|source| CliError::Parse {
+    let (program, map) = ir::parse_with_source_map(text).map_err(|source| CliError::Parse {
         path: path.to_string(),
         source,
     })?;
     let t1 = Instant::now();
-    ir::verify(&program).map_err(|source| CliError::Verify {
+    ir::verify(&program).map_err(|e| CliError::Verify {
         path: path.to_string(),
-        source,
+        located: map.locate_all(&e),
     })?;
     Ok((program, t1 - t0, t1.elapsed()))
 }
