@@ -34,7 +34,7 @@ mod options;
 mod report;
 mod run;
 
-pub use compare::{compare_cost_models, CostTable};
+pub use compare::{compare_cost_models, CostTable, ModelCost};
 pub use diff::{
     diff, diff_batch, optimize_batch, DiffCosts, DiffReport, DiffRules, Mismatch, DIFF_TRIALS,
     DIFF_WHILE_FUEL,
@@ -47,7 +47,7 @@ pub use error::Error;
 pub use optimize::{
     load_rules, load_target, optimize, Optimized, EQSAT_PASS, USER_RULE_PROOF_SEEDS,
 };
-pub use options::{Cost, Engine, Limits, Options};
+pub use options::{Cost, Engine, Limits, Options, RuleText};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
 pub use ptir_greedy as greedy;

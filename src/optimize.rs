@@ -37,7 +37,7 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 ///
 /// ```
 /// let options = ptir::Options {
-///     rule_texts: vec![("mine.rules".into(), "(rule my-add-zero (add ?x (splat 0)) => ?x)".into())],
+///     rule_texts: vec![ptir::RuleText::new("mine.rules", "(rule my-add-zero (add ?x (splat 0)) => ?x)")],
 ///     prove_rules: true,
 ///     ..ptir::Options::default()
 /// };
@@ -62,8 +62,8 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
             set.add_source(&name, &text)?;
         }
     }
-    for (name, text) in &options.rule_texts {
-        set.add_source(name, text)?;
+    for r in &options.rule_texts {
+        set.add_source(&r.file, &r.text)?;
     }
     set.check_names(options.enable.iter().chain(&options.disable))?;
     let set = set.filtered(&options.filter());
@@ -80,7 +80,7 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
         .rule_files
         .iter()
         .map(|p| p.display().to_string())
-        .chain(options.rule_texts.iter().map(|(n, _)| n.clone()))
+        .chain(options.rule_texts.iter().map(|r| r.file.clone()))
         .collect();
     for rule in set.rules() {
         if !user_files.contains(&rule.location.file) {

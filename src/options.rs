@@ -141,6 +141,25 @@ impl Cost {
     }
 }
 
+/// Rules given as text rather than read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleText {
+    /// The file name errors and the report give for them.
+    pub file: String,
+    /// The `.rules` source.
+    pub text: String,
+}
+
+impl RuleText {
+    /// Rules `text`, located as if read from `file`.
+    pub fn new(file: impl Into<String>, text: impl Into<String>) -> Self {
+        RuleText {
+            file: file.into(),
+            text: text.into(),
+        }
+    }
+}
+
 /// Everything [`crate::optimize`] needs to know.
 ///
 /// `Options::default()` is: equality saturation, the bundled rules without `fast-math`,
@@ -155,8 +174,8 @@ pub struct Options {
     pub bundled_rules: bool,
     /// Extra rule files (`.rules` or `.pat`), read from disk.
     pub rule_files: Vec<PathBuf>,
-    /// Extra rules given as text: (file name for locations, `.rules` source).
-    pub rule_texts: Vec<(String, String)>,
+    /// Extra rules given as `.rules` text.
+    pub rule_texts: Vec<RuleText>,
     /// Prove every user-supplied rule (of `rule_files` and `rule_texts`, not the bundled
     /// library) by the interpreter when loading it, and refuse one with a counterexample
     /// (default false, `--prove-rules`: the prover samples dtypes and inputs a rule may not be

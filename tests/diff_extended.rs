@@ -93,7 +93,7 @@ fn fuzzed_rules_keep_both_engines_sound() {
         fuzzed.accepted.len()
     );
     let options = Options {
-        rule_texts: vec![("fuzz.rules".into(), fuzzed.rules_text())],
+        rule_texts: vec![ptir::RuleText::new("fuzz.rules", fuzzed.rules_text())],
         prove_rules: false, // proven by fuzz_rules
         ..Options::default()
     };
@@ -121,7 +121,7 @@ fn rules_the_proof_refuses_are_refused_on_load_with_their_location() {
     );
     for (rule, _) in fuzzed.rejected.iter().take(4) {
         let options = Options {
-            rule_texts: vec![("mine.rules".into(), rule.text.clone())],
+            rule_texts: vec![ptir::RuleText::new("mine.rules", rule.text.clone())],
             prove_rules: true,
             ..Options::default()
         };

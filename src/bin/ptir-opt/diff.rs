@@ -154,7 +154,7 @@ fn rule_fuzz(k: usize, seed: u64, options: &mut ptir::Options, out: &mut String)
         .iter()
         .filter(|(r, _)| {
             let opts = ptir::Options {
-                rule_texts: vec![("fuzz.rules".into(), r.text.clone())],
+                rule_texts: vec![ptir::RuleText::new("fuzz.rules", r.text.clone())],
                 ..ptir::Options::default()
             };
             ptir::load_rules(&opts).is_err()
@@ -170,7 +170,7 @@ fn rule_fuzz(k: usize, seed: u64, options: &mut ptir::Options, out: &mut String)
     );
     options
         .rule_texts
-        .push(("fuzz.rules".into(), fuzzed.rules_text()));
+        .push(ptir::RuleText::new("fuzz.rules", fuzzed.rules_text()));
     let mut cases = Vec::new();
     for r in fuzzed.accepted.iter().filter(|r| !r.cyclic) {
         for (i, program) in fuzz::probe_programs(r, seed, PROBES_PER_PATTERN)
