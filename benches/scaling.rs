@@ -38,7 +38,7 @@ fn scaling(c: &mut Criterion) {
         let mut saturated = lowered();
         saturate(&mut saturated, &rules, &limits);
         group.bench_with_input(BenchmarkId::new("extract", layers), &layers, |b, _| {
-            b.iter(|| choose(&saturated, &TensorCost::default(), ExtractorKind::Greedy))
+            b.iter(|| choose(&saturated, &TensorCost::default(), ExtractorKind::DagGreedy))
         });
     }
     group.finish();

@@ -80,8 +80,8 @@ fn engines(programs: &[(String, Program)]) {
                 .report
                 .rules_fired
                 .iter()
-                .map(|(r, _)| r.clone())
-                .filter(|r| !g.report.rules_fired.iter().any(|(x, _)| x == r))
+                .map(|r| r.rule.clone())
+                .filter(|r| !g.report.rules_fired.iter().any(|x| x.rule == *r))
                 .collect();
             format!("rules only saturation fired: {}", only.join(", "))
         } else {

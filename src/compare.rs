@@ -13,19 +13,28 @@ pub struct CostTable {
     /// The rows, in the order the pairs were given.
     pub rows: Vec<Comparison>,
     /// The input's cost under each model.
-    pub input_costs: Vec<(String, f64)>,
+    pub input_costs: Vec<ModelCost>,
+}
+
+/// A program's cost under one cost model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelCost {
+    /// The model's name.
+    pub model: String,
+    /// The cost.
+    pub cost: f64,
 }
 
 impl fmt::Display for CostTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:<10} {:<10}", "model", "extractor")?;
-        for (m, _) in &self.input_costs {
-            write!(f, " {:>14}", format!("cost:{m}"))?;
+        for c in &self.input_costs {
+            write!(f, " {:>14}", format!("cost:{}", c.model))?;
         }
         writeln!(f, " {:>12} {:>8} {:>6}", "extract", "optimal", "insts")?;
         write!(f, "{:<10} {:<10}", "(input)", "")?;
-        for (_, c) in &self.input_costs {
-            write!(f, " {c:>14}")?;
+        for c in &self.input_costs {
+            write!(f, " {:>14}", c.cost)?;
         }
         writeln!(f)?;
         for r in &self.rows {
@@ -69,13 +78,13 @@ pub fn compare_cost_models(
     let (rules, _) = load_rules(options)?.renaming_externs_for(program);
     let models: Vec<_> = pairs.iter().map(|(c, k)| (c.model(&rules), *k)).collect();
     let rows = ptir_egraph::compare(program, &rules, &options.limits.saturation(), &models)?;
-    let mut input_costs: Vec<(String, f64)> = Vec::new();
+    let mut input_costs: Vec<ModelCost> = Vec::new();
     for (m, _) in &models {
-        if !input_costs.iter().any(|(n, _)| n == m.name()) {
-            input_costs.push((
-                m.name().to_string(),
-                ptir_egraph::cost::program_cost(program, m.as_ref()),
-            ));
+        if !input_costs.iter().any(|c| c.model == m.name()) {
+            input_costs.push(ModelCost {
+                model: m.name().to_string(),
+                cost: ptir_egraph::cost::program_cost(program, m.as_ref()),
+            });
         }
     }
     Ok(CostTable { rows, input_costs })

@@ -62,7 +62,7 @@ pub enum Mismatch {
         /// Greedy's cost.
         greedy: f64,
         /// Saturation's cost.
-        saturation: f64,
+        eqsat: f64,
     },
 }
 
@@ -73,8 +73,8 @@ impl fmt::Display for Mismatch {
             Mismatch::Results { engine, divergence } => {
                 write!(f, "{engine} output differs: {divergence}")
             }
-            Mismatch::Cost { greedy, saturation } => {
-                write!(f, "saturation costs {saturation} > greedy {greedy}")
+            Mismatch::Cost { greedy, eqsat } => {
+                write!(f, "eqsat costs {eqsat} > greedy {greedy}")
             }
         }
     }
@@ -87,10 +87,10 @@ pub struct DiffReport {
     pub insts: usize,
     /// The cost model's name.
     pub cost_model: String,
-    /// Input, greedy and saturation costs.
-    pub costs: (f64, f64, f64),
-    /// Rules that fired in greedy and saturation.
-    pub rules_fired: (Vec<String>, Vec<String>),
+    /// The costs of the input and of both outputs.
+    pub costs: DiffCosts,
+    /// The rules that fired in each engine.
+    pub rules_fired: DiffRules,
     /// Disagreements (empty: the engines agree).
     pub mismatches: Vec<Mismatch>,
     /// Input sets compared.
@@ -103,6 +103,26 @@ pub struct DiffReport {
     pub cost_unchecked: Option<&'static str>,
 }
 
+/// The costs [`diff`] compares, under its cost model.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DiffCosts {
+    /// The input's.
+    pub input: f64,
+    /// The greedy output's.
+    pub greedy: f64,
+    /// The saturation output's.
+    pub eqsat: f64,
+}
+
+/// The rules that fired in each engine of a [`diff`], most applied first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DiffRules {
+    /// In greedy.
+    pub greedy: Vec<String>,
+    /// In saturation.
+    pub eqsat: Vec<String>,
+}
+
 impl DiffReport {
     /// Did the engines agree?
     pub fn ok(&self) -> bool {
@@ -112,7 +132,11 @@ impl DiffReport {
 
 impl fmt::Display for DiffReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (i, g, s) = self.costs;
+        let DiffCosts {
+            input: i,
+            greedy: g,
+            eqsat: s,
+        } = self.costs;
         writeln!(
             f,
             "{} instructions, {} trials ({} runs skipped: the input fails), cost ({}): input {i}, greedy {g}, eqsat {s}",
@@ -126,12 +150,12 @@ impl fmt::Display for DiffReport {
             writeln!(
                 f,
                 "  rules fired (greedy): {}",
-                self.rules_fired.0.join(", ")
+                self.rules_fired.greedy.join(", ")
             )?;
             writeln!(
                 f,
                 "  rules fired (eqsat): {}",
-                self.rules_fired.1.join(", ")
+                self.rules_fired.eqsat.join(", ")
             )?;
         }
         Ok(())
@@ -161,15 +185,18 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
     let mut report = DiffReport {
         insts: program.num_insts(),
         cost_model: String::new(),
-        costs: (0.0, 0.0, 0.0),
-        rules_fired: (Vec::new(), Vec::new()),
+        costs: DiffCosts::default(),
+        rules_fired: DiffRules::default(),
         mismatches: Vec::new(),
         trials: DIFF_TRIALS,
         skipped: 0,
         cost_unchecked: cost_unchecked(options.extractor),
     };
     let mut outputs = Vec::new();
-    for (name, result) in [("greedy", greedy), ("eqsat", sat)] {
+    for (name, result) in [
+        (Engine::Greedy.name(), greedy),
+        (Engine::Saturation.name(), sat),
+    ] {
         match result {
             Ok(o) => outputs.push((name, o)),
             Err(e) => report.mismatches.push(Mismatch::Failed {
@@ -180,22 +207,25 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
     }
     if let [(_, g), (_, s)] = &outputs[..] {
         report.cost_model = g.report.cost_model.clone();
-        report.costs = (
-            g.report.cost_before,
-            g.report.cost_after,
-            s.report.cost_after,
-        );
-        report.rules_fired = (names(&g.report.rules_fired), names(&s.report.rules_fired));
+        report.costs = DiffCosts {
+            input: g.report.cost_before,
+            greedy: g.report.cost_after,
+            eqsat: s.report.cost_after,
+        };
+        report.rules_fired = DiffRules {
+            greedy: names(&g.report.rules_fired),
+            eqsat: names(&s.report.rules_fired),
+        };
         let dearer = s.report.cost_after > g.report.cost_after * (1.0 + 1e-9);
         let proved = s.report.extraction_optimal == Some(true)
             && s.report
                 .stops
                 .iter()
-                .all(|(_, run)| run.stop == ptir_rules::StopReason::Saturated);
+                .all(|f| f.run.stop == ptir_rules::StopReason::Saturated);
         if dearer && proved && report.cost_unchecked.is_none() {
             report.mismatches.push(Mismatch::Cost {
                 greedy: g.report.cost_after,
-                saturation: s.report.cost_after,
+                eqsat: s.report.cost_after,
             });
         }
     }
@@ -210,7 +240,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
 fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
     match extractor {
         ExtractorKind::Exact => None,
-        ExtractorKind::Greedy => Some(
+        ExtractorKind::DagGreedy => Some(
             "the DAG-greedy extractor minimizes the DAG cost by local search, one class at a \
              time, and can miss a choice two classes must make together (about one program in \
              a thousand), so saturation may cost more than greedy; the claim is checked with \
@@ -225,8 +255,8 @@ fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
     }
 }
 
-fn names(fired: &[(String, usize)]) -> Vec<String> {
-    fired.iter().map(|(r, _)| r.clone()).collect()
+fn names(fired: &[crate::RuleCount]) -> Vec<String> {
+    fired.iter().map(|r| r.rule.clone()).collect()
 }
 
 /// Runs every function of the input and of each output on input set `seed` and records the

@@ -265,7 +265,7 @@ impl Trial {
 }
 
 /// What translation validation checked ([`crate::Options::validate`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Validation {
     /// Input sets per function.
     pub seeds: usize,

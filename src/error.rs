@@ -39,6 +39,9 @@ pub enum Error {
     /// The greedy driver could not compile the rules.
     #[error(transparent)]
     GreedyRules(#[from] ptir_greedy::CompileError),
+    /// A pass pipeline text names no pipeline.
+    #[error(transparent)]
+    Pipeline(#[from] ptir_greedy::PipelineError),
     /// A greedy pass failed.
     #[error(transparent)]
     Pass(#[from] ptir_greedy::PassError),

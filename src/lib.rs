@@ -31,23 +31,31 @@ mod error;
 pub mod format;
 mod optimize;
 mod options;
+mod report;
 mod run;
 
-pub use compare::{compare_cost_models, CostTable};
+pub use compare::{compare_cost_models, CostTable, ModelCost};
 pub use diff::{
-    diff, diff_batch, optimize_batch, DiffReport, Mismatch, DIFF_TRIALS, DIFF_WHILE_FUEL,
+    diff, diff_batch, optimize_batch, DiffCosts, DiffReport, DiffRules, Mismatch, DIFF_TRIALS,
+    DIFF_WHILE_FUEL,
 };
 pub use equivalence::{
     fast_math_tolerance, same_value, validate, CheckError, Divergence, Trial, Validation,
     ValidationError, FAST_MATH_TOLERANCE,
 };
 pub use error::Error;
-pub use optimize::{load_rules, load_target, optimize, Optimized, Report, USER_RULE_PROOF_SEEDS};
-pub use options::{Cost, Engine, Limits, Options};
+pub use optimize::{
+    load_rules, load_target, optimize, Optimized, EQSAT_PASS, USER_RULE_PROOF_SEEDS,
+};
+pub use options::{Cost, Engine, Limits, Options, RuleText};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
 pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
+pub use report::{
+    Conversion, EGraphSize, FunctionRun, FunctionText, InstCounts, IrAfterPass, Phase, Report,
+    RuleCount, SkippedRule,
+};
 pub use run::{interpreter, parse_inputs, InputsError};

@@ -1,16 +1,21 @@
 //! `optimize`: one program through one engine, with a report.
 
 use crate::options::{Engine, Options};
+use crate::report::{
+    Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
+};
 use crate::Error;
 use ptir_egraph::cost::program_cost;
-use ptir_egraph::EngineOptions;
+use ptir_egraph::{EngineOptions, FunctionReport};
 use ptir_greedy::{
-    directed_rule_filter, Canonicalize, Cse, Dce, GreedyConfig, PassManager, PipelineReport,
+    directed_rule_filter, Canonicalize, GreedyConfig, Pass, PassError, PassManager, PassReport,
+    PipelineReport, DEFAULT_PIPELINE,
 };
 use ptir_ir::Program;
-use ptir_rules::{Registry, RuleSet, RunSummary};
-use std::fmt;
-use std::time::{Duration, Instant};
+use ptir_rules::{Registry, RuleSet};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Instant;
 
 /// An optimized program and what happened.
 #[derive(Clone, Debug)]
@@ -19,135 +24,6 @@ pub struct Optimized {
     pub program: Program,
     /// What happened.
     pub report: Report,
-}
-
-/// What an optimization did.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    /// The engine's name.
-    pub engine: String,
-    /// Rules that fired, with how often, most first.
-    pub rules_fired: Vec<(String, usize)>,
-    /// Rules the engine left out, with why.
-    pub rules_skipped: Vec<(String, String)>,
-    /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
-    pub egraph_size: Option<(usize, usize)>,
-    /// Whether the extractor proved every function's choice optimal for its cost notion
-    /// (saturation only; only the exact extractor proves anything).
-    pub extraction_optimal: Option<bool>,
-    /// How rewriting ended, per function: why it stopped, iterations, rewrites and (saturation)
-    /// the e-graph's size.
-    pub stops: Vec<(String, RunSummary)>,
-    /// Time per phase, in order.
-    pub phases: Vec<(String, Duration)>,
-    /// The cost model's name.
-    pub cost_model: String,
-    /// Cost of the input.
-    pub cost_before: f64,
-    /// Cost of the output.
-    pub cost_after: f64,
-    /// Instructions before and after.
-    pub insts: (usize, usize),
-    /// The step log, per function, when [`Options::step_log`] is set: the greedy driver's
-    /// event tree (MLIR's `-debug-only=greedy-rewriter`), or saturation's applications per
-    /// iteration and rule with the e-graph's size.
-    pub step_log: Vec<(String, String)>,
-    /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
-    /// (when [`Options::dump_egraph`] is set).
-    pub egraphs: Vec<(String, String)>,
-    /// The conversion target the output was legalized for, and the rewrites per conversion
-    /// pattern (when [`Options::target`] is set).
-    pub conversion: Option<(String, Vec<(String, usize)>)>,
-    /// What the user should know about this run: rule externs renamed because the program
-    /// has its own function of that name.
-    pub notes: Vec<String>,
-    /// What translation validation checked (when [`Options::validate`] is set).
-    pub validation: Option<crate::Validation>,
-}
-
-impl Report {
-    /// The report as a JSON value (what `ptir-opt --report-json` prints).
-    pub fn to_json(&self) -> serde_json::Value {
-        let pairs = |v: &[(String, usize)]| {
-            v.iter()
-                .map(|(k, n)| serde_json::json!({"rule": k, "count": n}))
-                .collect::<Vec<_>>()
-        };
-        serde_json::json!({
-            "engine": self.engine,
-            "instructions": {"before": self.insts.0, "after": self.insts.1},
-            "cost": {"model": self.cost_model, "before": self.cost_before, "after": self.cost_after},
-            "egraph": self.egraph_size.map(|(n, c)| serde_json::json!({"nodes": n, "classes": c})),
-            "stop": self.stops.iter().map(|(f, s)| serde_json::json!({
-                "function": f,
-                "reason": s.stop.to_string(),
-                "fixpoint": s.stop.is_fixpoint(),
-                "iterations": s.iterations,
-                "rewrites": s.rewrites,
-                "egraph": s.egraph.map(|(n, c)| serde_json::json!({"nodes": n, "classes": c})),
-            })).collect::<Vec<_>>(),
-            "phases_seconds": self.phases.iter().map(|(p, d)| serde_json::json!({"phase": p, "seconds": d.as_secs_f64()})).collect::<Vec<_>>(),
-            "rules_fired": pairs(&self.rules_fired),
-            "validation": self.validation.as_ref().map(|v| serde_json::json!({"seeds": v.seeds, "compared": v.compared, "skipped": v.skipped})),
-            "rules_skipped": self.rules_skipped.iter().map(|(r, w)| serde_json::json!({"rule": r, "reason": w})).collect::<Vec<_>>(),
-            "conversion": self.conversion.as_ref().map(|(t, rw)| serde_json::json!({"target": t, "rewrites": pairs(rw)})),
-            "notes": self.notes,
-        })
-    }
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "engine: {}", self.engine)?;
-        writeln!(f, "instructions: {} -> {}", self.insts.0, self.insts.1)?;
-        let ratio = if self.cost_before > 0.0 {
-            self.cost_after / self.cost_before
-        } else {
-            1.0
-        };
-        writeln!(
-            f,
-            "cost ({}): {} -> {} ({:.3}x)",
-            self.cost_model, self.cost_before, self.cost_after, ratio
-        )?;
-        if let Some((n, c)) = self.egraph_size {
-            writeln!(f, "e-graph: {n} e-nodes, {c} e-classes")?;
-        }
-        for (func, run) in &self.stops {
-            writeln!(f, "stop (@{func}): {run}")?;
-        }
-        let phases: Vec<String> = self
-            .phases
-            .iter()
-            .map(|(p, d)| format!("{p} {d:.2?}"))
-            .collect();
-        writeln!(f, "phases: {}", phases.join(", "))?;
-        if self.rules_fired.is_empty() {
-            writeln!(f, "rules fired: none")?;
-        } else {
-            writeln!(f, "rules fired:")?;
-            for (r, n) in &self.rules_fired {
-                writeln!(f, "  {n:6}  {r}")?;
-            }
-        }
-        for (r, why) in &self.rules_skipped {
-            writeln!(f, "skipped {r}: {why}")?;
-        }
-        if let Some((target, rewrites)) = &self.conversion {
-            let total: usize = rewrites.iter().map(|(_, n)| n).sum();
-            writeln!(f, "legalized for target {target}: {total} rewrites")?;
-            for (p, n) in rewrites {
-                writeln!(f, "  {n:6}  {p}")?;
-            }
-        }
-        for note in &self.notes {
-            writeln!(f, "note: {note}")?;
-        }
-        if let Some(v) = &self.validation {
-            writeln!(f, "{v}")?;
-        }
-        Ok(())
-    }
 }
 
 /// Seeds on which [`load_rules`] proves each user-supplied rule ([`ptir_rules::example::prove`]).
@@ -161,7 +37,7 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 ///
 /// ```
 /// let options = ptir::Options {
-///     rule_texts: vec![("mine.rules".into(), "(rule my-add-zero (add ?x (splat 0)) => ?x)".into())],
+///     rule_texts: vec![ptir::RuleText::new("mine.rules", "(rule my-add-zero (add ?x (splat 0)) => ?x)")],
 ///     prove_rules: true,
 ///     ..ptir::Options::default()
 /// };
@@ -186,8 +62,8 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
             set.add_source(&name, &text)?;
         }
     }
-    for (name, text) in &options.rule_texts {
-        set.add_source(name, text)?;
+    for r in &options.rule_texts {
+        set.add_source(&r.file, &r.text)?;
     }
     set.check_names(options.enable.iter().chain(&options.disable))?;
     let set = set.filtered(&options.filter());
@@ -204,7 +80,7 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
         .rule_files
         .iter()
         .map(|p| p.display().to_string())
-        .chain(options.rule_texts.iter().map(|(n, _)| n.clone()))
+        .chain(options.rule_texts.iter().map(|r| r.file.clone()))
         .collect();
     for rule in set.rules() {
         if !user_files.contains(&rule.location.file) {
@@ -239,25 +115,26 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
     let input = program;
     let t = Instant::now();
-    if options.dump_egraph && options.engine == Engine::Greedy {
-        return Err(Error::Options(
-            "an e-graph dump (--dump-egraph) needs the eqsat engine: the greedy engine builds no e-graph".into(),
-        ));
-    }
     ptir_ir::verify(program)?;
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
     let (rules, renamed) = load_rules(options)?.renaming_externs_for(program);
     let model = options.cost.model(&rules);
     let mut report = Report {
-        engine: options.engine.name().to_string(),
+        engine: options
+            .pipeline
+            .clone()
+            .unwrap_or_else(|| options.engine.name().to_string()),
         cost_model: model.name().to_string(),
         cost_before: program_cost(program, model.as_ref()),
-        insts: (program.num_insts(), 0),
+        instructions: InstCounts {
+            before: program.num_insts(),
+            after: 0,
+        },
         notes: renamed.iter().map(ToString::to_string).collect(),
         ..Report::default()
     };
-    report.phases.push(("setup".into(), t.elapsed()));
+    report.add_phase_time("setup", t.elapsed());
     // Loop idioms first, for both engines: a reduction `scan` becomes a loop-free `reduce`
     // (exact; see `ptir_ir::loop_idioms`), which the rules then see like any other reduce.
     let mut raised = program.clone();
@@ -267,40 +144,7 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             .notes
             .push(format!("raised {loops} reduction loop(s) to reduce"));
     }
-    let program = &raised;
-    let program = match options.engine {
-        Engine::Greedy => {
-            let mut out = program.clone();
-            // Raising rules introduce calls to the rule set's externs, and the pass manager
-            // verifies after every pass: declare them all, then drop the ones left unused.
-            let added = declare_all_externs(&mut out, &rules);
-            let config = options.limits.greedy(GreedyConfig {
-                log: options.step_log,
-                ..GreedyConfig::canonicalize()
-            });
-            let mut pm = PassManager::new();
-            // `rules` is already filtered by the options (fast-math among them): leave out
-            // only what no greedy driver can run.
-            let canonicalize = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())?;
-            pm.add(canonicalize.with_config(config)).add(Cse).add(Dce);
-            let pipeline = pm.run(&mut out)?;
-            record_greedy(&mut report, &pipeline);
-            drop_unused_externs(&mut out, &added);
-            ptir_ir::verify(&out).map_err(Error::Output)?;
-            out
-        }
-        Engine::Saturation => {
-            let eo = EngineOptions {
-                limits: options.limits.saturation(),
-                cost: model.clone(),
-                extractor: options.extractor,
-                dump_egraph: options.dump_egraph,
-            };
-            let (out, reports) = ptir_egraph::optimize(program, &rules, &eo)?;
-            record_saturation(&mut report, &reports, options.step_log);
-            out
-        }
-    };
+    let program = run_pipeline(raised, &rules, model.clone(), options, &mut report)?;
     let mut program = program;
     keep_extern_definitions(&mut program, input);
     for name in inject_definitions(&mut program, &rules) {
@@ -322,11 +166,11 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         None => program,
     };
     report.cost_after = program_cost(&program, model.as_ref());
-    report.insts.1 = program.num_insts();
+    report.instructions.after = program.num_insts();
     if let Some(seeds) = options.validate {
         let t = Instant::now();
         report.validation = Some(crate::validate(input, &program, seeds, options.fast_math)?);
-        report.phases.push(("validate".into(), t.elapsed()));
+        report.add_phase_time("validate", t.elapsed());
     }
     Ok(Optimized { program, report })
 }
@@ -359,8 +203,15 @@ fn legalize(
         &ptir_convert::default_patterns(),
         ptir_convert::ConversionMode::Full,
     )?;
-    report.phases.push(("convert".into(), t.elapsed()));
-    report.conversion = Some((target.name.clone(), done.rewrites.into_iter().collect()));
+    report.add_phase_time("convert", t.elapsed());
+    report.conversion = Some(Conversion {
+        target: target.name.clone(),
+        rewrites: done
+            .rewrites
+            .into_iter()
+            .map(|(rule, count)| RuleCount { rule, count })
+            .collect(),
+    });
     Ok(program)
 }
 
@@ -384,6 +235,127 @@ pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> 
     Ok(ptir_convert::ConversionTarget::parse(spec, &text)?)
 }
 
+/// The name of the equality-saturation pass in a pipeline text.
+pub const EQSAT_PASS: &str = "eqsat";
+
+/// Equality saturation as a pass of a [`PassManager`] pipeline (`canonicalize,eqsat,dce`):
+/// every function lowered, saturated, extracted and lifted. What the engine returns beside
+/// the program is kept in `runs`, shared with [`run_pipeline`].
+struct Eqsat {
+    rules: RuleSet,
+    options: EngineOptions,
+    runs: Rc<RefCell<EqsatRuns>>,
+}
+
+/// What the `eqsat` passes of a pipeline returned beside the program.
+#[derive(Default)]
+struct EqsatRuns {
+    /// The engine's per-function reports, one entry per run of the pass.
+    reports: Vec<Vec<FunctionReport>>,
+    /// The engine's error, when a run failed (the pass manager is given its message).
+    error: Option<ptir_egraph::EngineError>,
+}
+
+impl Pass for Eqsat {
+    fn name(&self) -> &str {
+        EQSAT_PASS
+    }
+
+    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
+        let (out, reports) = match ptir_egraph::optimize(program, &self.rules, &self.options) {
+            Ok(done) => done,
+            Err(e) => {
+                let failed = PassError::Failed {
+                    pass: EQSAT_PASS.into(),
+                    message: e.to_string(),
+                };
+                self.runs.borrow_mut().error = Some(e);
+                return Err(failed);
+            }
+        };
+        let changed = out != *program;
+        *program = out;
+        let runs = reports
+            .iter()
+            .map(|r| (r.name.clone(), r.saturation.summary()))
+            .collect();
+        self.runs.borrow_mut().reports.push(reports);
+        Ok(PassReport {
+            pass: EQSAT_PASS.into(),
+            changed,
+            runs,
+            ..PassReport::default()
+        })
+    }
+}
+
+/// Runs the options' pass pipeline ([`Options::pipeline`], else the engine's:
+/// [`DEFAULT_PIPELINE`] for greedy, `eqsat` for saturation) through the greedy crate's
+/// [`PassManager`], and records what each pass did in `report`.
+fn run_pipeline(
+    mut program: Program,
+    rules: &RuleSet,
+    model: std::sync::Arc<dyn ptir_egraph::cost::CostModel>,
+    options: &Options,
+    report: &mut Report,
+) -> Result<Program, Error> {
+    let text = match (&options.pipeline, options.engine) {
+        (Some(text), _) => text.as_str(),
+        (None, Engine::Greedy) => DEFAULT_PIPELINE,
+        (None, Engine::Saturation) => EQSAT_PASS,
+    };
+    let config = options.limits.greedy(GreedyConfig {
+        log: options.step_log,
+        ..GreedyConfig::canonicalize()
+    });
+    // `rules` is already filtered by the options (fast-math among them): leave out only what
+    // no greedy driver can run.
+    let canonicalize =
+        Canonicalize::with_filtered_rules(rules, &directed_rule_filter())?.with_config(config);
+    let runs = Rc::new(RefCell::new(EqsatRuns::default()));
+    let eqsat = || -> Box<dyn Pass> {
+        Box::new(Eqsat {
+            rules: rules.clone(),
+            options: EngineOptions {
+                limits: options.limits.saturation(),
+                cost: model.clone(),
+                extractor: options.extractor,
+                dump_egraph: options.dump_egraph,
+            },
+            runs: runs.clone(),
+        })
+    };
+    let pm = PassManager::parse_pipeline(text, &canonicalize, &[(EQSAT_PASS, &eqsat)])?
+        .with_ir_after_each(options.ir_after_each);
+    if options.dump_egraph && !pm.names().contains(&EQSAT_PASS) {
+        return Err(Error::Options(
+            "an e-graph dump (--dump-egraph) needs the eqsat engine: the greedy engine builds no e-graph".into(),
+        ));
+    }
+    // Raising rules introduce calls to the rule set's externs, and the pass manager verifies
+    // after every pass: declare them all, then keep the declarations of those called, in
+    // the order the program calls them (as the e-graph engine declares them).
+    let added = declare_all_externs(&mut program, rules);
+    let result = pm.run(&mut program);
+    let runs = std::mem::take(&mut *runs.borrow_mut());
+    let pipeline = match (result, runs.error) {
+        (Ok(pipeline), _) => pipeline,
+        (Err(_), Some(engine)) => return Err(engine.into()),
+        (Err(e), None) => return Err(e.into()),
+    };
+    program.externs.retain(|e| !added.contains(&e.name));
+    ptir_egraph::engine::declare_rule_externs(&mut program, rules);
+    record_pipeline(report, &pipeline, runs.reports, options.step_log);
+    if options.pipeline.is_some() {
+        report.engine = pm.names().join(",");
+    }
+    for dump in &mut report.ir_after {
+        drop_uncalled(&mut dump.program, &added);
+    }
+    ptir_ir::verify(&program).map_err(Error::Output)?;
+    Ok(program)
+}
+
 /// Declares every extern of `rules` that `program` does not declare; returns their names.
 fn declare_all_externs(program: &mut Program, rules: &RuleSet) -> Vec<String> {
     let mut added = Vec::new();
@@ -398,6 +370,14 @@ fn declare_all_externs(program: &mut Program, rules: &RuleSet) -> Vec<String> {
         }
     }
     added
+}
+
+/// Removes the declarations of `names` that no instruction of `program` calls.
+fn drop_uncalled(program: &mut Program, names: &[String]) {
+    let called = program.called_names();
+    program
+        .externs
+        .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
 }
 
 /// Defines in `program` every rule extern that it calls, does not define, and whose rule file
@@ -421,23 +401,37 @@ fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
     added
 }
 
-/// Removes the declarations of `names` that no instruction calls.
-fn drop_unused_externs(program: &mut Program, names: &[String]) {
-    let called = program.called_names();
-    program
-        .externs
-        .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
-}
-
-fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {
+/// Records in `report` what each pass of `pipeline` did: phase times, rules fired, how each
+/// run stopped, step logs and e-graphs; `saturations` has the e-graph engine's reports of
+/// each `eqsat` pass, in order.
+fn record_pipeline(
+    report: &mut Report,
+    pipeline: &PipelineReport,
+    saturations: Vec<Vec<FunctionReport>>,
+    log: bool,
+) {
     let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
+    let mut saturations = saturations.into_iter();
     for p in &pipeline.passes {
-        report.phases.push((p.pass.clone(), p.time));
-        report.step_log.extend(
-            p.step_log
-                .iter()
-                .map(|(f, log)| (f.clone(), log.to_string())),
-        );
+        if let Some(program) = &p.ir_after {
+            report.ir_after.push(IrAfterPass {
+                pass: p.pass.clone(),
+                program: program.clone(),
+            });
+        }
+        if p.pass == EQSAT_PASS {
+            if let Some(reports) = saturations.next() {
+                record_saturation(report, &reports, log, &mut fired);
+            }
+            continue;
+        }
+        report.add_phase_time(&p.pass, p.time);
+        report
+            .step_log
+            .extend(p.step_log.iter().map(|(f, log)| FunctionText {
+                function: f.clone(),
+                text: log.to_string(),
+            }));
         if let Some(g) = &p.greedy {
             for (rule, n) in &g.rewrites {
                 *fired.entry(rule.clone()).or_default() += n;
@@ -446,54 +440,68 @@ fn record_greedy(report: &mut Report, pipeline: &PipelineReport) {
                 *fired.entry("(constant folding)".into()).or_default() += g.folds;
             }
         }
-        report.stops.extend(p.runs.iter().cloned());
+        report
+            .stops
+            .extend(p.runs.iter().map(|(f, run)| FunctionRun {
+                function: f.clone(),
+                run: run.clone(),
+            }));
     }
-    let mut fired: Vec<(String, usize)> = fired.into_iter().filter(|(_, n)| *n > 0).collect();
-    fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut fired: Vec<RuleCount> = fired
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(rule, count)| RuleCount { rule, count })
+        .collect();
+    fired.sort_by(|a, b| b.count.cmp(&a.count).then(a.rule.cmp(&b.rule)));
     report.rules_fired = fired;
 }
 
-fn record_saturation(report: &mut Report, reports: &[ptir_egraph::FunctionReport], log: bool) {
-    let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
-    let (mut nodes, mut classes) = (0, 0);
-    let mut phase =
-        |name: &str, d: Duration| match report.phases.iter_mut().find(|(p, _)| p == name) {
-            Some((_, t)) => *t += d,
-            None => report.phases.push((name.to_string(), d)),
-        };
+/// Records one run of the e-graph engine (one report per function).
+fn record_saturation(
+    report: &mut Report,
+    reports: &[FunctionReport],
+    log: bool,
+    fired: &mut indexmap::IndexMap<String, usize>,
+) {
     for r in reports {
-        phase("lower", r.lower_time);
-        phase("saturate", r.saturation.time);
-        phase("extract", r.extract_time);
-        phase("lift", r.lift_time);
+        report.add_phase_time("lower", r.lower_time);
+        report.add_phase_time("saturate", r.saturation.time);
+        report.add_phase_time("extract", r.extract_time);
+        report.add_phase_time("lift", r.lift_time);
     }
-    report.egraphs = reports
-        .iter()
-        .filter_map(|r| r.egraph_json.clone().map(|j| (r.name.clone(), j)))
-        .collect();
+    let mut size = report.egraph.unwrap_or_default();
     for r in reports {
         for (rule, n) in r.saturation.rules_applied() {
             *fired.entry(rule).or_default() += n;
         }
-        nodes += r.saturation.nodes;
-        classes += r.saturation.classes;
-        report.stops.push((r.name.clone(), r.saturation.summary()));
+        size.nodes += r.saturation.nodes;
+        size.classes += r.saturation.classes;
+        report.stops.push(FunctionRun {
+            function: r.name.clone(),
+            run: r.saturation.summary(),
+        });
         if log {
-            report
-                .step_log
-                .push((r.name.clone(), r.saturation.step_log()));
+            report.step_log.push(FunctionText {
+                function: r.name.clone(),
+                text: r.saturation.step_log(),
+            });
+        }
+        if let Some(json) = &r.egraph_json {
+            report.egraphs.push(FunctionText {
+                function: r.name.clone(),
+                text: json.clone(),
+            });
         }
         for s in &r.saturation.skipped {
-            if !report.rules_skipped.iter().any(|(n, _)| *n == s.name) {
-                report
-                    .rules_skipped
-                    .push((s.name.clone(), s.reason.clone()));
+            if !report.rules_skipped.iter().any(|k| k.rule == s.name) {
+                report.rules_skipped.push(SkippedRule {
+                    rule: s.name.clone(),
+                    reason: s.reason.clone(),
+                });
             }
         }
     }
-    let mut fired: Vec<(String, usize)> = fired.into_iter().collect();
-    fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    report.rules_fired = fired;
-    report.egraph_size = Some((nodes, classes));
-    report.extraction_optimal = Some(reports.iter().all(|r| r.optimal));
+    report.egraph = Some(size);
+    let proved = reports.iter().all(|r| r.optimal);
+    report.extraction_optimal = Some(report.extraction_optimal.unwrap_or(true) && proved);
 }

@@ -141,6 +141,25 @@ impl Cost {
     }
 }
 
+/// Rules given as text rather than read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleText {
+    /// The file name errors and the report give for them.
+    pub file: String,
+    /// The `.rules` source.
+    pub text: String,
+}
+
+impl RuleText {
+    /// Rules `text`, located as if read from `file`.
+    pub fn new(file: impl Into<String>, text: impl Into<String>) -> Self {
+        RuleText {
+            file: file.into(),
+            text: text.into(),
+        }
+    }
+}
+
 /// Everything [`crate::optimize`] needs to know.
 ///
 /// `Options::default()` is: equality saturation, the bundled rules without `fast-math`,
@@ -155,8 +174,8 @@ pub struct Options {
     pub bundled_rules: bool,
     /// Extra rule files (`.rules` or `.pat`), read from disk.
     pub rule_files: Vec<PathBuf>,
-    /// Extra rules given as text: (file name for locations, `.rules` source).
-    pub rule_texts: Vec<(String, String)>,
+    /// Extra rules given as `.rules` text.
+    pub rule_texts: Vec<RuleText>,
     /// Prove every user-supplied rule (of `rule_files` and `rule_texts`, not the bundled
     /// library) by the interpreter when loading it, and refuse one with a counterexample
     /// (default false, `--prove-rules`: the prover samples dtypes and inputs a rule may not be
@@ -189,6 +208,16 @@ pub struct Options {
     /// ...), so that the output is self-contained (default false; see
     /// [`ptir_convert::outline_fused_calls`]).
     pub outline: bool,
+    /// A pass pipeline to run instead of the engine's (default `None`), as `mlir-opt
+    /// --pass-pipeline` text: pass names separated by commas, among `canonicalize`, `cse`,
+    /// `dce` (the greedy crate's passes) and `eqsat` (equality saturation, extraction and
+    /// lifting), e.g. `canonicalize,eqsat,dce`. [`Engine::Greedy`] is
+    /// `canonicalize,cse,dce` ([`ptir_greedy::DEFAULT_PIPELINE`]), [`Engine::Saturation`] is
+    /// `eqsat`. Each rewriting pass has the whole time limit.
+    pub pipeline: Option<String>,
+    /// Keep the program after each pass in the report ([`crate::Report::ir_after`]; default
+    /// false; `--print-ir-after-all`).
+    pub ir_after_each: bool,
     /// Translation validation (default `None`): after optimizing, run the input and the output
     /// on this many seeded random input sets and refuse an output that computes something
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
@@ -208,11 +237,13 @@ impl Default for Options {
             fast_math: false,
             limits: Limits::default(),
             cost: Cost::Tensor,
-            extractor: ExtractorKind::Greedy,
+            extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             step_log: false,
             target: None,
             outline: false,
+            pipeline: None,
+            ir_after_each: false,
             validate: None,
         }
     }

@@ -38,7 +38,7 @@ fn user_errors_exit_2_with_one_located_message() {
     let cases: &[(&[&str], &str, &str)] = &[
         (&["verify", "no/such/file.ptir"], "", "error: no/such/file.ptir: No such file"),
         (&["verify", "-"], "func @f() -> () {\n  %1 = frob : f32[]\n}", "error: -:2:8: unknown op `frob`"),
-        (&["verify", "-"], "func @f(%0: f32[2]) -> (f32[3]) {\n  return %0\n}", "error: -: the program does not verify:\nin @f: returns (f32[2]) but is declared to return (f32[3])"),
+        (&["verify", "-"], "func @f(%0: f32[2]) -> (f32[3]) {\n  return %0\n}", "error: -:1:1: in @f: returns (f32[2]) but is declared to return (f32[3])"),
         (&["run", "corpus/softmax.ptir", "--function", "nope"], "", "error: corpus/softmax.ptir: no function @nope"),
         (&["run", "-"], "func @f(%0: i32[]) -> (i32[]) {\n  %1 = constant splat(0) : i32[]\n  %2 = div %0, %1 : i32[]\n  return %2\n}", "division by zero"),
         (&["run", "corpus/softmax.ptir", "--seed", "minus-one"], "", "invalid value 'minus-one'"),
@@ -152,7 +152,7 @@ fn run_reads_inputs_and_json_report_and_egraph_dump_are_written() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: serde_json::Value =
-        serde_json::from_str(&text(&out.stderr)).expect("the report is JSON");
+        serde_json::from_str(&text(&out.stdout)).expect("the report is JSON, alone on stdout");
     assert_eq!(report["instructions"]["after"], 1);
     let graph =
         ptir::egraph::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())

@@ -92,7 +92,7 @@ fn fuzzed_rules_keep_both_engines_sound() {
         fuzzed.accepted.len()
     );
     let options = Options {
-        rule_texts: vec![("fuzz.rules".into(), fuzzed.rules_text())],
+        rule_texts: vec![ptir::RuleText::new("fuzz.rules", fuzzed.rules_text())],
         prove_rules: false, // proven by fuzz_rules
         ..Options::default()
     };
@@ -120,7 +120,7 @@ fn rules_the_proof_refuses_are_refused_on_load_with_their_location() {
     );
     for (rule, _) in fuzzed.rejected.iter().take(4) {
         let options = Options {
-            rule_texts: vec![("mine.rules".into(), rule.text.clone())],
+            rule_texts: vec![ptir::RuleText::new("mine.rules", rule.text.clone())],
             prove_rules: true,
             ..Options::default()
         };
@@ -182,6 +182,6 @@ fn the_cost_claim_is_held_with_the_exact_extractor() {
     let checked = ptir::diff(program, &exact).unwrap_or_else(|e| panic!("{e}"));
     assert!(checked.cost_unchecked.is_none());
     assert!(checked.ok(), "{checked}");
-    let (_, greedy, eqsat) = checked.costs;
+    let ptir::DiffCosts { greedy, eqsat, .. } = checked.costs;
     assert!(eqsat <= greedy, "{checked}");
 }

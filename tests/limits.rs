@@ -52,7 +52,7 @@ fn greedy_stops_a_cycling_rule_set_within_its_default_limits() {
     let program = sums(1, 2);
     let out = ptir::optimize(&program, &with_engine(Engine::Greedy, options.clone()))
         .expect("a limit is not an error");
-    let (_, run) = &out.report.stops[0];
+    let run = &out.report.stops[0].run;
     let limit = ptir::greedy::GREEDY_REWRITE_LIMIT;
     assert_eq!(run.stop, StopReason::RewriteLimit { limit }, "{run}");
     assert_eq!(run.rewrites, limit);
@@ -68,7 +68,7 @@ fn greedy_stops_a_cycling_rule_set_within_its_default_limits() {
     // Saturation holds both directions in one e-class and stops by itself.
     let out = ptir::optimize(&program, &with_engine(Engine::Saturation, options))
         .expect("saturation runs");
-    assert_eq!(out.report.stops[0].1.stop, StopReason::Saturated);
+    assert_eq!(out.report.stops[0].run.stop, StopReason::Saturated);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn the_time_limit_is_for_the_whole_run_and_stops_inside_long_iterations() {
         limit: Duration::from_millis(500),
     };
     assert_eq!(out.report.stops.len(), 8);
-    for (f, run) in &out.report.stops {
+    for ptir::FunctionRun { function: f, run } in &out.report.stops {
         assert_eq!(run.stop, time_limit, "@{f}: {run}");
     }
     // Greedy shares one deadline too: the cycling rule runs until the clock stops it.
@@ -106,7 +106,7 @@ fn the_time_limit_is_for_the_whole_run_and_stops_inside_long_iterations() {
         ..Options::default()
     };
     let out = ptir::optimize(&sums(4, 3), &options).expect("a limit is not an error");
-    for (f, run) in &out.report.stops {
+    for ptir::FunctionRun { function: f, run } in &out.report.stops {
         assert_eq!(run.stop, time_limit, "@{f}: {run}");
     }
 }
@@ -119,7 +119,10 @@ fn saturation_has_a_step_log_and_greedy_refuses_an_egraph_dump() {
         ..Options::default()
     };
     let out = ptir::optimize(&program, &options).expect("saturation runs");
-    let (f, log) = &out.report.step_log[0];
+    let ptir::FunctionText {
+        function: f,
+        text: log,
+    } = &out.report.step_log[0];
     assert_eq!(f, "f0");
     assert!(log.starts_with("iteration 0: "), "{log}");
     assert!(log.contains("add-comm"), "{log}");

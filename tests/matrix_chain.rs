@@ -70,7 +70,7 @@ fn the_dynamic_program_knows_the_textbook_example() {
 /// a product at 2 M N K) and how saturation stopped.
 fn optimize(program: &Program, options: &Options) -> (u64, StopReason) {
     let out = ptir::optimize(program, options).expect("the chain optimizes");
-    let (_, run) = out.report.stops.first().expect("one function").clone();
+    let run = out.report.stops.first().expect("one function").run.clone();
     (out.report.cost_after as u64 / 2, run.stop)
 }
 
@@ -97,7 +97,7 @@ fn backoff_bans_are_waited_out_before_the_run_saturates() {
         ..Options::default()
     };
     let out = ptir::optimize(&program, &options).expect("the chain optimizes");
-    let (_, run) = &out.report.stops[0];
+    let run = &out.report.stops[0].run;
     assert_eq!(run.stop, StopReason::Saturated, "{run}");
     let closure = 20 * 21 / 2; // one e-class per contiguous sub-chain
     assert!(

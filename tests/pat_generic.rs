@@ -50,7 +50,7 @@ fn fired(program: &str, engine: Engine) -> Vec<String> {
         ..Options::default()
     };
     let out = ptir::optimize(&input, &options).expect("optimizes");
-    out.report.rules_fired.into_iter().map(|(r, _)| r).collect()
+    out.report.rules_fired.into_iter().map(|r| r.rule).collect()
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn report_json_names_the_generic_rule() {
         );
         assert!(out.status.success(), "{}", text(&out.stderr));
         let report: serde_json::Value =
-            serde_json::from_str(&text(&out.stderr)).expect("the report is JSON");
+            serde_json::from_str(&text(&out.stdout)).expect("the report is JSON");
         assert!(
             report["rules_fired"].to_string().contains("\"layernorm\""),
             "{shape:?}: {report}"
@@ -133,7 +133,7 @@ fn an_injected_definition_makes_the_output_self_contained() {
             out.report
                 .rules_fired
                 .iter()
-                .any(|(r, _)| r == "square-plus"),
+                .any(|r| r.rule == "square-plus"),
             "{engine}: {:?}",
             out.report.rules_fired
         );

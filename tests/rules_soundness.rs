@@ -153,7 +153,7 @@ fn fast_math_reaches_both_engines() {
         };
         let out = ptir::optimize(&program, &fast).expect("optimizes");
         assert!(
-            out.report.rules_fired.iter().any(|(r, _)| r == "sub-self"),
+            out.report.rules_fired.iter().any(|r| r.rule == "sub-self"),
             "{engine}: {:?}\n{}",
             out.report.rules_fired,
             out.program
@@ -323,7 +323,7 @@ fn a_users_function_sharing_an_externs_prefix_is_not_the_extern() {
             !out.report
                 .rules_fired
                 .iter()
-                .any(|(r, _)| r == "neg-of-linear"),
+                .any(|r| r.rule == "neg-of-linear"),
             "{engine}: {:?}",
             out.report.rules_fired
         );
@@ -362,7 +362,7 @@ fn rules_compose_through_introduced_calls_in_both_engines() {
             out.report
                 .rules_fired
                 .iter()
-                .any(|(r, _)| r == "neg-of-linear"),
+                .any(|r| r.rule == "neg-of-linear"),
             "{engine}: {:?}",
             out.report.rules_fired
         );

@@ -90,9 +90,15 @@ fn the_library_call_legalizes_and_reports() {
         ..ptir::Options::default()
     };
     let out = ptir::optimize(&program, &options).unwrap();
-    let (target, rewrites) = out.report.conversion.clone().unwrap();
-    assert_eq!(target, "portable");
-    assert_eq!(rewrites, vec![("expand-fused-call".to_string(), 1)]);
+    let conversion = out.report.conversion.clone().unwrap();
+    assert_eq!(conversion.target, "portable");
+    assert_eq!(
+        conversion.rewrites,
+        vec![ptir::RuleCount {
+            rule: "expand-fused-call".to_string(),
+            count: 1
+        }]
+    );
     assert!(out
         .report
         .to_string()

@@ -22,7 +22,7 @@ pub struct EngineOptions {
     pub limits: Limits,
     /// The cost model extraction minimizes.
     pub cost: std::sync::Arc<dyn CostModel>,
-    /// The extractor (default [`ExtractorKind::Greedy`]: DAG-aware, because a lifted program
+    /// The extractor (default [`ExtractorKind::DagGreedy`]: DAG-aware, because a lifted program
     /// computes each chosen value once).
     pub extractor: ExtractorKind,
     /// Keep each saturated e-graph, priced by the cost model, as egraph-serialize JSON in the
@@ -35,7 +35,7 @@ impl Default for EngineOptions {
         EngineOptions {
             limits: Limits::default(),
             cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
-            extractor: ExtractorKind::Greedy,
+            extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
         }
     }
@@ -92,7 +92,7 @@ pub enum EngineError {
     Lift(#[from] crate::lift::LiftError),
     /// The output does not verify (an engine bug; the input is returned untouched by callers).
     #[error("the optimized program does not verify: {0}")]
-    Verify(String),
+    Verify(ptir_ir::VerifyError),
 }
 
 /// Optimizes every function of `program` with `rules` (their externs renamed where the
@@ -120,7 +120,7 @@ pub fn optimize(
         reports.push(report);
     }
     declare_rule_externs(&mut out, rules);
-    ptir_ir::verify(&out).map_err(|e| EngineError::Verify(e.to_string()))?;
+    ptir_ir::verify(&out).map_err(EngineError::Verify)?;
     Ok((out, reports))
 }
 
@@ -255,7 +255,7 @@ pub fn compare(
             result.functions[i] = lift(lowered, &|c| choice.node(c))?;
         }
         declare_rule_externs(&mut result, rules);
-        ptir_ir::verify(&result).map_err(|e| EngineError::Verify(e.to_string()))?;
+        ptir_ir::verify(&result).map_err(EngineError::Verify)?;
         let mut costs: Vec<(String, f64)> = Vec::new();
         for (m, _) in pairs {
             if !costs.iter().any(|(n, _)| n == m.name()) {

@@ -27,8 +27,8 @@ use rustc_hash::FxHashMap;
 pub enum ExtractorKind {
     /// Bottom-up tree cost (egg's semantics): a shared class is paid once per use.
     Tree,
-    /// DAG-aware greedy: a shared class is paid once.
-    Greedy,
+    /// DAG-aware greedy (`dag-greedy`; not the greedy *engine*): a shared class is paid once.
+    DagGreedy,
     /// Exact DAG extraction (0-1 ILP) within [`EXACT_TIME_LIMIT`]; falls back to the best
     /// answer found and says whether it proved optimality.
     Exact,
@@ -41,7 +41,7 @@ impl ExtractorKind {
     /// The extractors users choose from.
     pub const ALL: &'static [ExtractorKind] = &[
         ExtractorKind::Tree,
-        ExtractorKind::Greedy,
+        ExtractorKind::DagGreedy,
         ExtractorKind::Exact,
     ];
 
@@ -49,7 +49,7 @@ impl ExtractorKind {
     pub fn name(self) -> &'static str {
         match self {
             ExtractorKind::Tree => "tree",
-            ExtractorKind::Greedy => "greedy",
+            ExtractorKind::DagGreedy => "dag-greedy",
             ExtractorKind::Exact => "exact",
             ExtractorKind::Chaos(_) => "chaos",
         }
@@ -174,7 +174,7 @@ pub fn choose_within(
     };
     let (extraction, optimal) = match kind {
         ExtractorKind::Tree | ExtractorKind::Chaos(_) => (TreeExtractor.extract(&graph), false),
-        ExtractorKind::Greedy => {
+        ExtractorKind::DagGreedy => {
             let limit = budget.map_or(GREEDY_IMPROVE_TIME_LIMIT, |b| {
                 GREEDY_IMPROVE_TIME_LIMIT.min(b / GREEDY_STARTS)
             });

@@ -255,7 +255,7 @@ fn a_spent_extraction_budget_still_extracts_a_whole_program() {
     let bundled = RuleSet::bundled().unwrap();
     let mut lowered = lower(&program, "chain").unwrap();
     saturate(&mut lowered, &bundled, &Limits::default());
-    for kind in [ExtractorKind::Greedy, ExtractorKind::Exact] {
+    for kind in [ExtractorKind::DagGreedy, ExtractorKind::Exact] {
         let choice = choose_within(
             &lowered,
             &TensorCost::default(),

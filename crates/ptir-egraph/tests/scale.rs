@@ -28,7 +28,7 @@ fn a_100k_chain_extracts_on_a_small_stack() {
         // stop saturation before `neg, neg` pairs cancel).
         assert!(extraction.len() <= CHAIN + 2, "{}", extraction.len());
         assert!(extraction.len() >= CHAIN * 6 / 8, "{}", extraction.len());
-        choose(&lowered, &model, ExtractorKind::Greedy).expect("extraction succeeds");
+        choose(&lowered, &model, ExtractorKind::DagGreedy).expect("extraction succeeds");
     };
     std::thread::Builder::new()
         .stack_size(2 << 20)

@@ -39,6 +39,9 @@ pub use tensor::{
     float_to_int, parse_float, round_float, wrap_int, Data, FloatBits, Literal, Scalar, ScalarIn,
     Tensor, Value,
 };
-pub use text::{parse, print, print_inst, ParseError};
+pub use text::{
+    parse, parse_with_source_map, print, print_inst, LocatedDiagnostic, ParseError, SourceLoc,
+    SourceMap,
+};
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};

@@ -23,6 +23,9 @@ pub struct Diagnostic {
     pub inst: Option<ValueId>,
     /// The op name of that instruction.
     pub op: Option<&'static str>,
+    /// The value it is about, when it is about one use (an operand or a returned value that
+    /// is not visible): where a source map places it.
+    pub value: Option<ValueId>,
     /// What is wrong.
     pub message: String,
 }
@@ -258,8 +261,17 @@ impl<'p> Verifier<'p> {
             function: self.function.clone(),
             inst: inst.map(|i| i.result),
             op: inst.map(|i| i.op.name()),
+            value: None,
             message,
         });
+    }
+
+    /// Reports a problem with the use of `value` (by `inst`, or by a block's terminator).
+    fn use_error(&mut self, inst: Option<&Instruction>, value: ValueId, message: String) {
+        self.error(inst, message);
+        if let Some(d) = self.diagnostics.last_mut() {
+            d.value = Some(value);
+        }
     }
 
     fn collect_signatures(&mut self, program: &'p Program) {
@@ -327,7 +339,9 @@ impl<'p> Verifier<'p> {
         for r in &region.results {
             match scope.visible(*r) {
                 Some(t) => results.push(t.clone()),
-                None => self.error(owner, format!("returns {r}, which is not visible here")),
+                None => {
+                    self.use_error(owner, *r, format!("returns {r}, which is not visible here"))
+                }
             }
         }
         if scope.depth > 0 {
@@ -357,11 +371,12 @@ impl<'p> Verifier<'p> {
         for &v in &inst.operands {
             match scope.visible(v) {
                 Some(t) => operand_types.push(t),
-                None if scope.was_defined(v) => self.error(
+                None if scope.was_defined(v) => self.use_error(
                     Some(inst),
+                    v,
                     format!("uses {v}, which is not visible from this region"),
                 ),
-                None => self.error(Some(inst), format!("uses {v} before its definition")),
+                None => self.use_error(Some(inst), v, format!("uses {v} before its definition")),
             }
         }
         if operand_types.len() == inst.operands.len() {

@@ -13,7 +13,7 @@
 //! | `linear(x, w, b)` | `dot_general(x, w)` contracting the last dim of `x` with the first of `w`, plus `b` broadcast along the trailing dims |
 //! | `moments(x)` | the tuple `(sum(x), sum(x * x))` over the last axis, `keep_dims=false` |
 //! | `attention(q, k, v, mask, scale)` | `q [S,E]`, `k [T,E]`, `v [T,F]`, `mask bool[S,T]`, `scale [S,T]`: `s = dot_general(q, k)` contracting dim 1 with dim 1, `p = softmax_fused(select(mask, s * scale, -inf))`, `dot_general(p, v)` contracting dim 1 with dim 0, as `corpus/attention.ptir` |
-//! | `transpose_add_mul(a, b)` | `a [M,N]`, `b [N,M]`: `t = transpose(a, [1, 0])`, `t * (t + b)` (seed 000's DAG example) |
+//! | `transpose_add_mul(a, b)` | `a [M,N]`, `b [N,M]`: `t = transpose(a, [1, 0])`, `t * (t + b)` (a DAG: `t` is used twice) |
 //!
 //! ```
 //! use ptir_ir::{DType, Tensor, TensorType, Type};

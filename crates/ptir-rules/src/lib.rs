@@ -24,6 +24,9 @@
 //! assert_eq!(err.to_string(), "bad.rules:1: in rule `r`: unknown op `frobnicate`");
 //! ```
 //!
+//! The language reference (grammar, ops, every predicate and native function, `.pat`
+//! conventions, a worked example) is [`mod@reference`], also `docs/rules.md` in the repository.
+//!
 //! # Rules for rules
 //!
 //! 1. **Say why it is true.** The `;` comment above a rule is its doc; every bundled rule has
@@ -53,6 +56,7 @@ mod ops;
 mod parse;
 mod pat;
 mod reader;
+pub mod reference;
 mod registry;
 mod ruleset;
 mod stop;

@@ -1,4 +1,4 @@
-//! Source-written patterns (SMR, seed 004): a rule given as two PTIR functions, the idiom and
+//! Source-written patterns: a rule given as two PTIR functions, the idiom and
 //! its replacement, in a `.pat` file.
 //!
 //! A `.pat` file is a PTIR program. Each pair `@NAME_pattern` / `@NAME_replacement` becomes

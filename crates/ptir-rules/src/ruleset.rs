@@ -29,7 +29,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
 ];
 
-/// The source-written patterns bundled with the library (`rules/*.pat`, seed 004's idioms at
+/// The source-written patterns bundled with the library (`rules/*.pat`: the fusion idioms at
 /// the corpus shapes), as (file name, text).
 pub const BUNDLED_PATS: &[(&str, &str)] = &[
     (
@@ -93,7 +93,7 @@ impl std::fmt::Display for ExternRename {
 }
 
 /// Does a call pattern's callee `pattern` match the program's callee `actual`: equal, or
-/// `actual` is `pattern` followed by `_` and decimal digits (seed 000's call-prefix matching:
+/// `actual` is `pattern` followed by `_` and decimal digits (call-prefix matching:
 /// `@foo` matches `@foo_0`, a function extracted or specialized by composition)? The one
 /// definition both engines match calls by.
 pub fn callee_matches(pattern: &str, actual: &str) -> bool {

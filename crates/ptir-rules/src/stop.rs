@@ -26,8 +26,11 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-/// Why a rewrite run (greedy or saturation) stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a rewrite run (greedy or saturation) stopped. As JSON, the reason in kebab case with
+/// its counts beside it (`{"reason": "node-limit", "limit": 50000, "nodes": 50213}`; times in
+/// seconds).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum StopReason {
     /// Greedy driver: an iteration changed nothing.
     Converged,
@@ -54,6 +57,7 @@ pub enum StopReason {
     /// The time limit (for the whole run, shared by every function) was reached.
     TimeLimit {
         /// The limit.
+        #[serde(serialize_with = "seconds")]
         limit: Duration,
     },
 }
@@ -143,10 +147,12 @@ impl Deadline {
     }
 }
 
-/// How one function's rewrite run ended: why, and the counts reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How one function's rewrite run ended: why, and the counts reached. As JSON, the stop
+/// reason's fields inline, then the counts (the e-graph as `{"nodes": N, "classes": C}`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RunSummary {
     /// Why it stopped.
+    #[serde(flatten)]
     pub stop: StopReason,
     /// Iterations run.
     pub iterations: usize,
@@ -154,7 +160,26 @@ pub struct RunSummary {
     /// changed the e-graph).
     pub rewrites: usize,
     /// E-nodes and e-classes at the end (saturation only).
+    #[serde(serialize_with = "egraph_size")]
     pub egraph: Option<(usize, usize)>,
+}
+
+/// A duration as seconds, for JSON.
+fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// E-nodes and e-classes as named fields, for JSON.
+fn egraph_size<S: serde::Serializer>(
+    size: &Option<(usize, usize)>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(serde::Serialize)]
+    struct Size {
+        nodes: usize,
+        classes: usize,
+    }
+    serde::Serialize::serialize(&size.map(|(nodes, classes)| Size { nodes, classes }), s)
 }
 
 impl fmt::Display for RunSummary {

@@ -141,7 +141,7 @@ fn class_of(
             "results differ (generated program)"
         }
     } else {
-        "saturation costs more than greedy"
+        "eqsat costs more than greedy"
     })
 }
 
@@ -159,7 +159,7 @@ fn rule_fuzz(
     let mut not_refused = 0;
     for (r, _) in &fuzzed.rejected {
         let opts = ptir::Options {
-            rule_texts: vec![("fuzz.rules".into(), r.text.clone())],
+            rule_texts: vec![ptir::RuleText::new("fuzz.rules", r.text.clone())],
             prove_rules: true,
             ..ptir::Options::default()
         };
@@ -190,7 +190,7 @@ fn rule_fuzz(
     );
     options
         .rule_texts
-        .push(("fuzz.rules".into(), fuzzed.rules_text()));
+        .push(ptir::RuleText::new("fuzz.rules", fuzzed.rules_text()));
     let mut cases = Vec::new();
     for r in fuzzed.accepted.iter().filter(|r| !r.cyclic) {
         for (i, program) in fuzz::probe_programs(r, seed, PROBES_PER_PATTERN)
@@ -289,7 +289,7 @@ fn random_diff(
             if let Ok(Ok(r)) = &r {
                 cost_unchecked = cost_unchecked.or(r.cost_unchecked);
                 skipped += r.skipped;
-                let (_, greedy, eqsat) = r.costs;
+                let ptir::DiffCosts { greedy, eqsat, .. } = r.costs;
                 if r.cost_unchecked.is_some() && eqsat > greedy * (1.0 + 1e-9) {
                     dearer_unchecked += 1;
                     if list {

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 /// Optimize, verify and run PTIR programs.
 ///
-/// `ptir-opt FILE` optimizes FILE (`-`: stdin) and prints the result; the subcommands verify
-/// and run programs.
+/// `ptir-opt FILE` optimizes FILE (`-`: stdin) and prints the result; the subcommands verify,
+/// translate, compare, diff and run programs.
 #[derive(Parser)]
 #[command(
     name = "ptir-opt",
@@ -25,31 +25,39 @@ use std::time::{Duration, Instant};
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
-    /// A `.ptir` or `.mlir` (StableHLO) file to optimize, or `-` for stdin.
-    file: Option<String>,
+    /// A `.ptir` or `.mlir` (StableHLO) file to optimize, or `-` for stdin (one file).
+    #[arg(value_name = "FILE")]
+    files: Vec<String>,
     #[command(flatten)]
     io: IoArgs,
+    #[command(flatten)]
+    emit: EmitArgs,
     #[command(flatten)]
     opt: OptArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
-/// Formats and output file, for every subcommand.
+/// The input format and the output file, for every subcommand.
 #[derive(clap::Args, Clone, Debug)]
 struct IoArgs {
     /// The input format (default: from the extension; `.mlir` is StableHLO, else PTIR).
     #[arg(long, value_enum, global = true)]
     input_format: Option<FormatArg>,
-    /// The output format (default: the input's; for `translate`, the other one).
-    #[arg(long, value_enum, global = true)]
-    emit: Option<FormatArg>,
     /// Write the output to FILE instead of stdout.
     #[arg(short = 'o', value_name = "FILE", global = true)]
     output: Option<String>,
+}
+
+/// How a program is printed (`ptir-opt FILE`, `verify`, `translate`).
+#[derive(clap::Args, Clone, Debug, Default)]
+struct EmitArgs {
+    /// The output format (default: the input's; for `translate`, the other one).
+    #[arg(long, value_enum)]
+    emit: Option<FormatArg>,
     /// MLIR output: keep fused externs as `stablehlo.custom_call`s instead of emitting their
     /// bodies as private functions.
-    #[arg(long, global = true)]
+    #[arg(long)]
     custom_calls: bool,
 }
 
@@ -83,7 +91,7 @@ fn input_format(path: &str) -> Format {
 }
 
 /// Prints a program in the output format (`--emit`, else `default`).
-fn emit(program: &Program, io: &IoArgs, default: Format, path: &str) -> Result<String, CliError> {
+fn emit(program: &Program, io: &EmitArgs, default: Format, path: &str) -> Result<String, CliError> {
     let format = io.emit.map_or(default, Format::from);
     let options = WriteOptions {
         custom_calls: io.custom_calls,
@@ -97,9 +105,23 @@ fn emit(program: &Program, io: &IoArgs, default: Format, path: &str) -> Result<S
 /// How to optimize.
 #[derive(clap::Args, Clone, Debug)]
 pub(crate) struct OptArgs {
-    /// The engine.
+    /// The engine: `greedy` is the pipeline `canonicalize,cse,dce`, `eqsat` is `eqsat`.
     #[arg(long, value_enum, default_value = "eqsat")]
     engine: EngineArg,
+    /// Run this pass pipeline instead of the engine's (mlir-opt's `--pass-pipeline`): pass
+    /// names separated by commas, among `canonicalize`, `cse`, `dce` and `eqsat` (saturation,
+    /// extraction and lifting), e.g. `canonicalize,eqsat,dce`.
+    #[arg(long, value_name = "PASSES", conflicts_with = "engine")]
+    pass_pipeline: Option<String>,
+    /// Print the rules that would run (name, labels, file:line and doc comment; after
+    /// --rules, --no-bundled-rules, --enable, --disable and --fast-math) and exit.
+    #[arg(long, conflicts_with = "files")]
+    list_rules: bool,
+    /// Split the input at lines `// -----` and optimize each chunk on its own (mlir-opt's
+    /// `--split-input-file`); outputs are joined by `// -----`, errors give the line in the
+    /// whole file.
+    #[arg(long)]
+    split_input_file: bool,
     /// Legalize the optimized program for a conversion target: a bundled one (`portable`: no
     /// fused library calls, each expanded into its defining ops; `f32`: bf16/f16 arithmetic
     /// computed in f32) or a target file. Fails, naming every op it cannot legalize.
@@ -177,7 +199,7 @@ pub(crate) struct ExtractArgs {
     #[arg(long, value_enum, default_value = "tensor")]
     cost: CostArg,
     /// The extractor.
-    #[arg(long, value_enum, default_value = "greedy")]
+    #[arg(long, value_enum, default_value = "dag-greedy")]
     extractor: ExtractorArg,
 }
 
@@ -192,9 +214,16 @@ pub(crate) struct OutputArgs {
     /// `-debug-only=greedy-rewriter`); eqsat, the applications of each rule per iteration.
     #[arg(long)]
     step_log: bool,
-    /// Print the report as JSON on stderr.
+    /// Write the report as JSON to FILE, or with `-` (the default) to stdout, where it takes
+    /// the place of the program (write the program with -o); with --split-input-file, an
+    /// array of one report per chunk.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "-")]
+    report_json: Option<String>,
+    /// Print the program after each pass on stderr, in the output format (mlir-opt's
+    /// `--mlir-print-ir-after-all`).
     #[arg(long)]
-    report_json: bool,
+    print_ir_after_all: bool,
     /// Translation validation: after optimizing, run the input and the output on N seeded
     /// random input sets (default 16) and refuse (exit status 1) an output that computes
     /// something else, naming the input seed, the result and both values.
@@ -236,8 +265,9 @@ enum CostArg {
 enum ExtractorArg {
     /// Bottom-up tree cost (egg's semantics).
     Tree,
-    /// DAG-aware greedy (a shared value is paid once).
-    Greedy,
+    /// DAG-aware greedy (a shared value is paid once; `greedy` is accepted too).
+    #[value(name = "dag-greedy", alias = "greedy")]
+    DagGreedy,
     /// Exact DAG extraction (ILP, 10 s limit, falls back to the best answer found).
     Exact,
 }
@@ -253,6 +283,8 @@ impl OptArgs {
             step_log: self.output.step_log,
             validate: self.output.validate.and_then(|n| usize::try_from(n).ok()),
             outline: self.outline,
+            pipeline: self.pass_pipeline.clone(),
+            ir_after_each: self.output.print_ir_after_all,
             target: match &self.target {
                 Some(spec) => {
                     Some(
@@ -318,7 +350,7 @@ impl ExtractArgs {
         };
         options.extractor = match self.extractor {
             ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
-            ExtractorArg::Greedy => ptir::egraph::ExtractorKind::Greedy,
+            ExtractorArg::DagGreedy => ptir::egraph::ExtractorKind::DagGreedy,
             ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
         };
     }
@@ -362,32 +394,151 @@ fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, C
     Ok(table.to_string())
 }
 
-fn optimize(path: &str, args: &OptArgs, io: &IoArgs) -> Result<String, CliError> {
-    let (program, _, _) = load(path)?;
+/// `ptir-opt FILE`: optimizes the file (or, with `--split-input-file`, each of its chunks)
+/// and returns what goes to stdout or `-o`.
+fn optimize(
+    path: &str,
+    args: &OptArgs,
+    io: &IoArgs,
+    emit_args: &EmitArgs,
+) -> Result<String, CliError> {
     let options = args.options()?;
+    let source = read_source(path)?;
+    let chunks = if args.split_input_file {
+        split_input(&source)
+    } else {
+        vec![source]
+    };
+    let mut outputs = Vec::new();
+    let mut reports = Vec::new();
+    let mut errors = Vec::new();
+    for chunk in &chunks {
+        match optimize_one(path, chunk, &options, args, emit_args) {
+            Ok((text, report)) => {
+                outputs.push(text);
+                reports.push(report.to_json());
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(CliError::several(errors));
+    }
+    let program = outputs.join(SPLIT_MARKER_LINE);
+    let Some(dest) = &args.output.report_json else {
+        return Ok(program);
+    };
+    let json = if args.split_input_file {
+        serde_json::Value::Array(reports)
+    } else {
+        reports.pop().unwrap_or_default()
+    };
+    let json = format!("{json:#}\n");
+    match (dest.as_str(), &io.output) {
+        ("-", None) => Ok(json),
+        ("-", Some(_)) => {
+            print!("{json}");
+            Ok(program)
+        }
+        (file, _) => {
+            std::fs::write(file, json).map_err(|source| CliError::Io {
+                path: file.to_string(),
+                source,
+            })?;
+            Ok(program)
+        }
+    }
+}
+
+/// The line between chunks of a `--split-input-file` input and output (mlir-opt's).
+const SPLIT_MARKER_LINE: &str = "// -----\n";
+
+/// The chunks of `source` between lines `// -----`, each preceded by as many empty lines as
+/// came before it in `source`, so that errors in a chunk are located in the whole file.
+fn split_input(source: &str) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut chunk = String::new();
+    let mut lines_before = 0;
+    for (n, line) in source.split_inclusive('\n').enumerate() {
+        if line.trim_end() == SPLIT_MARKER_LINE.trim_end() {
+            chunks.push(std::mem::take(&mut chunk));
+            lines_before = n + 1;
+            chunk = "\n".repeat(lines_before);
+        } else {
+            chunk.push_str(line);
+        }
+    }
+    if chunk.len() > lines_before || chunks.is_empty() {
+        chunks.push(chunk);
+    }
+    chunks
+}
+
+/// Optimizes one program given as text; returns it printed and the report. Prints the
+/// report, the step log and the IR after each pass on stderr as asked.
+fn optimize_one(
+    path: &str,
+    source: &str,
+    options: &ptir::Options,
+    args: &OptArgs,
+    emit_args: &EmitArgs,
+) -> Result<(String, ptir::Report), CliError> {
+    let (program, _, _) = load_text(path, source)?;
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
-    let result = ptir::optimize(&program, &options);
+    let result = ptir::optimize(&program, options);
     spinner.finish_and_clear();
     let out = result.map_err(|source| CliError::Optimize {
         path: path.to_string(),
         source,
     })?;
+    let format = input_format(path);
+    for dump in &out.report.ir_after {
+        eprint!(
+            "// -----// IR Dump After {} //----- //\n{}",
+            dump.pass,
+            emit(&dump.program, emit_args, format, path)?
+        );
+    }
     if args.output.report {
         eprint!("{}", out.report);
     }
     if let Some(warning) = out.report.validation.as_ref().and_then(|v| v.warning()) {
         eprintln!("warning: {path}: {warning}");
     }
-    for (function, log) in &out.report.step_log {
-        eprintln!("// {} step log of @{function}\n{log}", options.engine);
-    }
-    if args.output.report_json {
-        eprintln!("{:#}", out.report.to_json());
+    for log in &out.report.step_log {
+        eprintln!(
+            "// {} step log of @{}\n{}",
+            options.engine, log.function, log.text
+        );
     }
     if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;
     }
-    emit(&out.program, io, input_format(path), path)
+    let text = emit(&out.program, emit_args, format, path)?;
+    Ok((text, out.report))
+}
+
+/// `ptir-opt --list-rules`: the rules the options select, one paragraph each.
+fn list_rules(args: &OptArgs) -> Result<String, CliError> {
+    let options = args.options()?;
+    let rules = ptir::load_rules(&options).map_err(|source| CliError::Optimize {
+        path: "--list-rules".into(),
+        source,
+    })?;
+    let mut out = String::new();
+    for rule in rules.rules() {
+        let labels = if rule.labels.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", rule.labels.join(", "))
+        };
+        let _ = writeln!(out, "{}{labels}  {}", rule.name, rule.location);
+        for line in rule.doc.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+    let _ = writeln!(out, "{} rules", rules.rules().len());
+    Ok(out)
 }
 
 /// A spinner on stderr while a long optimization runs; hidden when stderr is not a terminal.
@@ -402,8 +553,12 @@ fn progress_spinner(message: &str) -> indicatif::ProgressBar {
 }
 
 /// Writes one e-graph to `path`, or several to `path` with the function name inserted.
-fn write_egraphs(path: &std::path::Path, egraphs: &[(String, String)]) -> Result<(), CliError> {
-    for (name, json) in egraphs {
+fn write_egraphs(path: &std::path::Path, egraphs: &[ptir::FunctionText]) -> Result<(), CliError> {
+    for ptir::FunctionText {
+        function: name,
+        text: json,
+    } in egraphs
+    {
         let target = if egraphs.len() == 1 {
             path.to_path_buf()
         } else {
@@ -424,11 +579,15 @@ enum Command {
     Translate {
         /// A `.ptir` or `.mlir` file, or `-` for stdin.
         file: String,
+        #[command(flatten)]
+        emit: EmitArgs,
     },
     /// Parse and verify a program; print it in canonical form.
     Verify {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
+        #[command(flatten)]
+        emit: EmitArgs,
     },
     /// Saturate once and extract with every (cost model, extractor) pair; print the table of
     /// costs under every model, extraction times and optimality.
@@ -497,10 +656,15 @@ pub(crate) enum CliError {
         path: String,
         source: ir::ParseError,
     },
-    #[error("{path}: the program does not verify:\n{source}")]
+    /// The verifier's diagnostics, each placed in the source (`path:line:col`) with the
+    /// source's value names.
+    #[error("{}", .located.iter().map(|d| match d.loc {
+        Some(loc) => format!("{path}:{loc}: {}", d.message),
+        None => format!("{path}: {}", d.message),
+    }).collect::<Vec<_>>().join("\n"))]
     Verify {
         path: String,
-        source: ir::VerifyError,
+        located: Vec<ir::LocatedDiagnostic>,
     },
     #[error("{path}:{source}")]
     Format { path: String, source: FormatError },
@@ -513,9 +677,20 @@ pub(crate) enum CliError {
         path: String,
         source: ir::InterpError,
     },
+    /// Several failures (the chunks of a `--split-input-file` input), one per line.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
+    Several(Vec<CliError>),
 }
 
 impl CliError {
+    /// One error as itself, several as [`CliError::Several`].
+    fn several(mut errors: Vec<CliError>) -> CliError {
+        match errors.len() {
+            1 => errors.remove(0),
+            _ => CliError::Several(errors),
+        }
+    }
+
     /// 1 when translation validation refused the output (the optimizer is at fault, not the
     /// user), 2 for every user error.
     fn exit_status(&self) -> u8 {
@@ -524,6 +699,9 @@ impl CliError {
                 source: ptir::Error::Validation(v),
                 ..
             } if matches!(**v, ptir::ValidationError::Differs { .. }) => 1,
+            CliError::Several(errors) => {
+                errors.iter().map(CliError::exit_status).max().unwrap_or(2)
+            }
             _ => 2,
         }
     }
@@ -543,23 +721,27 @@ fn read_source(path: &str) -> Result<String, CliError> {
 
 /// Reads, parses and verifies a program, timing the two phases.
 pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError> {
-    let text = read_source(path)?;
+    load_text(path, &read_source(path)?)
+}
+
+/// Parses and verifies the program `text` read from `path`, timing the two phases.
+fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), CliError> {
     let t0 = Instant::now();
     if input_format(path) == Format::Mlir {
-        let program = read_program(&text, Format::Mlir).map_err(|source| CliError::Format {
+        let program = read_program(text, Format::Mlir).map_err(|source| CliError::Format {
             path: path.to_string(),
             source,
         })?;
         return Ok((program, t0.elapsed(), Duration::ZERO));
     }
-    let program = ir::parse(&text).map_err(|source| CliError::Parse {
+    let (program, map) = ir::parse_with_source_map(text).map_err(|source| CliError::Parse {
         path: path.to_string(),
         source,
     })?;
     let t1 = Instant::now();
-    ir::verify(&program).map_err(|source| CliError::Verify {
+    ir::verify(&program).map_err(|e| CliError::Verify {
         path: path.to_string(),
-        source,
+        located: map.locate_all(&e),
     })?;
     Ok((program, t1 - t0, t1.elapsed()))
 }
@@ -628,17 +810,45 @@ fn run(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
-    let result = match (&cli.command, &cli.file) {
-        (Some(Command::Verify { file }), _) => {
-            load(file).and_then(|(p, _, _)| emit(&p, &cli.io, input_format(file), file))
+    let (result, status) = match run_command(&cli) {
+        Ok((text, agreed)) => (Ok(text), if agreed { 0 } else { 1 }),
+        Err(e) => (Err(e), 0),
+    };
+    let written = result.and_then(|text| match &cli.io.output {
+        Some(out) => std::fs::write(out, text).map_err(|source| CliError::Io {
+            path: out.clone(),
+            source,
+        }),
+        None => {
+            print!("{text}");
+            Ok(())
         }
-        (Some(Command::Translate { file }), _) => load(file).and_then(|(p, _, _)| {
+    });
+    match written {
+        Ok(()) => ExitCode::from(status),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_status())
+        }
+    }
+}
+
+/// Runs what the command line asks; returns the text for stdout (or `-o`) and `false` when
+/// `diff` found a mismatch (exit status 1, the text written all the same).
+fn run_command(cli: &Cli) -> Result<(String, bool), CliError> {
+    let ok = |text| Ok((text, true));
+    match (&cli.command, &cli.files[..]) {
+        (Some(Command::Verify { file, emit: e }), _) => {
+            load(file).and_then(|(p, _, _)| ok(emit(&p, e, input_format(file), file)?))
+        }
+        (Some(Command::Translate { file, emit: e }), _) => {
+            let (p, _, _) = load(file)?;
             let other = match input_format(file) {
                 Format::Mlir => Format::Ptir,
                 Format::Ptir => Format::Mlir,
             };
-            emit(&p, &cli.io, other, file)
-        }),
+            ok(emit(&p, e, other, file)?)
+        }
         (
             Some(Command::Run {
                 file,
@@ -647,7 +857,7 @@ fn main() -> ExitCode {
                 inputs,
             }),
             _,
-        ) => run(file, function.as_deref(), *seed, inputs.as_deref()),
+        ) => ok(run(file, function.as_deref(), *seed, inputs.as_deref())?),
         (
             Some(Command::Compare {
                 file,
@@ -655,7 +865,7 @@ fn main() -> ExitCode {
                 limits,
             }),
             _,
-        ) => compare(file, rules, limits),
+        ) => ok(compare(file, rules, limits)?),
         (
             Some(Command::Diff {
                 file,
@@ -669,39 +879,22 @@ fn main() -> ExitCode {
                 extract,
             }),
             _,
-        ) => match diff::options(rules, limits, extract)
-            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o))
-        {
-            Ok((text, true)) => Ok(text),
-            Ok((text, false)) => {
-                print!("{text}");
-                return ExitCode::from(1);
-            }
-            Err(e) => Err(e),
-        },
-        (None, Some(file)) => optimize(file, &cli.opt, &cli.io),
-        (None, None) => Err(CliError::Usage {
+        ) => diff::options(rules, limits, extract)
+            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o)),
+        (None, _) if cli.opt.list_rules => ok(list_rules(&cli.opt)?),
+        (None, [file]) => ok(optimize(file, &cli.opt, &cli.io, &cli.emit)?),
+        (None, []) => Err(CliError::Usage {
             path: "ptir-opt".into(),
             message: "give a file to optimize (`-` for stdin) or a subcommand; see --help".into(),
         }),
-    };
-    match result {
-        Ok(text) => match &cli.io.output {
-            Some(out) => match std::fs::write(out, text) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {out}: {e}");
-                    ExitCode::from(2)
-                }
-            },
-            None => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
-        },
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(e.exit_status())
-        }
+        (None, files) => Err(CliError::Usage {
+            path: files[1].clone(),
+            message: format!(
+                "ptir-opt optimizes one file at a time, got {}: {} (for several programs in one \
+                 file, separate them with `// -----` lines and pass --split-input-file)",
+                files.len(),
+                files.join(", ")
+            ),
+        }),
     }
 }

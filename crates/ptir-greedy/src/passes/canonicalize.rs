@@ -7,6 +7,7 @@ use crate::pattern::{FrozenPatternSet, PatternSet};
 use crate::rules::CompileError;
 use ptir_ir::Program;
 use ptir_rules::{RuleFilter, RuleSet};
+use std::rc::Rc;
 
 /// The label of orientation-free rules (commutativity, associativity, distributivity), which
 /// only equality saturation can use: a greedy driver applies `add-comm` to its own result
@@ -62,9 +63,10 @@ pub fn greedy_rule_filter() -> RuleFilter {
 /// assert!(report.greedy.unwrap().converged);
 /// assert_eq!(p.num_insts(), 0);
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Canonicalize {
-    patterns: FrozenPatternSet,
+    /// Shared, so that a pipeline may canonicalize several times with one compiled set.
+    patterns: Rc<FrozenPatternSet>,
     config: GreedyConfig,
     test_convergence: bool,
 }
@@ -73,7 +75,7 @@ impl Canonicalize {
     /// Canonicalizes with `patterns` and [`GreedyConfig::canonicalize`].
     pub fn new(patterns: FrozenPatternSet) -> Self {
         Canonicalize {
-            patterns,
+            patterns: Rc::new(patterns),
             config: GreedyConfig::canonicalize(),
             test_convergence: false,
         }

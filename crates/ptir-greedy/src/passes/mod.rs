@@ -4,7 +4,9 @@
 //! [`Canonicalize`] (rules and folds, greedy, top-down) → [`Cse`] → [`Dce`]. Each pass runs
 //! on every function, through a [`ProgramRewriter`], and recurses into regions. The pass
 //! manager verifies the program after each pass (on by default), so a broken pass is caught
-//! where it happens.
+//! where it happens. A pipeline can be written as text, as `mlir-opt --pass-pipeline` takes it
+//! ([`PassManager::parse_pipeline`], [`DEFAULT_PIPELINE`]), with passes the caller adds beside
+//! the built-in ones (the `ptir` facade adds `eqsat`).
 
 mod canonicalize;
 pub(crate) mod cse;
@@ -52,6 +54,9 @@ pub struct PassReport {
     pub runs: Vec<(String, ptir_rules::RunSummary)>,
     /// Wall time (filled in by the pass manager).
     pub time: Duration,
+    /// The program after the pass, when [`PassManager::with_ir_after_each`] asks for it
+    /// (filled in by the pass manager; MLIR's `--mlir-print-ir-after-all`).
+    pub ir_after: Option<Program>,
 }
 
 impl PassReport {
@@ -98,6 +103,14 @@ pub enum PassError {
         /// Iterations run.
         iterations: usize,
     },
+    /// A pass added by the caller failed (its own error is the caller's to keep).
+    #[error("pass `{pass}` failed: {message}")]
+    Failed {
+        /// The pass.
+        pass: String,
+        /// Its error.
+        message: String,
+    },
     /// The program does not verify after a pass.
     #[error("the program does not verify after pass `{pass}`:\n{error}")]
     Verify {
@@ -107,6 +120,41 @@ pub enum PassError {
         error: VerifyError,
     },
 }
+
+/// The built-in passes of a pipeline text, in the order `--help` lists them.
+pub const BUILTIN_PASSES: [&str; 3] = ["canonicalize", "cse", "dce"];
+
+/// The default pipeline as pipeline text: MLIR's `-canonicalize -cse` flow followed by DCE.
+pub const DEFAULT_PIPELINE: &str = "canonicalize,cse,dce";
+
+/// A pipeline text that names no pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PipelineError {
+    /// No pass at all, or an empty name between commas.
+    #[error("pass pipeline `{pipeline}`: empty pass name at column {col}")]
+    EmptyPass {
+        /// The pipeline text.
+        pipeline: String,
+        /// 1-based column of the empty name.
+        col: usize,
+    },
+    /// A name that is no pass.
+    #[error("pass pipeline `{pipeline}`: unknown pass `{name}` at column {col} (passes: {known})")]
+    UnknownPass {
+        /// The pipeline text.
+        pipeline: String,
+        /// The name.
+        name: String,
+        /// 1-based column of the name.
+        col: usize,
+        /// The passes there are, comma-separated.
+        known: String,
+    },
+}
+
+/// A pass the caller of [`PassManager::parse_pipeline`] adds to the built-in ones: its name
+/// and how to make one.
+pub type PassFactory<'a> = (&'a str, &'a dyn Fn() -> Box<dyn Pass>);
 
 /// Runs `f` on a rewriter of each function in turn (with the function's index); functions
 /// are put back even on error.
@@ -178,6 +226,7 @@ impl fmt::Display for PipelineReport {
 pub struct PassManager {
     passes: Vec<Box<dyn Pass>>,
     verify_each: bool,
+    ir_after_each: bool,
 }
 
 impl fmt::Debug for PassManager {
@@ -186,6 +235,7 @@ impl fmt::Debug for PassManager {
         f.debug_struct("PassManager")
             .field("passes", &names)
             .field("verify_each", &self.verify_each)
+            .field("ir_after_each", &self.ir_after_each)
             .finish()
     }
 }
@@ -202,14 +252,74 @@ impl PassManager {
         PassManager {
             passes: Vec::new(),
             verify_each: true,
+            ir_after_each: false,
         }
     }
 
-    /// `canonicalize → cse → dce`, canonicalizing with the rules of `rules` that
-    /// [`greedy_rule_filter`] keeps, and folds.
+    /// [`DEFAULT_PIPELINE`] (`canonicalize → cse → dce`), canonicalizing with the rules of
+    /// `rules` that [`greedy_rule_filter`] keeps, and folds.
     pub fn default_pipeline(rules: &RuleSet) -> Result<Self, CompileError> {
+        let canonicalize = Canonicalize::with_rules(rules)?;
         let mut pm = PassManager::new();
-        pm.add(Canonicalize::with_rules(rules)?).add(Cse).add(Dce);
+        for name in DEFAULT_PIPELINE.split(',') {
+            pm.passes.extend(builtin_pass(name, &canonicalize));
+        }
+        Ok(pm)
+    }
+
+    /// The pipeline `text`: pass names separated by commas (`canonicalize,cse,dce`, spaces
+    /// allowed), each a built-in pass ([`BUILTIN_PASSES`]; every `canonicalize` runs
+    /// `canonicalize`, sharing its compiled patterns) or one of `custom`.
+    ///
+    /// ```
+    /// use ptir_greedy::{Canonicalize, PassManager, PipelineError};
+    /// let rules = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
+    /// let canonicalize = Canonicalize::with_rules(&rules).unwrap();
+    /// let pm = PassManager::parse_pipeline("cse, canonicalize,dce", &canonicalize, &[]).unwrap();
+    /// assert_eq!(pm.names(), ["cse", "canonicalize", "dce"]);
+    /// let err = PassManager::parse_pipeline("cse,licm", &canonicalize, &[]).unwrap_err();
+    /// assert!(matches!(err, PipelineError::UnknownPass { col: 5, .. }), "{err}");
+    /// ```
+    pub fn parse_pipeline(
+        text: &str,
+        canonicalize: &Canonicalize,
+        custom: &[PassFactory<'_>],
+    ) -> Result<Self, PipelineError> {
+        let mut pm = PassManager::new();
+        let mut col = 1;
+        for piece in text.split(',') {
+            let name = piece.trim();
+            let at = col + piece.chars().take_while(|c| c.is_whitespace()).count();
+            col += piece.chars().count() + 1;
+            if name.is_empty() {
+                return Err(PipelineError::EmptyPass {
+                    pipeline: text.to_string(),
+                    col: at,
+                });
+            }
+            let pass = builtin_pass(name, canonicalize).or_else(|| {
+                custom
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, make)| make())
+            });
+            match pass {
+                Some(pass) => pm.passes.push(pass),
+                None => {
+                    let known: Vec<&str> = BUILTIN_PASSES
+                        .iter()
+                        .copied()
+                        .chain(custom.iter().map(|(n, _)| *n))
+                        .collect();
+                    return Err(PipelineError::UnknownPass {
+                        pipeline: text.to_string(),
+                        name: name.to_string(),
+                        col: at,
+                        known: known.join(", "),
+                    });
+                }
+            }
+        }
         Ok(pm)
     }
 
@@ -222,6 +332,13 @@ impl PassManager {
     /// Verifies the program after each pass (default on).
     pub fn with_verify_each(mut self, on: bool) -> Self {
         self.verify_each = on;
+        self
+    }
+
+    /// Keeps a copy of the program after each pass in its report ([`PassReport::ir_after`];
+    /// default off).
+    pub fn with_ir_after_each(mut self, on: bool) -> Self {
+        self.ir_after_each = on;
         self
     }
 
@@ -243,8 +360,21 @@ impl PassManager {
                     error,
                 })?;
             }
+            if self.ir_after_each {
+                r.ir_after = Some(program.clone());
+            }
             report.passes.push(r);
         }
         Ok(report)
+    }
+}
+
+/// The built-in pass `name`, if there is one.
+fn builtin_pass(name: &str, canonicalize: &Canonicalize) -> Option<Box<dyn Pass>> {
+    match name {
+        "canonicalize" => Some(Box::new(canonicalize.clone())),
+        "cse" => Some(Box::new(Cse)),
+        "dce" => Some(Box::new(Dce)),
+        _ => None,
     }
 }

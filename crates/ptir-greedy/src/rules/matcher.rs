@@ -1,4 +1,4 @@
-//! The DAG matcher of seed 000: SSA value binding, backtracking, call-prefix matching.
+//! The DAG matcher: SSA value binding, backtracking, call-prefix matching.
 //!
 //! A rule's source pattern is matched **anchored at its first root**: the root term is
 //! matched against the instruction the driver hands over, and each operand term against the
@@ -16,7 +16,7 @@
 //! pattern op). Each candidate is tried with an undo trail, so a failure deeper in the search
 //! (a later root, or the rule's constraints) backtracks to the next candidate.
 //!
-//! **Call-prefix matching** (seed 000): a pattern calling `@foo` matches calls of `@foo`
+//! **Call-prefix matching**: a pattern calling `@foo` matches calls of `@foo`
 //! and of `@foo_N` for any decimal `N` (functions extracted or specialized by composition).
 
 use crate::ir::{BlockId, Ir};

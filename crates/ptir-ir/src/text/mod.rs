@@ -18,6 +18,8 @@
 mod lexer;
 mod parser;
 mod printer;
+mod source_map;
 
-pub use parser::{parse, ParseError, NESTING_LIMIT};
+pub use parser::{parse, parse_with_source_map, ParseError, NESTING_LIMIT};
 pub use printer::{print, print_inst};
+pub use source_map::{LocatedDiagnostic, SourceLoc, SourceMap};

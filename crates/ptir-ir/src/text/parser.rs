@@ -10,6 +10,7 @@
 //! function, in order of first appearance.
 
 use super::lexer::{line_col, Lexer, Spanned, Tok};
+use super::source_map::{FunctionSource, InstSource, SourceLoc, SourceMap};
 use crate::ops::{DotDims, Op, OpKey, RngDist};
 use crate::program::{
     ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
@@ -50,6 +51,61 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
     p.program()
 }
 
+/// Parses a program and says where each of its functions, instructions and value uses is
+/// written, and the names values were written with ([`SourceMap`]): what places verifier
+/// diagnostics in the source.
+///
+/// ```
+/// let src = "func @f(%x: f32[4]) -> (f32[4]) {\n  %a = exp %y : f32[4]\n  return %a\n}";
+/// let (p, map) = ptir_ir::parse_with_source_map(src).unwrap();
+/// let err = ptir_ir::verify(&p).unwrap_err();
+/// assert_eq!(err.to_string(), "in @f, instruction %1 = exp: uses %2 before its definition");
+/// let located = map.locate_all(&err);
+/// assert_eq!(located[0].to_string(), "2:12: in @f, instruction %a = exp: uses %y before its definition");
+/// ```
+pub fn parse_with_source_map(src: &str) -> Result<(Program, SourceMap), ParseError> {
+    let mut p = Parser::new(src);
+    p.record = Some(Recorder::default());
+    let program = p.program()?;
+    Ok((program, p.record.map(|r| r.map).unwrap_or_default()))
+}
+
+/// What [`parse_with_source_map`] records while parsing.
+#[derive(Default)]
+struct Recorder {
+    map: SourceMap,
+    /// The function being parsed (value ids provisional until its end).
+    function: FunctionSource,
+    /// Value uses read since the current instruction or terminator began.
+    uses: Vec<(ValueId, SourceLoc)>,
+    /// Where the current instruction's result is written.
+    inst_at: SourceLoc,
+    /// The last position converted to a line and column, to convert the next from there
+    /// (positions arrive in order, so the whole source is scanned once).
+    cursor: (usize, SourceLoc),
+}
+
+impl Recorder {
+    /// The line and column of byte `pos` of `src`.
+    fn loc(&mut self, src: &str, pos: usize) -> SourceLoc {
+        let (from, mut loc) = self.cursor;
+        if pos < from || loc.line == 0 {
+            let (line, col) = line_col(src, pos);
+            loc = SourceLoc { line, col };
+        } else {
+            for c in src.get(from..pos).unwrap_or("").chars() {
+                if c == '\n' {
+                    loc.line += 1;
+                    loc.col = 1;
+                } else {
+                    loc.col += 1;
+                }
+            }
+        }
+        self.cursor = (pos, loc);
+        loc
+    }
+}
 type PResult<T> = Result<T, ParseError>;
 
 /// A parsed attribute value.
@@ -75,6 +131,8 @@ struct Parser<'s> {
     defined: DefinedSet,
     /// Per function: the largest `%N` seen.
     max_numbered: Option<u32>,
+    /// The source map being recorded ([`parse_with_source_map`]).
+    record: Option<Recorder>,
 }
 
 impl<'s> Parser<'s> {
@@ -89,6 +147,7 @@ impl<'s> Parser<'s> {
             named: FxHashMap::default(),
             defined: DefinedSet::new(src.len()),
             max_numbered: None,
+            record: None,
         }
     }
 
@@ -255,7 +314,14 @@ impl<'s> Parser<'s> {
     }
 
     fn function(&mut self) -> PResult<Function> {
+        let at = self.peeked.pos;
         self.keyword("func")?;
+        if let Some(r) = &mut self.record {
+            r.function = FunctionSource {
+                at: r.loc(self.src, at),
+                ..FunctionSource::default()
+            };
+        }
         let name = self.symbol()?;
         self.named.clear();
         self.defined.clear();
@@ -269,9 +335,17 @@ impl<'s> Parser<'s> {
         let mut body = self.block_body("return")?;
         body.params = params;
         self.punct(b'}')?;
+        let base = self.max_numbered.map_or(0, |m| m + 1);
         if !self.named.is_empty() {
-            let base = self.max_numbered.map_or(0, |m| m + 1);
             renumber_named(&mut body, base);
+        }
+        if let Some(r) = &mut self.record {
+            let mut f = std::mem::take(&mut r.function);
+            f.renumber_named(base);
+            for (n, v) in &self.named {
+                f.names.insert(renumbered(*v, base), n.to_string());
+            }
+            r.map.functions.entry(name.clone()).or_insert(f);
         }
         Ok(Function {
             name,
@@ -295,7 +369,14 @@ impl<'s> Parser<'s> {
                 Tok::Value(_) => self.instruction(&mut region.insts)?,
                 Tok::Ident(t) if t == terminator => {
                     self.bump();
+                    if let Some(r) = &mut self.record {
+                        r.uses.clear();
+                    }
                     region.results = self.terminator_values()?;
+                    if let Some(r) = &mut self.record {
+                        let uses = std::mem::take(&mut r.uses);
+                        r.function.returned.extend(uses);
+                    }
                     return Ok(region);
                 }
                 _ => return Err(self.expected(&format!("an instruction or `{terminator}`"))),
@@ -361,7 +442,24 @@ impl<'s> Parser<'s> {
     }
 
     fn use_value(&mut self) -> PResult<ValueId> {
-        self.value_name().map(|(v, _)| v)
+        let (v, pos) = self.value_name()?;
+        if let Some(r) = &mut self.record {
+            let loc = r.loc(self.src, pos);
+            r.uses.push((v, loc));
+        }
+        Ok(v)
+    }
+
+    /// Records where the instruction defining `result` is written and its operands (read
+    /// since it began), before its regions are parsed.
+    fn record_inst(&mut self, result: ValueId) {
+        if let Some(r) = &mut self.record {
+            let inst = InstSource {
+                at: r.inst_at,
+                operands: std::mem::take(&mut r.uses),
+            };
+            r.function.insts.insert(result, inst);
+        }
     }
 
     fn define_value(&mut self) -> PResult<ValueId> {
@@ -417,12 +515,18 @@ impl<'s> Parser<'s> {
     /// Parses an instruction and appends it to `insts` (built in place there, since an
     /// [`Instruction`] is large enough for moves to show).
     fn instruction(&mut self, insts: &mut Vec<Instruction>) -> PResult<()> {
+        let at = self.peeked.pos;
         let result = self.define_value()?;
+        if let Some(r) = &mut self.record {
+            r.inst_at = r.loc(self.src, at);
+            r.uses.clear();
+        }
         self.punct(b'=')?;
         let (name, name_pos) = self.ident("an op name")?;
         match name {
             "constant" => {
                 let inst = self.constant(result)?;
+                self.record_inst(result);
                 insts.push(inst);
                 Ok(())
             }
@@ -469,6 +573,7 @@ impl<'s> Parser<'s> {
         self.punct(b':')?;
         let ty = self.ty()?;
         let has_regions = matches!(op, Op::Cond { .. } | Op::While { .. } | Op::Scan { .. });
+        self.record_inst(result);
         insts.push(Instruction {
             result,
             ty,
@@ -817,14 +922,38 @@ impl DefinedSet {
     }
 }
 
-/// Gives named values (provisional numbers at or above [`NAMED_BASE`]) the numbers
-/// `base, base + 1, ...` in the order they were first seen.
-fn renumber_named(region: &mut Region, base: u32) {
-    let map = |v: &mut ValueId| {
-        if v.0 >= NAMED_BASE {
-            v.0 = base.saturating_add(v.0 - NAMED_BASE);
+/// The final number of `v`: named values (provisional numbers at or above [`NAMED_BASE`])
+/// get `base, base + 1, ...` in the order they were first seen.
+fn renumbered(v: ValueId, base: u32) -> ValueId {
+    if v.0 >= NAMED_BASE {
+        ValueId(base.saturating_add(v.0 - NAMED_BASE))
+    } else {
+        v
+    }
+}
+
+impl FunctionSource {
+    /// Gives the named values their final numbers ([`renumbered`]).
+    fn renumber_named(&mut self, base: u32) {
+        let insts = std::mem::take(&mut self.insts);
+        self.insts = insts
+            .into_iter()
+            .map(|(v, mut inst)| {
+                for (o, _) in &mut inst.operands {
+                    *o = renumbered(*o, base);
+                }
+                (renumbered(v, base), inst)
+            })
+            .collect();
+        for (v, _) in &mut self.returned {
+            *v = renumbered(*v, base);
         }
-    };
+    }
+}
+
+/// Gives named values their final numbers ([`renumbered`]).
+fn renumber_named(region: &mut Region, base: u32) {
+    let map = |v: &mut ValueId| *v = renumbered(*v, base);
     renumber_region(region, &map);
 }
 

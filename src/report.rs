@@ -1,0 +1,270 @@
+//! What an optimization reports: [`Report`], printed as text (`Display`) and serialized as
+//! JSON (serde; what `ptir-opt --report-json` writes).
+
+use ptir_ir::Program;
+use ptir_rules::RunSummary;
+use serde::Serialize;
+use std::fmt;
+use std::time::Duration;
+
+/// What an optimization did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    /// The engine's name (`greedy`, `eqsat`), or the pass pipeline that ran
+    /// ([`crate::Options::pipeline`]).
+    pub engine: String,
+    /// Instructions before and after.
+    pub instructions: InstCounts,
+    /// The cost model's name.
+    pub cost_model: String,
+    /// Cost of the input.
+    pub cost_before: f64,
+    /// Cost of the output.
+    pub cost_after: f64,
+    /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
+    pub egraph: Option<EGraphSize>,
+    /// Whether the extractor proved every function's choice optimal for its cost notion
+    /// (saturation only; only the exact extractor proves anything).
+    pub extraction_optimal: Option<bool>,
+    /// How rewriting ended, per function (and per rewriting pass of a pipeline): why it
+    /// stopped, iterations, rewrites and (saturation) the e-graph's size.
+    pub stops: Vec<FunctionRun>,
+    /// Time per phase, in order.
+    pub phases: Vec<Phase>,
+    /// Rules that fired, with how often, most first.
+    pub rules_fired: Vec<RuleCount>,
+    /// Rules the engine left out, with why.
+    pub rules_skipped: Vec<SkippedRule>,
+    /// What translation validation checked (when [`crate::Options::validate`] is set).
+    pub validation: Option<crate::Validation>,
+    /// The conversion target the output was legalized for, and the rewrites per conversion
+    /// pattern (when [`crate::Options::target`] is set).
+    pub conversion: Option<Conversion>,
+    /// What the user should know about this run: rule externs renamed because the program
+    /// has its own function of that name, loops raised, definitions added.
+    pub notes: Vec<String>,
+    /// The step log, per function, when [`crate::Options::step_log`] is set: the greedy
+    /// driver's event tree (MLIR's `-debug-only=greedy-rewriter`), or saturation's
+    /// applications per iteration and rule with the e-graph's size.
+    #[serde(skip)]
+    pub step_log: Vec<FunctionText>,
+    /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
+    /// (when [`crate::Options::dump_egraph`] is set).
+    #[serde(skip)]
+    pub egraphs: Vec<FunctionText>,
+    /// The program after each pass (when [`crate::Options::ir_after_each`] is set).
+    #[serde(skip)]
+    pub ir_after: Vec<IrAfterPass>,
+}
+
+/// Instructions before and after.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InstCounts {
+    /// In the input.
+    pub before: usize,
+    /// In the output.
+    pub after: usize,
+}
+
+/// The size of an e-graph.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EGraphSize {
+    /// E-nodes.
+    pub nodes: usize,
+    /// E-classes.
+    pub classes: usize,
+}
+
+/// How one function's rewrite run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FunctionRun {
+    /// The function.
+    pub function: String,
+    /// Why it stopped and the counts reached.
+    #[serde(flatten)]
+    pub run: RunSummary,
+}
+
+/// The time of one phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Phase {
+    /// The phase (`setup`, a pass's name, `lower`, `saturate`, ...).
+    pub phase: String,
+    /// Its wall time (seconds in JSON).
+    #[serde(rename = "seconds", serialize_with = "seconds")]
+    pub time: Duration,
+}
+
+/// How often a rule (or a conversion pattern) applied.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleCount {
+    /// Its name.
+    pub rule: String,
+    /// Applications.
+    pub count: usize,
+}
+
+/// A rule an engine left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SkippedRule {
+    /// Its name.
+    pub rule: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// What legalizing for a target did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Conversion {
+    /// The target's name.
+    pub target: String,
+    /// Rewrites per conversion pattern.
+    pub rewrites: Vec<RuleCount>,
+}
+
+/// Text about one function (a step log, an e-graph dump).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionText {
+    /// The function.
+    pub function: String,
+    /// The text.
+    pub text: String,
+}
+
+/// The program after one pass of the pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IrAfterPass {
+    /// The pass.
+    pub pass: String,
+    /// The program it left.
+    pub program: Program,
+}
+
+/// A duration as seconds, for JSON.
+fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl Report {
+    /// The report as a JSON value (what `ptir-opt --report-json` writes).
+    pub fn to_json(&self) -> serde_json::Value {
+        // Every field serializes (strings, numbers, derived structs): this cannot fail.
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    /// Adds `time` to the phase `name`, appending it the first time.
+    pub(crate) fn add_phase_time(&mut self, name: &str, time: Duration) {
+        match self.phases.iter_mut().find(|p| p.phase == name) {
+            Some(p) => p.time += time,
+            None => self.phases.push(Phase {
+                phase: name.to_string(),
+                time,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "engine: {}", self.engine)?;
+        let InstCounts { before, after } = self.instructions;
+        writeln!(f, "instructions: {before} -> {after}")?;
+        let ratio = if self.cost_before > 0.0 {
+            self.cost_after / self.cost_before
+        } else {
+            1.0
+        };
+        writeln!(
+            f,
+            "cost ({}): {} -> {} ({:.3}x)",
+            self.cost_model, self.cost_before, self.cost_after, ratio
+        )?;
+        if let Some(EGraphSize { nodes, classes }) = self.egraph {
+            writeln!(f, "e-graph: {nodes} e-nodes, {classes} e-classes")?;
+        }
+        for r in &self.stops {
+            writeln!(f, "stop (@{}): {}", r.function, r.run)?;
+        }
+        let phases: Vec<String> = self
+            .phases
+            .iter()
+            .map(|p| format!("{} {:.2?}", p.phase, p.time))
+            .collect();
+        writeln!(f, "phases: {}", phases.join(", "))?;
+        if self.rules_fired.is_empty() {
+            writeln!(f, "rules fired: none")?;
+        } else {
+            writeln!(f, "rules fired:")?;
+            for r in &self.rules_fired {
+                writeln!(f, "  {:6}  {}", r.count, r.rule)?;
+            }
+        }
+        for r in &self.rules_skipped {
+            writeln!(f, "skipped {}: {}", r.rule, r.reason)?;
+        }
+        if let Some(c) = &self.conversion {
+            let total: usize = c.rewrites.iter().map(|r| r.count).sum();
+            writeln!(f, "legalized for target {}: {total} rewrites", c.target)?;
+            for r in &c.rewrites {
+                writeln!(f, "  {:6}  {}", r.count, r.rule)?;
+            }
+        }
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
+        }
+        if let Some(v) = &self.validation {
+            writeln!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptir_rules::StopReason;
+
+    #[test]
+    fn the_json_report_has_named_fields_throughout() {
+        let mut report = Report {
+            engine: "eqsat".into(),
+            instructions: InstCounts {
+                before: 7,
+                after: 1,
+            },
+            egraph: Some(EGraphSize {
+                nodes: 40,
+                classes: 12,
+            }),
+            stops: vec![FunctionRun {
+                function: "f".into(),
+                run: RunSummary {
+                    stop: StopReason::NodeLimit {
+                        limit: 30,
+                        nodes: 41,
+                    },
+                    iterations: 3,
+                    rewrites: 9,
+                    egraph: Some((41, 12)),
+                },
+            }],
+            rules_fired: vec![RuleCount {
+                rule: "neg-neg".into(),
+                count: 2,
+            }],
+            ..Report::default()
+        };
+        report.add_phase_time("saturate", Duration::from_millis(250));
+        report.add_phase_time("saturate", Duration::from_millis(250));
+        let json = report.to_json();
+        assert_eq!(json["instructions"]["after"], 1);
+        assert_eq!(json["egraph"]["classes"], 12);
+        assert_eq!(json["stops"][0]["function"], "f");
+        assert_eq!(json["stops"][0]["reason"], "node-limit");
+        assert_eq!(json["stops"][0]["nodes"], 41);
+        assert_eq!(json["stops"][0]["egraph"]["nodes"], 41);
+        assert_eq!(json["phases"][0]["seconds"], 0.5);
+        assert_eq!(json["rules_fired"][0]["rule"], "neg-neg");
+        assert!(json.get("step_log").is_none());
+    }
+}
