@@ -17,6 +17,7 @@ mod program;
 mod tensor;
 pub mod text;
 mod types;
+mod value_ids;
 mod verify;
 
 pub use analysis::{Analysis, FunctionAnalysis};
@@ -41,4 +42,5 @@ pub use tensor::{
 };
 pub use text::{parse, print, print_inst, ParseError};
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
+pub use value_ids::keep_value_ids;
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};

@@ -56,6 +56,9 @@ pub(crate) struct OpSyntax {
     pub result_types: Vec<TensorType>,
     /// Did the type annotation have the functional form `(...) -> ...`?
     pub functional_type: bool,
+    /// Byte range of the op in the source, from its name to the end of its types and regions
+    /// (results and location excluded): what an opaque op prints back.
+    pub span: (usize, usize),
 }
 
 impl OpSyntax {

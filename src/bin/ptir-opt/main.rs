@@ -7,7 +7,7 @@
 mod diff;
 
 use clap::{Parser, Subcommand};
-use ptir::format::{read_program, write_program, Format, FormatError, WriteOptions};
+use ptir::format::{write_program, Format, FormatError, ReadOptions, SourceInfo, WriteOptions};
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -51,6 +51,10 @@ struct IoArgs {
     /// bodies as private functions.
     #[arg(long, global = true)]
     custom_calls: bool,
+    /// MLIR input: keep an op the importer does not support as an opaque op (an impure call
+    /// the optimizer leaves as it is, printed back exactly as it came) instead of failing.
+    #[arg(long, global = true)]
+    allow_opaque: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +77,9 @@ impl From<FormatArg> for Format {
 /// `--input-format`, set once from the command line before any file is read.
 static INPUT_FORMAT: std::sync::OnceLock<Option<Format>> = std::sync::OnceLock::new();
 
+/// How files are read (`--allow-opaque`), set once from the command line.
+static READ_OPTIONS: std::sync::OnceLock<ReadOptions> = std::sync::OnceLock::new();
+
 /// The format of the file at `path`: `--input-format`, else its extension.
 fn input_format(path: &str) -> Format {
     INPUT_FORMAT
@@ -82,11 +89,19 @@ fn input_format(path: &str) -> Format {
         .unwrap_or_else(|| Format::of_path(std::path::Path::new(path)))
 }
 
-/// Prints a program in the output format (`--emit`, else `default`).
-fn emit(program: &Program, io: &IoArgs, default: Format, path: &str) -> Result<String, CliError> {
+/// Prints a program in the output format (`--emit`, else `default`), with the names and
+/// opaque ops of the text it came from.
+fn emit(
+    program: &Program,
+    source: &SourceInfo,
+    io: &IoArgs,
+    default: Format,
+    path: &str,
+) -> Result<String, CliError> {
     let format = io.emit.map_or(default, Format::from);
     let options = WriteOptions {
         custom_calls: io.custom_calls,
+        source: Some(source),
     };
     write_program(program, format, &options).map_err(|source| CliError::Format {
         path: path.to_string(),
@@ -363,7 +378,7 @@ fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, C
 }
 
 fn optimize(path: &str, args: &OptArgs, io: &IoArgs) -> Result<String, CliError> {
-    let (program, _, _) = load(path)?;
+    let (program, source) = load_source(path)?;
     let options = args.options()?;
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
     let result = ptir::optimize(&program, &options);
@@ -387,7 +402,7 @@ fn optimize(path: &str, args: &OptArgs, io: &IoArgs) -> Result<String, CliError>
     if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;
     }
-    emit(&out.program, io, input_format(path), path)
+    emit(&out.program, &source, io, input_format(path), path)
 }
 
 /// A spinner on stderr while a long optimization runs; hidden when stderr is not a terminal.
@@ -546,10 +561,7 @@ pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError
     let text = read_source(path)?;
     let t0 = Instant::now();
     if input_format(path) == Format::Mlir {
-        let program = read_program(&text, Format::Mlir).map_err(|source| CliError::Format {
-            path: path.to_string(),
-            source,
-        })?;
+        let (program, _) = import(&text, path)?;
         return Ok((program, t0.elapsed(), Duration::ZERO));
     }
     let program = ir::parse(&text).map_err(|source| CliError::Parse {
@@ -562,6 +574,23 @@ pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError
         source,
     })?;
     Ok((program, t1 - t0, t1.elapsed()))
+}
+
+/// Imports MLIR `text` (of the file `path`) with the command line's read options.
+fn import(text: &str, path: &str) -> Result<(Program, SourceInfo), CliError> {
+    let options = READ_OPTIONS.get().copied().unwrap_or_default();
+    ptir::format::read_source(text, Format::Mlir, &options).map_err(|source| CliError::Format {
+        path: path.to_string(),
+        source,
+    })
+}
+
+/// [`load`], with what an MLIR text says beyond the program (names, opaque ops).
+fn load_source(path: &str) -> Result<(Program, SourceInfo), CliError> {
+    if input_format(path) == Format::Mlir {
+        return import(&read_source(path)?, path);
+    }
+    load(path).map(|(program, _, _)| (program, SourceInfo::default()))
 }
 
 /// Reads an inputs file (see [`ptir::parse_inputs`]); errors are located at its line.
@@ -628,16 +657,19 @@ fn run(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
+    let _ = READ_OPTIONS.set(ReadOptions {
+        allow_opaque: cli.io.allow_opaque,
+    });
     let result = match (&cli.command, &cli.file) {
         (Some(Command::Verify { file }), _) => {
-            load(file).and_then(|(p, _, _)| emit(&p, &cli.io, input_format(file), file))
+            load_source(file).and_then(|(p, s)| emit(&p, &s, &cli.io, input_format(file), file))
         }
-        (Some(Command::Translate { file }), _) => load(file).and_then(|(p, _, _)| {
+        (Some(Command::Translate { file }), _) => load_source(file).and_then(|(p, source)| {
             let other = match input_format(file) {
                 Format::Mlir => Format::Ptir,
                 Format::Ptir => Format::Mlir,
             };
-            emit(&p, &cli.io, other, file)
+            emit(&p, &source, &cli.io, other, file)
         }),
         (
             Some(Command::Run {
