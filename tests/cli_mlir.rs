@@ -112,7 +112,15 @@ fn unsupported_ops_are_opaque_with_allow_opaque_and_print_back_as_they_came() {
     );
     // Translated: every line of the input comes back as it was.
     let back = stdout_ok(
-        &["translate", "-", "--input-format", "mlir", "--emit", "mlir", "--allow-opaque"],
+        &[
+            "translate",
+            "-",
+            "--input-format",
+            "mlir",
+            "--emit",
+            "mlir",
+            "--allow-opaque",
+        ],
         OPAQUE,
     );
     for line in OPAQUE.lines().skip(1).filter(|l| !l.starts_with('}')) {
@@ -126,27 +134,48 @@ fn unsupported_ops_are_opaque_with_allow_opaque_and_print_back_as_they_came() {
     // Optimized by either engine: the negations around the opaque ops go, the ops stay as
     // they came (the fft now reads the parameter itself).
     for engine in ["greedy", "eqsat"] {
-        let out = stdout_ok(&[&mlir[..], &["--allow-opaque", "--engine", engine]].concat(), OPAQUE);
+        let out = stdout_ok(
+            &[&mlir[..], &["--allow-opaque", "--engine", engine]].concat(),
+            OPAQUE,
+        );
         assert!(!out.contains("negate"), "{engine}:\n{out}");
         assert!(
             out.contains("%7 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>\n"),
             "{engine}:\n{out}"
         );
         assert!(out.contains(&format!("%8 = {SORT}\n")), "{engine}:\n{out}");
-        assert!(out.contains("func.return %8 : tensor<4xf32>"), "{engine}:\n{out}");
+        assert!(
+            out.contains("func.return %8 : tensor<4xf32>"),
+            "{engine}:\n{out}"
+        );
         // The output reads back, with the same opaque ops.
-        let again = stdout_ok(&[&mlir[..], &["--allow-opaque", "--engine", engine]].concat(), &out);
+        let again = stdout_ok(
+            &[&mlir[..], &["--allow-opaque", "--engine", engine]].concat(),
+            &out,
+        );
         assert_eq!(again, out, "{engine}");
     }
     // PTIR shows an opaque op as a call of an impure extern.
-    let ptir = stdout_ok(&["translate", "-", "--input-format", "mlir", "--allow-opaque"], OPAQUE);
-    assert!(ptir.contains("extern @opaque.stablehlo.fft.0(f32[4]) -> (f32[4]) impure"), "{ptir}");
-    assert!(ptir.contains("call @opaque.stablehlo.sort.0(%3) : f32[4]"), "{ptir}");
+    let ptir = stdout_ok(
+        &["translate", "-", "--input-format", "mlir", "--allow-opaque"],
+        OPAQUE,
+    );
+    assert!(
+        ptir.contains("extern @opaque.stablehlo.fft.0(f32[4]) -> (f32[4]) impure"),
+        "{ptir}"
+    );
+    assert!(
+        ptir.contains("call @opaque.stablehlo.sort.0(%3) : f32[4]"),
+        "{ptir}"
+    );
 }
 
 #[test]
 fn an_opaque_op_whose_region_uses_an_outer_value_is_an_error() {
-    let src = OPAQUE.replace("%c = stablehlo.compare GT, %p, %q", "%c = stablehlo.compare GT, %p, %a");
+    let src = OPAQUE.replace(
+        "%c = stablehlo.compare GT, %p, %q",
+        "%c = stablehlo.compare GT, %p, %a",
+    );
     let out = ptir_opt(&["-", "--input-format", "mlir", "--allow-opaque"], &src);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
@@ -190,9 +219,18 @@ fn value_names_survive_translation_and_unchanged_values() {
         let out = main_names(&stdout_ok(&["translate", &path, "--emit", "mlir"], ""));
         let values: Vec<&String> = input.iter().filter(|n| !n.starts_with("%cst")).collect();
         let kept: Vec<&String> = out.iter().filter(|n| input.contains(n)).collect();
-        assert_eq!(kept.len(), out.iter().filter(|n| !n.starts_with("%t")).count(), "{fixture}");
+        assert_eq!(
+            kept.len(),
+            out.iter().filter(|n| !n.starts_with("%t")).count(),
+            "{fixture}"
+        );
         assert!(values.iter().all(|n| out.contains(n)), "{fixture}: {out:?}");
-        assert!(input.iter().any(|n| n.starts_with("%cst") && out.contains(n)), "{fixture}");
+        assert!(
+            input
+                .iter()
+                .any(|n| n.starts_with("%cst") && out.contains(n)),
+            "{fixture}"
+        );
         let mut unique = out.clone();
         unique.sort();
         unique.dedup();
@@ -202,8 +240,15 @@ fn value_names_survive_translation_and_unchanged_values() {
     let plain = "func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {\n  %e = stablehlo.exponential %x : tensor<4xf32>\n  %s = stablehlo.add %e, %y : tensor<4xf32>\n  return %s : tensor<4xf32>\n}\n";
     for engine in ["greedy", "eqsat"] {
         let out = stdout_ok(&["-", "--input-format", "mlir", "--engine", engine], plain);
-        assert_eq!(main_names(&out), ["%x", "%y", "%e", "%s"], "{engine}:\n{out}");
-        assert!(out.contains("%e = stablehlo.exponential %x"), "{engine}:\n{out}");
+        assert_eq!(
+            main_names(&out),
+            ["%x", "%y", "%e", "%s"],
+            "{engine}:\n{out}"
+        );
+        assert!(
+            out.contains("%e = stablehlo.exponential %x"),
+            "{engine}:\n{out}"
+        );
     }
     // A changed program: unchanged values keep their names, new ones get names of their own.
     for engine in ["greedy", "eqsat"] {
@@ -212,8 +257,16 @@ fn value_names_survive_translation_and_unchanged_values() {
         let mut unique = names.clone();
         unique.sort();
         unique.dedup();
-        assert_eq!(unique.len(), names.len(), "{engine}: a name twice in\n{out}");
-        assert_eq!(names[..5], ["%arg0", "%arg1", "%arg2", "%arg3", "%arg4"], "{engine}");
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "{engine}: a name twice in\n{out}"
+        );
+        assert_eq!(
+            names[..5],
+            ["%arg0", "%arg1", "%arg2", "%arg3", "%arg4"],
+            "{engine}"
+        );
         let input = main_names(&std::fs::read_to_string("corpus/mlir/mlp.mlir").unwrap());
         assert!(
             names.iter().any(|n| !input.contains(n)),

@@ -28,19 +28,17 @@ fn venv_python() -> Option<PathBuf> {
     (python.exists() && venv.join("bin/iree-compile").exists()).then_some(python)
 }
 
-/// Runs the check of `candidates` against `reference` with the tolerance scaled by `scale`;
-/// its report on success, else an error.
-fn check(
-    python: &Path,
-    reference: &Path,
-    candidates: &[PathBuf],
-    scale: u32,
-) -> Result<String, String> {
+/// Runs the check of `candidates` against `reference`, each with the tolerance scaled by its
+/// scale (0: identical results); its report on success, else an error.
+fn check(python: &Path, reference: &Path, candidates: &[(PathBuf, u32)]) -> Result<String, String> {
     let out = Command::new(python)
         .arg(root().join("scripts/iree_check.py"))
         .arg(reference)
-        .args(candidates)
-        .args(["--tolerance-scale", &scale.to_string()])
+        .args(
+            candidates
+                .iter()
+                .map(|(path, scale)| format!("{}@{scale}", path.display())),
+        )
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
     let text = format!(
@@ -90,24 +88,16 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
         std::fs::write(&path, out).expect("write");
         path
     };
-    let mut judge = |name: &str, what: &str, fixture: &Path, candidate: PathBuf, scale| {
-        match check(&python, fixture, &[candidate], scale) {
-            Ok(report) => print!("{name} ({what}): IREE agrees\n{report}"),
-            Err(e) => failures.push(format!("{name} ({what}): {e}")),
-        }
-    };
     for fixture in &fixtures {
         let name = fixture.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(fixture).expect("fixture");
         let (program, source) =
             read_source(&text, Format::Mlir, &ReadOptions::default()).expect("fixture imports");
-        let translated = write(&name, "translated", &program, &source);
-        judge(&name, "translated", fixture, translated, 0);
+        let mut candidates = vec![(write(&name, "translated", &program, &source), 0)];
         let optimized = ptir::optimize(&program, &ptir::Options::default())
             .expect("fixture optimizes")
             .program;
-        let optimized = write(&name, "optimized", &optimized, &source);
-        judge(&name, "optimized", fixture, optimized, 1);
+        candidates.push((write(&name, "optimized", &optimized, &source), 1));
         if name == "matrix_chain_f32" {
             let options = ptir::Options {
                 fast_math: true,
@@ -119,8 +109,11 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
                 "--fast-math reorders the chain: {}",
                 fast.report
             );
-            let fast = write(&name, "fast-math", &fast.program, &source);
-            judge(&name, "fast-math", fixture, fast, 100);
+            candidates.push((write(&name, "fast-math", &fast.program, &source), 100));
+        }
+        match check(&python, fixture, &candidates) {
+            Ok(report) => print!("{name}: IREE agrees\n{report}"),
+            Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);

@@ -734,7 +734,9 @@ fn canonicalize_keeps_what_mlir_keeps_and_both_engines_compute_what_it_computes(
                         continue;
                     }
                     Err(e) => {
-                        failures.push(format!("{fname}: mlir-opt's output does not import: {e}\n{text}"));
+                        failures.push(format!(
+                            "{fname}: mlir-opt's output does not import: {e}\n{text}"
+                        ));
                         continue;
                     }
                 };
@@ -742,7 +744,9 @@ fn canonicalize_keeps_what_mlir_keeps_and_both_engines_compute_what_it_computes(
                 for engine in [ptir::Engine::Greedy, ptir::Engine::Saturation] {
                     let ours = ours_by(engine, &before);
                     if let Err(e) = ptir::validate(&theirs, &ours, SEEDS, false) {
-                        failures.push(format!("{fname}: {engine:?} computes other values than MLIR: {e}"));
+                        failures.push(format!(
+                            "{fname}: {engine:?} computes other values than MLIR: {e}"
+                        ));
                     }
                     if engine == ptir::Engine::Saturation && op_count(&ours) > op_count(&theirs) {
                         failures.push(format!(

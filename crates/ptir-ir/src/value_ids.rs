@@ -154,7 +154,8 @@ mod tests {
 
     #[test]
     fn a_duplicated_value_keeps_its_number_once() {
-        let before = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %3 = exp %0 : f32[2]\n  return %3, %3\n}";
+        let before =
+            "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %3 = exp %0 : f32[2]\n  return %3, %3\n}";
         let after = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %1 = exp %0 : f32[2]\n  %2 = exp %0 : f32[2]\n  return %1, %2\n}";
         assert_eq!(
             kept(before, after),

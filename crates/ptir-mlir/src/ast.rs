@@ -64,8 +64,13 @@ pub(crate) struct OpSyntax {
 impl OpSyntax {
     /// The attribute named `name`.
     pub fn attr(&self, name: &str) -> Option<&Attr> {
-        self.attrs.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+        find_attr(&self.attrs, name)
     }
+}
+
+/// The attribute `name` of `attrs` (an op's, or the fields of a `#stablehlo.dot<...>`).
+pub(crate) fn find_attr<'a>(attrs: &'a [(String, Attr)], name: &str) -> Option<&'a Attr> {
+    attrs.iter().find(|(n, _)| n == name).map(|(_, a)| a)
 }
 
 /// An attribute value.

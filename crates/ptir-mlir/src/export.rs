@@ -510,9 +510,13 @@ impl FnPrinter<'_, '_, '_> {
         let (args, ty) = (ops.join(", "), mlir_type(&t));
         // `name args : type`, `name args : (types) -> type`, `"name"(args) props : (types) -> type`.
         let short = |name: &str| format!("{r} = {name} {args} : {ty}");
-        let functional = |name: &str| format!("{r} = {name} {args} : ({}) -> {ty}", type_list(&ots));
+        let functional =
+            |name: &str| format!("{r} = {name} {args} : ({}) -> {ty}", type_list(&ots));
         let generic = |name: &str, props: &str| {
-            format!("{r} = \"{name}\"({args}){props} : ({}) -> {ty}", type_list(&ots))
+            format!(
+                "{r} = \"{name}\"({args}){props} : ({}) -> {ty}",
+                type_list(&ots)
+            )
         };
         let text = match &inst.op {
             Op::Constant(lit) => format!("{r} = stablehlo.constant {} : {ty}", dense(lit, &t)),

@@ -22,7 +22,7 @@
 //! Every instruction is type-checked as it is built ([`ptir_ir::infer_type`]) against the type
 //! the MLIR text declares, so a mismatch is reported at the op's line and column.
 
-use crate::ast::{Attr, Block, Dense, Elem, Func, Module, OpSyntax};
+use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
 use crate::error::{MlirError, Pos, Result};
 use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
@@ -171,7 +171,10 @@ impl<'a, 's> FnLower<'a, 's> {
         self.reserve(name);
         // The parts of a several-result op (`%5#1`) print as the parts of one name.
         if let (Bound::Value(v, _), false) = (&b, name.contains('#')) {
-            self.record.names.entry(*v).or_insert_with(|| name.to_string());
+            self.record
+                .names
+                .entry(*v)
+                .or_insert_with(|| name.to_string());
         }
         self.names.insert(name.to_string(), b);
         if self.regions.len() > 1 {
@@ -340,13 +343,7 @@ impl<'a, 's> FnLower<'a, 's> {
     /// The declared type of result `i`: from `(...) -> types`, or the single type of a short
     /// form (`: tensor<4xf32>`, `select`'s `: pred, value`).
     fn result_type(&self, op: &OpSyntax) -> Result<TensorType> {
-        let t = if op.functional_type {
-            op.result_types.first()
-        } else {
-            op.operand_types.last()
-        };
-        t.cloned()
-            .ok_or_else(|| op.pos.invalid(format!("`{}` has no result type", op.name)))
+        declared_type(op)
     }
 
     /// Emits `op(operands)` with annotated type `ty` after checking it.
@@ -903,13 +900,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 ..DotDims::default()
             }
         } else if let Some(Attr::Struct(fields)) = op.attr("dot_dimension_numbers") {
-            let get = |k: &str| -> Result<Vec<usize>> {
-                match fields.iter().find(|(n, _)| n == k) {
-                    Some((_, Attr::Ints(xs))) => xs.iter().map(|&x| to_usize(x, pos)).collect(),
-                    Some(_) => Err(pos.syntax(format!("`{k}` must be a list of integers"))),
-                    None => Ok(vec![]),
-                }
-            };
+            let get = |k: &str| Ok::<_, MlirError>(dims_in(fields, k, pos)?.unwrap_or_default());
             DotDims {
                 lhs_batch: get("lhs_batching_dimensions")?,
                 rhs_batch: get("rhs_batching_dimensions")?,
@@ -1039,16 +1030,14 @@ impl<'a, 's> FnLower<'a, 's> {
             Some(Attr::Struct(f)) => f.clone(),
             _ => return Err(pos.syntax("`gather` needs `dimension_numbers`")),
         };
-        let field = |k: &str| -> Option<Attr> {
-            fields.iter().find(|(n, _)| n == k).map(|(_, a)| a.clone())
-        };
-        let ints = |k: &str| match field(k) {
-            Some(Attr::Ints(xs)) => xs,
-            _ => vec![],
-        };
+        let dims = |k: &str| Ok::<_, MlirError>(dims_in(&fields, k, pos)?.unwrap_or_default());
+        let (collapsed, start_map) = (dims("collapsed_slice_dims")?, dims("start_index_map")?);
+        let operand_batching = dims("operand_batching_dims")?;
+        let ids_batching = dims("start_indices_batching_dims")?;
+        let offset_dims = dims("offset_dims")?;
         let r = table.1.rank();
-        let index_vector_dim = match field("index_vector_dim") {
-            Some(Attr::Int(i)) => i,
+        let index_vector_dim = match find_attr(&fields, "index_vector_dim") {
+            Some(Attr::Int(i)) => *i,
             _ => 0,
         };
         let slice_sizes = ints_attr(op, &["slice_sizes"])?;
@@ -1057,12 +1046,13 @@ impl<'a, 's> FnLower<'a, 's> {
         let ir = ids.1.rank() as i64;
         let batch = if index_vector_dim == ir { ir } else { ir - 1 };
         let take_form = r >= 1
-            && ints("collapsed_slice_dims") == [0]
-            && ints("start_index_map") == [0]
-            && ints("operand_batching_dims").is_empty()
-            && ints("start_indices_batching_dims").is_empty()
+            && collapsed == [0]
+            && start_map == [0]
+            && operand_batching.is_empty()
+            && ids_batching.is_empty()
             && slice_sizes == expected_slice
-            && ints("offset_dims") == (batch..batch + r as i64 - 1).collect::<Vec<_>>()
+            && usize::try_from(batch)
+                .is_ok_and(|b| offset_dims == (b..b + r - 1).collect::<Vec<_>>())
             && (index_vector_dim == ir
                 || (index_vector_dim == ir - 1 && ids.1.shape.last() == Some(&1)));
         if !take_form {
@@ -1085,13 +1075,7 @@ fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType
         return Ok(None);
     }
     let pos = op.pos;
-    let ty = if op.functional_type {
-        op.result_types.first()
-    } else {
-        op.operand_types.last()
-    }
-    .cloned()
-    .ok_or_else(|| pos.invalid(format!("`{}` has no result type", op.name)))?;
+    let ty = declared_type(op)?;
     if short == "constant" {
         return match op.attr("value").or_else(|| op.attr("values")) {
             Some(Attr::Dense(d, _)) => Ok(Some((literal(d, &ty, pos)?, ty))),
@@ -1210,12 +1194,37 @@ fn to_usize(x: i64, pos: Pos) -> Result<usize> {
     usize::try_from(x).map_err(|_| pos.invalid(format!("expected a dimension, found {x}")))
 }
 
+/// The declared type of an op's (first) result: from `(...) -> types`, or the single type of
+/// a short form (`: tensor<4xf32>`, `select`'s `: pred, value`).
+fn declared_type(op: &OpSyntax) -> Result<TensorType> {
+    let t = if op.functional_type {
+        op.result_types.first()
+    } else {
+        op.operand_types.last()
+    };
+    t.cloned()
+        .ok_or_else(|| op.pos.invalid(format!("`{}` has no result type", op.name)))
+}
+
+/// The list of dimensions `name` of `attrs`, if it is there.
+fn dims_in(attrs: &[(String, Attr)], name: &str, pos: Pos) -> Result<Option<Vec<usize>>> {
+    match find_attr(attrs, name) {
+        Some(Attr::Ints(xs)) => xs
+            .iter()
+            .map(|&x| to_usize(x, pos))
+            .collect::<Result<_>>()
+            .map(Some),
+        Some(_) => Err(pos.syntax(format!("`{name}` must be a list of integers"))),
+        None => Ok(None),
+    }
+}
+
+/// The first of the attributes `names` (spellings of one attribute) of `op`: a list of
+/// dimensions.
 fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
     for n in names {
-        match op.attr(n) {
-            Some(Attr::Ints(xs)) => return xs.iter().map(|&x| to_usize(x, op.pos)).collect(),
-            Some(_) => return Err(op.pos.syntax(format!("`{n}` must be a list of integers"))),
-            None => {}
+        if let Some(xs) = dims_in(&op.attrs, n, op.pos)? {
+            return Ok(xs);
         }
     }
     Err(op
@@ -1223,6 +1232,7 @@ fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
         .syntax(format!("`{}` needs `{} = [...]`", op.name, names[0])))
 }
 
+/// The first of the attributes `names` of `op`: one dimension.
 fn int_attr(op: &OpSyntax, names: &[&str]) -> Result<usize> {
     for n in names {
         match op.attr(n) {

@@ -331,7 +331,10 @@ fn arith_and_tosa_ops_on_static_tensors() {
         "f32[3,2] [2.0, 1.0, -4.0, 0.0, 6.0, -2.0]; i32[2,3] [-5, 5, -2, -2, 0, -6]; \
          f16[6] [1.0, -2.0, 3.0, 0.5, 0.0, -1.0]"
     );
-    let nonzero = src.replace("dense<0.000000e+00> : tensor<1xf32>", "dense<1.0> : tensor<1xf32>");
+    let nonzero = src.replace(
+        "dense<0.000000e+00> : tensor<1xf32>",
+        "dense<1.0> : tensor<1xf32>",
+    );
     assert_eq!(
         err(&nonzero),
         "7:8: unsupported `tosa.negate` with a nonzero zero point"
