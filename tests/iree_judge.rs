@@ -1,7 +1,7 @@
 //! IREE as the independent judge of the MLIR path: for every JAX fixture in `corpus/mlir/`,
-//! `translate` (import, export, the text's value names kept) must give a module that IREE
-//! compiles (llvm-cpu) and runs with results identical to the input's (tolerance 0), and the
-//! default optimization (import, optimize, export) one with the same results within the
+//! `translate` (import, PTIR text and back, export, the text's value names kept) must give a
+//! module that IREE compiles (llvm-cpu) and runs with results identical to the input's
+//! (tolerance 0), and the default optimization (import, optimize, export) one with the same results within the
 //! tolerance by dtype, on seeded random inputs (`scripts/iree_check.py`). The f32 matrix chain
 //! optimized with `--fast-math` (the DP-optimal product order, f32 reassociated) is judged too,
 //! within 100 times that tolerance (the tolerance `scripts/iree_bench.sh` uses).
@@ -10,7 +10,9 @@
 //! else `.venv` in the repository. When it is missing the test prints a notice and passes,
 //! except under `CI=true`, where it fails (`.ci/run` installs the venv).
 
-use ptir::format::{read_source, write_program, Format, ReadOptions, SourceInfo, WriteOptions};
+use ptir::format::{
+    read_program, read_source, write_program, Format, ReadOptions, SourceInfo, WriteOptions,
+};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,7 +95,11 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
         let text = std::fs::read_to_string(fixture).expect("fixture");
         let (program, source) =
             read_source(&text, Format::Mlir, &ReadOptions::default()).expect("fixture imports");
-        let mut candidates = vec![(write(&name, "translated", &program, &source), 0)];
+        // `translate` to PTIR text and back: the same program (numbers kept, so names too).
+        let ptir = write_program(&program, Format::Ptir, &WriteOptions::default()).expect("prints");
+        let via_ptir = read_program(&ptir, Format::Ptir).expect("the PTIR text reads back");
+        assert_eq!(via_ptir, program, "{name}: PTIR round trip");
+        let mut candidates = vec![(write(&name, "translated", &via_ptir, &source), 0)];
         let optimized = ptir::optimize(&program, &ptir::Options::default())
             .expect("fixture optimizes")
             .program;
