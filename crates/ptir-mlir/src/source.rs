@@ -56,40 +56,34 @@ impl OpaqueOp {
             .zip(names.iter().map(String::as_str))
             .collect();
         let mut out = String::with_capacity(self.text.len());
-        let bytes = self.text.as_bytes();
-        let (mut i, mut in_string) = (0, false);
-        while i < bytes.len() {
-            let b = bytes[i];
-            if in_string {
-                let end = if b == b'\\' { i + 2 } else { i + 1 };
-                in_string = b != b'"';
-                out.push_str(self.text.get(i..end.min(bytes.len())).unwrap_or(""));
-                i = end;
-            } else if b == b'"' {
-                in_string = true;
-                out.push('"');
-                i += 1;
-            } else if b == b'%' {
-                let mut end = i + 1;
-                while end < bytes.len() && is_name_byte(bytes[end]) {
-                    end += 1;
-                }
-                let token = &self.text[i..end];
+        let text = self.text.as_str();
+        let (mut i, mut in_string, mut escaped) = (0, false, false);
+        while let Some(c) = text[i..].chars().next() {
+            if c == '%' && !in_string {
+                let end = text[i + 1..]
+                    .find(|c: char| !is_name_char(c))
+                    .map_or(text.len(), |k| i + 1 + k);
+                let token = &text[i..end];
                 out.push_str(rename.get(token).copied().unwrap_or(token));
                 i = end;
-            } else {
-                let len = self.text[i..].chars().next().map_or(1, char::len_utf8);
-                out.push_str(&self.text[i..i + len]);
-                i += len;
+                continue;
             }
+            if in_string {
+                in_string = escaped || c != '"';
+                escaped = !escaped && c == '\\';
+            } else {
+                in_string = c == '"';
+            }
+            out.push(c);
+            i += c.len_utf8();
         }
         out
     }
 }
 
-/// A byte of a value name after `%` (`%arg0`, `%5#1`).
-fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-' | b'#')
+/// A character of a value name after `%` (`%arg0`, `%5#1`).
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-' | '#')
 }
 
 #[cfg(test)]
@@ -99,14 +93,14 @@ mod tests {
     #[test]
     fn operands_are_renamed_as_whole_names_outside_strings() {
         let op = OpaqueOp {
-            text: r#""x.f"(%a, %a1, %b) {s = "%a"} : (tensor<f32>, tensor<f32>) -> tensor<f32>"#
+            text: r#""x.f"(%a, %a1, %b) {s = "%a \" é %b"} : (tensor<f32>, tensor<f32>) -> tensor<f32>"#
                 .into(),
             operands: vec!["%a".into(), "%a1".into(), "%b".into()],
         };
         let names = ["%0".to_string(), "%z".into(), "%a".into()];
         assert_eq!(
             op.with_operands(&names),
-            r#""x.f"(%0, %z, %a) {s = "%a"} : (tensor<f32>, tensor<f32>) -> tensor<f32>"#
+            r#""x.f"(%0, %z, %a) {s = "%a \" é %b"} : (tensor<f32>, tensor<f32>) -> tensor<f32>"#
         );
     }
 }
