@@ -4,7 +4,10 @@
 //! StableHLO form, and the generic form `--mlir-print-op-generic` prints) into a PTIR
 //! [`Program`]; [`export`] prints a program as StableHLO that `iree-compile
 //! --iree-input-type=stablehlo` accepts. Every import error is located (`57:10: unsupported
-//! op 'stablehlo.fft'`); nothing in the input can make either panic.
+//! op 'stablehlo.fft'`); nothing in the input can make either panic. [`import_with`] also
+//! returns a [`SourceInfo`]: the names the text gave values and, with
+//! [`ImportOptions::allow_opaque`], the ops it kept as opaque; handed to [`export`]
+//! ([`ExportOptions::source`]), names survive and opaque ops print back as they came.
 //!
 //! ```
 //! let mlir = r#"
