@@ -23,7 +23,11 @@ pub fn ptir_opt(args: &[&str], stdin: &str) -> Output {
         .expect("stdin")
         .write_all(stdin.as_bytes());
     if let Err(e) = written {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "stdin written: {e}");
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "stdin written: {e}"
+        );
     }
     child.wait_with_output().expect("the binary finishes")
 }
