@@ -340,3 +340,44 @@ fn arith_and_tosa_ops_on_static_tensors() {
         "7:8: unsupported `tosa.negate` with a nonzero zero point"
     );
 }
+
+#[test]
+fn opaque_ops_with_several_results_and_in_regions_round_trip() {
+    let src = r#"func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>, tensor<i32>) {
+  %values, %indices = "chlo.top_k"(%x) {k = 2 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)
+  %0 = stablehlo.while(%iterArg = %n) : tensor<i32>
+    cond {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %1 = stablehlo.compare  GT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %2 = stablehlo.popcnt %iterArg : tensor<i32>
+    stablehlo.return %2 : tensor<i32>
+  }
+  return %values, %indices, %0 : tensor<2xf32>, tensor<2xi32>, tensor<i32>
+}"#;
+    assert_eq!(err(src), "2:23: unsupported op 'chlo.top_k'");
+    let options = ptir_mlir::ImportOptions { allow_opaque: true };
+    let (p, source) = ptir_mlir::import_with(src, &options).unwrap();
+    ptir_ir::verify(&p).unwrap();
+    let text = ptir_mlir::export(
+        &p,
+        &ptir_mlir::ExportOptions {
+            source: Some(&source),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        text.contains(r#" = "chlo.top_k"(%x) {k = 2 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)"#),
+        "{text}"
+    );
+    // The body's `%iterArg` was printed in the cond region already: a name of its own.
+    assert!(text.contains("^bb0(%iterArg: tensor<i32>):"), "{text}");
+    assert!(
+        text.contains("= stablehlo.popcnt %8 : tensor<i32>"),
+        "{text}"
+    );
+    let (again, _) = ptir_mlir::import_with(&text, &options).unwrap();
+    assert_eq!(again, p, "{text}");
+}
