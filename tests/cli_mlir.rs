@@ -279,3 +279,20 @@ fn value_names_survive_translation_and_unchanged_values() {
         "{greedy}"
     );
 }
+
+#[test]
+fn ptir_value_numbers_survive_optimization_where_the_program_did_not_change() {
+    let src = "func @main(%0: f32[4], %1: f32[4]) -> (f32[4], f32[4]) {\n  %5 = exp %0 : f32[4]\n  %7 = add %5, %1 : f32[4]\n  %8 = neg %7 : f32[4]\n  %9 = neg %8 : f32[4]\n  %10 = mul %9, %5 : f32[4]\n  return %10, %7\n}\n";
+    // Saturation rebuilds every value (and may commute `add`): the unchanged ones get their
+    // numbers back, the new `mul` a number no input value has.
+    let eqsat = stdout_ok(&["-", "--input-format", "ptir", "--engine", "eqsat"], src);
+    assert!(eqsat.contains("  %5 = exp %0 : f32[4]\n"), "{eqsat}");
+    assert!(eqsat.contains("  %7 = add "), "{eqsat}");
+    assert!(eqsat.contains("  %11 = mul "), "{eqsat}");
+    assert!(eqsat.ends_with("  return %11, %7\n}\n"), "{eqsat}");
+    let greedy = stdout_ok(&["-", "--input-format", "ptir", "--engine", "greedy"], src);
+    assert!(
+        greedy.contains("  %5 = exp %0 : f32[4]\n  %7 = add %5, %1 : f32[4]\n"),
+        "{greedy}"
+    );
+}
