@@ -8,7 +8,10 @@ results with a tolerance by dtype (integers and booleans exactly, NaN where NaN)
 
 Exit status: 0 same results, 1 different results, 2 a tool or compile failure.
 
-Usage: ``python scripts/iree_check.py REFERENCE.mlir CANDIDATE.mlir... [--seed S] [--bench N]``
+A candidate written ``CANDIDATE.mlir@SCALE`` is compared with the tolerances times SCALE
+(``@0``: identical results), others with ``--tolerance-scale``.
+
+Usage: ``python scripts/iree_check.py REFERENCE.mlir CANDIDATE.mlir[@SCALE]... [--seed S] [--bench N]``
 (requirements pinned in ``scripts/requirements.txt``).
 """
 
@@ -178,6 +181,10 @@ def main():
         ref = load(ref_vmfb, args.function)
         status = 0
         for n, cand in enumerate(args.candidates):
+            scale = args.tolerance_scale
+            path, at, given = cand.rpartition("@")
+            if at and path.endswith(".mlir"):
+                cand, scale = path, float(given)
             sig = signature(open(cand).read(), args.function)
             if sig != ref_sig:
                 print(f"{cand}: different signature: {sig} against {ref_sig}")
@@ -189,7 +196,7 @@ def main():
             bad = None
             for trial in range(args.trials):
                 inputs = random_inputs(ref_sig, args.seed + trial)
-                problems = compare(call(ref, inputs), call(f, inputs), args.tolerance_scale)
+                problems = compare(call(ref, inputs), call(f, inputs), scale)
                 if problems:
                     bad = f"MISMATCH (seed {args.seed + trial}): " + "; ".join(problems)
                     break
@@ -197,7 +204,8 @@ def main():
                 print(f"{cand}: {bad}")
                 status = 1
                 continue
-            print(f"{cand}: same results on {args.trials} input sets (seed {args.seed})")
+            what = "identical" if scale == 0 else "same"
+            print(f"{cand}: {what} results on {args.trials} input sets (seed {args.seed})")
             if args.bench:
                 bench(ref, f, on_device(random_inputs(ref_sig, args.seed)), args.bench)
         return status

@@ -3,7 +3,10 @@
 //! [`read_program`] parses and verifies a program in either format; [`write_program`] prints
 //! one, MLIR with the fused externs the rules introduce emitted as private functions with
 //! their defining bodies ([`ptir_rules::externs::idiom_program`]) so the output is
-//! self-contained, or as `stablehlo.custom_call`s when asked.
+//! self-contained, or as `stablehlo.custom_call`s when asked. [`read_source`] also returns
+//! what an MLIR text says beyond the program ([`SourceInfo`]: value names, opaque ops with
+//! `allow_opaque`); given back to [`write_program`] ([`WriteOptions::source`]), names survive
+//! where the program did not change and opaque ops print as they came.
 //!
 //! ```
 //! use ptir::format::{read_program, write_program, Format, WriteOptions};
@@ -15,6 +18,7 @@
 //! ```
 
 use ptir_ir::Program;
+pub use ptir_mlir::SourceInfo;
 use std::path::Path;
 
 /// A program text format.
@@ -52,22 +56,47 @@ pub enum FormatError {
     Verify(#[from] ptir_ir::VerifyError),
 }
 
+/// How to read a program.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// MLIR: an op the importer does not support becomes an opaque op (an impure extern call
+    /// the optimizer leaves as it is, printed back as it came) instead of an error.
+    pub allow_opaque: bool,
+}
+
 /// How to write a program.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct WriteOptions {
+pub struct WriteOptions<'a> {
     /// MLIR: emit extern calls as `stablehlo.custom_call` instead of inlining their bodies as
     /// private functions.
     pub custom_calls: bool,
+    /// MLIR: the value names and opaque ops of the text the program was read from.
+    pub source: Option<&'a SourceInfo>,
 }
 
 /// Parses `text` in `format` and verifies it.
 pub fn read_program(text: &str, format: Format) -> Result<Program, FormatError> {
-    let program = match format {
-        Format::Ptir => ptir_ir::parse(text)?,
-        Format::Mlir => ptir_mlir::import(text)?,
+    read_source(text, format, &ReadOptions::default()).map(|(program, _)| program)
+}
+
+/// Parses `text` in `format` and verifies it; also returns what the text says beyond the
+/// program (empty for PTIR, whose value names are the program's own numbers).
+pub fn read_source(
+    text: &str,
+    format: Format,
+    options: &ReadOptions,
+) -> Result<(Program, SourceInfo), FormatError> {
+    let (program, source) = match format {
+        Format::Ptir => (ptir_ir::parse(text)?, SourceInfo::default()),
+        Format::Mlir => {
+            let options = ptir_mlir::ImportOptions {
+                allow_opaque: options.allow_opaque,
+            };
+            ptir_mlir::import_with(text, &options)?
+        }
     };
     ptir_ir::verify(&program)?;
-    Ok(program)
+    Ok((program, source))
 }
 
 /// Prints `program` in `format`.
@@ -84,6 +113,7 @@ pub fn write_program(
             let options = ptir_mlir::ExportOptions {
                 custom_calls: options.custom_calls,
                 extern_body: Some(&body),
+                source: options.source,
             };
             Ok(ptir_mlir::export(program, &options)?)
         }

@@ -161,10 +161,12 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
                 .push(format!("outlined @{ext} as @{f}, defined in the output"));
         }
     }
-    let program = match &options.target {
+    let mut program = match &options.target {
         Some(target) => legalize(program, target, &mut report)?,
         None => program,
     };
+    // Values the optimization left as they were keep their input numbers (and names).
+    ptir_ir::keep_value_ids(input, &mut program);
     report.cost_after = program_cost(&program, model.as_ref());
     report.instructions.after = program.num_insts();
     if let Some(seeds) = options.validate {

@@ -1,5 +1,6 @@
 //! `ptir-opt` on StableHLO: input format by extension or `--input-format`, `--emit`, `-o`,
-//! `translate`, `--custom-calls`, and located errors for unsupported ops.
+//! `translate`, `--custom-calls`, located errors for unsupported ops, `--allow-opaque`, and
+//! value names that survive translation and optimization.
 
 mod support;
 
@@ -26,11 +27,14 @@ fn translate_goes_to_the_other_format_and_back() {
     );
     let again = stdout_ok(&["translate", "-", "--input-format", "mlir"], &mlir);
     assert_eq!(again, ptir);
+    // MLIR to MLIR keeps the text's names (`%arg0`), PTIR has only numbers: the same program.
     let same_format = stdout_ok(
         &["translate", "corpus/mlir/softmax.mlir", "--emit", "mlir"],
         "",
     );
-    assert_eq!(same_format, mlir);
+    assert_ne!(same_format, mlir);
+    let again = stdout_ok(&["translate", "-", "--input-format", "mlir"], &same_format);
+    assert_eq!(again, ptir);
 }
 
 #[test]
@@ -44,11 +48,11 @@ fn optimizing_mlir_emits_mlir_with_extern_bodies_or_custom_calls() {
         ""
     );
     let text = std::fs::read_to_string(&out).expect("-o wrote the file");
-    assert!(text.contains("func.call @softmax_fused(%0)"), "{text}");
+    assert!(text.contains("func.call @softmax_fused(%arg0)"), "{text}");
     assert!(text.contains("func.func private @softmax_fused("), "{text}");
     let kept = stdout_ok(&["corpus/mlir/softmax.mlir", "--custom-calls"], "");
     assert!(
-        kept.contains("stablehlo.custom_call @softmax_fused(%0)"),
+        kept.contains("stablehlo.custom_call @softmax_fused(%arg0)"),
         "{kept}"
     );
     assert!(!kept.contains("func.func private"), "{kept}");
@@ -72,4 +76,223 @@ fn unsupported_ops_are_one_located_message() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert_eq!(stderr, "error: -:2:8: unsupported op 'stablehlo.fft'\n");
     }
+}
+
+/// An fft and a sort (generic form, with a region) between pairs of negations.
+const OPAQUE: &str = r#"func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.negate %a : tensor<4xf32>
+  %1 = stablehlo.negate %0 : tensor<4xf32>
+  %2 = stablehlo.fft %1, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "stablehlo.sort"(%2) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = stablehlo.negate %3 : tensor<4xf32>
+  %5 = stablehlo.negate %4 : tensor<4xf32>
+  return %5 : tensor<4xf32>
+}
+"#;
+
+/// The sort of [`OPAQUE`] as written, from its name on.
+const SORT: &str = r#""stablehlo.sort"(%7) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<4xf32>) -> tensor<4xf32>"#;
+
+#[test]
+fn unsupported_ops_are_opaque_with_allow_opaque_and_print_back_as_they_came() {
+    let mlir = ["-", "--input-format", "mlir"];
+    let out = ptir_opt(&mlir, OPAQUE);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: -:4:8: unsupported op 'stablehlo.fft'\n"
+    );
+    // Translated: every line of the input comes back as it was.
+    let back = stdout_ok(
+        &[
+            "translate",
+            "-",
+            "--input-format",
+            "mlir",
+            "--emit",
+            "mlir",
+            "--allow-opaque",
+        ],
+        OPAQUE,
+    );
+    for line in OPAQUE.lines().skip(1).filter(|l| !l.starts_with('}')) {
+        let line = line.trim();
+        let line = match line.strip_prefix("return") {
+            Some(rest) => format!("func.return{rest}"),
+            None => line.to_string(),
+        };
+        assert!(back.contains(&line), "{line:?} is not in\n{back}");
+    }
+    // Optimized by either engine: the negations around the opaque ops go, the ops stay as
+    // they came (the fft now reads the parameter itself).
+    for engine in ["greedy", "eqsat"] {
+        let out = stdout_ok(
+            &[&mlir[..], &["--allow-opaque", "--engine", engine]].concat(),
+            OPAQUE,
+        );
+        assert!(!out.contains("negate"), "{engine}:\n{out}");
+        assert!(
+            out.contains("%7 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>\n"),
+            "{engine}:\n{out}"
+        );
+        assert!(out.contains(&format!("%8 = {SORT}\n")), "{engine}:\n{out}");
+        assert!(
+            out.contains("func.return %8 : tensor<4xf32>"),
+            "{engine}:\n{out}"
+        );
+        // The output reads back, with the same opaque ops.
+        let again = stdout_ok(
+            &[&mlir[..], &["--allow-opaque", "--engine", engine]].concat(),
+            &out,
+        );
+        assert_eq!(again, out, "{engine}");
+    }
+    // PTIR shows an opaque op as a call of an impure extern.
+    let ptir = stdout_ok(
+        &["translate", "-", "--input-format", "mlir", "--allow-opaque"],
+        OPAQUE,
+    );
+    assert!(
+        ptir.contains("extern @opaque.stablehlo.fft.0(f32[4]) -> (f32[4]) impure"),
+        "{ptir}"
+    );
+    assert!(
+        ptir.contains("call @opaque.stablehlo.sort.0(%3) : f32[4]"),
+        "{ptir}"
+    );
+}
+
+#[test]
+fn an_opaque_op_whose_region_uses_an_outer_value_is_an_error() {
+    let src = OPAQUE.replace(
+        "%c = stablehlo.compare GT, %p, %q",
+        "%c = stablehlo.compare GT, %p, %a",
+    );
+    let out = ptir_opt(&["-", "--input-format", "mlir", "--allow-opaque"], &src);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: -:7:36: unsupported use of %a from outside the regions of opaque op 'stablehlo.sort'\n"
+    );
+}
+
+/// The names an MLIR text defines (results, function and block parameters), in order.
+fn defined_names(mlir: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in mlir.lines().map(str::trim) {
+        if line.starts_with('%') {
+            if let Some((lhs, _)) = line.split_once(" = ") {
+                names.push(lhs.split(':').next().unwrap_or(lhs).to_string());
+            }
+        } else if line.starts_with("func.func") || line.starts_with("^bb") {
+            for part in line.split('%').skip(1) {
+                if let Some((name, _)) = part.split_once(": ") {
+                    names.push(format!("%{name}"));
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The names of the first function of an MLIR text.
+fn main_names(mlir: &str) -> Vec<String> {
+    let main = mlir.split("func.func private").next().unwrap_or(mlir);
+    defined_names(main)
+}
+
+#[test]
+fn value_names_survive_translation_and_unchanged_values() {
+    // Translation keeps every name: of constants where they are first used (a reduction's
+    // identity init is not used), temporaries of the export (`%t1`: inits) aside.
+    for fixture in ["mlp", "gpt2_block", "attention"] {
+        let path = format!("corpus/mlir/{fixture}.mlir");
+        let input = main_names(&std::fs::read_to_string(&path).expect("fixture"));
+        let out = main_names(&stdout_ok(&["translate", &path, "--emit", "mlir"], ""));
+        let values: Vec<&String> = input.iter().filter(|n| !n.starts_with("%cst")).collect();
+        let kept: Vec<&String> = out.iter().filter(|n| input.contains(n)).collect();
+        assert_eq!(
+            kept.len(),
+            out.iter().filter(|n| !n.starts_with("%t")).count(),
+            "{fixture}"
+        );
+        assert!(values.iter().all(|n| out.contains(n)), "{fixture}: {out:?}");
+        assert!(
+            input
+                .iter()
+                .any(|n| n.starts_with("%cst") && out.contains(n)),
+            "{fixture}"
+        );
+        let mut unique = out.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), out.len(), "{fixture}: a name twice");
+    }
+    // A program no rule changes comes out with its names, under either engine.
+    let plain = "func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {\n  %e = stablehlo.exponential %x : tensor<4xf32>\n  %s = stablehlo.add %e, %y : tensor<4xf32>\n  return %s : tensor<4xf32>\n}\n";
+    for engine in ["greedy", "eqsat"] {
+        let out = stdout_ok(&["-", "--input-format", "mlir", "--engine", engine], plain);
+        assert_eq!(
+            main_names(&out),
+            ["%x", "%y", "%e", "%s"],
+            "{engine}:\n{out}"
+        );
+        assert!(
+            out.contains("%e = stablehlo.exponential %x"),
+            "{engine}:\n{out}"
+        );
+    }
+    // A changed program: unchanged values keep their names, new ones get names of their own.
+    for engine in ["greedy", "eqsat"] {
+        let out = stdout_ok(&["corpus/mlir/mlp.mlir", "--engine", engine], "");
+        let names = main_names(&out);
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            names.len(),
+            "{engine}: a name twice in\n{out}"
+        );
+        assert_eq!(
+            names[..5],
+            ["%arg0", "%arg1", "%arg2", "%arg3", "%arg4"],
+            "{engine}"
+        );
+        let input = main_names(&std::fs::read_to_string("corpus/mlir/mlp.mlir").unwrap());
+        assert!(
+            names.iter().any(|n| !input.contains(n)),
+            "{engine}: the optimizer's values have new names:\n{out}"
+        );
+    }
+    let greedy = stdout_ok(&["corpus/mlir/mlp.mlir", "--engine", "greedy"], "");
+    assert!(
+        greedy.contains("%0 = \"stablehlo.dot_general\"(%arg0, %arg1)"),
+        "{greedy}"
+    );
+}
+
+#[test]
+fn ptir_value_numbers_survive_optimization_where_the_program_did_not_change() {
+    let src = "func @main(%0: f32[4], %1: f32[4]) -> (f32[4], f32[4]) {\n  %5 = exp %0 : f32[4]\n  %7 = add %5, %1 : f32[4]\n  %8 = neg %7 : f32[4]\n  %9 = neg %8 : f32[4]\n  %10 = mul %9, %5 : f32[4]\n  return %10, %7\n}\n";
+    // Saturation rebuilds every value (and may commute `add`): the unchanged ones get their
+    // numbers back, the new `mul` a number no input value has.
+    let eqsat = stdout_ok(&["-", "--input-format", "ptir", "--engine", "eqsat"], src);
+    assert!(eqsat.contains("  %5 = exp %0 : f32[4]\n"), "{eqsat}");
+    assert!(eqsat.contains("  %7 = add "), "{eqsat}");
+    assert!(eqsat.contains("  %11 = mul "), "{eqsat}");
+    assert!(eqsat.ends_with("  return %11, %7\n}\n"), "{eqsat}");
+    let greedy = stdout_ok(&["-", "--input-format", "ptir", "--engine", "greedy"], src);
+    assert!(
+        greedy.contains("  %5 = exp %0 : f32[4]\n  %7 = add %5, %1 : f32[4]\n"),
+        "{greedy}"
+    );
 }

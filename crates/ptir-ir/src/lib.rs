@@ -17,6 +17,7 @@ mod program;
 mod tensor;
 pub mod text;
 mod types;
+mod value_ids;
 mod verify;
 
 pub use analysis::{Analysis, FunctionAnalysis};
@@ -44,4 +45,5 @@ pub use text::{
     SourceMap,
 };
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
+pub use value_ids::keep_value_ids;
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};

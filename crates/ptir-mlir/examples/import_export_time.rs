@@ -25,12 +25,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let options = ptir_mlir::ExportOptions::default();
     let (mut import, mut export) = (Vec::new(), Vec::new());
     let mut insts = 0;
     for i in 0..33 {
         let t0 = Instant::now();
-        let program = match ptir_mlir::import(&text) {
+        // As `ptir-opt translate` does it: the text's value names recorded and printed back.
+        let (program, source) = match ptir_mlir::import_with(&text, &Default::default()) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: {path}:{e}");
@@ -38,6 +38,10 @@ fn main() {
             }
         };
         let t1 = Instant::now();
+        let options = ptir_mlir::ExportOptions {
+            source: Some(&source),
+            ..Default::default()
+        };
         let out = ptir_mlir::export(&program, &options);
         let t2 = Instant::now();
         if let Err(e) = out {

@@ -56,13 +56,21 @@ pub(crate) struct OpSyntax {
     pub result_types: Vec<TensorType>,
     /// Did the type annotation have the functional form `(...) -> ...`?
     pub functional_type: bool,
+    /// Byte range of the op in the source, from its name to the end of its types and regions
+    /// (results and location excluded): what an opaque op prints back.
+    pub span: (usize, usize),
 }
 
 impl OpSyntax {
     /// The attribute named `name`.
     pub fn attr(&self, name: &str) -> Option<&Attr> {
-        self.attrs.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+        find_attr(&self.attrs, name)
     }
+}
+
+/// The attribute `name` of `attrs` (an op's, or the fields of a `#stablehlo.dot<...>`).
+pub(crate) fn find_attr<'a>(attrs: &'a [(String, Attr)], name: &str) -> Option<&'a Attr> {
+    attrs.iter().find(|(n, _)| n == name).map(|(_, a)| a)
 }
 
 /// An attribute value.

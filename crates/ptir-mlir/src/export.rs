@@ -15,10 +15,17 @@
 //!   caller provides one ([`ExportOptions::extern_body`]), one per distinct signature;
 //!   otherwise (or with [`ExportOptions::custom_calls`]) `stablehlo.custom_call`s.
 //!
+//! - With [`ExportOptions::source`] (what [`crate::import_with`] learnt of the text), values
+//!   keep the names the text gave them (`%arg0`, `%cst_1`) and opaque ops print back as they
+//!   came; every other value gets a fresh name that no name of the text takes (`%12`, or
+//!   `%v12` where the text used `%12` for another value). A name is printed at most once per
+//!   function.
+//!
 //! `scan` and `rng` have no export yet and are reported as [`MlirError::Export`].
 
 use crate::error::{MlirError, Result};
 use crate::parse::{mlir_elem, NESTING_LIMIT};
+use crate::source::{FunctionNames, SourceInfo};
 use ptir_ir::{
     BinaryOp, CmpOp, DType, Function, Instruction, Literal, Op, Program, ReduceKind, Region,
     Scalar, TensorType, Type, UnaryOp, ValueId,
@@ -37,6 +44,8 @@ pub struct ExportOptions<'a> {
     pub custom_calls: bool,
     /// Where extern bodies come from (e.g. `ptir_rules::externs::idiom_program`).
     pub extern_body: Option<ExternBody<'a>>,
+    /// The value names and opaque ops of the imported text ([`crate::import_with`]).
+    pub source: Option<&'a SourceInfo>,
 }
 
 /// Prints `program` as a StableHLO module.
@@ -99,6 +108,10 @@ struct FnPrinter<'e, 'p, 'o> {
     /// The MLIR names of each PTIR value (several for a tuple).
     names: HashMap<ValueId, Vec<String>>,
     types: HashMap<ValueId, Type>,
+    /// The names the text gave this function's values, if it came from MLIR.
+    given: Option<&'o FunctionNames>,
+    /// Names printed so far (none twice).
+    used: HashSet<String>,
     temps: usize,
     out: String,
 }
@@ -205,20 +218,22 @@ pub(crate) fn dense(lit: &Literal, t: &TensorType) -> String {
 
 impl<'p, 'o> Exporter<'p, 'o> {
     fn function(&mut self, f: &Function, name: &str, public: bool) -> Result<()> {
+        let options = self.options;
+        let given = options
+            .source
+            .and_then(|s| s.functions.get(name))
+            .filter(|_| self.program.function(name).is_some());
         let mut p = FnPrinter {
             ex: self,
             function: name.to_string(),
             names: HashMap::new(),
             types: HashMap::new(),
+            given,
+            used: HashSet::new(),
             temps: 0,
             out: String::new(),
         };
-        let mut params = Vec::new();
-        for param in &f.body.params {
-            let t = p.tensor(&param.ty)?;
-            params.push(format!("%{}: {}", param.id.0, mlir_type(&t)));
-            p.bind(param.id, vec![format!("%{}", param.id.0)], param.ty.clone());
-        }
+        let params = p.params(&f.body)?;
         let results: Vec<TensorType> = f
             .result_types
             .iter()
@@ -232,12 +247,7 @@ impl<'p, 'o> Exporter<'p, 'o> {
             type_list(&results)
         );
         p.block(&f.body, 2)?;
-        let values: Vec<String> = f
-            .body
-            .results
-            .iter()
-            .map(|v| p.name(*v))
-            .collect::<Result<_>>()?;
+        let values = p.names_of(&f.body.results)?;
         if values.is_empty() {
             p.out.push_str("    func.return\n");
         } else {
@@ -339,9 +349,62 @@ impl FnPrinter<'_, '_, '_> {
         self.tensor(t)
     }
 
+    /// A name no value of the text had and none printed yet.
+    fn free(&self, name: &str) -> bool {
+        !self.used.contains(name) && !self.given.is_some_and(|g| g.reserved.contains(name))
+    }
+
+    /// The name of value `v` where it is defined: the text's, else `%N`, else `%vN`, `%vN_1`, ...
+    fn def_name(&mut self, v: ValueId) -> String {
+        let given = self.given.and_then(|g| g.names.get(&v));
+        let mut name = match given {
+            Some(n) if !self.used.contains(n) => n.clone(),
+            _ => format!("%{}", v.0),
+        };
+        if given != Some(&name) && !self.free(&name) {
+            name = format!("%v{}", v.0);
+            let mut k = 0;
+            while !self.free(&name) {
+                k += 1;
+                name = format!("%v{}_{k}", v.0);
+            }
+        }
+        self.used.insert(name.clone());
+        name
+    }
+
+    /// A fresh name for a value PTIR does not have (`%t1`, ...).
     fn temp(&mut self) -> String {
-        self.temps += 1;
-        format!("%t{}", self.temps)
+        loop {
+            self.temps += 1;
+            let name = format!("%t{}", self.temps);
+            if self.free(&name) {
+                self.used.insert(name.clone());
+                return name;
+            }
+        }
+    }
+
+    /// Binds the parameters of `region`; returns them as `%name: type`.
+    fn params(&mut self, region: &Region) -> Result<Vec<String>> {
+        let mut params = Vec::new();
+        for p in &region.params {
+            let t = self.tensor(&p.ty)?;
+            let name = self.def_name(p.id);
+            params.push(format!("{name}: {}", mlir_type(&t)));
+            self.bind(p.id, vec![name], p.ty.clone());
+        }
+        Ok(params)
+    }
+
+    /// The names of `values`.
+    fn names_of(&self, values: &[ValueId]) -> Result<Vec<String>> {
+        values.iter().map(|v| self.name(*v)).collect()
+    }
+
+    /// The tensor types of `values`.
+    fn types_of(&self, values: &[ValueId]) -> Result<Vec<TensorType>> {
+        values.iter().map(|v| self.ty(*v)).collect()
     }
 
     fn line(&mut self, depth: usize, text: &str) {
@@ -364,27 +427,14 @@ impl FnPrinter<'_, '_, '_> {
 
     /// A region `({ ^bb0(params): ... "stablehlo.return"(results) })` body, without parens.
     fn region(&mut self, region: &Region, depth: usize) -> Result<String> {
-        let mut params = Vec::new();
-        for p in &region.params {
-            let t = self.tensor(&p.ty)?;
-            params.push(format!("%{}: {}", p.id.0, mlir_type(&t)));
-            self.bind(p.id, vec![format!("%{}", p.id.0)], p.ty.clone());
-        }
+        let params = self.params(region)?;
         let saved = std::mem::take(&mut self.out);
         if !params.is_empty() {
             let _ = writeln!(self.out, "^bb0({}):", params.join(", "));
         }
         self.block(region, depth + 1)?;
-        let names: Vec<String> = region
-            .results
-            .iter()
-            .map(|v| self.name(*v))
-            .collect::<Result<_>>()?;
-        let types: Vec<TensorType> = region
-            .results
-            .iter()
-            .map(|v| self.ty(*v))
-            .collect::<Result<_>>()?;
+        let names = self.names_of(&region.results)?;
+        let types = self.types_of(&region.results)?;
         self.line(
             depth + 1,
             &format!(
@@ -398,81 +448,81 @@ impl FnPrinter<'_, '_, '_> {
     }
 
     /// The result names of an op with `n` results bound to `v`: `(lhs, names)`.
-    fn results(&self, v: ValueId, n: usize) -> (String, Vec<String>) {
+    fn results(&mut self, v: ValueId, n: usize) -> (String, Vec<String>) {
+        let name = self.def_name(v);
         if n == 1 {
-            (format!("%{}", v.0), vec![format!("%{}", v.0)])
+            (name.clone(), vec![name])
         } else {
             (
-                format!("%{}:{n}", v.0),
-                (0..n).map(|i| format!("%{}#{i}", v.0)).collect(),
+                format!("{name}:{n}"),
+                (0..n).map(|i| format!("{name}#{i}")).collect(),
             )
         }
     }
 
     fn inst(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
         let v = inst.result;
-        let r = format!("%{}", v.0);
-        let ops: Vec<String> = match &inst.op {
-            Op::TupleGet { .. }
-            | Op::Cond { .. }
-            | Op::While { .. }
-            | Op::Call { .. }
-            | Op::Tuple => Vec::new(),
-            _ => inst
-                .operands
-                .iter()
-                .map(|o| self.name(*o))
-                .collect::<Result<_>>()?,
-        };
-        let ots: Vec<TensorType> = match &inst.op {
-            Op::TupleGet { .. }
-            | Op::Cond { .. }
-            | Op::While { .. }
-            | Op::Call { .. }
-            | Op::Tuple => Vec::new(),
-            _ => inst
-                .operands
-                .iter()
-                .map(|o| self.ty(*o))
-                .collect::<Result<_>>()?,
-        };
-        let rt = || self.tensor(&inst.ty);
-        let generic = |name: &str, props: &str, rt: &TensorType| {
+        match &inst.op {
+            Op::Reduce {
+                kind,
+                axes,
+                keep_dims,
+            } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
+            Op::Take => return self.take(inst, depth),
+            Op::Call { callee } => return self.call(inst, callee, depth),
+            Op::Tuple => {
+                let names = self.names_of(&inst.operands)?;
+                self.bind(v, names, inst.ty.clone());
+                return Ok(());
+            }
+            Op::TupleGet { index } => {
+                let t = inst.operands.first().and_then(|o| self.names.get(o));
+                let name = t
+                    .and_then(|names| names.get(*index))
+                    .cloned()
+                    .ok_or_else(|| {
+                        self.err(format!("{v}: tuple_get of something that is not a tuple"))
+                    })?;
+                self.bind(v, vec![name], inst.ty.clone());
+                return Ok(());
+            }
+            Op::Cond {
+                then_region,
+                else_region,
+            } => {
+                let types = flat_types(&inst.ty, self)?;
+                return self.region_op(inst, "if", &[then_region, else_region], &types, depth);
+            }
+            Op::While { cond, body } => {
+                let types = self.types_of(&inst.operands)?;
+                return self.region_op(inst, "while", &[cond, body], &types, depth);
+            }
+            Op::Scan { .. } => return Err(self.err("`scan` has no StableHLO export yet")),
+            Op::Rng { .. } => {
+                return Err(self.err("`rng` has no StableHLO export (its stream is PTIR's)"))
+            }
+            _ => {}
+        }
+        let ops = self.names_of(&inst.operands)?;
+        let ots = self.types_of(&inst.operands)?;
+        let t = self.tensor(&inst.ty)?;
+        let r = self.def_name(v);
+        let (args, ty) = (ops.join(", "), mlir_type(&t));
+        // `name args : type`, `name args : (types) -> type`, `"name"(args) props : (types) -> type`.
+        let short = |name: &str| format!("{r} = {name} {args} : {ty}");
+        let functional =
+            |name: &str| format!("{r} = {name} {args} : ({}) -> {ty}", type_list(&ots));
+        let generic = |name: &str, props: &str| {
             format!(
-                "{r} = \"{name}\"({}){props} : ({}) -> {}",
-                ops.join(", "),
-                type_list(&ots),
-                mlir_type(rt)
+                "{r} = \"{name}\"({args}){props} : ({}) -> {ty}",
+                type_list(&ots)
             )
         };
         let text = match &inst.op {
-            Op::Constant(lit) => {
-                let t = rt()?;
-                format!(
-                    "{r} = stablehlo.constant {} : {}",
-                    dense(lit, &t),
-                    mlir_type(&t)
-                )
-            }
-            Op::Unary(UnaryOp::Erf) => generic("chlo.erf", "", &rt()?),
-            Op::Unary(u) => {
-                let t = rt()?;
-                format!(
-                    "{r} = stablehlo.{} {} : {}",
-                    unary_name(*u),
-                    ops.join(", "),
-                    mlir_type(&t)
-                )
-            }
-            Op::Binary(b) => {
-                let t = rt()?;
-                format!(
-                    "{r} = stablehlo.{} {} : {}",
-                    binary_name(*b),
-                    ops.join(", "),
-                    mlir_type(&t)
-                )
-            }
+            Op::Constant(lit) => format!("{r} = stablehlo.constant {} : {ty}", dense(lit, &t)),
+            Op::Unary(UnaryOp::Erf) => generic("chlo.erf", ""),
+            Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
+            Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
             Op::Compare(c) => {
                 let kind = match ots.first().map(|t| t.dtype) {
                     Some(d) if d.is_float() => "FLOAT",
@@ -480,35 +530,21 @@ impl FnPrinter<'_, '_, '_> {
                     _ => "SIGNED",
                 };
                 format!(
-                    "{r} = stablehlo.compare {}, {}, {kind} : ({}) -> {}",
+                    "{r} = stablehlo.compare {}, {args}, {kind} : ({}) -> {ty}",
                     cmp_name(*c),
-                    ops.join(", "),
-                    type_list(&ots),
-                    mlir_type(&rt()?)
+                    type_list(&ots)
                 )
             }
-            Op::Select => generic("stablehlo.select", "", &rt()?),
-            Op::Cast => format!(
-                "{r} = stablehlo.convert {} : ({}) -> {}",
-                ops.join(", "),
-                type_list(&ots),
-                mlir_type(&rt()?)
-            ),
-            Op::Reshape => format!(
-                "{r} = stablehlo.reshape {} : ({}) -> {}",
-                ops.join(", "),
-                type_list(&ots),
-                mlir_type(&rt()?)
-            ),
+            Op::Select => generic("stablehlo.select", ""),
+            Op::Cast => functional("stablehlo.convert"),
+            Op::Reshape => functional("stablehlo.reshape"),
             Op::Transpose { perm } => generic(
                 "stablehlo.transpose",
                 &format!(" <{{permutation = {}}}>", array(perm)),
-                &rt()?,
             ),
             Op::Broadcast { dims } => generic(
                 "stablehlo.broadcast_in_dim",
                 &format!(" <{{broadcast_dimensions = {}}}>", array(dims)),
-                &rt()?,
             ),
             Op::Slice {
                 start,
@@ -522,12 +558,10 @@ impl FnPrinter<'_, '_, '_> {
                     array(limit),
                     array(stride)
                 ),
-                &rt()?,
             ),
             Op::Concat { axis } => generic(
                 "stablehlo.concatenate",
                 &format!(" <{{dimension = {axis} : i64}}>"),
-                &rt()?,
             ),
             Op::DotGeneral(d) => {
                 let mut fields = Vec::new();
@@ -547,87 +581,42 @@ impl FnPrinter<'_, '_, '_> {
                         " <{{dot_dimension_numbers = #stablehlo.dot<{}>}}>",
                         fields.join(", ")
                     ),
-                    &rt()?,
                 )
             }
-            Op::Reduce {
-                kind,
-                axes,
-                keep_dims,
-            } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
-            Op::Take => return self.take(inst, depth),
-            Op::Tuple => {
-                let mut names = Vec::new();
-                for o in &inst.operands {
-                    names.push(self.name(*o)?);
-                }
-                self.bind(v, names, inst.ty.clone());
-                return Ok(());
-            }
-            Op::TupleGet { index } => {
-                let t = inst.operands.first().and_then(|o| self.names.get(o));
-                let name = t
-                    .and_then(|names| names.get(*index))
-                    .cloned()
-                    .ok_or_else(|| {
-                        self.err(format!("{v}: tuple_get of something that is not a tuple"))
-                    })?;
-                self.bind(v, vec![name], inst.ty.clone());
-                return Ok(());
-            }
-            Op::Call { callee } => return self.call(inst, callee, depth),
-            Op::Cond {
-                then_region,
-                else_region,
-            } => {
-                let pred = self.name(self.operand(inst, 0)?)?;
-                let pt = self.ty(self.operand(inst, 0)?)?;
-                let result_types = flat_types(&inst.ty, self)?;
-                let a = self.region(then_region, depth)?;
-                let b = self.region(else_region, depth)?;
-                let (lhs, names) = self.results(v, result_types.len());
-                let pad = "  ".repeat(depth);
-                let text = format!(
-                    "{lhs} = \"stablehlo.if\"({pred}) ({{\n{a}{pad}}}, {{\n{b}{pad}}}) : ({}) -> ({})",
-                    mlir_type(&pt),
-                    type_list(&result_types)
-                );
-                self.line(depth, &text);
-                self.bind(v, names, inst.ty.clone());
-                return Ok(());
-            }
-            Op::While { cond, body } => {
-                let inits: Vec<String> = inst
-                    .operands
-                    .iter()
-                    .map(|o| self.name(*o))
-                    .collect::<Result<_>>()?;
-                let its: Vec<TensorType> = inst
-                    .operands
-                    .iter()
-                    .map(|o| self.ty(*o))
-                    .collect::<Result<_>>()?;
-                let a = self.region(cond, depth)?;
-                let b = self.region(body, depth)?;
-                let (lhs, names) = self.results(v, its.len());
-                let pad = "  ".repeat(depth);
-                let text = format!(
-                    "{lhs} = \"stablehlo.while\"({}) ({{\n{a}{pad}}}, {{\n{b}{pad}}}) : ({}) -> ({})",
-                    inits.join(", "),
-                    type_list(&its),
-                    type_list(&its)
-                );
-                self.line(depth, &text);
-                self.bind(v, names, inst.ty.clone());
-                return Ok(());
-            }
-            Op::Scan { .. } => return Err(self.err("`scan` has no StableHLO export yet")),
-            Op::Rng { .. } => {
-                return Err(self.err("`rng` has no StableHLO export (its stream is PTIR's)"))
-            }
+            _ => return Err(self.err(format!("{v}: `{}` is not exported here", inst.op.name()))),
         };
         self.line(depth, &text);
         self.bind(v, vec![r], inst.ty.clone());
+        Ok(())
+    }
+
+    /// `stablehlo.if` / `stablehlo.while` with `regions`, results of `types`.
+    fn region_op(
+        &mut self,
+        inst: &Instruction,
+        name: &str,
+        regions: &[&Region],
+        types: &[TensorType],
+        depth: usize,
+    ) -> Result<()> {
+        let operands = self.names_of(&inst.operands)?;
+        let operand_types = self.types_of(&inst.operands)?;
+        let pad = "  ".repeat(depth);
+        let mut bodies = Vec::new();
+        for region in regions {
+            let body = self.region(region, depth)?;
+            bodies.push(format!("{{\n{body}{pad}}}"));
+        }
+        let (lhs, names) = self.results(inst.result, types.len());
+        let text = format!(
+            "{lhs} = \"stablehlo.{name}\"({}) ({}) : ({}) -> ({})",
+            operands.join(", "),
+            bodies.join(", "),
+            type_list(&operand_types),
+            type_list(types)
+        );
+        self.line(depth, &text);
+        self.bind(inst.result, names, inst.ty.clone());
         Ok(())
     }
 
@@ -662,7 +651,7 @@ impl FnPrinter<'_, '_, '_> {
         let mut sorted = axes.to_vec();
         sorted.sort_unstable();
         let squeezed = TensorType::new(d, ptir_ir::reduced_shape(&xt.shape, axes, false));
-        let r = format!("%{}", inst.result.0);
+        let r = self.def_name(inst.result);
         let target = if keep_dims { self.temp() } else { r.clone() };
         let (a, b, s) = (self.temp(), self.temp(), self.temp());
         let pad = "  ".repeat(depth);
@@ -705,7 +694,7 @@ impl FnPrinter<'_, '_, '_> {
         } else {
             format!("offset_dims = {}, ", list(&offset))
         };
-        let r = format!("%{}", inst.result.0);
+        let r = self.def_name(inst.result);
         self.line(
             depth,
             &format!(
@@ -721,16 +710,8 @@ impl FnPrinter<'_, '_, '_> {
     }
 
     fn call(&mut self, inst: &Instruction, callee: &str, depth: usize) -> Result<()> {
-        let args: Vec<String> = inst
-            .operands
-            .iter()
-            .map(|o| self.name(*o))
-            .collect::<Result<_>>()?;
-        let ats: Vec<TensorType> = inst
-            .operands
-            .iter()
-            .map(|o| self.ty(*o))
-            .collect::<Result<_>>()?;
+        let args = self.names_of(&inst.operands)?;
+        let ats = self.types_of(&inst.operands)?;
         let result_types = flat_types(&inst.ty, self)?;
         let (lhs, names) = self.results(inst.result, result_types.len());
         let lhs = if result_types.is_empty() {
@@ -747,9 +728,11 @@ impl FnPrinter<'_, '_, '_> {
                 .extern_body(callee, &arg_types)
                 .map_err(|e| self.err(format!("the body of @{callee}: {e}")))?
         };
-        let text = match target {
-            Some(f) => format!("{lhs}func.call @{f}({}) : {sig}", args.join(", ")),
-            None => {
+        let opaque = self.ex.options.source.and_then(|s| s.opaque.get(callee));
+        let text = match (opaque, target) {
+            (Some(op), _) => format!("{lhs}{}", op.with_operands(&args)),
+            (None, Some(f)) => format!("{lhs}func.call @{f}({}) : {sig}", args.join(", ")),
+            (None, None) => {
                 let pure = self.ex.program.extern_decl(callee).is_some_and(|e| e.pure);
                 format!(
                     "{lhs}stablehlo.custom_call @{callee}({}) {{has_side_effect = {}}} : {sig}",

@@ -14,12 +14,17 @@
 //! | `dot_general` with another result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
 //! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature |
+//! | anything else, with [`ImportOptions::allow_opaque`] | `call @opaque.<op>.<k>` of an impure extern; the op's text is kept in [`SourceInfo::opaque`] |
 //!
+//! Without `allow_opaque`, an op we do not support is a located error naming it. The names
+//! the text gives values are recorded in [`SourceInfo::functions`] (a constant's name goes to
+//! its first materialized copy).
 //! Every instruction is type-checked as it is built ([`ptir_ir::infer_type`]) against the type
 //! the MLIR text declares, so a mismatch is reported at the op's line and column.
 
-use crate::ast::{Attr, Block, Dense, Elem, Func, Module, OpSyntax};
-use crate::error::{Pos, Result};
+use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
+use crate::error::{MlirError, Pos, Result};
+use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
 use ptir_ir::{
     infer_type, num_elements, parse_float, round_float, strides, wrap_int, BinaryOp, CmpOp, DType,
@@ -29,8 +34,12 @@ use ptir_ir::{
 };
 use std::collections::HashMap;
 
-/// Converts a parsed module to a PTIR program.
-pub(crate) fn lower_module(module: &Module) -> Result<Program> {
+/// Converts a parsed module (of the text `src`) to a PTIR program.
+pub(crate) fn lower_module(
+    module: &Module,
+    src: &str,
+    options: &ImportOptions,
+) -> Result<(Program, SourceInfo)> {
     let mut sigs: IndexMap<String, Signature> = IndexMap::new();
     for f in &module.funcs {
         let sig = Signature {
@@ -47,12 +56,19 @@ pub(crate) fn lower_module(module: &Module) -> Result<Program> {
     let mut syms = Symbols {
         funcs: sigs,
         custom_calls: IndexMap::new(),
+        src,
+        options: *options,
+        info: SourceInfo::default(),
     };
     for f in &module.funcs {
         match &f.body {
-            Some(body) => program
-                .functions
-                .push(FnLower::new(&mut syms).function(f, body)?),
+            Some(body) => {
+                let mut lower = FnLower::new(&mut syms);
+                let function = lower.function(f, body)?;
+                let names = std::mem::take(&mut lower.record);
+                syms.info.functions.insert(f.name.clone(), names);
+                program.functions.push(function);
+            }
             None => program.externs.push(ExternDecl {
                 name: f.name.clone(),
                 signature: syms.funcs.get(&f.name).cloned(),
@@ -67,25 +83,32 @@ pub(crate) fn lower_module(module: &Module) -> Result<Program> {
             pure: false,
         });
     }
-    Ok(program)
+    Ok((program, syms.info))
 }
 
-/// The callable symbols: functions (defined or declared), and `custom_call` targets, which
-/// become impure externs.
-struct Symbols {
+/// The callable symbols: functions (defined or declared), and `custom_call` targets and
+/// opaque ops, which become impure externs; with the text and what is learnt about it.
+struct Symbols<'s> {
     funcs: IndexMap<String, Signature>,
     custom_calls: IndexMap<String, Signature>,
+    src: &'s str,
+    options: ImportOptions,
+    info: SourceInfo,
 }
 
-impl Symbols {
+impl Symbols<'_> {
     fn signature(&self, name: &str) -> Option<&Signature> {
         self.funcs.get(name).or_else(|| self.custom_calls.get(name))
     }
 }
 
 /// One function being lowered.
-struct FnLower<'a> {
-    syms: &'a mut Symbols,
+struct FnLower<'a, 's> {
+    syms: &'a mut Symbols<'s>,
+    /// The names given to this function's values, and every name it binds.
+    record: FunctionNames,
+    /// The name of each constant (by constant id), given to its first materialized copy.
+    const_names: HashMap<u32, String>,
     /// MLIR value name to PTIR value and type.
     names: HashMap<String, Bound>,
     /// Names bound by the regions being lowered (unbound when their region ends).
@@ -113,10 +136,12 @@ enum Bound {
 /// Where lowered instructions go.
 type Insts = Vec<Instruction>;
 
-impl<'a> FnLower<'a> {
-    fn new(syms: &'a mut Symbols) -> Self {
+impl<'a, 's> FnLower<'a, 's> {
+    fn new(syms: &'a mut Symbols<'s>) -> Self {
         FnLower {
             syms,
+            record: FunctionNames::default(),
+            const_names: HashMap::new(),
             names: HashMap::new(),
             undo: Vec::new(),
             materialized: HashMap::new(),
@@ -143,6 +168,14 @@ impl<'a> FnLower<'a> {
         if self.names.contains_key(name) {
             return Err(pos.invalid(format!("{name} is defined more than once")));
         }
+        self.reserve(name);
+        // The parts of a several-result op (`%5#1`) print as the parts of one name.
+        if let (Bound::Value(v, _), false) = (&b, name.contains('#')) {
+            self.record
+                .names
+                .entry(*v)
+                .or_insert_with(|| name.to_string());
+        }
         self.names.insert(name.to_string(), b);
         if self.regions.len() > 1 {
             self.undo.push(name.to_string());
@@ -150,7 +183,13 @@ impl<'a> FnLower<'a> {
         Ok(())
     }
 
-    fn function(mut self, f: &Func, body: &Block) -> Result<Function> {
+    /// Marks `name` (and the base `%5` of `%5#1`) as taken in this function.
+    fn reserve(&mut self, name: &str) {
+        let base = name.split('#').next().unwrap_or(name);
+        self.record.reserved.insert(base.to_string());
+    }
+
+    fn function(&mut self, f: &Func, body: &Block) -> Result<Function> {
         let mut params = Vec::new();
         for (name, t, pos) in &f.params {
             let v = self.fresh();
@@ -275,6 +314,7 @@ impl<'a> FnLower<'a> {
                 if let Some(&(_, v)) = copies.iter().find(|(r, _)| self.regions.contains(r)) {
                     return Ok((v, t));
                 }
+                let first_copy = copies.is_empty();
                 let v = self.fresh();
                 out.push(Instruction {
                     result: v,
@@ -282,6 +322,11 @@ impl<'a> FnLower<'a> {
                     op: Op::Constant(lit),
                     operands: vec![],
                 });
+                if first_copy {
+                    if let Some(name) = self.const_names.get(&id) {
+                        self.record.names.insert(v, name.clone());
+                    }
+                }
                 let region = self.regions.last().copied().unwrap_or(0);
                 self.materialized.entry(id).or_default().push((region, v));
                 Ok((v, t))
@@ -298,13 +343,7 @@ impl<'a> FnLower<'a> {
     /// The declared type of result `i`: from `(...) -> types`, or the single type of a short
     /// form (`: tensor<4xf32>`, `select`'s `: pred, value`).
     fn result_type(&self, op: &OpSyntax) -> Result<TensorType> {
-        let t = if op.functional_type {
-            op.result_types.first()
-        } else {
-            op.operand_types.last()
-        };
-        t.cloned()
-            .ok_or_else(|| op.pos.invalid(format!("`{}` has no result type", op.name)))
+        declared_type(op)
     }
 
     /// Emits `op(operands)` with annotated type `ty` after checking it.
@@ -362,7 +401,7 @@ impl<'a> FnLower<'a> {
     /// Lowers one op; `Some(values)` if it is a terminator.
     fn op(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Option<Vec<(ValueId, TensorType)>>> {
         let name = op.name.as_str();
-        let short = name.strip_prefix("stablehlo.").unwrap_or(name);
+        let short = stablehlo_short(name).unwrap_or(name);
         let pos = op.pos;
         if matches!(name, "return" | "func.return" | "stablehlo.return") {
             return self.operands(out, op).map(Some);
@@ -374,18 +413,33 @@ impl<'a> FnLower<'a> {
             let id = self.next_const;
             self.next_const += 1;
             self.bind_as(name, Bound::Const(id, lit, ty), pos)?;
+            self.const_names.insert(id, name.clone());
             return Ok(None);
         }
-        let results: Vec<(ValueId, TensorType)> = match short {
-            "call" | "func.call" => self.call(op, out)?,
-            "custom_call" => self.custom_call(op, out)?,
-            "while" => self.while_op(op, out)?,
-            "if" => self.if_op(op, out)?,
-            "case" => self.case_op(op, out)?,
-            _ => {
-                let r = self.single(op, short, out)?;
-                vec![r]
+        let results = if self.syms.options.allow_opaque {
+            // Lowered aside, so that an op we turn out not to support leaves nothing behind.
+            let mut insts = Vec::new();
+            let first = self.next;
+            match self.known(op, short, &mut insts) {
+                Ok(results) => {
+                    out.extend(insts);
+                    results
+                }
+                Err(e @ MlirError::Unsupported { .. }) => {
+                    for copies in self.materialized.values_mut() {
+                        copies.retain(|(_, v)| v.0 < first);
+                    }
+                    match self.opaque(op, out) {
+                        Ok(results) => results,
+                        // Not even opaque (no result types): the first reason is the clearer.
+                        Err(MlirError::Invalid { .. }) => return Err(e),
+                        Err(other) => return Err(other),
+                    }
+                }
+                Err(e) => return Err(e),
             }
+        } else {
+            self.known(op, short, out)?
         };
         if results.len() != op.results.len() {
             return Err(pos.invalid(format!(
@@ -398,6 +452,94 @@ impl<'a> FnLower<'a> {
             self.bind(name, v, t, pos)?;
         }
         Ok(None)
+    }
+
+    /// Lowers an op PTIR has a meaning for; an `Unsupported` error otherwise.
+    fn known(
+        &mut self,
+        op: &OpSyntax,
+        short: &str,
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        Ok(match short {
+            "call" | "func.call" => self.call(op, out)?,
+            "custom_call" => self.custom_call(op, out)?,
+            "while" => self.while_op(op, out)?,
+            "if" => self.if_op(op, out)?,
+            "case" => self.case_op(op, out)?,
+            _ => vec![self.single(op, short, out)?],
+        })
+    }
+
+    /// An op kept as it is (`--allow-opaque`): a call of a fresh impure extern with the op's
+    /// types, its text kept to be printed back. Its regions, kept as text, must not use values
+    /// from outside them (the program would not see those uses).
+    fn opaque(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let result_types = if op.functional_type {
+            op.result_types.clone()
+        } else {
+            vec![self.result_type(op)?]
+        };
+        self.reserve_closed_regions(op)?;
+        let args = self.operands(out, op)?;
+        let sig = Signature {
+            params: args.iter().map(|(_, t)| t.clone().into()).collect(),
+            results: result_types.iter().map(|t| t.clone().into()).collect(),
+        };
+        let base = format!("opaque.{}", op.name.trim_matches('"'));
+        let mut k = 0;
+        let callee = loop {
+            let name = format!("{base}.{k}");
+            if self.syms.signature(&name).is_none() {
+                break name;
+            }
+            k += 1;
+        };
+        let (start, end) = op.span;
+        let text = self
+            .syms
+            .src
+            .get(start..end)
+            .ok_or_else(|| pos.invalid("the op's text is not valid UTF-8"))?
+            .trim_end()
+            .to_string();
+        let operands = op.operands.iter().map(|(n, _)| n.clone()).collect();
+        self.syms
+            .info
+            .opaque
+            .insert(callee.clone(), OpaqueOp { text, operands });
+        self.syms.custom_calls.insert(callee.clone(), sig.clone());
+        let ty = Type::pack(sig.results);
+        let v = self.emit(out, pos, Op::Call { callee }, &args, ty, &[])?;
+        Ok(self.unpack(out, v, &result_types))
+    }
+
+    /// Checks that the regions of an opaque op use only values they define, and reserves the
+    /// names they define. Walks with an explicit stack.
+    fn reserve_closed_regions(&mut self, op: &OpSyntax) -> Result<()> {
+        let mut defined: Vec<&str> = Vec::new();
+        let mut uses: Vec<&(String, Pos)> = Vec::new();
+        let mut stack: Vec<&Block> = op.regions.iter().collect();
+        while let Some(block) = stack.pop() {
+            defined.extend(block.args.iter().map(|(n, _, _)| n.as_str()));
+            for inner in &block.ops {
+                defined.extend(inner.results.iter().map(String::as_str));
+                uses.extend(&inner.operands);
+                stack.extend(&inner.regions);
+            }
+        }
+        let defined: std::collections::HashSet<&str> = defined.into_iter().collect();
+        if let Some((name, pos)) = uses.iter().find(|(n, _)| !defined.contains(n.as_str())) {
+            return Err(pos.unsupported(format!(
+                "use of {name} from outside the regions of opaque op '{}'",
+                op.name
+            )));
+        }
+        for name in defined {
+            self.reserve(name);
+        }
+        Ok(())
     }
 
     fn call(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
@@ -617,8 +759,15 @@ impl<'a> FnLower<'a> {
             let x = self.operand(out, op, 0)?;
             return self.emit_t(out, pos, Op::Unary(UnaryOp::Erf), &[x], &ty);
         }
-        if !op.name.starts_with("stablehlo.") {
+        if stablehlo_short(&op.name).is_none() {
             return Err(pos.unsupported(format!("op '{}'", op.name)));
+        }
+        if op.name == "tosa.negate" {
+            // `tosa.negate %x, %input_zp, %output_zp`: plain negation when both are zero.
+            let zero = Scalar::zero(ty.dtype);
+            if (1..op.operands.len()).any(|i| self.constant_operand(op, i) != Some(zero)) {
+                return Err(pos.unsupported("`tosa.negate` with a nonzero zero point"));
+            }
         }
         if let Some(u) = unary_of(short) {
             let x = self.operand(out, op, 0)?;
@@ -686,7 +835,7 @@ impl<'a> FnLower<'a> {
                 self.emit_t(out, pos, Op::Reshape, &[x], &ty)
             }
             "transpose" => {
-                let perm = ints_attr(op, &["dims", "permutation"])?;
+                let perm = ints_attr(op, &["dims", "permutation", "perms"])?;
                 let x = self.operand(out, op, 0)?;
                 self.emit_t(out, pos, Op::Transpose { perm }, &[x], &ty)
             }
@@ -751,13 +900,7 @@ impl<'a> FnLower<'a> {
                 ..DotDims::default()
             }
         } else if let Some(Attr::Struct(fields)) = op.attr("dot_dimension_numbers") {
-            let get = |k: &str| -> Result<Vec<usize>> {
-                match fields.iter().find(|(n, _)| n == k) {
-                    Some((_, Attr::Ints(xs))) => xs.iter().map(|&x| to_usize(x, pos)).collect(),
-                    Some(_) => Err(pos.syntax(format!("`{k}` must be a list of integers"))),
-                    None => Ok(vec![]),
-                }
-            };
+            let get = |k: &str| Ok::<_, MlirError>(dims_in(fields, k, pos)?.unwrap_or_default());
             DotDims {
                 lhs_batch: get("lhs_batching_dimensions")?,
                 rhs_batch: get("rhs_batching_dimensions")?,
@@ -887,16 +1030,14 @@ impl<'a> FnLower<'a> {
             Some(Attr::Struct(f)) => f.clone(),
             _ => return Err(pos.syntax("`gather` needs `dimension_numbers`")),
         };
-        let field = |k: &str| -> Option<Attr> {
-            fields.iter().find(|(n, _)| n == k).map(|(_, a)| a.clone())
-        };
-        let ints = |k: &str| match field(k) {
-            Some(Attr::Ints(xs)) => xs,
-            _ => vec![],
-        };
+        let dims = |k: &str| Ok::<_, MlirError>(dims_in(&fields, k, pos)?.unwrap_or_default());
+        let (collapsed, start_map) = (dims("collapsed_slice_dims")?, dims("start_index_map")?);
+        let operand_batching = dims("operand_batching_dims")?;
+        let ids_batching = dims("start_indices_batching_dims")?;
+        let offset_dims = dims("offset_dims")?;
         let r = table.1.rank();
-        let index_vector_dim = match field("index_vector_dim") {
-            Some(Attr::Int(i)) => i,
+        let index_vector_dim = match find_attr(&fields, "index_vector_dim") {
+            Some(Attr::Int(i)) => *i,
             _ => 0,
         };
         let slice_sizes = ints_attr(op, &["slice_sizes"])?;
@@ -905,12 +1046,13 @@ impl<'a> FnLower<'a> {
         let ir = ids.1.rank() as i64;
         let batch = if index_vector_dim == ir { ir } else { ir - 1 };
         let take_form = r >= 1
-            && ints("collapsed_slice_dims") == [0]
-            && ints("start_index_map") == [0]
-            && ints("operand_batching_dims").is_empty()
-            && ints("start_indices_batching_dims").is_empty()
+            && collapsed == [0]
+            && start_map == [0]
+            && operand_batching.is_empty()
+            && ids_batching.is_empty()
             && slice_sizes == expected_slice
-            && ints("offset_dims") == (batch..batch + r as i64 - 1).collect::<Vec<_>>()
+            && usize::try_from(batch)
+                .is_ok_and(|b| offset_dims == (b..b + r - 1).collect::<Vec<_>>())
             && (index_vector_dim == ir
                 || (index_vector_dim == ir - 1 && ids.1.shape.last() == Some(&1)));
         if !take_form {
@@ -929,21 +1071,15 @@ impl<'a> FnLower<'a> {
 
 /// The literal and type of `stablehlo.constant` and `stablehlo.iota` (`None` for other ops).
 fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType)>> {
-    if !op.name.starts_with("stablehlo.") || !matches!(short, "constant" | "iota") {
+    if stablehlo_short(&op.name).is_none() || !matches!(short, "constant" | "iota") {
         return Ok(None);
     }
     let pos = op.pos;
-    let ty = if op.functional_type {
-        op.result_types.first()
-    } else {
-        op.operand_types.last()
-    }
-    .cloned()
-    .ok_or_else(|| pos.invalid(format!("`{}` has no result type", op.name)))?;
+    let ty = declared_type(op)?;
     if short == "constant" {
-        return match op.attr("value") {
+        return match op.attr("value").or_else(|| op.attr("values")) {
             Some(Attr::Dense(d, _)) => Ok(Some((literal(d, &ty, pos)?, ty))),
-            _ => Err(pos.syntax("expected `dense<...>` in `stablehlo.constant`")),
+            _ => Err(pos.syntax(format!("expected `dense<...>` in `{}`", op.name))),
         };
     }
     let dim = int_attr(op, &["dim", "iota_dimension"])?;
@@ -962,6 +1098,27 @@ fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType
         (0..n).map(|i| Scalar::from_f64(ty.dtype, ((i / stride) % size) as f64)),
     );
     Ok(Some((Literal::Dense(data), ty)))
+}
+
+/// The StableHLO name (without `stablehlo.`) of an op we read: StableHLO's own, and the
+/// `arith` and `tosa` ops on static tensors that mean the same (what `mlir-opt
+/// --canonicalize` leaves of the MLIR parity cases). `None` for any other op.
+fn stablehlo_short(name: &str) -> Option<&str> {
+    if let Some(short) = name.strip_prefix("stablehlo.") {
+        return Some(short);
+    }
+    Some(match name {
+        "arith.constant" | "tosa.const" | "tosa.const_shape" => "constant",
+        "arith.addf" | "arith.addi" | "tosa.add" => "add",
+        "arith.subf" | "arith.subi" | "tosa.sub" => "subtract",
+        "arith.mulf" | "arith.muli" => "multiply",
+        "arith.divf" | "arith.divsi" => "divide",
+        "arith.negf" | "tosa.negate" => "negate",
+        "tosa.transpose" => "transpose",
+        "tosa.reshape" => "reshape",
+        "tosa.cast" => "convert",
+        _ => return None,
+    })
 }
 
 /// The single op of a generic reducer region `{^bb0(%a, %b): %r = op(%a, %b); return %r}`.
@@ -1037,12 +1194,37 @@ fn to_usize(x: i64, pos: Pos) -> Result<usize> {
     usize::try_from(x).map_err(|_| pos.invalid(format!("expected a dimension, found {x}")))
 }
 
+/// The declared type of an op's (first) result: from `(...) -> types`, or the single type of
+/// a short form (`: tensor<4xf32>`, `select`'s `: pred, value`).
+fn declared_type(op: &OpSyntax) -> Result<TensorType> {
+    let t = if op.functional_type {
+        op.result_types.first()
+    } else {
+        op.operand_types.last()
+    };
+    t.cloned()
+        .ok_or_else(|| op.pos.invalid(format!("`{}` has no result type", op.name)))
+}
+
+/// The list of dimensions `name` of `attrs`, if it is there.
+fn dims_in(attrs: &[(String, Attr)], name: &str, pos: Pos) -> Result<Option<Vec<usize>>> {
+    match find_attr(attrs, name) {
+        Some(Attr::Ints(xs)) => xs
+            .iter()
+            .map(|&x| to_usize(x, pos))
+            .collect::<Result<_>>()
+            .map(Some),
+        Some(_) => Err(pos.syntax(format!("`{name}` must be a list of integers"))),
+        None => Ok(None),
+    }
+}
+
+/// The first of the attributes `names` (spellings of one attribute) of `op`: a list of
+/// dimensions.
 fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
     for n in names {
-        match op.attr(n) {
-            Some(Attr::Ints(xs)) => return xs.iter().map(|&x| to_usize(x, op.pos)).collect(),
-            Some(_) => return Err(op.pos.syntax(format!("`{n}` must be a list of integers"))),
-            None => {}
+        if let Some(xs) = dims_in(&op.attrs, n, op.pos)? {
+            return Ok(xs);
         }
     }
     Err(op
@@ -1050,6 +1232,7 @@ fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
         .syntax(format!("`{}` needs `{} = [...]`", op.name, names[0])))
 }
 
+/// The first of the attributes `names` of `op`: one dimension.
 fn int_attr(op: &OpSyntax, names: &[&str]) -> Result<usize> {
     for n in names {
         match op.attr(n) {

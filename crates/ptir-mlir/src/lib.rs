@@ -4,7 +4,10 @@
 //! StableHLO form, and the generic form `--mlir-print-op-generic` prints) into a PTIR
 //! [`Program`]; [`export`] prints a program as StableHLO that `iree-compile
 //! --iree-input-type=stablehlo` accepts. Every import error is located (`57:10: unsupported
-//! op 'stablehlo.fft'`); nothing in the input can make either panic.
+//! op 'stablehlo.fft'`); nothing in the input can make either panic. [`import_with`] also
+//! returns a [`SourceInfo`]: the names the text gave values and, with
+//! [`ImportOptions::allow_opaque`], the ops it kept as opaque; handed to [`export`]
+//! ([`ExportOptions::source`]), names survive and opaque ops print back as they came.
 //!
 //! ```
 //! let mlir = r#"
@@ -27,17 +30,34 @@ pub mod error;
 mod export;
 mod import;
 mod parse;
+mod source;
 
 pub use error::{MlirError, Pos, Result};
 pub use export::{export, ExportOptions, ExternBody};
 pub use parse::NESTING_LIMIT;
 use ptir_ir::Program;
+pub use source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 
 /// Reads a StableHLO module (MLIR text) into a PTIR program.
 ///
 /// The program is type-checked op by op as it is built; the caller may still run
 /// [`ptir_ir::verify`] (it passes on everything `import` returns).
 pub fn import(src: &str) -> Result<Program> {
+    import_with(src, &ImportOptions::default()).map(|(program, _)| program)
+}
+
+/// [`import`] with options; also returns what the text says beyond the program (value names,
+/// opaque ops), for [`ExportOptions::source`].
+///
+/// ```
+/// let mlir = "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  %y = stablehlo.cbrt %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}";
+/// assert!(ptir_mlir::import(mlir).unwrap_err().to_string().contains("unsupported op 'stablehlo.cbrt'"));
+/// let options = ptir_mlir::ImportOptions { allow_opaque: true };
+/// let (program, source) = ptir_mlir::import_with(mlir, &options).unwrap();
+/// let back = ptir_mlir::export(&program, &ptir_mlir::ExportOptions { source: Some(&source), ..Default::default() }).unwrap();
+/// assert!(back.contains("%y = stablehlo.cbrt %x : tensor<4xf32>"));
+/// ```
+pub fn import_with(src: &str, options: &ImportOptions) -> Result<(Program, SourceInfo)> {
     let module = parse::parse_module(src)?;
-    import::lower_module(&module)
+    import::lower_module(&module, src, options)
 }

@@ -415,6 +415,9 @@ impl<'s> Reader<'s> {
     fn tensor_type(&mut self) -> Result<TensorType> {
         self.skip_ws();
         let pos = self.pos();
+        if self.peek() == Some(b'!') {
+            return self.shape_type(pos);
+        }
         let w = self.word();
         if w != "tensor" {
             if w.is_empty() {
@@ -472,6 +475,20 @@ impl<'s> Reader<'s> {
         }
         self.bump();
         Ok(TensorType::new(dtype, shape))
+    }
+
+    /// `!tosa.shape<N>`, the operand type of `tosa.reshape`'s shape: read as `tensor<Nxi64>`
+    /// (it is made by `tosa.const_shape`, a constant).
+    fn shape_type(&mut self, pos: Pos) -> Result<TensorType> {
+        self.bump();
+        let w = self.word();
+        if w != "tosa.shape" || !self.eat(b'<') {
+            return Err(pos.unsupported(format!("type `!{w}` (only static tensors are)")));
+        }
+        let n = self.int()?;
+        self.expect(b'>')?;
+        let n = usize::try_from(n).map_err(|_| pos.syntax("a negative shape rank"))?;
+        Ok(TensorType::new(DType::I64, vec![n]))
     }
 
     /// A comma-separated list of types, stopping at anything else.
@@ -641,6 +658,7 @@ impl<'s> Reader<'s> {
         }
         self.skip_ws();
         op.pos = self.pos();
+        let start = self.at;
         if self.peek() == Some(b'"') {
             op.name = self.string()?;
             self.generic_op(&mut op, depth)?;
@@ -653,6 +671,7 @@ impl<'s> Reader<'s> {
             }
             self.pretty_op(&mut op, depth)?;
         }
+        op.span = (start, self.at);
         self.skip_ws();
         self.skip_loc()?;
         Ok(op)
@@ -1160,6 +1179,8 @@ fn dtype_of(elem: &str) -> Option<DType> {
         "i32" => DType::I32,
         "i64" => DType::I64,
         "i1" => DType::Bool,
+        // `arith` / `tensor` index constants (TOSA shapes): 64-bit integers.
+        "index" => DType::I64,
         _ => return None,
     })
 }

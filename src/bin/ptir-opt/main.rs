@@ -7,7 +7,7 @@
 mod diff;
 
 use clap::{Parser, Subcommand};
-use ptir::format::{read_program, write_program, Format, FormatError, WriteOptions};
+use ptir::format::{write_program, Format, FormatError, ReadOptions, SourceInfo, WriteOptions};
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -47,6 +47,10 @@ struct IoArgs {
     /// Write the output to FILE instead of stdout.
     #[arg(short = 'o', value_name = "FILE", global = true)]
     output: Option<String>,
+    /// MLIR input: keep an op the importer does not support as an opaque op (an impure call
+    /// the optimizer leaves as it is, printed back exactly as it came) instead of failing.
+    #[arg(long, global = true)]
+    allow_opaque: bool,
 }
 
 /// How a program is printed (`ptir-opt FILE`, `verify`, `translate`).
@@ -81,6 +85,9 @@ impl From<FormatArg> for Format {
 /// `--input-format`, set once from the command line before any file is read.
 static INPUT_FORMAT: std::sync::OnceLock<Option<Format>> = std::sync::OnceLock::new();
 
+/// How files are read (`--allow-opaque`), set once from the command line.
+static READ_OPTIONS: std::sync::OnceLock<ReadOptions> = std::sync::OnceLock::new();
+
 /// The format of the file at `path`: `--input-format`, else its extension.
 fn input_format(path: &str) -> Format {
     INPUT_FORMAT
@@ -90,11 +97,19 @@ fn input_format(path: &str) -> Format {
         .unwrap_or_else(|| Format::of_path(std::path::Path::new(path)))
 }
 
-/// Prints a program in the output format (`--emit`, else `default`).
-fn emit(program: &Program, io: &EmitArgs, default: Format, path: &str) -> Result<String, CliError> {
+/// Prints a program in the output format (`--emit`, else `default`), with the names and
+/// opaque ops of the text it came from.
+fn emit(
+    program: &Program,
+    source: &SourceInfo,
+    io: &EmitArgs,
+    default: Format,
+    path: &str,
+) -> Result<String, CliError> {
     let format = io.emit.map_or(default, Format::from);
     let options = WriteOptions {
         custom_calls: io.custom_calls,
+        source: Some(source),
     };
     write_program(program, format, &options).map_err(|source| CliError::Format {
         path: path.to_string(),
@@ -483,7 +498,7 @@ fn optimize_one(
     args: &OptArgs,
     emit_args: &EmitArgs,
 ) -> Result<(String, ptir::Report), CliError> {
-    let (program, _, _) = load_text(path, source)?;
+    let (program, names) = load_source_text(path, source)?;
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
     let result = ptir::optimize(&program, options);
     spinner.finish_and_clear();
@@ -496,7 +511,7 @@ fn optimize_one(
         eprint!(
             "// -----// IR Dump After {} //----- //\n{}",
             dump.pass,
-            emit(&dump.program, emit_args, format, path)?
+            emit(&dump.program, &names, emit_args, format, path)?
         );
     }
     if args.output.report {
@@ -514,7 +529,7 @@ fn optimize_one(
     if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;
     }
-    let text = emit(&out.program, emit_args, format, path)?;
+    let text = emit(&out.program, &names, emit_args, format, path)?;
     Ok((text, out.report))
 }
 
@@ -728,10 +743,7 @@ pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError
 fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), CliError> {
     let t0 = Instant::now();
     if input_format(path) == Format::Mlir {
-        let program = read_program(text, Format::Mlir).map_err(|source| CliError::Format {
-            path: path.to_string(),
-            source,
-        })?;
+        let (program, _) = import(text, path)?;
         return Ok((program, t0.elapsed(), Duration::ZERO));
     }
     let (program, map) = ir::parse_with_source_map(text).map_err(|source| CliError::Parse {
@@ -744,6 +756,28 @@ fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), Cl
         located: map.locate_all(&e),
     })?;
     Ok((program, t1 - t0, t1.elapsed()))
+}
+
+/// Imports MLIR `text` (of the file `path`) with the command line's read options.
+fn import(text: &str, path: &str) -> Result<(Program, SourceInfo), CliError> {
+    let options = READ_OPTIONS.get().copied().unwrap_or_default();
+    ptir::format::read_source(text, Format::Mlir, &options).map_err(|source| CliError::Format {
+        path: path.to_string(),
+        source,
+    })
+}
+
+/// [`load_text`], with what an MLIR text says beyond the program (names, opaque ops).
+fn load_source_text(path: &str, text: &str) -> Result<(Program, SourceInfo), CliError> {
+    if input_format(path) == Format::Mlir {
+        return import(text, path);
+    }
+    load_text(path, text).map(|(program, _, _)| (program, SourceInfo::default()))
+}
+
+/// [`load_source_text`] of the file `path`.
+fn load_source(path: &str) -> Result<(Program, SourceInfo), CliError> {
+    load_source_text(path, &read_source(path)?)
 }
 
 /// Reads an inputs file (see [`ptir::parse_inputs`]); errors are located at its line.
@@ -810,6 +844,9 @@ fn run(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
+    let _ = READ_OPTIONS.set(ReadOptions {
+        allow_opaque: cli.io.allow_opaque,
+    });
     let (result, status) = match run_command(&cli) {
         Ok((text, agreed)) => (Ok(text), if agreed { 0 } else { 1 }),
         Err(e) => (Err(e), 0),
@@ -839,15 +876,15 @@ fn run_command(cli: &Cli) -> Result<(String, bool), CliError> {
     let ok = |text| Ok((text, true));
     match (&cli.command, &cli.files[..]) {
         (Some(Command::Verify { file, emit: e }), _) => {
-            load(file).and_then(|(p, _, _)| ok(emit(&p, e, input_format(file), file)?))
+            load_source(file).and_then(|(p, s)| ok(emit(&p, &s, e, input_format(file), file)?))
         }
         (Some(Command::Translate { file, emit: e }), _) => {
-            let (p, _, _) = load(file)?;
+            let (p, source) = load_source(file)?;
             let other = match input_format(file) {
                 Format::Mlir => Format::Ptir,
                 Format::Ptir => Format::Mlir,
             };
-            ok(emit(&p, e, other, file)?)
+            ok(emit(&p, &source, e, other, file)?)
         }
         (
             Some(Command::Run {
