@@ -8,7 +8,7 @@
 //!
 //! **When the cost claim holds.** A program pays for each instruction once: its cost is a DAG
 //! cost. The DAG-aware greedy extractor minimizes that cost (heuristically) and the exact
-//! extractor minimizes it (never worse than the greedy extractor's answer), so with either, an
+//! extractor minimizes it (never worse than the dag-greedy extractor's answer), so with either, an
 //! e-graph that contains greedy's rewrites should extract something no more expensive: a
 //! higher cost is reported as [`Mismatch::Cost`]. The tree extractor minimizes another
 //! objective, the tree cost (a shared value paid once per use): among choices of equal tree
@@ -233,7 +233,7 @@ fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
         ExtractorKind::Tree => Some(
             "the tree extractor minimizes tree cost (a shared value paid once per use), not the \
              DAG cost a program pays, so saturation may cost more than greedy; the claim holds \
-             for the DAG extractors (greedy, exact)",
+             for the DAG extractors (dag-greedy, exact)",
         ),
         ExtractorKind::Chaos(_) => Some("chaos extraction uses random costs"),
     }

@@ -273,6 +273,38 @@ fn dash_o_writes_every_subcommands_output() {
 }
 
 #[test]
+fn dash_o_writes_a_diff_that_found_a_mismatch_with_status_1() {
+    let dir = scratch_dir("dash-o-mismatch");
+    let rules = dir.join("unsound.rules");
+    std::fs::write(
+        &rules,
+        "; not true: exp(x) is not x\n(rule exp-is-x (exp ?x) => ?x)\n",
+    )
+    .unwrap();
+    let report = dir.join("diff.txt");
+    let out = support::ptir_opt(
+        &[
+            "diff",
+            "-",
+            "--no-bundled-rules",
+            "--rules",
+            rules.to_str().unwrap(),
+            "-o",
+            report.to_str().unwrap(),
+        ],
+        "func @f(%x: f32[4]) -> (f32[4]) {\n  %y = exp %x : f32[4]\n  return %y\n}\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        written.contains("MISMATCH: greedy output differs"),
+        "{written}"
+    );
+    assert!(written.ends_with("MISMATCH\n"), "{written}");
+}
+
+#[test]
 fn report_json_goes_to_a_file_or_alone_to_stdout() {
     let dir = scratch_dir("report-json");
     let json = dir.join("report.json");
