@@ -10,7 +10,7 @@
 //! - [`validate`]: translation validation, input and output run on seeded inputs
 //!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
-//! - [`format`]: programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
+//! - [`format`](mod@format): programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
 //!
 //! ```
 //! let program = ptir::ir::parse(
