@@ -56,6 +56,6 @@ pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use report::{
     Conversion, EGraphSize, FunctionRun, FunctionText, InstCounts, IrAfterPass, Phase, Report,
-    RuleCount, SkippedRule,
+    RuleCount, SkippedRule, StepLog,
 };
 pub use run::{interpreter, parse_inputs, InputsError};

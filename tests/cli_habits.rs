@@ -143,6 +143,23 @@ fn print_ir_after_all_dumps_each_pass_on_stderr() {
 }
 
 #[test]
+fn step_logs_name_the_pass_that_wrote_them() {
+    let (_, err) = ok(
+        &["-", "--pass-pipeline", "canonicalize,eqsat", "--step-log"],
+        NEG_NEG,
+    );
+    let headers: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(" step log of "))
+        .collect();
+    assert_eq!(
+        headers,
+        ["// canonicalize step log of @f", "// eqsat step log of @f"],
+        "{err}"
+    );
+}
+
+#[test]
 fn list_rules_prints_the_selected_rules_with_their_docs() {
     let (all, _) = ok(&["--list-rules"], "");
     assert!(
