@@ -249,7 +249,7 @@ fn cost_unchecked(extractor: ExtractorKind) -> Option<&'static str> {
         ExtractorKind::Tree => Some(
             "the tree extractor minimizes tree cost (a shared value paid once per use), not the \
              DAG cost a program pays, so saturation may cost more than greedy; the claim holds \
-             for the DAG extractors (greedy, exact)",
+             for the DAG extractors (dag-greedy, exact)",
         ),
         ExtractorKind::Chaos(_) => Some("chaos extraction uses random costs"),
     }

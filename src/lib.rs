@@ -10,7 +10,7 @@
 //! - [`validate`]: translation validation, input and output run on seeded inputs
 //!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
-//! - [`format`]: programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
+//! - [`format`](mod@format): programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
 //!
 //! ```
 //! let program = ptir::ir::parse(
@@ -56,6 +56,6 @@ pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use report::{
     Conversion, EGraphSize, FunctionRun, FunctionText, InstCounts, IrAfterPass, Phase, Report,
-    RuleCount, SkippedRule,
+    RuleCount, SkippedRule, StepLog,
 };
 pub use run::{interpreter, parse_inputs, InputsError};

@@ -3,6 +3,7 @@
 use crate::options::{Engine, Options};
 use crate::report::{
     Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
+    StepLog,
 };
 use crate::Error;
 use ptir_egraph::cost::program_cost;
@@ -430,7 +431,8 @@ fn record_pipeline(
         report.add_phase_time(&p.pass, p.time);
         report
             .step_log
-            .extend(p.step_log.iter().map(|(f, log)| FunctionText {
+            .extend(p.step_log.iter().map(|(f, log)| StepLog {
+                pass: p.pass.clone(),
                 function: f.clone(),
                 text: log.to_string(),
             }));
@@ -483,7 +485,8 @@ fn record_saturation(
             run: r.saturation.summary(),
         });
         if log {
-            report.step_log.push(FunctionText {
+            report.step_log.push(StepLog {
+                pass: EQSAT_PASS.into(),
                 function: r.name.clone(),
                 text: r.saturation.step_log(),
             });

@@ -43,11 +43,12 @@ pub struct Report {
     /// What the user should know about this run: rule externs renamed because the program
     /// has its own function of that name, loops raised, definitions added.
     pub notes: Vec<String>,
-    /// The step log, per function, when [`crate::Options::step_log`] is set: the greedy
-    /// driver's event tree (MLIR's `-debug-only=greedy-rewriter`), or saturation's
-    /// applications per iteration and rule with the e-graph's size.
+    /// The step log, per rewriting pass and function, when [`crate::Options::step_log`] is
+    /// set: the greedy driver's event tree (`canonicalize`; MLIR's
+    /// `-debug-only=greedy-rewriter`), or saturation's applications per iteration and rule
+    /// with the e-graph's size (`eqsat`).
     #[serde(skip)]
-    pub step_log: Vec<FunctionText>,
+    pub step_log: Vec<StepLog>,
     /// Each function's saturated e-graph as egraph-serialize JSON, with the cost model's costs
     /// (when [`crate::Options::dump_egraph`] is set).
     #[serde(skip)]
@@ -122,7 +123,18 @@ pub struct Conversion {
     pub rewrites: Vec<RuleCount>,
 }
 
-/// Text about one function (a step log, an e-graph dump).
+/// The step log of one pass on one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepLog {
+    /// The pass (`canonicalize`, `eqsat`).
+    pub pass: String,
+    /// The function.
+    pub function: String,
+    /// The log.
+    pub text: String,
+}
+
+/// Text about one function (an e-graph dump).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionText {
     /// The function.

@@ -143,6 +143,23 @@ fn print_ir_after_all_dumps_each_pass_on_stderr() {
 }
 
 #[test]
+fn step_logs_name_the_pass_that_wrote_them() {
+    let (_, err) = ok(
+        &["-", "--pass-pipeline", "canonicalize,eqsat", "--step-log"],
+        NEG_NEG,
+    );
+    let headers: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(" step log of "))
+        .collect();
+    assert_eq!(
+        headers,
+        ["// canonicalize step log of @f", "// eqsat step log of @f"],
+        "{err}"
+    );
+}
+
+#[test]
 fn list_rules_prints_the_selected_rules_with_their_docs() {
     let (all, _) = ok(&["--list-rules"], "");
     assert!(
@@ -270,6 +287,38 @@ fn dash_o_writes_every_subcommands_output() {
             assert_eq!(written, expected, "{args:?}");
         }
     }
+}
+
+#[test]
+fn dash_o_writes_a_diff_that_found_a_mismatch_with_status_1() {
+    let dir = scratch_dir("dash-o-mismatch");
+    let rules = dir.join("unsound.rules");
+    std::fs::write(
+        &rules,
+        "; not true: exp(x) is not x\n(rule exp-is-x (exp ?x) => ?x)\n",
+    )
+    .unwrap();
+    let report = dir.join("diff.txt");
+    let out = support::ptir_opt(
+        &[
+            "diff",
+            "-",
+            "--no-bundled-rules",
+            "--rules",
+            rules.to_str().unwrap(),
+            "-o",
+            report.to_str().unwrap(),
+        ],
+        "func @f(%x: f32[4]) -> (f32[4]) {\n  %y = exp %x : f32[4]\n  return %y\n}\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        written.contains("MISMATCH: greedy output differs"),
+        "{written}"
+    );
+    assert!(written.ends_with("MISMATCH\n"), "{written}");
 }
 
 #[test]

@@ -119,9 +119,10 @@ fn saturation_has_a_step_log_and_greedy_refuses_an_egraph_dump() {
         ..Options::default()
     };
     let out = ptir::optimize(&program, &options).expect("saturation runs");
-    let ptir::FunctionText {
+    let ptir::StepLog {
         function: f,
         text: log,
+        ..
     } = &out.report.step_log[0];
     assert_eq!(f, "f0");
     assert!(log.starts_with("iteration 0: "), "{log}");

@@ -523,7 +523,7 @@ fn optimize_one(
     for log in &out.report.step_log {
         eprintln!(
             "// {} step log of @{}\n{}",
-            options.engine, log.function, log.text
+            log.pass, log.function, log.text
         );
     }
     if let Some(path) = &args.output.dump_egraph {
