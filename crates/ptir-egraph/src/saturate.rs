@@ -30,9 +30,10 @@
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, CallWatch, SkippedRule};
+use crate::rules::{compile, compile_where, CallWatch, EGraphSubject, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
+use ptir_rules::index::PatternIndex;
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
 use rustc_hash::FxHashSet;
 use std::fmt;
@@ -100,6 +101,11 @@ pub struct Limits {
     pub time: Duration,
     /// The scheduler (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
+    /// Search each rule only in the e-classes where the pattern index finds its first root's
+    /// shape, and compile only the rules it finds somewhere (default true; off, every rule is
+    /// compiled and searched in every e-class of its root kind: the same matches, slower with
+    /// large rule libraries).
+    pub pattern_index: bool,
 }
 
 impl Default for Limits {
@@ -110,6 +116,7 @@ impl Default for Limits {
             rewrites: None,
             time: EGRAPH_TIME_LIMIT,
             scheduler: Scheduler::default(),
+            pattern_index: true,
         }
     }
 }
@@ -287,11 +294,25 @@ pub fn saturate_until(
     let mut iterations = Vec::new();
     let mut total = 0;
     let node_limit = limits.node_limit(egraph.total_number_of_nodes());
+    let index = limits
+        .pattern_index
+        .then(|| PatternIndex::new(rules.rules()));
     let (compiled, stop) = loop {
-        let compiled = compile(rules, &mut egraph);
+        egraph.rebuild();
+        let compiled = match &index {
+            Some(index) => {
+                let found = Candidates::find(index, &egraph).active;
+                compile_where(rules, &mut egraph, |n| found[n])
+            }
+            None => compile(rules, &mut egraph),
+        };
         egraph.rebuild();
         let outcome = {
             let mut run = Run {
+                index: index.as_ref(),
+                rule_of: &compiled.rule_of,
+                attempted: &compiled.attempted,
+                candidates: Candidates::default(),
                 rewrites: &compiled.rewrites,
                 builtin: compiled.builtin,
                 vars: compiled
@@ -351,8 +372,45 @@ type Matches<'a> = Vec<SearchMatches<'a, PtirNode>>;
 /// E-classes searched between two looks at the clock.
 const CLASSES_PER_CLOCK_CHECK: usize = 32;
 
+/// Where the rules of a set may match in an e-graph, by the pattern index.
+#[derive(Default)]
+struct Candidates {
+    /// Per rule: does it may match somewhere?
+    active: Vec<bool>,
+    /// (rule, e-class) pairs where it may match.
+    at: FxHashSet<(u32, egg::Id)>,
+}
+
+impl Candidates {
+    fn find(index: &PatternIndex, egraph: &PtirEGraph) -> Self {
+        let mut out = Candidates {
+            active: vec![false; index.len()],
+            at: FxHashSet::default(),
+        };
+        let subject = EGraphSubject(egraph);
+        let mut found = Vec::new();
+        for class in egraph.classes() {
+            found.clear();
+            index.candidates(&subject, class.id, &mut found);
+            for &r in &found {
+                out.active[r as usize] = true;
+                out.at.insert((r, class.id));
+            }
+        }
+        out
+    }
+}
+
 /// The state of one saturation loop.
 struct Run<'r> {
+    /// The pattern index of the rule set, unless it is off.
+    index: Option<&'r PatternIndex>,
+    /// Per rewrite, its rule's position in the set (see [`CompiledRules::rule_of`]).
+    rule_of: &'r [Option<u32>],
+    /// Per rule, whether this round compiled it.
+    attempted: &'r [bool],
+    /// Where the rules may match in this iteration.
+    candidates: Candidates,
     rewrites: &'r [PtirRewrite],
     /// Rewrites before this index are always applied (they read the classes' nodes).
     builtin: usize,
@@ -412,6 +470,16 @@ impl<'r> Run<'r> {
             }
             if self.watch.has_new(egraph) {
                 return None;
+            }
+            if let Some(index) = self.index {
+                self.candidates = Candidates::find(index, egraph);
+                let attempted = self.attempted;
+                let found = &self.candidates.active;
+                if (0..found.len()).any(|n| found[n] && !attempted[n]) {
+                    // A rule found no place when this round compiled the rules and has one
+                    // now: compile again.
+                    return None;
+                }
             }
             if let Some(stop) = self.iteration(egraph) {
                 return Some(stop);
@@ -488,8 +556,13 @@ impl<'r> Run<'r> {
                 banned.push(rw.name.to_string());
                 continue;
             };
-            let Some(ms) = search_until(rw, egraph, threshold.saturating_add(1), self.deadline)
-            else {
+            let only = match (self.index, self.rule_of[r]) {
+                (Some(_), Some(n)) if !self.candidates.active[n as usize] => continue,
+                (Some(_), Some(n)) => Some((n, &self.candidates.at)),
+                _ => None,
+            };
+            let limit = threshold.saturating_add(1);
+            let Some(ms) = search_until(rw, egraph, limit, only, self.deadline) else {
                 return (out, Some(self.deadline.stop_reason()));
             };
             let found: usize = ms.iter().map(|m| m.substs.len()).sum();
@@ -577,11 +650,13 @@ impl<'r> Run<'r> {
 }
 
 /// At most `limit` matches of `rw`, or `None` if `deadline` passed while searching. A
-/// single-root pattern searches only the e-classes holding its root's kind, as egg does.
+/// single-root pattern searches only the e-classes holding its root's kind, as egg does, and
+/// with `only = (rule, pairs)` only those where the pattern index found the rule.
 fn search_until<'a>(
     rw: &'a PtirRewrite,
     egraph: &PtirEGraph,
     limit: usize,
+    only: Option<(u32, &FxHashSet<(u32, egg::Id)>)>,
     deadline: Deadline,
 ) -> Option<Matches<'a>> {
     let root = rw
@@ -608,6 +683,9 @@ fn search_until<'a>(
         }
         if k % CLASSES_PER_CLOCK_CHECK == 0 && deadline.passed() {
             return None;
+        }
+        if only.is_some_and(|(r, at)| !at.contains(&(r, id))) {
+            continue;
         }
         if let Some(m) = rw.searcher.search_eclass_with_limit(egraph, id, left) {
             left = left.saturating_sub(m.substs.len());
