@@ -4,7 +4,9 @@
 //!
 //! - `eqsat`: saturation with the default limits (a fresh lowering per sample, not timed);
 //! - `greedy`: the canonicalize pass with the greedy rules (`directed_rule_filter`), on a
-//!   fresh copy of the program per sample.
+//!   fresh copy of the program per sample;
+//! - `eqsat-unindexed`, `greedy-unindexed`: the same with the pattern index off (each rule
+//!   tried at every op or e-class of its root kind, as before the index).
 //!
 //! `cargo bench --bench pattern_index`; figures in `BENCHMARKS.md` (issue 11).
 
@@ -13,7 +15,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use ptir::egraph::{lower, saturate, Limits};
-use ptir::greedy::{directed_rule_filter, Canonicalize, Pass};
+use ptir::greedy::{directed_rule_filter, Canonicalize, GreedyConfig, Pass};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
 use ptir::rules::library::non_firing_rules;
 use ptir::rules::{RuleFilter, RuleSet};
@@ -39,29 +41,41 @@ fn pattern_index(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     for n in EXTRA {
         let rules = rules_with(n);
-        let limits = Limits::default();
-        let mut once = lower(&program, "gpt2").expect("the stack lowers");
-        let report = saturate(&mut once, &rules, &limits);
-        eprintln!("{n} extra rules: {}, {:.2?}", report.summary(), report.time);
-        for it in &report.iterations {
-            eprintln!("  {it}");
+        for index in [true, false] {
+            let suffix = if index { "" } else { "-unindexed" };
+            let limits = Limits {
+                pattern_index: index,
+                ..Limits::default()
+            };
+            let mut once = lower(&program, "gpt2").expect("the stack lowers");
+            let report = saturate(&mut once, &rules, &limits);
+            eprintln!(
+                "eqsat{suffix}, {n} extra rules: {}, {:.2?}",
+                report.summary(),
+                report.time
+            );
+            g.bench_with_input(BenchmarkId::new(format!("eqsat{suffix}"), n), &n, |b, _| {
+                b.iter_batched(
+                    || lower(&program, "gpt2").expect("the stack lowers"),
+                    |mut l| saturate(&mut l, &rules, &limits),
+                    BatchSize::LargeInput,
+                )
+            });
+            let pass = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())
+                .expect("the rules compile")
+                .with_config(GreedyConfig::canonicalize().with_pattern_index(index));
+            g.bench_with_input(
+                BenchmarkId::new(format!("greedy{suffix}"), n),
+                &n,
+                |b, _| {
+                    b.iter_batched(
+                        || program.clone(),
+                        |mut p| pass.run(&mut p).expect("canonicalize runs"),
+                        BatchSize::LargeInput,
+                    )
+                },
+            );
         }
-        g.bench_with_input(BenchmarkId::new("eqsat", n), &n, |b, _| {
-            b.iter_batched(
-                || lower(&program, "gpt2").expect("the stack lowers"),
-                |mut l| saturate(&mut l, &rules, &limits),
-                BatchSize::LargeInput,
-            )
-        });
-        let pass = Canonicalize::with_filtered_rules(&rules, &directed_rule_filter())
-            .expect("the rules compile");
-        g.bench_with_input(BenchmarkId::new("greedy", n), &n, |b, _| {
-            b.iter_batched(
-                || program.clone(),
-                |mut p| pass.run(&mut p).expect("canonicalize runs"),
-                BatchSize::LargeInput,
-            )
-        });
     }
     g.finish();
 }

@@ -42,8 +42,16 @@ pub struct SkippedRule {
 /// The rewrites of a rule set, compiled against one e-graph (whose tables hold the attribute
 /// literals of the patterns).
 pub struct CompiledRules {
-    /// The rewrites.
-    pub rewrites: Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>,
+    /// The rewrites: the builtin ones, then the rules' in the order they were compiled
+    /// ([`order`](Self::order) is rule order).
+    pub rewrites: Vec<Arc<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>>,
+    /// The rewrites' indices in rule order (builtin first, then by the rule's position in the
+    /// set and its variant): the order the saturation loop searches and applies them in.
+    pub order: Vec<usize>,
+    /// Per rewrite: its place in [`order`](Self::order) (builtin, or 1 + the rule's position,
+    /// and the variant).
+    order_key: Vec<(usize, usize)>,
+    registry: Arc<Registry>,
     /// How many of `rewrites`, at the front, are builtin ones, whose appliers read the nodes
     /// of the matched e-classes (the saturation loop applies them every time).
     pub builtin: usize,
@@ -110,7 +118,7 @@ pub fn compile_where(
 ) -> CompiledRules {
     let registry = Arc::new(rules.registry().clone());
     let callees = call_kinds(egraph);
-    let rewrites = builtin_rewrites();
+    let rewrites: Vec<_> = builtin_rewrites().into_iter().map(Arc::new).collect();
     let mut call_patterns: Vec<String> = rules
         .rules()
         .iter()
@@ -129,6 +137,9 @@ pub fn compile_where(
     call_patterns.dedup();
     let mut out = CompiledRules {
         builtin: rewrites.len(),
+        order: (0..rewrites.len()).collect(),
+        order_key: (0..rewrites.len()).map(|i| (0, i)).collect(),
+        registry,
         rule_of: vec![None; rewrites.len()],
         attempted: vec![false; rules.rules().len()],
         rewrites,
@@ -138,36 +149,74 @@ pub fn compile_where(
     };
     for (n, rule) in rules.rules().iter().enumerate() {
         let single = rule.source.roots.len() == 1;
-        if single && !rule.greedy_only && !keep(n) {
-            continue;
+        if !single || rule.greedy_only || keep(n) {
+            out.add(n, rule, egraph);
         }
-        out.attempted[n] = true;
+    }
+    out.sort();
+    out
+}
+
+impl CompiledRules {
+    /// Compiles the rules at the positions `keep` accepts that were not compiled yet (the
+    /// pattern index found a place for them since), keeping [`order`](Self::order) rule
+    /// order; returns whether any was added.
+    pub fn compile_more(
+        &mut self,
+        rules: &RuleSet,
+        egraph: &mut PtirEGraph,
+        keep: impl Fn(usize) -> bool,
+    ) -> bool {
+        let before = self.rewrites.len();
+        let mut any = false;
+        for (n, rule) in rules.rules().iter().enumerate() {
+            if !self.attempted[n] && keep(n) {
+                self.add(n, rule, egraph);
+                any = true;
+            }
+        }
+        if self.rewrites.len() > before {
+            self.sort();
+        }
+        any
+    }
+
+    /// Compiles rule `n` (every variant), or records why it is left out.
+    fn add(&mut self, n: usize, rule: &Rule, egraph: &mut PtirEGraph) {
+        self.attempted[n] = true;
         if rule.greedy_only {
-            out.skipped.push(SkippedRule {
+            self.skipped.push(SkippedRule {
                 name: rule.name.clone(),
                 reason: "uses a greedy-only predicate (use counts)".into(),
             });
-            continue;
+            return;
         }
-        for (i, variant) in variants(rule, &callees).into_iter().enumerate() {
+        let single = rule.source.roots.len() == 1;
+        for (i, variant) in variants(rule, &self.callees).into_iter().enumerate() {
             let name = if i == 0 {
                 rule.name.clone()
             } else {
                 format!("{}#{i}", rule.name)
             };
-            match rewrite(rule, &variant, &name, egraph, &registry) {
+            match rewrite(rule, &variant, &name, egraph, &self.registry) {
                 Ok(rw) => {
-                    out.rewrites.push(rw);
-                    out.rule_of.push(single.then_some(n as u32));
+                    self.rewrites.push(Arc::new(rw));
+                    self.rule_of.push(single.then_some(n as u32));
+                    self.order_key.push((n + 1, i));
                 }
-                Err(reason) => out.skipped.push(SkippedRule {
+                Err(reason) => self.skipped.push(SkippedRule {
                     name: rule.name.clone(),
                     reason,
                 }),
             }
         }
     }
-    out
+
+    fn sort(&mut self) {
+        self.order = (0..self.rewrites.len()).collect();
+        let key = &self.order_key;
+        self.order.sort_by_key(|&r| key[r]);
+    }
 }
 
 /// The (callee, type) of every call node in the e-graph.
