@@ -30,8 +30,10 @@
 //!   order egg lists its root kind's classes, so the matches, the backoff counts and the
 //!   application order are those of the unindexed search), and a round compiles only the
 //!   rules found somewhere: a 10,000-rule library that matches nowhere costs one query per
-//!   e-class, not 10,000 compilations and searches. A rule found later ends the round, like
-//!   a new call (see [`saturate`]). [`Limits::pattern_index`] turns it off.
+//!   e-class, not 10,000 compilations and searches. A rule the index finds only later (its
+//!   root's shape built by another rule) is compiled then and joins the run in rule order,
+//!   unbanned, with nothing else reset: the run is the unindexed one (tested).
+//!   [`Limits::pattern_index`] turns it off.
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
@@ -378,7 +380,7 @@ const CLASSES_PER_CLOCK_CHECK: usize = 32;
 /// Where the rules of a set may match in an e-graph, by the pattern index.
 #[derive(Default)]
 struct Candidates {
-    /// Per rule: does it may match somewhere?
+    /// Per rule: may it match somewhere?
     active: Vec<bool>,
     /// (rule, e-class) pairs where it may match.
     at: FxHashSet<(u32, egg::Id)>,
