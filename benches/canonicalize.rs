@@ -10,7 +10,9 @@
 //!   patterns (the folders take `x * 1` and `neg(neg x)` first);
 //! - `rules-only`: folding off, so the two rules do the work;
 //! - `all-greedy-rules`: folds and every rule the greedy engine runs (the bundled library
-//!   minus `fast-math` and `algebra`), the matching cost of a real rule library.
+//!   minus `fast-math` and `algebra`), the matching cost of a real rule library;
+//! - `rules-only-unindexed`, `all-greedy-rules-unindexed`: the same with the pattern index off
+//!   (`GreedyConfig::pattern_index`), what the index costs or saves.
 //!
 //! Each sample canonicalizes a fresh copy of the program (making the copy and dropping the
 //! result are not timed).
@@ -67,6 +69,13 @@ fn canonicalize(c: &mut Criterion) {
     let all = only(
         Canonicalize::with_filtered_rules(&rules, &greedy_filter()).expect("the rules compile"),
     );
+    let unindexed = GreedyConfig::canonicalize().with_pattern_index(false);
+    let rules_only_unindexed = only(pass().with_config(unindexed.clone().with_fold(false)));
+    let all_unindexed = only(
+        Canonicalize::with_filtered_rules(&rules, &greedy_filter())
+            .expect("the rules compile")
+            .with_config(unindexed),
+    );
     let mut g = c.benchmark_group("canonicalize");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
@@ -79,6 +88,8 @@ fn canonicalize(c: &mut Criterion) {
             ("canonicalize", &canon),
             ("rules-only", &rules_only),
             ("all-greedy-rules", &all),
+            ("rules-only-unindexed", &rules_only_unindexed),
+            ("all-greedy-rules-unindexed", &all_unindexed),
         ] {
             g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
                 // The program is returned, so dropping it is not timed either.

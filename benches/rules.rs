@@ -1,5 +1,6 @@
 //! Parsing and checking a generated library of 10,000 rules (SMR scaled to 2,000-10,000 GEMM
-//! variations): the time `RuleSet::add_source` takes for the whole file.
+//! variations): the time `RuleSet::add_source` takes for the whole file, and the time the
+//! pattern index over them takes to build (`PatternIndex::new`).
 //!
 //! `cargo bench --bench rules`; figures in `BENCHMARKS.md`.
 
@@ -7,6 +8,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ptir_rules::index::PatternIndex;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt::Write;
 use std::time::Duration;
@@ -60,6 +62,11 @@ fn rules(c: &mut Criterion) {
             set.add_source("generated.rules", &text)
                 .map(|()| set.rules().len())
         })
+    });
+    // Loading a library must not cost more than parsing it: the pattern index of both
+    // engines over the same 10,000 rules.
+    g.bench_function("index/10000", |b| {
+        b.iter(|| PatternIndex::new(once.rules()).len())
     });
     g.finish();
 }

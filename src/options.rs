@@ -87,6 +87,7 @@ impl Limits {
             rewrites: self.rewrites,
             time: self.time,
             scheduler: self.scheduler,
+            ..ptir_egraph::Limits::default()
         }
     }
 

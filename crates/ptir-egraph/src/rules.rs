@@ -17,10 +17,14 @@
 use crate::analysis::PtirEGraph;
 use crate::join::JoinPattern;
 use crate::language::{OpKind, PtirNode};
-use egg::{Applier, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar};
+use egg::{
+    Applier, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
+};
 use ptir_ir::{Op, OpKey, Scalar, Type};
+use ptir_rules::index::{AttrRef, Head, Subject};
 use ptir_rules::{
-    op_attrs, Attr, AttrValue, Bindings, Registry, ResultBuilder, Rule, RuleSet, Term, TermId, Var,
+    attr_slots, op_attrs, Attr, AttrValue, Bindings, Registry, ResultBuilder, Rule, RuleSet, Term,
+    TermId, Var,
 };
 use std::sync::Arc;
 
@@ -38,13 +42,27 @@ pub struct SkippedRule {
 /// The rewrites of a rule set, compiled against one e-graph (whose tables hold the attribute
 /// literals of the patterns).
 pub struct CompiledRules {
-    /// The rewrites.
-    pub rewrites: Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>,
+    /// The rewrites: the builtin ones, then the rules' in the order they were compiled
+    /// ([`order`](Self::order) is rule order).
+    pub rewrites: Vec<Arc<Rewrite<PtirNode, crate::analysis::PtirAnalysis>>>,
+    /// The rewrites' indices in rule order (builtin first, then by the rule's position in the
+    /// set and its variant): the order the saturation loop searches and applies them in.
+    pub order: Vec<usize>,
+    /// Per rewrite: its place in [`order`](Self::order) (builtin, or 1 + the rule's position,
+    /// and the variant).
+    order_key: Vec<(usize, usize)>,
+    registry: Arc<Registry>,
     /// How many of `rewrites`, at the front, are builtin ones, whose appliers read the nodes
     /// of the matched e-classes (the saturation loop applies them every time).
     pub builtin: usize,
     /// Rules left out (greedy-only ones).
     pub skipped: Vec<SkippedRule>,
+    /// Per rewrite: the position in the rule set of its rule, if it has one root (the pattern
+    /// index finds where it may match); `None` for builtin and multi-root rewrites.
+    pub rule_of: Vec<Option<u32>>,
+    /// Per rule of the set: was it compiled (or left out) here? The others were not asked
+    /// for (see [`compile_where`]).
+    pub attempted: Vec<bool>,
     /// The callees of the rules' source call patterns (`@foo` of `(call @foo ...)`).
     call_patterns: Vec<String>,
     /// The call kinds (callee, type) of the e-graph the rules were compiled against, sorted.
@@ -87,9 +105,20 @@ impl CallWatch {
 
 /// Compiles every rule of `rules` for `egraph`.
 pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
+    compile_where(rules, egraph, |_| true)
+}
+
+/// Compiles the rules of `rules` at the positions `keep` accepts, and every multi-root rule,
+/// for `egraph` (the saturation loop compiles only the rules the pattern index finds a place
+/// for: compiling costs more than searching a rule that matches nowhere).
+pub fn compile_where(
+    rules: &RuleSet,
+    egraph: &mut PtirEGraph,
+    keep: impl Fn(usize) -> bool,
+) -> CompiledRules {
     let registry = Arc::new(rules.registry().clone());
     let callees = call_kinds(egraph);
-    let rewrites = builtin_rewrites();
+    let rewrites: Vec<_> = builtin_rewrites().into_iter().map(Arc::new).collect();
     let mut call_patterns: Vec<String> = rules
         .rules()
         .iter()
@@ -108,35 +137,86 @@ pub fn compile(rules: &RuleSet, egraph: &mut PtirEGraph) -> CompiledRules {
     call_patterns.dedup();
     let mut out = CompiledRules {
         builtin: rewrites.len(),
+        order: (0..rewrites.len()).collect(),
+        order_key: (0..rewrites.len()).map(|i| (0, i)).collect(),
+        registry,
+        rule_of: vec![None; rewrites.len()],
+        attempted: vec![false; rules.rules().len()],
         rewrites,
         skipped: Vec::new(),
         call_patterns,
         callees: callees.clone(),
     };
-    for rule in rules.rules() {
+    for (n, rule) in rules.rules().iter().enumerate() {
+        let single = rule.source.roots.len() == 1;
+        if !single || rule.greedy_only || keep(n) {
+            out.add(n, rule, egraph);
+        }
+    }
+    out.sort();
+    out
+}
+
+impl CompiledRules {
+    /// Compiles the rules at the positions `keep` accepts that were not compiled yet (the
+    /// pattern index found a place for them since), keeping [`order`](Self::order) rule
+    /// order; returns whether any was added.
+    pub fn compile_more(
+        &mut self,
+        rules: &RuleSet,
+        egraph: &mut PtirEGraph,
+        keep: impl Fn(usize) -> bool,
+    ) -> bool {
+        let before = self.rewrites.len();
+        let mut any = false;
+        for (n, rule) in rules.rules().iter().enumerate() {
+            if !self.attempted[n] && keep(n) {
+                self.add(n, rule, egraph);
+                any = true;
+            }
+        }
+        if self.rewrites.len() > before {
+            self.sort();
+        }
+        any
+    }
+
+    /// Compiles rule `n` (every variant), or records why it is left out.
+    fn add(&mut self, n: usize, rule: &Rule, egraph: &mut PtirEGraph) {
+        self.attempted[n] = true;
         if rule.greedy_only {
-            out.skipped.push(SkippedRule {
+            self.skipped.push(SkippedRule {
                 name: rule.name.clone(),
                 reason: "uses a greedy-only predicate (use counts)".into(),
             });
-            continue;
+            return;
         }
-        for (i, variant) in variants(rule, &callees).into_iter().enumerate() {
+        let single = rule.source.roots.len() == 1;
+        for (i, variant) in variants(rule, &self.callees).into_iter().enumerate() {
             let name = if i == 0 {
                 rule.name.clone()
             } else {
                 format!("{}#{i}", rule.name)
             };
-            match rewrite(rule, &variant, &name, egraph, &registry) {
-                Ok(rw) => out.rewrites.push(rw),
-                Err(reason) => out.skipped.push(SkippedRule {
+            match rewrite(rule, &variant, &name, egraph, &self.registry) {
+                Ok(rw) => {
+                    self.rewrites.push(Arc::new(rw));
+                    self.rule_of.push(single.then_some(n as u32));
+                    self.order_key.push((n + 1, i));
+                }
+                Err(reason) => self.skipped.push(SkippedRule {
                     name: rule.name.clone(),
                     reason,
                 }),
             }
         }
     }
-    out
+
+    fn sort(&mut self) {
+        self.order = (0..self.rewrites.len()).collect();
+        let key = &self.order_key;
+        self.order.sort_by_key(|&r| key[r]);
+    }
 }
 
 /// The (callee, type) of every call node in the e-graph.
@@ -355,6 +435,51 @@ fn slot_var(kind: char, t: TermId, k: usize) -> EVar {
     format!("?__{kind}{}_{k}", t.0)
         .parse()
         .expect("a valid variable name")
+}
+
+/// An e-graph as the pattern index sees it: a position is an e-class, its nodes the
+/// e-nodes; impure and region e-nodes have no head (patterns have token 0 and no regions).
+pub(crate) struct EGraphSubject<'a>(pub &'a PtirEGraph);
+
+impl Subject for EGraphSubject<'_> {
+    type Pos = Id;
+    type Node = (Id, usize);
+
+    fn nodes(&self, pos: Id, f: &mut dyn FnMut((Id, usize))) {
+        let class = &self.0[pos];
+        for i in 0..class.nodes.len() {
+            f((class.id, i));
+        }
+    }
+
+    fn head(&self, (c, i): (Id, usize)) -> Option<Head<'_>> {
+        let PtirNode::Op(k, children) = &self.0[c].nodes[i] else {
+            return None;
+        };
+        if k.token != 0 {
+            return None;
+        }
+        let (_, slots) = attr_slots(k.key)?;
+        Some(Head {
+            key: k.key,
+            callee: k.callee.map(|c| c.as_str()),
+            operands: children.len().checked_sub(slots.len())?,
+        })
+    }
+
+    fn attr(&self, (c, i): (Id, usize), slot: usize) -> Option<AttrRef<'_>> {
+        let PtirNode::Op(k, children) = &self.0[c].nodes[i] else {
+            return None;
+        };
+        let (_, slots) = attr_slots(k.key)?;
+        let first = children.len().checked_sub(slots.len())?;
+        let child = *children.get(first + slot)?;
+        self.0[child].data.attr.as_ref().map(AttrRef::from)
+    }
+
+    fn operand(&self, (c, i): (Id, usize), k: usize) -> Id {
+        self.0[c].nodes[i].children()[k]
+    }
 }
 
 /// Checks what patterns cannot say, builds the result, and unions it with the match.
@@ -640,5 +765,73 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
             }
         }
         changed
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+    use crate::saturate::{saturate, Limits};
+    use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
+    use ptir_rules::index::PatternIndex;
+    use ptir_rules::library::non_firing_rules;
+
+    /// Every e-class where a compiled single-root rule's egg pattern matches is one where the
+    /// pattern index finds the rule: on generated programs and a GPT-2 block, saturated for
+    /// two iterations (so that classes hold several nodes), with the bundled rules (fast-math
+    /// included), call patterns and generated non-firing rules.
+    #[test]
+    fn the_index_prunes_no_rule_that_matches() {
+        let mut rules = RuleSet::bundled().unwrap();
+        rules
+            .add_source("never.rules", &non_firing_rules(40))
+            .unwrap();
+        rules
+            .add_source(
+                "calls.rules",
+                "(rule neg-call (neg (call @helper ?x)) => (call @helper (neg ?x)))
+                 (rule tt (transpose (transpose ?x (1 0)) (1 0)) => ?x)",
+            )
+            .unwrap();
+        let index = PatternIndex::new(rules.rules());
+        let mut programs: Vec<ptir_ir::Program> = (0..40)
+            .map(|seed| generate(&GenConfig::new(seed, 40)))
+            .collect();
+        programs.push(gpt2_stack(&Gpt2Config::small(1)).unwrap());
+        let limits = Limits {
+            iterations: 2,
+            pattern_index: false,
+            ..Limits::default()
+        };
+        let mut checked = 0;
+        for program in &programs {
+            for f in &program.functions {
+                let Ok(mut lowered) = crate::lower(program, &f.name) else {
+                    continue;
+                };
+                saturate(&mut lowered, &rules, &limits);
+                let egraph = &mut lowered.egraph;
+                let compiled = compile(&rules, egraph);
+                egraph.rebuild();
+                let mut found = Vec::new();
+                for class in egraph.classes() {
+                    found.clear();
+                    index.candidates(&EGraphSubject(egraph), class.id, &mut found);
+                    for (rw, n) in compiled.rewrites.iter().zip(&compiled.rule_of) {
+                        let Some(n) = n else { continue };
+                        if rw.searcher.search_eclass(egraph, class.id).is_some() {
+                            checked += 1;
+                            assert!(
+                                found.contains(n),
+                                "`{}` matches e-class {} but the index leaves it out",
+                                rw.name,
+                                class.id
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} matches checked");
     }
 }

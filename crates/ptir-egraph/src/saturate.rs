@@ -24,18 +24,31 @@
 //!   failure can be transient (a lookup in an e-graph not yet rebuilt, a splat value a later
 //!   merge makes known). The builtin rewrites, which read the classes' nodes, always apply.
 //!
+//! - **Each rule is searched only where it may match.** Before each iteration the rule set's
+//!   pattern index ([`RuleSet::index`]) is asked, once per e-class, which rules' first
+//!   roots can match there; a single-root rule is searched only in those e-classes (in the
+//!   order egg lists its root kind's classes, so the matches, the backoff counts and the
+//!   application order are those of the unindexed search), and a round compiles only the
+//!   rules found somewhere: a 10,000-rule library that matches nowhere costs one query per
+//!   e-class, not 10,000 compilations and searches. A rule the index finds only later (its
+//!   root's shape built by another rule) is compiled then and joins the run in rule order,
+//!   unbanned, with nothing else reset: the run is the unindexed one (tested).
+//!   [`Limits::pattern_index`] turns it off.
+//!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
 
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use crate::rules::{compile, CallWatch, SkippedRule};
+use crate::rules::{compile, compile_where, CallWatch, CompiledRules, EGraphSubject, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
+use ptir_rules::index::PatternIndex;
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
 use rustc_hash::FxHashSet;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default iteration limit of [`Limits`].
@@ -100,6 +113,11 @@ pub struct Limits {
     pub time: Duration,
     /// The scheduler (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
+    /// Search each rule only in the e-classes where the pattern index finds its first root's
+    /// shape, and compile only the rules it finds somewhere (default true; off, every rule is
+    /// compiled and searched in every e-class of its root kind: the same matches, slower with
+    /// large rule libraries).
+    pub pattern_index: bool,
 }
 
 impl Default for Limits {
@@ -110,6 +128,7 @@ impl Default for Limits {
             rewrites: None,
             time: EGRAPH_TIME_LIMIT,
             scheduler: Scheduler::default(),
+            pattern_index: true,
         }
     }
 }
@@ -287,33 +306,40 @@ pub fn saturate_until(
     let mut iterations = Vec::new();
     let mut total = 0;
     let node_limit = limits.node_limit(egraph.total_number_of_nodes());
+    let index = limits.pattern_index.then(|| rules.index());
     let (compiled, stop) = loop {
-        let compiled = compile(rules, &mut egraph);
+        // With the index, the single-root rules are compiled as it finds places for them,
+        // before each iteration (`Run::run`).
+        let mut compiled = match index {
+            Some(_) => compile_where(rules, &mut egraph, |_| false),
+            None => compile(rules, &mut egraph),
+        };
         egraph.rebuild();
         let outcome = {
+            let watch = compiled.call_watch();
+            let schedule = Schedule::new(
+                limits.scheduler,
+                compiled.rewrites.len(),
+                backoff_match_limit(&egraph),
+            );
             let mut run = Run {
-                rewrites: &compiled.rewrites,
-                builtin: compiled.builtin,
-                vars: compiled
-                    .rewrites
-                    .iter()
-                    .map(|rw| rw.searcher.vars())
-                    .collect(),
+                index,
+                rules,
+                candidates: Candidates::default(),
+                vars: Vec::new(),
+                compiled: &mut compiled,
                 done: FxHashSet::default(),
                 key: Vec::new(),
-                watch: compiled.call_watch(),
+                watch,
                 limits,
                 node_limit,
                 deadline,
-                schedule: Schedule::new(
-                    limits.scheduler,
-                    compiled.rewrites.len(),
-                    backoff_match_limit(&egraph),
-                ),
+                schedule,
                 iterations: std::mem::take(&mut iterations),
                 total,
                 counted: (egraph.total_number_of_nodes(), egraph.total_size()),
             };
+            run.refresh_vars();
             let outcome = run.run(&mut egraph);
             iterations = run.iterations;
             total = run.total;
@@ -351,11 +377,44 @@ type Matches<'a> = Vec<SearchMatches<'a, PtirNode>>;
 /// E-classes searched between two looks at the clock.
 const CLASSES_PER_CLOCK_CHECK: usize = 32;
 
+/// Where the rules of a set may match in an e-graph, by the pattern index.
+#[derive(Default)]
+struct Candidates {
+    /// Per rule: may it match somewhere?
+    active: Vec<bool>,
+    /// (rule, e-class) pairs where it may match.
+    at: FxHashSet<(u32, egg::Id)>,
+}
+
+impl Candidates {
+    fn find(index: &PatternIndex, egraph: &PtirEGraph) -> Self {
+        let mut out = Candidates {
+            active: vec![false; index.len()],
+            at: FxHashSet::default(),
+        };
+        let subject = EGraphSubject(egraph);
+        let mut found = Vec::new();
+        for class in egraph.classes() {
+            found.clear();
+            index.candidates(&subject, class.id, &mut found);
+            for &r in &found {
+                out.active[r as usize] = true;
+                out.at.insert((r, class.id));
+            }
+        }
+        out
+    }
+}
+
 /// The state of one saturation loop.
 struct Run<'r> {
-    rewrites: &'r [PtirRewrite],
-    /// Rewrites before this index are always applied (they read the classes' nodes).
-    builtin: usize,
+    /// The pattern index of the rule set, unless it is off.
+    index: Option<&'r PatternIndex>,
+    rules: &'r RuleSet,
+    /// Where the rules may match in this iteration.
+    candidates: Candidates,
+    /// The rewrites, compiled as the pattern index finds places for their rules.
+    compiled: &'r mut CompiledRules,
     /// Each rewrite's pattern variables.
     vars: Vec<Vec<egg::Var>>,
     /// The matches that changed the e-graph: rule, e-class and the variables' classes, all
@@ -413,6 +472,17 @@ impl<'r> Run<'r> {
             if self.watch.has_new(egraph) {
                 return None;
             }
+            if let Some(index) = self.index {
+                self.candidates = Candidates::find(index, egraph);
+                let found = &self.candidates.active;
+                if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
+                    // Rules that found no place before have one now: compiled, they join
+                    // the run in rule order, with fresh schedules.
+                    egraph.rebuild();
+                    self.refresh_vars();
+                    self.schedule.grow(self.compiled.rewrites.len());
+                }
+            }
             if let Some(stop) = self.iteration(egraph) {
                 return Some(stop);
             }
@@ -432,17 +502,20 @@ impl<'r> Run<'r> {
             apply: Duration::ZERO,
             rebuild: Duration::ZERO,
         };
+        // The rewrites of this iteration, shared: matches borrow their patterns while the
+        // loop's state changes.
+        let rewrites = self.compiled.rewrites.clone();
         let t = Instant::now();
-        let (matches, mut stop) = self.search(egraph, i, &mut report.banned);
+        let (matches, mut stop) = self.search(&rewrites, egraph, i, &mut report.banned);
         report.search = t.elapsed();
         let t = Instant::now();
-        let mut applied = vec![0; self.rewrites.len()];
+        let mut applied = vec![0; rewrites.len()];
         if stop.is_none() {
-            stop = self.apply(egraph, matches, &mut applied);
+            stop = self.apply(&rewrites, egraph, matches, &mut applied);
         }
-        report.applied = (self.rewrites.iter().zip(applied))
-            .filter(|(_, n)| *n > 0)
-            .map(|(rw, n)| (rw.name.to_string(), n))
+        report.applied = (self.compiled.order.iter())
+            .filter(|&&r| applied[r] > 0)
+            .map(|&r| (rewrites[r].name.to_string(), applied[r]))
             .collect();
         report.apply = t.elapsed();
         let t = Instant::now();
@@ -474,22 +547,39 @@ impl<'r> Run<'r> {
         }
     }
 
-    /// Searches every rule the scheduler lets run; stops early at the deadline.
-    fn search(
+    /// The pattern variables of every rewrite, after rewrites were added.
+    fn refresh_vars(&mut self) {
+        let known = self.vars.len();
+        (self.vars).extend(
+            self.compiled.rewrites[known..]
+                .iter()
+                .map(|rw| rw.searcher.vars()),
+        );
+    }
+
+    /// Searches every rule the scheduler lets run, in rule order; stops early at the deadline.
+    fn search<'a>(
         &mut self,
+        rewrites: &'a [Arc<PtirRewrite>],
         egraph: &PtirEGraph,
         i: usize,
         banned: &mut Vec<String>,
-    ) -> (Vec<(usize, Matches<'r>)>, Option<StopReason>) {
-        let rewrites = self.rewrites;
+    ) -> (Vec<(usize, Matches<'a>)>, Option<StopReason>) {
         let mut out = Vec::new();
-        for (r, rw) in rewrites.iter().enumerate() {
+        for k in 0..self.compiled.order.len() {
+            let r = self.compiled.order[k];
+            let rw = &rewrites[r];
             let Some(threshold) = self.schedule.threshold(r, i) else {
                 banned.push(rw.name.to_string());
                 continue;
             };
-            let Some(ms) = search_until(rw, egraph, threshold.saturating_add(1), self.deadline)
-            else {
+            let only = match (self.index, self.compiled.rule_of[r]) {
+                (Some(_), Some(n)) if !self.candidates.active[n as usize] => continue,
+                (Some(_), Some(n)) => Some((n, &self.candidates.at)),
+                _ => None,
+            };
+            let limit = threshold.saturating_add(1);
+            let Some(ms) = search_until(rw, egraph, limit, only, self.deadline) else {
                 return (out, Some(self.deadline.stop_reason()));
             };
             let found: usize = ms.iter().map(|m| m.substs.len()).sum();
@@ -509,13 +599,14 @@ impl<'r> Run<'r> {
     /// and checking the limits in between.
     fn apply(
         &mut self,
+        rewrites: &[Arc<PtirRewrite>],
         egraph: &mut PtirEGraph,
-        matches: Vec<(usize, Matches<'r>)>,
+        matches: Vec<(usize, Matches<'_>)>,
         applied: &mut [usize],
     ) -> Option<StopReason> {
         for (r, ms) in matches {
-            let rw = &self.rewrites[r];
-            let remember = r >= self.builtin;
+            let rw = &rewrites[r];
+            let remember = r >= self.compiled.builtin;
             for m in &ms {
                 for subst in &m.substs {
                     if remember {
@@ -577,11 +668,13 @@ impl<'r> Run<'r> {
 }
 
 /// At most `limit` matches of `rw`, or `None` if `deadline` passed while searching. A
-/// single-root pattern searches only the e-classes holding its root's kind, as egg does.
+/// single-root pattern searches only the e-classes holding its root's kind, as egg does, and
+/// with `only = (rule, pairs)` only those where the pattern index found the rule.
 fn search_until<'a>(
     rw: &'a PtirRewrite,
     egraph: &PtirEGraph,
     limit: usize,
+    only: Option<(u32, &FxHashSet<(u32, egg::Id)>)>,
     deadline: Deadline,
 ) -> Option<Matches<'a>> {
     let root = rw
@@ -608,6 +701,9 @@ fn search_until<'a>(
         }
         if k % CLASSES_PER_CLOCK_CHECK == 0 && deadline.passed() {
             return None;
+        }
+        if only.is_some_and(|(r, at)| !at.contains(&(r, id))) {
+            continue;
         }
         if let Some(m) = rw.searcher.search_eclass_with_limit(egraph, id, left) {
             left = left.saturating_sub(m.substs.len());
@@ -645,6 +741,11 @@ impl Schedule {
                 (i >= until).then(|| shifted(self.match_limit, times))
             }
         }
+    }
+
+    /// Rewrites were added: they start unbanned.
+    fn grow(&mut self, rules: usize) {
+        self.bans.resize(rules, (0, 0));
     }
 
     fn ban(&mut self, r: usize, i: usize) {

@@ -71,8 +71,8 @@ pub use passes::{
     DEFAULT_PIPELINE,
 };
 pub use pattern::{
-    FrozenPatternSet, MatchAnyOpTypeTag, OpRewritePattern, Pattern, PatternFilter, PatternId,
-    PatternSet, Roots, Typed, IMPOSSIBLE_TO_MATCH,
+    Candidates, FrozenPatternSet, MatchAnyOpTypeTag, OpRewritePattern, Pattern, PatternFilter,
+    PatternId, PatternSet, Roots, Typed, IMPOSSIBLE_TO_MATCH,
 };
 pub use rewriter::{InstEdit, Listener, ProgramRewriter};
 pub use rules::{callee_matches, compile_rules, CompileError, RulePattern};

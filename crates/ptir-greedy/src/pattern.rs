@@ -11,7 +11,9 @@
 use crate::ir::Ir;
 use crate::rewriter::ProgramRewriter;
 use crate::views::OpView;
-use ptir_ir::{InstId, OpKey};
+use ptir_ir::{InstId, OpKey, ValueId};
+use ptir_rules::index::{AttrRef, Head, PatternIndex, Subject};
+use ptir_rules::{attr_slots, op_attr, Rule};
 use rustc_hash::FxHashMap;
 use std::marker::PhantomData;
 
@@ -68,6 +70,14 @@ pub trait Pattern {
     /// Unless it says so, the driver does not apply it to its own results (default false).
     fn has_bounded_recursion(&self) -> bool {
         false
+    }
+
+    /// The rule this pattern applies, if it is one: the frozen set indexes rules
+    /// ([`PatternIndex`]) so that each is tried only at ops its first root's shape can match.
+    /// A pattern returning a rule promises not to match where that rule's first root cannot
+    /// (default none: tried at every op of its root kinds).
+    fn source_rule(&self) -> Option<&Rule> {
+        None
     }
 
     /// Tries to rewrite at `root`. **Returns `true` iff it changed the IR; decides the match
@@ -299,6 +309,7 @@ impl PatternSet {
         frozen
             .any_op
             .sort_by_key(|&id| std::cmp::Reverse(info[id].benefit));
+        frozen.index_rules();
         frozen
     }
 }
@@ -318,6 +329,69 @@ pub struct FrozenPatternSet {
     info: Vec<Info>,
     by_root: FxHashMap<OpKey, Vec<PatternId>>,
     any_op: Vec<PatternId>,
+    /// The rules of the rule patterns rooted at one kind.
+    index: PatternIndex,
+    /// The pattern of each rule of `index`.
+    indexed: Vec<PatternId>,
+    /// Per pattern: its root kind and position in that kind's list, if the index holds it.
+    rank: Vec<Option<(OpKey, u32)>>,
+    /// Per root kind: the patterns the index does not hold, with their positions.
+    unindexed: FxHashMap<OpKey, Vec<(u32, PatternId)>>,
+}
+
+/// The patterns that may match one op ([`FrozenPatternSet::candidates`]), with the scratch
+/// that finding them needs, reused from op to op.
+#[derive(Clone, Debug, Default)]
+pub struct Candidates {
+    ids: Vec<PatternId>,
+    rules: Vec<u32>,
+    ranked: Vec<(u32, PatternId)>,
+}
+
+impl Candidates {
+    /// The candidate patterns, in the order they are tried.
+    pub fn ids(&self) -> &[PatternId] {
+        &self.ids
+    }
+}
+
+/// The greedy IR as the pattern index sees it: a value is its defining instruction.
+struct IrSubject<'a, 'c>(&'a Ir<'c>);
+
+impl Subject for IrSubject<'_, '_> {
+    type Pos = ValueId;
+    type Node = InstId;
+
+    fn nodes(&self, pos: ValueId, f: &mut dyn FnMut(InstId)) {
+        if let Some(i) = self.0.inst_of(pos) {
+            f(i);
+        }
+    }
+
+    fn head(&self, node: InstId) -> Option<Head<'_>> {
+        let inst = self.0.inst(node)?;
+        let key = inst.op.key();
+        attr_slots(key)?;
+        Some(Head {
+            key,
+            callee: match &inst.op {
+                ptir_ir::Op::Call { callee } => Some(callee),
+                _ => None,
+            },
+            operands: inst.operands.len(),
+        })
+    }
+
+    fn attr(&self, node: InstId, slot: usize) -> Option<AttrRef<'_>> {
+        let inst = self.0.inst(node)?;
+        op_attr(&inst.op, &inst.ty, slot)
+    }
+
+    fn operand(&self, node: InstId, i: usize) -> ValueId {
+        self.0
+            .inst(node)
+            .map_or(ValueId(u32::MAX), |inst| inst.operands[i])
+    }
 }
 
 impl std::fmt::Debug for FrozenPatternSet {
@@ -380,6 +454,56 @@ impl FrozenPatternSet {
         self.info.iter().position(|i| i.name == name)
     }
 
+    /// Builds the pattern index over the rule patterns rooted at one kind.
+    fn index_rules(&mut self) {
+        self.rank = vec![None; self.info.len()];
+        let mut rules = Vec::new();
+        for (key, list) in &self.by_root {
+            for (pos, &id) in list.iter().enumerate() {
+                let single = matches!(self.info[id].pattern.roots(), Roots::Ops(k) if k.len() == 1);
+                if single && self.info[id].pattern.source_rule().is_some() {
+                    self.rank[id] = Some((*key, pos as u32));
+                    rules.push(id);
+                } else {
+                    self.unindexed
+                        .entry(*key)
+                        .or_default()
+                        .push((pos as u32, id));
+                }
+            }
+        }
+        rules.sort_unstable();
+        self.index = PatternIndex::new(
+            rules
+                .iter()
+                .filter_map(|&id| self.info[id].pattern.source_rule()),
+        );
+        self.indexed = rules;
+    }
+
+    /// The patterns rooted at `op`'s kind that may match it, in the order of
+    /// [`for_root`](Self::for_root), into `out`: every pattern the index does not hold, and
+    /// the rule patterns whose first root's shape the pattern index finds at `op`.
+    pub fn candidates(&self, ir: &Ir<'_>, op: InstId, out: &mut Candidates) {
+        out.ids.clear();
+        out.rules.clear();
+        out.ranked.clear();
+        let Some(key) = ir.op_key(op) else { return };
+        self.index
+            .candidates(&IrSubject(ir), op.value(), &mut out.rules);
+        out.ranked.extend(out.rules.iter().filter_map(|&r| {
+            let id = self.indexed[r as usize];
+            match self.rank[id] {
+                Some((k, pos)) if k == key => Some((pos, id)),
+                _ => None,
+            }
+        }));
+        out.ranked
+            .extend_from_slice(self.unindexed.get(&key).map_or(&[], |v| &v[..]));
+        out.ranked.sort_unstable();
+        out.ids.extend(out.ranked.iter().map(|&(_, id)| id));
+    }
+
     /// The order in which patterns are tried on an op of kind `key` (MLIR's
     /// `PatternApplicator`): op-specific and any-op patterns interleaved by benefit, an any-op
     /// pattern going first only when its benefit is strictly higher.
@@ -402,7 +526,16 @@ pub(crate) struct ApplyOrder {
 
 impl ApplyOrder {
     pub(crate) fn next(&mut self, set: &FrozenPatternSet, key: OpKey) -> Option<PatternId> {
-        let specific = set.for_root(key);
+        self.next_in(set, set.for_root(key))
+    }
+
+    /// The next of `specific` (a subsequence of one root kind's list) and the any-op
+    /// patterns, in the order of [`FrozenPatternSet::order_for`].
+    pub(crate) fn next_in(
+        &mut self,
+        set: &FrozenPatternSet,
+        specific: &[PatternId],
+    ) -> Option<PatternId> {
         let any = set.any_op();
         let mut best = specific.get(self.specific).copied();
         let mut from_any = false;

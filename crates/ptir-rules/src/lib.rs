@@ -52,6 +52,8 @@ mod error;
 pub mod example;
 pub mod externs;
 pub mod fuzz;
+pub mod index;
+pub mod library;
 mod ops;
 mod parse;
 mod pat;
@@ -68,7 +70,7 @@ pub use ast::{
 pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
 pub use error::RuleError;
-pub use ops::{attr_slots, make_op, op_attrs};
+pub use ops::{attr_slots, make_op, op_attr, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
 pub use pat::{parse_pat, pat_dims, specialize_pat};
 pub use registry::{

@@ -9,6 +9,7 @@
 //! rules can bind and build them.
 
 use crate::ast::{AttrKind, AttrValue};
+use crate::index::AttrRef;
 use ptir_ir::{infer_type, InferContext, Op, OpKey, TensorType, Type};
 
 /// The operand count (`None`: any number, at least one) and the attribute slots of an op kind
@@ -61,6 +62,27 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
         } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
         Op::TupleGet { index } => vec![AttrValue::Int(*index)],
         _ => vec![],
+    }
+}
+
+/// Attribute slot `slot` of an existing op with result type `ty`, borrowed: what
+/// [`op_attrs`] gives at that position, without building the list (the pattern index asks
+/// this for every op it looks at).
+pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>> {
+    let shape = || ty.as_tensor().map(|t| AttrRef::Ints(&t.shape));
+    match (op, slot) {
+        (Op::Cast, 0) => ty.as_tensor().map(|t| AttrRef::DType(t.dtype)),
+        (Op::Reshape, 0) | (Op::Broadcast { .. }, 1) => shape(),
+        (Op::Transpose { perm: xs }, 0)
+        | (Op::Broadcast { dims: xs }, 0)
+        | (Op::Slice { start: xs, .. }, 0)
+        | (Op::Slice { limit: xs, .. }, 1)
+        | (Op::Slice { stride: xs, .. }, 2)
+        | (Op::Reduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
+        (Op::Concat { axis: i }, 0) | (Op::TupleGet { index: i }, 0) => Some(AttrRef::Int(*i)),
+        (Op::DotGeneral(d), 0) => Some(AttrRef::Dims(d)),
+        (Op::Reduce { keep_dims, .. }, 1) => Some(AttrRef::Bool(*keep_dims)),
+        _ => None,
     }
 }
 
@@ -179,5 +201,41 @@ mod tests {
             None,
         );
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn op_attr_is_op_attrs_by_slot() {
+        use ptir_ir::{DotDims, ReduceKind};
+        let ty: Type = TensorType::new(DType::F32, vec![2, 3]).into();
+        let ops = [
+            Op::Cast,
+            Op::Reshape,
+            Op::Transpose { perm: vec![1, 0] },
+            Op::Broadcast { dims: vec![1] },
+            Op::Slice {
+                start: vec![0, 1],
+                limit: vec![2, 3],
+                stride: vec![1, 2],
+            },
+            Op::Concat { axis: 1 },
+            Op::DotGeneral(DotDims::default()),
+            Op::Reduce {
+                kind: ReduceKind::Sum,
+                axes: vec![0],
+                keep_dims: true,
+            },
+            Op::TupleGet { index: 2 },
+            Op::Tuple,
+        ];
+        for op in &ops {
+            let all = op_attrs(op, &ty);
+            for slot in 0..4 {
+                assert_eq!(
+                    op_attr(op, &ty, slot),
+                    all.get(slot).map(AttrRef::from),
+                    "{op:?}"
+                );
+            }
+        }
     }
 }

@@ -3,11 +3,13 @@
 
 use crate::ast::{Rule, Term, FAST_MATH};
 use crate::error::RuleError;
+use crate::index::PatternIndex;
 use crate::parse::{parse_rules, ExternSpec};
 use crate::registry::Registry;
 use indexmap::IndexMap;
 use ptir_ir::Program;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// The rule files bundled with the library (`rules/*.rules`), as (file name, text).
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -59,6 +61,9 @@ pub struct RuleSet {
     by_name: HashMap<String, usize>,
     externs: IndexMap<String, ExternSpec>,
     registry: Registry,
+    /// The pattern index of `rules`, built on first use (both engines ask for it; a set is
+    /// indexed once, not once per function saturated) and dropped when a rule is added.
+    index: OnceLock<PatternIndex>,
 }
 
 /// Which rules to keep: by name or label. An empty `enabled` list keeps everything not
@@ -138,6 +143,7 @@ impl RuleSet {
             by_name: HashMap::new(),
             externs: IndexMap::new(),
             registry,
+            index: OnceLock::new(),
         }
     }
 
@@ -207,7 +213,14 @@ impl RuleSet {
         }
         self.by_name.insert(rule.name.clone(), self.rules.len());
         self.rules.push(rule);
+        self.index = OnceLock::new();
         Ok(())
+    }
+
+    /// The pattern index of [`rules`](Self::rules) (rule `n` is `rules()[n]`), built on the
+    /// first call.
+    pub fn index(&self) -> &PatternIndex {
+        self.index.get_or_init(|| PatternIndex::new(&self.rules))
     }
 
     /// Declares an extern that rule results may call.
@@ -252,6 +265,7 @@ impl RuleSet {
             rules,
             externs: self.externs.clone(),
             registry: self.registry.clone(),
+            index: OnceLock::new(),
         }
     }
 

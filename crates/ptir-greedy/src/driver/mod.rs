@@ -121,6 +121,10 @@ pub struct GreedyConfig {
     pub recursion_guard: bool,
     /// Keep a [`StepLog`] (default false).
     pub log: bool,
+    /// Try at each op only the rule patterns the pattern index finds for its shape (default
+    /// true; off, every pattern rooted at the op's kind is tried: the same rewrites, slower
+    /// with large rule libraries).
+    pub pattern_index: bool,
 }
 
 impl Default for GreedyConfig {
@@ -138,6 +142,7 @@ impl Default for GreedyConfig {
             failure_cache: true,
             recursion_guard: true,
             log: false,
+            pattern_index: true,
         }
     }
 }
@@ -221,6 +226,12 @@ impl GreedyConfig {
     /// Turns the step log on or off (default off).
     pub fn with_log(mut self, on: bool) -> Self {
         self.log = on;
+        self
+    }
+
+    /// Sets [`pattern_index`](Self::pattern_index).
+    pub fn with_pattern_index(mut self, on: bool) -> Self {
+        self.pattern_index = on;
         self
     }
 }

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::fold::{fold, Fold};
 use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
-use crate::pattern::{ApplyOrder, FrozenPatternSet, PatternId};
+use crate::pattern::{ApplyOrder, Candidates, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::analysis::speculation::SPECULATION_BYTE_LIMIT;
 use ptir_ir::{InstId, Literal, Op, OpKey, Scalar, Type};
@@ -25,6 +25,8 @@ pub(crate) struct Driver<'p> {
     total_rewrites: usize,
     stats: GreedyStats,
     failures: FailureCache,
+    /// The patterns that may match the op being processed (reused).
+    candidates: Candidates,
 }
 
 type Outcome<T> = Result<T, GreedyError>;
@@ -85,6 +87,7 @@ impl<'p> Driver<'p> {
             total_rewrites: 0,
             stats: GreedyStats::default(),
             failures: FailureCache::default(),
+            candidates: Candidates::default(),
         }
     }
 
@@ -326,8 +329,27 @@ impl<'p> Driver<'p> {
         let Some(key) = rw.op_key(op) else {
             return Ok(false);
         };
+        let mut candidates = std::mem::take(&mut self.candidates);
+        let specific = if self.config.pattern_index {
+            self.patterns.candidates(rw, op, &mut candidates);
+            candidates.ids()
+        } else {
+            self.patterns.for_root(key)
+        };
+        let outcome = self.try_in_order(rw, op, specific);
+        self.candidates = candidates;
+        outcome
+    }
+
+    /// Tries `specific` (patterns rooted at `op`'s kind) and the any-op patterns, by benefit.
+    fn try_in_order(
+        &mut self,
+        rw: &mut ProgramRewriter<'_>,
+        op: InstId,
+        specific: &[PatternId],
+    ) -> Outcome<bool> {
         let mut order = ApplyOrder::default();
-        while let Some(pid) = order.next(self.patterns, key) {
+        while let Some(pid) = order.next_in(self.patterns, specific) {
             if !self.can_apply(rw, op, pid) {
                 continue;
             }

@@ -349,6 +349,9 @@ impl Pattern for RulePattern {
     fn has_bounded_recursion(&self) -> bool {
         self.rule.bounded_recursion
     }
+    fn source_rule(&self) -> Option<&Rule> {
+        Some(&self.rule)
+    }
 
     fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
         let mut fresh = State::default();

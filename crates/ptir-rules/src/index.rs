@@ -1,0 +1,425 @@
+//! The shared pattern index: one discrimination tree over the first source root of every rule
+//! of a set, so that an engine tests an op (greedy) or an e-class (saturation) only against
+//! the rules that can match it (seed 004's pattern automaton; e-matching's code trees).
+//!
+//! A rule's first root is read, down to [`INDEX_DEPTH`] op levels, as a preorder sequence of
+//! symbols: an op term is its head (kind, callee, operand count) followed by one symbol per
+//! attribute slot (a literal, or *any* for a variable or `?_`) and then its operands'
+//! sequences; a value variable, a splat constant, a reference to a named term and everything
+//! below the depth limit is `*`, which matches any subtree. The sequences are stored in a
+//! trie, and a query walks the trie and the subject together, through a [`Subject`]: what is
+//! at a position (one defining op for an SSA value, the e-nodes of an e-class) and the head,
+//! attributes and operands of each of them.
+//!
+//! **The index only over-approximates.** Every symbol is a condition that both engines'
+//! matchers check too (the op kind, the callee by [`callee_matches`], the operand count, an
+//! attribute literal by [`AttrValue::same`]), and everything else — repeated variables,
+//! splat values, constraints, stated result types, further roots — is left to the engine, so
+//! a rule the index leaves out cannot match there. Tested against unindexed matching in both
+//! engines.
+//!
+//! Building costs one pass over each rule's first root: a 10,000-rule library is indexed in a
+//! fraction of the time parsing it takes (`benches/rules.rs`).
+
+use crate::ast::{Attr, AttrValue, Pattern, Rule, Term, TermId};
+use crate::ruleset::callee_matches;
+use ptir_ir::{DType, DotDims, OpKey};
+use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+
+/// Op levels of a pattern the index tells apart: the root, its operands and theirs. Deeper
+/// terms are `*`. (Most rules are that shallow; each level multiplies the paths a query
+/// follows through an e-class.)
+pub const INDEX_DEPTH: usize = 3;
+
+/// An attribute value of the subject, borrowed (no allocation per query).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AttrRef<'a> {
+    /// See [`AttrValue::Ints`].
+    Ints(&'a [usize]),
+    /// See [`AttrValue::Int`].
+    Int(usize),
+    /// See [`AttrValue::Bool`].
+    Bool(bool),
+    /// See [`AttrValue::DType`].
+    DType(DType),
+    /// See [`AttrValue::Dims`].
+    Dims(&'a DotDims),
+    /// See [`AttrValue::Number`].
+    Number(f64),
+}
+
+impl<'a> From<&'a AttrValue> for AttrRef<'a> {
+    fn from(a: &'a AttrValue) -> Self {
+        match a {
+            AttrValue::Ints(x) => AttrRef::Ints(x),
+            AttrValue::Int(x) => AttrRef::Int(*x),
+            AttrValue::Bool(x) => AttrRef::Bool(*x),
+            AttrValue::DType(x) => AttrRef::DType(*x),
+            AttrValue::Dims(x) => AttrRef::Dims(x),
+            AttrValue::Number(x) => AttrRef::Number(*x),
+        }
+    }
+}
+
+impl AttrRef<'_> {
+    /// A hash consistent with [`AttrValue::same`] (numbers by bit pattern, every NaN alike).
+    fn key(self) -> u64 {
+        let mut h = FxHasher::default();
+        match self {
+            AttrRef::Ints(x) => (0u8, x).hash(&mut h),
+            AttrRef::Int(x) => (1u8, x).hash(&mut h),
+            AttrRef::Bool(x) => (2u8, x).hash(&mut h),
+            AttrRef::DType(x) => (3u8, x).hash(&mut h),
+            AttrRef::Dims(x) => (4u8, x).hash(&mut h),
+            AttrRef::Number(x) if x.is_nan() => (5u8, 0u64).hash(&mut h),
+            AttrRef::Number(x) => (5u8, x.to_bits()).hash(&mut h),
+        }
+        h.finish()
+    }
+
+    /// [`AttrValue::same`], against a literal of a pattern.
+    fn same(self, lit: &AttrValue) -> bool {
+        match (self, lit) {
+            (AttrRef::Number(a), AttrValue::Number(b)) => {
+                (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+            }
+            _ => self == AttrRef::from(lit),
+        }
+    }
+}
+
+/// The head of an op node of the subject: what rules dispatch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head<'a> {
+    /// The op kind.
+    pub key: OpKey,
+    /// The callee of a `call`.
+    pub callee: Option<&'a str>,
+    /// The number of operands.
+    pub operands: usize,
+}
+
+/// What the index needs to see of a program (greedy: SSA values and their defining ops) or of
+/// an e-graph (e-classes and their e-nodes).
+pub trait Subject {
+    /// A position: a value, an e-class.
+    type Pos: Copy;
+    /// A node at a position: the op defining a value, an e-node of an e-class.
+    type Node: Copy;
+
+    /// Calls `f` on each node at `pos` (none for a block parameter).
+    fn nodes(&self, pos: Self::Pos, f: &mut dyn FnMut(Self::Node));
+
+    /// The head of `node`, or `None` if no op term of a pattern can match it (a constant, an
+    /// impure e-node, a region op).
+    fn head(&self, node: Self::Node) -> Option<Head<'_>>;
+
+    /// Attribute slot `slot` of `node` (in [`crate::attr_slots`] order), if it has it.
+    fn attr(&self, node: Self::Node, slot: usize) -> Option<AttrRef<'_>>;
+
+    /// The position of operand `i` of `node`.
+    fn operand(&self, node: Self::Node, i: usize) -> Self::Pos;
+}
+
+/// The subject positions a query has still to visit, the next on top.
+type Stack<P> = SmallVec<[P; 16]>;
+
+/// The head of an op symbol: kind, interned callee (or none), operand count.
+type OpSym = (OpKey, u32, u32);
+
+const NO_CALLEE: u32 = u32::MAX;
+
+/// A trie node.
+#[derive(Clone, Debug, Default)]
+struct Node {
+    /// Rules whose sequence ends here.
+    rules: Vec<u32>,
+    /// `*` at an operand position.
+    star: Option<u32>,
+    /// Op heads at an operand position.
+    ops: FxHashMap<OpSym, u32>,
+    /// Any value at an attribute position.
+    any_attr: Option<u32>,
+    /// Literals at an attribute position, by [`AttrRef::key`].
+    lits: FxHashMap<u64, Vec<(AttrValue, u32)>>,
+}
+
+/// One symbol of a rule's sequence.
+#[derive(Clone, Debug)]
+enum Sym<'r> {
+    Star,
+    Op(OpSym),
+    AnyAttr,
+    Lit(&'r AttrValue),
+}
+
+/// The pattern index of a list of rules; see the module docs. Rules are numbered by their
+/// position in the list the index was built from.
+#[derive(Clone, Debug)]
+pub struct PatternIndex {
+    nodes: Vec<Node>,
+    callees: FxHashMap<String, u32>,
+    rules: usize,
+}
+
+impl Default for PatternIndex {
+    fn default() -> Self {
+        PatternIndex {
+            nodes: vec![Node::default()],
+            callees: FxHashMap::default(),
+            rules: 0,
+        }
+    }
+}
+
+impl PatternIndex {
+    /// Indexes the first source root of each rule, numbered in order.
+    ///
+    /// ```
+    /// use ptir_rules::{index::PatternIndex, Registry, RuleSet};
+    /// let mut set = RuleSet::new(Registry::standard());
+    /// set.add_source("r.rules", "(rule neg-neg (neg (neg ?x)) => ?x)
+    ///     (rule tt (transpose (transpose ?x (1 0)) (1 0)) => ?x)").unwrap();
+    /// let index = PatternIndex::new(set.rules());
+    /// assert_eq!(index.len(), 2);
+    /// ```
+    pub fn new<'r>(rules: impl IntoIterator<Item = &'r Rule>) -> Self {
+        let mut index = PatternIndex::default();
+        let mut seq = Vec::new();
+        for rule in rules {
+            seq.clear();
+            if let Some(&root) = rule.source.roots.first() {
+                index.sequence(&rule.source, root, &mut seq);
+            } else {
+                seq.push(Sym::Star);
+            }
+            index.insert(&seq);
+        }
+        index
+    }
+
+    /// The number of rules indexed.
+    pub fn len(&self) -> usize {
+        self.rules
+    }
+
+    /// Whether no rule is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.rules == 0
+    }
+
+    /// Appends the symbols of term `root` (at depth 0) to `out`, with an explicit stack.
+    fn sequence<'r>(&mut self, p: &'r Pattern, root: TermId, out: &mut Vec<Sym<'r>>) {
+        let mut stack = vec![(root, 0usize)];
+        while let Some((t, depth)) = stack.pop() {
+            let Term::Op {
+                key,
+                callee,
+                operands,
+                attrs,
+                ..
+            } = p.term(t)
+            else {
+                out.push(Sym::Star);
+                continue;
+            };
+            if depth >= INDEX_DEPTH {
+                out.push(Sym::Star);
+                continue;
+            }
+            let callee = match callee {
+                Some(c) => {
+                    let next = self.callees.len() as u32;
+                    *self.callees.entry(c.clone()).or_insert(next)
+                }
+                None => NO_CALLEE,
+            };
+            out.push(Sym::Op((*key, callee, operands.len() as u32)));
+            out.extend(attrs.iter().map(|a| match a {
+                Attr::Lit(v) => Sym::Lit(v),
+                _ => Sym::AnyAttr,
+            }));
+            stack.extend(operands.iter().rev().map(|&o| (o, depth + 1)));
+        }
+    }
+
+    fn child(&mut self, node: usize, sym: &Sym<'_>) -> usize {
+        let fresh = self.nodes.len() as u32;
+        let n = &mut self.nodes[node];
+        let slot = match sym {
+            Sym::Star => n.star.get_or_insert(fresh),
+            Sym::AnyAttr => n.any_attr.get_or_insert(fresh),
+            Sym::Op(h) => n.ops.entry(*h).or_insert(fresh),
+            Sym::Lit(v) => {
+                let bucket = n.lits.entry(AttrRef::from(*v).key()).or_default();
+                match bucket.iter().find(|(x, _)| AttrRef::from(*v).same(x)) {
+                    Some((_, id)) => return *id as usize,
+                    None => {
+                        bucket.push(((*v).clone(), fresh));
+                        return self.push_node(fresh);
+                    }
+                }
+            }
+        };
+        let id = *slot;
+        if id == fresh {
+            self.push_node(fresh)
+        } else {
+            id as usize
+        }
+    }
+
+    fn push_node(&mut self, id: u32) -> usize {
+        self.nodes.push(Node::default());
+        id as usize
+    }
+
+    fn insert(&mut self, seq: &[Sym<'_>]) {
+        let mut node = 0;
+        for s in seq {
+            node = self.child(node, s);
+        }
+        self.nodes[node].rules.push(self.rules as u32);
+        self.rules += 1;
+    }
+
+    /// The rules that may match at `pos`, appended to `out`, sorted and without duplicates
+    /// (a rule reached by several paths through an e-class is listed once).
+    pub fn candidates<S: Subject>(&self, subject: &S, pos: S::Pos, out: &mut Vec<u32>) {
+        let start = out.len();
+        let mut stack = Stack::new();
+        stack.push(pos);
+        self.walk(subject, 0, &mut stack, out);
+        out[start..].sort_unstable();
+        let mut keep = start;
+        for i in start..out.len() {
+            if i == start || out[i] != out[keep - 1] {
+                out[keep] = out[i];
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
+
+    /// Follows the trie from `node` with the subject positions left to visit on `stack` (the
+    /// next on top). The recursion is bounded by the length of the longest sequence.
+    fn walk<S: Subject>(&self, s: &S, node: usize, stack: &mut Stack<S::Pos>, out: &mut Vec<u32>) {
+        let n = &self.nodes[node];
+        out.extend_from_slice(&n.rules);
+        let Some(pos) = stack.pop() else { return };
+        if let Some(star) = n.star {
+            self.walk(s, star as usize, stack, out);
+        }
+        if !n.ops.is_empty() {
+            s.nodes(pos, &mut |x| {
+                let Some(h) = s.head(x) else { return };
+                let mut follow = |callee: u32| {
+                    let sym = (h.key, callee, h.operands as u32);
+                    if let Some(&child) = n.ops.get(&sym) {
+                        self.attrs(s, x, h, 0, child as usize, stack, out);
+                    }
+                };
+                match h.callee {
+                    None => follow(NO_CALLEE),
+                    Some(c) => {
+                        for p in callee_patterns(c) {
+                            if let Some(&id) = self.callees.get(p) {
+                                follow(id);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        stack.push(pos);
+    }
+
+    /// Matches the attribute symbols of op node `x` from slot `slot`, then its operands.
+    #[allow(clippy::too_many_arguments)]
+    fn attrs<S: Subject>(
+        &self,
+        s: &S,
+        x: S::Node,
+        h: Head<'_>,
+        slot: usize,
+        node: usize,
+        stack: &mut Stack<S::Pos>,
+        out: &mut Vec<u32>,
+    ) {
+        let n = &self.nodes[node];
+        if n.any_attr.is_none() && n.lits.is_empty() {
+            // Past the attributes: the operands come next, the first on top.
+            let depth = stack.len();
+            stack.extend((0..h.operands).rev().map(|i| s.operand(x, i)));
+            self.walk(s, node, stack, out);
+            stack.truncate(depth);
+            return;
+        }
+        if let Some(any) = n.any_attr {
+            self.attrs(s, x, h, slot + 1, any as usize, stack, out);
+        }
+        if n.lits.is_empty() {
+            return;
+        }
+        let Some(a) = s.attr(x, slot) else { return };
+        if let Some(bucket) = n.lits.get(&a.key()) {
+            for (v, child) in bucket {
+                if a.same(v) {
+                    self.attrs(s, x, h, slot + 1, *child as usize, stack, out);
+                }
+            }
+        }
+    }
+}
+
+/// The callees of call patterns that match a call of `actual` ([`callee_matches`]): itself,
+/// and the name before a final `_N`.
+fn callee_patterns(actual: &str) -> impl Iterator<Item = &str> {
+    let prefix = actual
+        .rsplit_once('_')
+        .map(|(p, _)| p)
+        .filter(|p| callee_matches(p, actual));
+    std::iter::once(actual).chain(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callee_patterns_are_the_name_and_its_prefix() {
+        assert_eq!(
+            callee_patterns("foo_12").collect::<Vec<_>>(),
+            ["foo_12", "foo"]
+        );
+        assert_eq!(callee_patterns("foo_x").collect::<Vec<_>>(), ["foo_x"]);
+        assert_eq!(callee_patterns("foo").collect::<Vec<_>>(), ["foo"]);
+        assert_eq!(
+            callee_patterns("a_1_2").collect::<Vec<_>>(),
+            ["a_1_2", "a_1"]
+        );
+    }
+
+    #[test]
+    fn literal_keys_agree_with_same() {
+        let vals = [
+            AttrValue::Number(f64::NAN),
+            AttrValue::Number(-f64::NAN),
+            AttrValue::Number(0.0),
+            AttrValue::Number(-0.0),
+            AttrValue::Ints(vec![1, 0]),
+            AttrValue::Int(1),
+        ];
+        for a in &vals {
+            for b in &vals {
+                let same = a.same(b);
+                assert_eq!(AttrRef::from(a).same(b), same, "{a:?} {b:?}");
+                if same {
+                    assert_eq!(AttrRef::from(a).key(), AttrRef::from(b).key());
+                }
+            }
+        }
+    }
+}
