@@ -368,3 +368,47 @@ fn rules_compose_through_introduced_calls_in_both_engines() {
         );
     }
 }
+
+/// A user function named exactly like a rule extern *whose body is the extern's idiom* is
+/// still the user's: it has one signature, and rules raising the idiom at another shape must
+/// not call it (random program 1015734, size 5: `@softmax_fused` on f32[2,4] was called on
+/// f32[4], and neither engine's output verified).
+#[test]
+fn a_users_definition_of_an_extern_at_one_shape_is_not_called_at_another() {
+    let text = "func @softmax_fused(%x: f32[2,4]) -> (f32[2,4]) {
+  %m = reduce_max %x axes=[1] keep_dims=true : f32[2,1]
+  %mb = broadcast %m dims=[0,1] : f32[2,4]
+  %s = sub %x, %mb : f32[2,4]
+  %e = exp %s : f32[2,4]
+  %z = reduce_sum %e axes=[1] keep_dims=true : f32[2,1]
+  %zb = broadcast %z dims=[0,1] : f32[2,4]
+  %y = div %e, %zb : f32[2,4]
+  return %y
+}
+func @main(%x: f32[1,4]) -> (f32[1,4]) {
+  %m = reduce_max %x axes=[1] keep_dims=true : f32[1,1]
+  %mb = broadcast %m dims=[0,1] : f32[1,4]
+  %s = sub %x, %mb : f32[1,4]
+  %e = exp %s : f32[1,4]
+  %z = reduce_sum %e axes=[1] keep_dims=true : f32[1,1]
+  %zb = broadcast %z dims=[0,1] : f32[1,4]
+  %y = div %e, %zb : f32[1,4]
+  return %y
+}
+";
+    let program = parse(text).expect("parses");
+    let x = tensor(DType::F32, &[1, 4], &[0.5, -1.0, 2.0, 0.25]);
+    for engine in ENGINES {
+        let options = Options {
+            engine,
+            ..Options::default()
+        };
+        assert_same_results(&program, &options, "main", std::slice::from_ref(&x));
+        let out = ptir::optimize(&program, &options).expect("optimizes");
+        let text = ptir::ir::print(&out.program);
+        assert!(
+            text.contains("call @ptir.softmax_fused("),
+            "{engine}: raised to the library's extern\n{text}"
+        );
+    }
+}

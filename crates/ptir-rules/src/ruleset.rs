@@ -288,12 +288,15 @@ impl RuleSet {
     /// ```
     pub fn renaming_externs_for(&self, program: &Program) -> (RuleSet, Vec<ExternRename>) {
         let owner = |name: &str, pure: bool| -> Option<String> {
-            // An outlined definition of the extern itself (`@linear_0` with the idiom's body)
-            // is the library's, so rules compose over it.
+            // An outlined definition of the extern (`@linear_0` with the idiom's body) is the
+            // library's, so rules compose over it. A function named exactly like the extern is
+            // the user's even when its body is the idiom: it has one signature, and the rules
+            // would call it at every other shape they raise (random program 1015734, size 5:
+            // a user `@softmax_fused` on f32[4,2] called on f32[4]).
             let function = program
                 .functions
                 .iter()
-                .filter(|f| !crate::externs::is_definition(name, f))
+                .filter(|f| f.name == name || !crate::externs::is_definition(name, f))
                 .map(|f| &f.name);
             let foreign_extern = program
                 .externs
