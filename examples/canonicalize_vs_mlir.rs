@@ -5,13 +5,17 @@
 //!   bundled rules that fire on the chain (`mul-one`, `neg-neg`) and folding, as
 //!   `benches/canonicalize.rs` runs it; and the same with every greedy rule of the bundled
 //!   library (minus `fast-math` and `algebra`);
+//! - **what a user runs**: `ptir::optimize` with `Engine::Greedy` and default `Options` (the
+//!   bundled library, folding, then CSE and DCE, verified), per phase, and the whole
+//!   `ptir-opt FILE --engine greedy -o OUT` process (the binary beside this example: build it
+//!   with `cargo build --release --bin ptir-opt`);
 //! - **MLIR**: `mlir-opt-22 --canonicalize --mlir-timing -o OUT` on the same chain printed in
 //!   `func`/`arith` (`ptir_greedy::chain::chain_mlir`): the whole process's wall time and the
 //!   `Canonicalizer` line of the timing report.
 //!
 //! Every figure is the best of `--runs` runs (default 5), the runs of both sides interleaved
 //! so that the load of a shared machine weighs on both alike. Both sides must leave the same
-//! number of `add`s. Prints a Markdown table for `BENCHMARKS.md`:
+//! number of `add`s. Prints two Markdown tables for `BENCHMARKS.md`:
 //!
 //! `cargo run --release --example canonicalize_vs_mlir [-- --runs N] [SIZES...]`
 
@@ -83,6 +87,61 @@ fn time_mlir(input: &Path, output: &Path) -> Result<(f64, f64), String> {
     Ok((process, pass))
 }
 
+/// One library call with default options (greedy engine): wall time, the canonicalize, cse
+/// and dce phases (seconds), and the instructions left.
+fn time_default(program: &Program) -> Result<(f64, [f64; 3], usize), String> {
+    let options = ptir::Options {
+        engine: ptir::Engine::Greedy,
+        ..ptir::Options::default()
+    };
+    let start = Instant::now();
+    let out = ptir::optimize(program, &options).map_err(|e| e.to_string())?;
+    let t = start.elapsed().as_secs_f64();
+    let phase = |name: &str| {
+        out.report
+            .phases
+            .iter()
+            .filter(|p| p.phase == name)
+            .map(|p| p.time.as_secs_f64())
+            .sum::<f64>()
+    };
+    let phases = [phase("canonicalize"), phase("cse"), phase("dce")];
+    Ok((t, phases, out.program.num_insts()))
+}
+
+/// One `ptir-opt FILE --engine greedy -o OUT` process: wall time (seconds).
+fn time_cli(binary: &Path, input: &Path, output: &Path) -> Result<f64, String> {
+    let start = Instant::now();
+    let out = Command::new(binary)
+        .arg(input)
+        .args(["--engine", "greedy", "-o"])
+        .arg(output)
+        .output()
+        .map_err(|e| format!("{}: {e}", binary.display()))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// The `ptir-opt` binary beside this example's (`target/release/ptir-opt`).
+fn ptir_opt_binary() -> Result<std::path::PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .ok_or("no directory above the example")?;
+    let binary = dir.join("ptir-opt");
+    if binary.exists() {
+        Ok(binary)
+    } else {
+        Err(format!(
+            "{} is missing: cargo build --release --bin ptir-opt",
+            binary.display()
+        ))
+    }
+}
+
 /// The non-constant `arith` ops of an MLIR file.
 fn mlir_ops_left(output: &Path) -> Result<usize, String> {
     let text = std::fs::read_to_string(output).map_err(|e| e.to_string())?;
@@ -137,6 +196,8 @@ fn run() -> Result<(), String> {
     println!("|--:|--:|--:|--:|--:|--:|--:|");
     let dir = std::env::temp_dir().join(format!("ptir-vs-mlir-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let binary = ptir_opt_binary()?;
+    let mut defaults = Vec::new();
     for &n in &sizes {
         let program = canonicalize_chain(n);
         let input = dir.join(format!("chain{n}.mlir"));
@@ -145,7 +206,19 @@ fn run() -> Result<(), String> {
         // Interleaved, so that the load of a shared machine weighs on both sides alike.
         let mut best = [f64::INFINITY; 4];
         let (mut left, mut left_all) = (0, 0);
+        let ptir_input = dir.join(format!("chain{n}.ptir"));
+        let ptir_output = dir.join(format!("chain{n}.out.ptir"));
+        std::fs::write(&ptir_input, ptir_ir::print(&program)).map_err(|e| e.to_string())?;
+        // Default pipeline: library call, its three phases, the CLI process.
+        let mut best_default = [f64::INFINITY; 5];
+        let mut left_default = 0;
         for _ in 0..runs {
+            let (t, [canon, cse, dce], l) = time_default(&program)?;
+            left_default = l;
+            for (b, x) in best_default.iter_mut().zip([t, canon, cse, dce]) {
+                *b = b.min(x);
+            }
+            best_default[4] = best_default[4].min(time_cli(&binary, &ptir_input, &ptir_output)?);
             let (t, l) = time_ours(&pm, &program)?;
             best[0] = best[0].min(t);
             left = l;
@@ -157,6 +230,7 @@ fn run() -> Result<(), String> {
             best[3] = best[3].min(pass);
         }
         let mlir_left = mlir_ops_left(&output)?;
+        defaults.push((n, best_default, best[2], best[3], left_default, mlir_left));
         if left != mlir_left || left_all != left {
             return Err(format!(
                 "n={n}: we leave {left} instructions ({left_all} with all rules), MLIR {mlir_left} ops"
@@ -171,6 +245,30 @@ fn run() -> Result<(), String> {
             process * 1e3,
             pass * 1e3,
             pass / ours
+        );
+    }
+    println!(
+        "\nWhat a user runs: `ptir::optimize` (greedy engine, default options) per phase, and \
+         the `ptir-opt FILE --engine greedy -o OUT` process, against mlir-opt-22\n"
+    );
+    println!(
+        "| instructions | canonicalize (ms) | cse (ms) | dce (ms) | library call (ms) \
+         | ptir-opt process (ms) | MLIR canonicalizer (ms) | MLIR process (ms) \
+         | canonicalizer / canonicalize+cse+dce | process / process | left (ours / MLIR) |"
+    );
+    println!("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for (n, [call, canon, cse, dce, cli], process, pass, left, mlir_left) in defaults {
+        println!(
+            "| {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2}x | {:.2}x | {left} / {mlir_left} |",
+            canon * 1e3,
+            cse * 1e3,
+            dce * 1e3,
+            call * 1e3,
+            cli * 1e3,
+            pass * 1e3,
+            process * 1e3,
+            pass / (canon + cse + dce),
+            process / cli,
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -9,36 +9,41 @@
 //! regions, and values inside regions, get new numbers.
 
 use crate::{Function, Op, Program, Region, Type, ValueId};
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 
-/// The structure of a value, with its operands' structures interned.
+/// The structure of a value, with its operands' structures interned (borrowing the op and
+/// type: a million-instruction function is not copied to be keyed).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Param(usize, Type),
-    Inst(Op, Vec<u32>, Type),
+enum Key<'a> {
+    Param(usize, &'a Type),
+    Inst(&'a Op, Vec<u32>, &'a Type),
     /// Matches nothing (ops with regions).
     Unique(u32),
 }
 
 /// Interns value structures.
 #[derive(Default)]
-struct Interner {
-    ids: HashMap<Key, u32>,
+struct Interner<'a> {
+    ids: HashMap<Key<'a>, u32>,
     uniques: u32,
 }
 
-impl Interner {
-    fn intern(&mut self, key: Key) -> u32 {
+impl<'a> Interner<'a> {
+    fn intern(&mut self, key: Key<'a>) -> u32 {
         let n = self.ids.len() as u32;
         *self.ids.entry(key).or_insert(n)
     }
 
     /// The keys of the top-level values of `f`, in definition order (parameters first).
-    fn keys(&mut self, f: &Function) -> Vec<(ValueId, u32)> {
-        let mut of: HashMap<ValueId, u32> = HashMap::new();
-        let mut out = Vec::new();
+    fn keys(&mut self, f: &'a Function) -> Vec<(ValueId, u32)> {
+        let values = f.body.params.len() + f.body.insts.len();
+        let mut of: HashMap<ValueId, u32> = HashMap::default();
+        of.reserve(values);
+        self.ids.reserve(values);
+        let mut out = Vec::with_capacity(values);
         for (i, p) in f.body.params.iter().enumerate() {
-            let k = self.intern(Key::Param(i, p.ty.clone()));
+            let k = self.intern(Key::Param(i, &p.ty));
             of.insert(p.id, k);
             out.push((p.id, k));
         }
@@ -50,7 +55,7 @@ impl Interner {
                     if matches!(&inst.op, Op::Binary(b) if b.is_commutative()) {
                         ops.sort_unstable();
                     }
-                    Key::Inst(inst.op.clone(), ops, inst.ty.clone())
+                    Key::Inst(&inst.op, ops, &inst.ty)
                 }
                 _ => {
                     self.uniques += 1;
@@ -77,14 +82,17 @@ pub fn keep_value_ids(before: &Program, after: &mut Program) {
 }
 
 fn keep_function_ids(before: &Function, after: &mut Function) {
-    let mut interner = Interner::default();
-    let mut available: HashMap<u32, VecDeque<ValueId>> = HashMap::new();
-    for (v, k) in interner.keys(before) {
+    let (old_keys, new_keys) = {
+        let mut interner = Interner::default();
+        (interner.keys(before), interner.keys(after))
+    };
+    let mut available: HashMap<u32, VecDeque<ValueId>> = HashMap::default();
+    for (v, k) in old_keys {
         available.entry(k).or_default().push_back(v);
     }
     let mut next = max_id(&before.body).map_or(0, |m| m + 1);
-    let mut map: HashMap<ValueId, ValueId> = HashMap::new();
-    for (v, k) in interner.keys(after) {
+    let mut map: HashMap<ValueId, ValueId> = HashMap::default();
+    for (v, k) in new_keys {
         if let Some(old) = available.get_mut(&k).and_then(VecDeque::pop_front) {
             map.insert(v, old);
         }
