@@ -125,6 +125,30 @@ pub struct GreedyConfig {
     /// true; off, every pattern rooted at the op's kind is tried: the same rewrites, slower
     /// with large rule libraries).
     pub pattern_index: bool,
+    /// Orders the patterns tried at each op dynamically (MLIR's
+    /// `PatternApplicator::applyCostModel`): higher first, ties in the static order (benefit,
+    /// then insertion). `None` (default): the static order.
+    pub cost_model: Option<PatternCostModel>,
+}
+
+/// A dynamic pattern order ([`GreedyConfig::cost_model`]): how much trying the pattern named
+/// `pattern` at op `op` is worth, given the IR as it is now. Two are equal when they are the
+/// same function.
+#[derive(Clone, Copy)]
+pub struct PatternCostModel(pub fn(rw: &ProgramRewriter<'_>, op: InstId, pattern: &str) -> u16);
+
+impl PartialEq for PatternCostModel {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
+impl Eq for PatternCostModel {}
+
+impl fmt::Debug for PatternCostModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PatternCostModel(..)")
+    }
 }
 
 impl Default for GreedyConfig {
@@ -143,6 +167,7 @@ impl Default for GreedyConfig {
             recursion_guard: true,
             log: false,
             pattern_index: true,
+            cost_model: None,
         }
     }
 }
@@ -232,6 +257,12 @@ impl GreedyConfig {
     /// Sets [`pattern_index`](Self::pattern_index).
     pub fn with_pattern_index(mut self, on: bool) -> Self {
         self.pattern_index = on;
+        self
+    }
+
+    /// Sets [`cost_model`](Self::cost_model).
+    pub fn with_cost_model(mut self, model: Option<PatternCostModel>) -> Self {
+        self.cost_model = model;
         self
     }
 }

@@ -349,20 +349,45 @@ impl<'p> Driver<'p> {
         specific: &[PatternId],
     ) -> Outcome<bool> {
         let mut order = ApplyOrder::default();
+        let Some(model) = self.config.cost_model else {
+            while let Some(pid) = order.next_in(self.patterns, specific) {
+                if let Some(applied) = self.try_one(rw, op, pid)? {
+                    return Ok(applied);
+                }
+            }
+            return Ok(false);
+        };
+        // The static order, then sorted (stably) by the cost model.
+        let mut all = Vec::new();
         while let Some(pid) = order.next_in(self.patterns, specific) {
-            if !self.can_apply(rw, op, pid) {
-                continue;
-            }
-            if self.attempt(rw, op, pid)? {
-                return Ok(true);
-            }
-            if !rw.contains(op) {
-                // A pattern erased the root and returned failure (caught by the expensive
-                // checks when they are on); there is nothing left to try.
-                return Ok(false);
+            all.push(pid);
+        }
+        all.sort_by_key(|&pid| std::cmp::Reverse((model.0)(rw, op, self.patterns.name(pid))));
+        for pid in all {
+            if let Some(applied) = self.try_one(rw, op, pid)? {
+                return Ok(applied);
             }
         }
         Ok(false)
+    }
+
+    /// Tries pattern `pid` at `op`: `Some(true)` if it applied, `Some(false)` if nothing more
+    /// can be tried at `op`, `None` to go on with the next pattern.
+    fn try_one(
+        &mut self,
+        rw: &mut ProgramRewriter<'_>,
+        op: InstId,
+        pid: PatternId,
+    ) -> Outcome<Option<bool>> {
+        if !self.can_apply(rw, op, pid) {
+            return Ok(None);
+        }
+        if self.attempt(rw, op, pid)? {
+            return Ok(Some(true));
+        }
+        // A pattern erased the root and returned failure (caught by the expensive checks
+        // when they are on): there is nothing left to try.
+        Ok((!rw.contains(op)).then_some(false))
     }
 
     /// The recursion guard and the failure cache.
