@@ -114,6 +114,14 @@ pub struct DiffCosts {
     pub eqsat: f64,
 }
 
+impl DiffCosts {
+    /// Does saturation's output cost more than greedy's (beyond rounding)? Whether that is a
+    /// mismatch depends on the extractor (see the module docs).
+    pub fn eqsat_dearer(&self) -> bool {
+        self.eqsat > self.greedy * (1.0 + 1e-9)
+    }
+}
+
 /// The rules that fired in each engine of a [`diff`], most applied first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DiffRules {
@@ -216,7 +224,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
             greedy: names(&g.report.rules_fired),
             eqsat: names(&s.report.rules_fired),
         };
-        let dearer = s.report.cost_after > g.report.cost_after * (1.0 + 1e-9);
+        let dearer = report.costs.eqsat_dearer();
         let proved = s.report.extraction_optimal == Some(true)
             && s.report
                 .stops

@@ -158,6 +158,27 @@ fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> 
 }
 
 impl Report {
+    /// How often rule `rule` applied (0 if it never did).
+    ///
+    /// ```
+    /// let p = ptir::ir::parse("func @f(%x: f32[2]) -> (f32[2]) {
+    ///   %n = neg %x : f32[2]
+    ///   %m = neg %n : f32[2]
+    ///   return %m
+    /// }")?;
+    /// let out = ptir::optimize(&p, &ptir::Options::default())?;
+    /// assert_eq!(out.report.fired("neg-neg"), 1);
+    /// assert_eq!(out.report.fired("no-such-rule"), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fired(&self, rule: &str) -> usize {
+        self.rules_fired
+            .iter()
+            .filter(|r| r.rule == rule)
+            .map(|r| r.count)
+            .sum()
+    }
+
     /// The report as a JSON value (what `ptir-opt --report-json` writes).
     pub fn to_json(&self) -> serde_json::Value {
         // Every field serializes (strings, numbers, derived structs): this cannot fail.

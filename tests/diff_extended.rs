@@ -41,6 +41,18 @@ fn differences(programs: &[(String, Program)], options: &Options) -> (Vec<String
     (bad, skipped)
 }
 
+/// Fails listing every difference of [`differences`]; returns the number of skipped runs.
+fn assert_no_differences(programs: &[(String, Program)], options: &Options) -> usize {
+    let (bad, skipped) = differences(programs, options);
+    assert!(
+        bad.is_empty(),
+        "{} difference(s):\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+    skipped
+}
+
 /// The extended generator's programs, with `tweak` applied to each config.
 fn extended(seeds: std::ops::Range<u64>, tweak: impl Fn(&mut GenConfig)) -> Vec<(String, Program)> {
     let names = rule_extern_names();
@@ -57,13 +69,7 @@ fn extended(seeds: std::ops::Range<u64>, tweak: impl Fn(&mut GenConfig)) -> Vec<
 fn extended_programs_compute_the_same_after_both_engines() {
     // Huge broadcasts are left to `huge_broadcasts_stay_in_their_branch` (known open).
     let programs = extended(1000..1000 + PROGRAMS, |c| c.huge_broadcast_weight = 0);
-    let (bad, skipped) = differences(&programs, &Options::default());
-    assert!(
-        bad.is_empty(),
-        "{} difference(s):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    let skipped = assert_no_differences(&programs, &Options::default());
     assert!(
         skipped > 0,
         "no input made a generated program fail: the guards are never tested"
@@ -73,13 +79,7 @@ fn extended_programs_compute_the_same_after_both_engines() {
 #[test]
 fn huge_broadcasts_stay_in_their_branch() {
     let programs = extended(2000..2000 + PROGRAMS / 2, |c| c.huge_broadcast_weight = 4);
-    let (bad, _) = differences(&programs, &Options::default());
-    assert!(
-        bad.is_empty(),
-        "{} difference(s):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_no_differences(&programs, &Options::default());
 }
 
 #[test]
@@ -102,13 +102,7 @@ fn fuzzed_rules_keep_both_engines_sound() {
             programs.push((format!("probe {}#{i}", r.name), p));
         }
     }
-    let (bad, _) = differences(&programs, &options);
-    assert!(
-        bad.is_empty(),
-        "{} difference(s):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_no_differences(&programs, &options);
 }
 
 #[test]

@@ -7,35 +7,11 @@ use ptir::egraph::Scheduler;
 use ptir::ir::Program;
 use ptir::rules::StopReason;
 use ptir::{Limits, Options};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// A chain of `n` i32 matrices with dimensions drawn in 2..64 (seeded), multiplied left to
 /// right (`((A B) C) ...`), and the dimensions.
-pub fn chain(n: usize, seed: u64) -> (Program, Vec<u64>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let dims: Vec<u64> = (0..=n).map(|_| rng.gen_range(2..64)).collect();
-    let params: Vec<String> = (0..n)
-        .map(|i| format!("%m{i}: i32[{},{}]", dims[i], dims[i + 1]))
-        .collect();
-    let mut text = format!(
-        "func @chain({}) -> (i32[{},{}]) {{\n",
-        params.join(", "),
-        dims[0],
-        dims[n]
-    );
-    let mut prev = "%m0".to_string();
-    for i in 1..n {
-        text.push_str(&format!(
-            "  %p{i} = dot_general {prev}, %m{i} lhs_contract=[1] rhs_contract=[0] : i32[{},{}]\n",
-            dims[0],
-            dims[i + 1]
-        ));
-        prev = format!("%p{i}");
-    }
-    text.push_str(&format!("  return {prev}\n}}\n"));
-    let program = ptir::ir::parse(&text).expect("the generated chain parses");
-    (program, dims)
+fn chain(n: usize, seed: u64) -> (Program, Vec<u64>) {
+    ptir::ir::generate::matrix_chain(n, seed).expect("the generated chain builds")
 }
 
 /// The fewest multiply-adds of any multiplication order of matrices `dims[i] x dims[i+1]`

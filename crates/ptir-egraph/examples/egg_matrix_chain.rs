@@ -6,13 +6,10 @@
 //! cargo run --release -p ptir-egraph --example egg_matrix_chain -- N SEED [--print]
 //! ```
 //!
-//! Dimensions are drawn as `tests/matrix_chain.rs` draws them (ChaCha8 seeded with SEED, each
-//! in 2..64). `--print` writes the same chain as PTIR text (i32) on stdout instead, so that
-//! `ptir-opt` can run on it.
+//! The chain is `ptir_ir::generate::matrix_chain(N, SEED)`, the one `tests/matrix_chain.rs`
+//! checks; `--print` writes it as PTIR text on stdout instead, so that `ptir-opt` can run on it.
 
 use egg::{define_language, rewrite, Analysis, CostFunction, DidMerge, Id, Symbol};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
 define_language! {
@@ -63,18 +60,19 @@ impl CostFunction<Mat> for Flops<'_> {
     }
 }
 
-fn dims(n: usize, seed: u64) -> Vec<u64> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..=n).map(|_| rng.gen_range(2..64)).collect()
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let num = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let (n, seed) = (num(0, 80) as usize, num(1, 1));
-    let d = dims(n.max(1), seed);
+    let (program, d) = match ptir_ir::generate::matrix_chain(n, seed) {
+        Ok(chain) => chain,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     if args.iter().any(|a| a == "--print") {
-        print_ptir(&d);
+        print!("{}", ptir_ir::print(&program));
         return;
     }
     let start = Instant::now();
@@ -111,28 +109,4 @@ fn main() {
         runner.stop_reason,
         start.elapsed(),
     );
-}
-
-/// The chain as PTIR text, as `tests/matrix_chain.rs` writes it.
-fn print_ptir(d: &[u64]) {
-    let n = d.len() - 1;
-    let params: Vec<String> = (0..n)
-        .map(|i| format!("%m{i}: i32[{},{}]", d[i], d[i + 1]))
-        .collect();
-    println!(
-        "func @chain({}) -> (i32[{},{}]) {{",
-        params.join(", "),
-        d[0],
-        d[n]
-    );
-    let mut prev = "%m0".to_string();
-    for i in 1..n {
-        println!(
-            "  %p{i} = dot_general {prev}, %m{i} lhs_contract=[1] rhs_contract=[0] : i32[{},{}]",
-            d[0],
-            d[i + 1]
-        );
-        prev = format!("%p{i}");
-    }
-    println!("  return {prev}\n}}");
 }

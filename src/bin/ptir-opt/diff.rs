@@ -290,7 +290,7 @@ fn random_diff(
                 cost_unchecked = cost_unchecked.or(r.cost_unchecked);
                 skipped += r.skipped;
                 let ptir::DiffCosts { greedy, eqsat, .. } = r.costs;
-                if r.cost_unchecked.is_some() && eqsat > greedy * (1.0 + 1e-9) {
+                if r.cost_unchecked.is_some() && r.costs.eqsat_dearer() {
                     dearer_unchecked += 1;
                     if list {
                         let _ = writeln!(

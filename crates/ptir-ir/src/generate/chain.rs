@@ -1,8 +1,11 @@
 //! Long straight-line programs for scaling benches.
 
+use crate::builder::{BuildError, ProgramBuilder};
 use crate::ops::{BinaryOp, Op, UnaryOp};
 use crate::program::{Function, Instruction, Param, Program, Region, ValueId};
 use crate::types::{DType, TensorType, Type};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// The ops of a chain, repeated in this order; binary ones take the parameter as their
 /// second operand. `neg, neg` leaves a double negation for rewrites to find.
@@ -62,4 +65,32 @@ pub fn generate_chain(n: usize) -> Program {
             body,
         }],
     }
+}
+
+/// A chain of `n` i32 matrix products (at least one matrix) with dimensions drawn in 2..64
+/// (ChaCha8 seeded with `seed`), multiplied left to right (`((A B) C) ...`), and the
+/// dimensions: matrix `i` is `dims[i] x dims[i + 1]`. The workload of the matrix-chain
+/// benchmarks and tests, whose best order a dynamic program knows.
+///
+/// ```
+/// let (p, dims) = ptir_ir::generate::matrix_chain(5, 1).unwrap();
+/// assert_eq!((p.num_insts(), dims.len()), (4, 6));
+/// ```
+pub fn matrix_chain(n: usize, seed: u64) -> Result<(Program, Vec<u64>), BuildError> {
+    let n = n.max(1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let dims: Vec<u64> = (0..=n).map(|_| rng.gen_range(2..64)).collect();
+    let params: Vec<Type> = dims
+        .windows(2)
+        .map(|d| TensorType::new(DType::I32, vec![d[0] as usize, d[1] as usize]).into())
+        .collect();
+    let mut pb = ProgramBuilder::new();
+    let mut f = pb.function("chain", &params)?;
+    let ms = f.params();
+    let mut prev = ms[0];
+    for &m in &ms[1..] {
+        prev = f.matmul(prev, m)?;
+    }
+    f.ret(&[prev])?;
+    Ok((pb.finish()?, dims))
 }

@@ -39,7 +39,7 @@ mod inputs;
 mod state;
 mod tensor_ops;
 
-pub use chain::generate_chain;
+pub use chain::{generate_chain, matrix_chain};
 pub use gpt2::{gpt2_stack, Gpt2Config};
 pub use inputs::{random_inputs, random_tensor, random_value, try_random_inputs};
 
