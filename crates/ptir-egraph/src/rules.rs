@@ -14,9 +14,9 @@
 //! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
-use crate::analysis::PtirEGraph;
+use crate::analysis::{node_op, PtirEGraph};
 use crate::join::JoinPattern;
-use crate::language::{OpKind, PtirNode};
+use crate::language::{AttrId, OpKind, PtirNode};
 use egg::{
     Applier, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
 };
@@ -26,7 +26,8 @@ use ptir_rules::{
     attr_slots, op_attrs, Attr, AttrValue, Bindings, Registry, ResultBuilder, Rule, RuleSet, Term,
     TermId, Var,
 };
-use std::sync::Arc;
+use smallvec::SmallVec;
+use std::sync::{Arc, OnceLock};
 
 type ENodeOrVar = egg::ENodeOrVar<PtirNode>;
 
@@ -319,6 +320,7 @@ fn rewrite(
             .keys()
             .map(|v| (v.clone(), evar(v)))
             .collect(),
+        plan: ResultPlan::new(rule, egraph),
     };
     if asts.len() == 1 {
         let pat = Pattern::new(asts.into_iter().next().ok_or("no root")?);
@@ -452,6 +454,32 @@ impl Subject for EGraphSubject<'_> {
         }
     }
 
+    /// A large class is searched by kind like egg's own e-matching does: its nodes are
+    /// sorted after a rebuild (the pattern index is asked only then), and op nodes order by
+    /// kind first.
+    fn nodes_of(&self, pos: Id, key: OpKey, f: &mut dyn FnMut((Id, usize))) {
+        let class = &self.0[pos];
+        if class.nodes.len() < SORTED_SEARCH_FROM {
+            return self.nodes(pos, f);
+        }
+        let below = |n: &PtirNode| match n {
+            PtirNode::Param(..) | PtirNode::Attr(_) | PtirNode::Const(_) => true,
+            PtirNode::Op(k, _) => k.key < key,
+            PtirNode::Region(..) => false,
+        };
+        let from = class.nodes.partition_point(below);
+        let of_key = |n: &PtirNode| matches!(n, PtirNode::Op(k, _) if k.key == key);
+        for (i, _) in class
+            .nodes
+            .iter()
+            .enumerate()
+            .skip(from)
+            .take_while(|(_, n)| of_key(n))
+        {
+            f((class.id, i));
+        }
+    }
+
     fn head(&self, (c, i): (Id, usize)) -> Option<Head<'_>> {
         let PtirNode::Op(k, children) = &self.0[c].nodes[i] else {
             return None;
@@ -482,6 +510,10 @@ impl Subject for EGraphSubject<'_> {
     }
 }
 
+/// Classes of at least this many nodes are searched by kind with a binary search (egg's own
+/// threshold for `EClass::for_each_matching_node`); smaller ones are scanned.
+const SORTED_SEARCH_FROM: usize = 50;
+
 /// Checks what patterns cannot say, builds the result, and unions it with the match.
 struct RuleApplier {
     rule: Arc<Rule>,
@@ -494,6 +526,196 @@ struct RuleApplier {
     value_vars: Vec<(Var, EVar)>,
     /// The attribute variables, likewise.
     attr_vars: Vec<(Var, EVar)>,
+    /// The result as e-nodes to look up, when it can be written as such.
+    plan: Option<ResultPlan>,
+}
+
+/// A rule's result as e-nodes to look up before building it.
+///
+/// In a saturating run most matches are found again in every iteration, and their result is
+/// already in the e-graph: looking it up costs a few hash probes, where building it through
+/// [`Rule::instantiate`] makes each op, infers its type and interns its attributes before the
+/// e-graph's hash-consing finds the node exists. A plan exists when every result term is a
+/// value the match bound or a plain op (no callee, no type annotation, no splat constant,
+/// each attribute a literal or an attribute variable of the source); a lookup that misses
+/// anything falls back to building, so the plan decides nothing, it only saves work.
+struct ResultPlan {
+    /// The result terms in an order where operands come first.
+    steps: Vec<PlanStep>,
+    /// The step of each result root.
+    roots: Vec<usize>,
+}
+
+enum PlanStep {
+    /// A value variable of the source.
+    Var(EVar),
+    /// A named source term (`?t` of `?t:(neg ?a)`).
+    Named(TermId),
+    /// An op e-node over earlier steps and attribute classes.
+    Op {
+        kind: OpKind,
+        operands: Vec<usize>,
+        attrs: Vec<PlanAttr>,
+    },
+}
+
+enum PlanAttr {
+    /// An attribute literal of the rule, interned at compile time, and its class once found
+    /// (an attribute class is never merged with another, so its id stays canonical).
+    Lit(AttrId, OnceLock<Id>),
+    /// An attribute variable of the source.
+    Var(EVar),
+}
+
+impl ResultPlan {
+    fn new(rule: &Rule, egraph: &mut PtirEGraph) -> Option<Self> {
+        let mut plan = ResultPlan {
+            steps: Vec::new(),
+            roots: Vec::new(),
+        };
+        let mut step_of = vec![None; rule.result.terms.len()];
+        for &root in &rule.result.roots {
+            let s = plan.step(rule, root, &mut step_of, egraph)?;
+            plan.roots.push(s);
+        }
+        Some(plan)
+    }
+
+    /// The step of result term `t`, added after the steps of its operands.
+    fn step(
+        &mut self,
+        rule: &Rule,
+        t: TermId,
+        step_of: &mut [Option<usize>],
+        egraph: &mut PtirEGraph,
+    ) -> Option<usize> {
+        if let Some(s) = step_of[t.0] {
+            return Some(s);
+        }
+        let step = match rule.result.term(t) {
+            Term::Value(v) if rule.attr_vars.contains_key(v) => return None,
+            Term::Value(v) => match named_source_term(rule, v) {
+                Some(named) => PlanStep::Named(named),
+                None => PlanStep::Var(evar(v)),
+            },
+            Term::Splat { .. } => return None,
+            Term::Op {
+                key,
+                callee,
+                operands,
+                attrs,
+                ty,
+                ..
+            } => {
+                let (_, slots) = attr_slots(*key)?;
+                if callee.is_some() || ty.is_some() || *key == OpKey::Call {
+                    return None;
+                }
+                if attrs.len() != slots.len() {
+                    return None;
+                }
+                let operands = operands
+                    .iter()
+                    .map(|&o| self.step(rule, o, step_of, egraph))
+                    .collect::<Option<Vec<_>>>()?;
+                let attrs = attrs
+                    .iter()
+                    .map(|a| match a {
+                        Attr::Lit(x) => Some(PlanAttr::Lit(
+                            egraph.analysis.tables.attr(x),
+                            OnceLock::new(),
+                        )),
+                        Attr::Var(v) if rule.attr_vars.contains_key(v) => {
+                            Some(PlanAttr::Var(evar(v)))
+                        }
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                PlanStep::Op {
+                    kind: OpKind::pure(*key),
+                    operands,
+                    attrs,
+                }
+            }
+        };
+        self.steps.push(step);
+        step_of[t.0] = Some(self.steps.len() - 1);
+        Some(self.steps.len() - 1)
+    }
+
+    /// The classes of the result roots, if every node of the result is in the e-graph, or,
+    /// with `build`, once the missing nodes are added (`None` if one of them is ill-typed:
+    /// building it through [`Rule::instantiate`] then reports the rule's error).
+    fn resolve(
+        &self,
+        egraph: &mut PtirEGraph,
+        rule: &Rule,
+        variant: &Variant,
+        subst: &Subst,
+        build: bool,
+    ) -> Option<Vec<Id>> {
+        let mut ids: SmallVec<[Id; 8]> = SmallVec::with_capacity(self.steps.len());
+        // One buffer for the children of every op looked up, lent to the node egg's lookup
+        // canonicalizes in place and taken back.
+        let mut children: Vec<Id> = Vec::new();
+        for step in &self.steps {
+            let id = match step {
+                PlanStep::Var(v) => *subst.get(*v)?,
+                PlanStep::Named(t) => lookup_term(rule, variant, egraph, subst, *t)?,
+                PlanStep::Op {
+                    kind,
+                    operands,
+                    attrs,
+                } => {
+                    children.clear();
+                    children.extend(operands.iter().map(|&s| ids[s]));
+                    for a in attrs {
+                        children.push(match a {
+                            PlanAttr::Lit(x, class) => match class.get() {
+                                Some(id) => *id,
+                                None => {
+                                    let leaf = PtirNode::Attr(*x);
+                                    let id = match egraph.lookup(leaf.clone()) {
+                                        Some(id) => id,
+                                        None if build => egraph.add(leaf),
+                                        None => return None,
+                                    };
+                                    *class.get_or_init(|| id)
+                                }
+                            },
+                            PlanAttr::Var(v) => *subst.get(*v)?,
+                        });
+                    }
+                    let mut node = PtirNode::Op(*kind, std::mem::take(&mut children));
+                    match egraph.lookup(&mut node) {
+                        Some(id) => {
+                            if let PtirNode::Op(_, c) = node {
+                                children = c;
+                            }
+                            id
+                        }
+                        None if build => {
+                            let PtirNode::Op(kind, c) = &node else {
+                                return None;
+                            };
+                            node_op(egraph, kind, c).ok()?;
+                            egraph.add(node)
+                        }
+                        None => return None,
+                    }
+                }
+            };
+            ids.push(id);
+        }
+        Some(self.roots.iter().map(|&s| ids[s]).collect())
+    }
+}
+
+/// The source term named `v` (`?t` of `?t:(neg ?a)`), if any.
+fn named_source_term(rule: &Rule, v: &Var) -> Option<TermId> {
+    (0..rule.source.terms.len())
+        .map(TermId)
+        .find(|&n| rule.source.term(n).name() == Some(v))
 }
 
 impl RuleApplier {
@@ -571,10 +793,7 @@ fn lookup_term(
     t: TermId,
 ) -> Option<Id> {
     match rule.source.term(t) {
-        Term::Value(v) => match (0..rule.source.terms.len())
-            .map(TermId)
-            .find(|&n| rule.source.term(n).name() == Some(v))
-        {
+        Term::Value(v) => match named_source_term(rule, v) {
             // A reference to a named term (`?t` of `?t:(neg ?a)`) is that term.
             Some(named) => lookup_term(rule, variant, egraph, subst, named),
             None => subst.get(evar(v)).copied(),
@@ -627,6 +846,19 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
         let Some(roots) = self.roots(eclass, subst) else {
             return vec![];
         };
+        // A match found again (every iteration finds the old ones) whose result is already
+        // the root's class has nothing left to do, whatever its constraints say.
+        let found = (self.plan.as_ref())
+            .and_then(|plan| plan.resolve(egraph, &self.rule, &self.variant, subst, false));
+        if let Some(results) = &found {
+            let done = roots
+                .iter()
+                .zip(results)
+                .all(|(r, x)| egraph.find(*r) == egraph.find(*x));
+            if done {
+                return vec![];
+            }
+        }
         let Some(b) = self.bindings(egraph, subst) else {
             return vec![];
         };
@@ -636,6 +868,19 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
             .constraints_hold(&b, &self.registry, type_of, |_, _| false)
         {
             return vec![];
+        }
+        // Built from the plan, the result's nodes are added as they are (their types checked
+        // one by one); only a rule without a plan, or a result of the wrong type, takes the
+        // general path, which says what is wrong.
+        let planned = found.or_else(|| {
+            (self.plan.as_ref())
+                .and_then(|plan| plan.resolve(egraph, &self.rule, &self.variant, subst, true))
+        });
+        let planned = planned.filter(|results| {
+            (roots.iter().zip(results)).all(|(r, x)| egraph[*r].data.ty == egraph[*x].data.ty)
+        });
+        if let Some(results) = planned {
+            return union_roots(egraph, roots, results);
         }
         let root_types: Vec<Type> = roots
             .iter()
@@ -653,14 +898,19 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
                 return vec![];
             }
         };
-        let mut changed = Vec::new();
-        for (root, result) in roots.into_iter().zip(results) {
-            if egraph.union(root, result) {
-                changed.push(root);
-            }
-        }
-        changed
+        union_roots(egraph, roots, results)
     }
+}
+
+/// Unions each matched root with its result; returns the roots that changed.
+fn union_roots(egraph: &mut PtirEGraph, roots: Vec<Id>, results: Vec<Id>) -> Vec<Id> {
+    let mut changed = Vec::new();
+    for (root, result) in roots.into_iter().zip(results) {
+        if egraph.union(root, result) {
+            changed.push(root);
+        }
+    }
+    changed
 }
 
 /// Builds result ops as e-nodes.
@@ -775,9 +1025,11 @@ mod index_tests {
     use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
     use ptir_rules::index::PatternIndex;
     use ptir_rules::library::non_firing_rules;
+    use ptir_rules::StopReason;
 
     /// Every e-class where a compiled single-root rule's egg pattern matches is one where the
-    /// pattern index finds the rule: on generated programs and a GPT-2 block, saturated for
+    /// pattern index finds the rule, and where the pruned index finds it unless it was pruned
+    /// as known: on generated programs and a GPT-2 block, saturated for
     /// two iterations (so that classes hold several nodes), with the bundled rules (fast-math
     /// included), call patterns and generated non-firing rules.
     #[test]
@@ -794,6 +1046,9 @@ mod index_tests {
             )
             .unwrap();
         let index = PatternIndex::new(rules.rules());
+        // A pruned query may leave out the rules it was told are known (every third one).
+        let known = |r: u32| r.is_multiple_of(3);
+        let pruning = index.pruning(known);
         let mut programs: Vec<ptir_ir::Program> = (0..40)
             .map(|seed| generate(&GenConfig::new(seed, 40)))
             .collect();
@@ -814,9 +1069,13 @@ mod index_tests {
                 let compiled = compile(&rules, egraph);
                 egraph.rebuild();
                 let mut found = Vec::new();
+                let mut pruned = Vec::new();
                 for class in egraph.classes() {
                     found.clear();
+                    pruned.clear();
                     index.candidates(&EGraphSubject(egraph), class.id, &mut found);
+                    let subject = EGraphSubject(egraph);
+                    index.candidates_pruned(&subject, class.id, &pruning, &mut pruned);
                     for (rw, n) in compiled.rewrites.iter().zip(&compiled.rule_of) {
                         let Some(n) = n else { continue };
                         if rw.searcher.search_eclass(egraph, class.id).is_some() {
@@ -827,11 +1086,95 @@ mod index_tests {
                                 rw.name,
                                 class.id
                             );
+                            assert!(
+                                known(*n) || pruned.contains(n),
+                                "`{}` matches e-class {} but the pruned index leaves it out",
+                                rw.name,
+                                class.id
+                            );
                         }
                     }
                 }
             }
         }
         assert!(checked > 100, "only {checked} matches checked");
+    }
+
+    /// A class of many nodes is searched by kind with a binary search: it visits exactly the
+    /// nodes of that kind that a scan finds.
+    #[test]
+    fn a_large_class_is_searched_by_kind_like_a_scan() {
+        use ptir_ir::{DType, TensorType, UnaryOp};
+        let mut egraph = PtirEGraph::default();
+        let ty = egraph
+            .analysis
+            .tables
+            .ty(&TensorType::new(DType::F32, vec![2]).into());
+        let unary = [UnaryOp::Neg, UnaryOp::Exp, UnaryOp::Tanh];
+        let mut class = None;
+        for i in 0..3 * SORTED_SEARCH_FROM as u32 {
+            let p = egraph.add(PtirNode::Param(i, ty));
+            let kind = OpKind::pure(OpKey::Unary(unary[i as usize % 3]));
+            let n = egraph.add(PtirNode::Op(kind, vec![p]));
+            let c = *class.get_or_insert(n);
+            egraph.union(c, n);
+        }
+        egraph.rebuild();
+        let class = egraph.find(class.unwrap());
+        let subject = EGraphSubject(&egraph);
+        assert!(egraph[class].nodes.len() >= SORTED_SEARCH_FROM);
+        for key in [OpKey::Unary(UnaryOp::Exp), OpKey::Unary(UnaryOp::Log)]
+            .into_iter()
+            .chain(unary.map(OpKey::Unary))
+        {
+            let mut scanned = Vec::new();
+            subject.nodes(class, &mut |x| {
+                if subject.head(x).is_some_and(|h| h.key == key) {
+                    scanned.push(x);
+                }
+            });
+            let mut by_kind = Vec::new();
+            subject.nodes_of(class, key, &mut |x| by_kind.push(x));
+            assert_eq!(by_kind, scanned, "{key:?}");
+        }
+    }
+
+    /// Results looked up and built from the plan give the whole closure of a matrix chain
+    /// under associativity (and nothing else), and a result of the wrong type is still
+    /// reported by the rule's name.
+    #[test]
+    fn results_built_from_the_plan_are_those_of_the_general_path() {
+        let rules = RuleSet::bundled().unwrap();
+        let (program, _) = ptir_ir::generate::matrix_chain(8, 3).unwrap();
+        let f = &program.functions[0].name;
+        let mut lowered = crate::lower(&program, f).unwrap();
+        let report = saturate(&mut lowered, &rules, &Limits::default());
+        assert!(report.rule_errors.is_empty(), "{report}");
+        // The closure of a chain of n matrices under associativity: each sub-chain of
+        // length l is a class of l - 1 products; and the n matrices, the one attribute and
+        // the function body's region node.
+        let n = 8;
+        let products: usize = (2..=n).map(|l| (n - l + 1) * (l - 1)).sum();
+        assert_eq!(report.nodes, products + n + 2, "{report}");
+        assert_eq!(report.stop, StopReason::Saturated, "{report}");
+        let plans = compile(&rules, &mut lowered.egraph);
+        let with_plan = |name: &str| {
+            let rw = plans.rewrites.iter().find(|rw| rw.name.as_str() == name);
+            rw.is_some()
+        };
+        assert!(with_plan("dot-assoc-int") && with_plan("dot-assoc-rev-int"));
+        let mut bad = RuleSet::new(rules.registry().clone());
+        bad.add_source(
+            "bad.rules",
+            "(rule bad-square (dot_general ?a ?b (dims () () (1) (0))) \
+               => (dot_general ?a ?a (dims () () (1) (0))) :when ((int ?a)))",
+        )
+        .unwrap();
+        let mut lowered = crate::lower(&program, f).unwrap();
+        let report = saturate(&mut lowered, &bad, &Limits::default());
+        assert!(
+            report.rule_errors.iter().any(|e| e.contains("bad-square")),
+            "{report}"
+        );
     }
 }

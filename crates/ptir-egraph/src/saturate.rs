@@ -24,13 +24,15 @@
 //!   failure can be transient (a lookup in an e-graph not yet rebuilt, a splat value a later
 //!   merge makes known). The builtin rewrites, which read the classes' nodes, always apply.
 //!
-//! - **Each rule is searched only where it may match.** Before each iteration the rule set's
-//!   pattern index ([`RuleSet::index`]) is asked, once per e-class, which rules' first
-//!   roots can match there; a single-root rule is searched only in those e-classes (in the
-//!   order egg lists its root kind's classes, so the matches, the backoff counts and the
-//!   application order are those of the unindexed search), and a round compiles only the
-//!   rules found somewhere: a 10,000-rule library that matches nowhere costs one query per
-//!   e-class, not 10,000 compilations and searches. A rule the index finds only later (its
+//! - **Each rule is compiled only once it may match.** Before each iteration the rule set's
+//!   pattern index ([`RuleSet::index`]) is asked, for every e-class, which of the rules not
+//!   compiled yet can match there (the query skips the parts of the index that lead only to
+//!   compiled rules, so once the rules that match are found it costs little more than a look
+//!   at each class's heads, by kind in large classes); only the rules found somewhere are
+//!   compiled and searched: a 10,000-rule library that matches nowhere costs one query per
+//!   e-class, not 10,000 compilations and searches. A compiled rule is searched as egg
+//!   searches it (the classes of its root kind), so the matches, the backoff counts and the
+//!   application order are those of the unindexed run. A rule the index finds only later (its
 //!   root's shape built by another rule) is compiled then and joins the run in rule order,
 //!   unbanned, with nothing else reset: the run is the unindexed one (tested).
 //!   [`Limits::pattern_index`] turns it off.
@@ -325,7 +327,6 @@ pub fn saturate_until(
             let mut run = Run {
                 index,
                 rules,
-                candidates: Candidates::default(),
                 vars: Vec::new(),
                 compiled: &mut compiled,
                 done: FxHashSet::default(),
@@ -377,33 +378,22 @@ type Matches<'a> = Vec<SearchMatches<'a, PtirNode>>;
 /// E-classes searched between two looks at the clock.
 const CLASSES_PER_CLOCK_CHECK: usize = 32;
 
-/// Where the rules of a set may match in an e-graph, by the pattern index.
-#[derive(Default)]
-struct Candidates {
-    /// Per rule: may it match somewhere?
-    active: Vec<bool>,
-    /// (rule, e-class) pairs where it may match.
-    at: FxHashSet<(u32, egg::Id)>,
-}
-
-impl Candidates {
-    fn find(index: &PatternIndex, egraph: &PtirEGraph) -> Self {
-        let mut out = Candidates {
-            active: vec![false; index.len()],
-            at: FxHashSet::default(),
-        };
-        let subject = EGraphSubject(egraph);
-        let mut found = Vec::new();
-        for class in egraph.classes() {
-            found.clear();
-            index.candidates(&subject, class.id, &mut found);
-            for &r in &found {
-                out.active[r as usize] = true;
-                out.at.insert((r, class.id));
-            }
+/// The rules of a set that the pattern index finds a place for in an e-graph, among those
+/// not compiled yet (`attempted`): the query skips the parts of the index that lead only to
+/// rules already compiled, so once the rules that match are found it is nearly free.
+fn newly_found(index: &PatternIndex, egraph: &PtirEGraph, attempted: &[bool]) -> Vec<bool> {
+    let mut found = vec![false; index.len()];
+    let pruning = index.pruning(|r| attempted[r as usize]);
+    let subject = EGraphSubject(egraph);
+    let mut at = Vec::new();
+    for class in egraph.classes() {
+        at.clear();
+        index.candidates_pruned(&subject, class.id, &pruning, &mut at);
+        for &r in &at {
+            found[r as usize] = true;
         }
-        out
     }
+    found
 }
 
 /// The state of one saturation loop.
@@ -411,8 +401,6 @@ struct Run<'r> {
     /// The pattern index of the rule set, unless it is off.
     index: Option<&'r PatternIndex>,
     rules: &'r RuleSet,
-    /// Where the rules may match in this iteration.
-    candidates: Candidates,
     /// The rewrites, compiled as the pattern index finds places for their rules.
     compiled: &'r mut CompiledRules,
     /// Each rewrite's pattern variables.
@@ -473,8 +461,7 @@ impl<'r> Run<'r> {
                 return None;
             }
             if let Some(index) = self.index {
-                self.candidates = Candidates::find(index, egraph);
-                let found = &self.candidates.active;
+                let found = newly_found(index, egraph, &self.compiled.attempted);
                 if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
                     // Rules that found no place before have one now: compiled, they join
                     // the run in rule order, with fresh schedules.
@@ -573,13 +560,8 @@ impl<'r> Run<'r> {
                 banned.push(rw.name.to_string());
                 continue;
             };
-            let only = match (self.index, self.compiled.rule_of[r]) {
-                (Some(_), Some(n)) if !self.candidates.active[n as usize] => continue,
-                (Some(_), Some(n)) => Some((n, &self.candidates.at)),
-                _ => None,
-            };
             let limit = threshold.saturating_add(1);
-            let Some(ms) = search_until(rw, egraph, limit, only, self.deadline) else {
+            let Some(ms) = search_until(rw, egraph, limit, self.deadline) else {
                 return (out, Some(self.deadline.stop_reason()));
             };
             let found: usize = ms.iter().map(|m| m.substs.len()).sum();
@@ -615,14 +597,9 @@ impl<'r> Run<'r> {
                             continue;
                         }
                     }
-                    let one = SearchMatches {
-                        eclass: m.eclass,
-                        substs: vec![subst.clone()],
-                        ast: m.ast.clone(),
-                    };
-                    let n = rw
-                        .applier
-                        .apply_matches(egraph, std::slice::from_ref(&one), rw.name)
+                    let ast = m.ast.as_deref();
+                    let n = (rw.applier)
+                        .apply_one(egraph, m.eclass, subst, ast, rw.name)
                         .len();
                     applied[r] += n;
                     self.total += n;
@@ -674,7 +651,6 @@ fn search_until<'a>(
     rw: &'a PtirRewrite,
     egraph: &PtirEGraph,
     limit: usize,
-    only: Option<(u32, &FxHashSet<(u32, egg::Id)>)>,
     deadline: Deadline,
 ) -> Option<Matches<'a>> {
     let root = rw
@@ -701,9 +677,6 @@ fn search_until<'a>(
         }
         if k % CLASSES_PER_CLOCK_CHECK == 0 && deadline.passed() {
             return None;
-        }
-        if only.is_some_and(|(r, at)| !at.contains(&(r, id))) {
-            continue;
         }
         if let Some(m) = rw.searcher.search_eclass_with_limit(egraph, id, left) {
             left = left.saturating_sub(m.substs.len());

@@ -112,6 +112,14 @@ pub trait Subject {
     /// Calls `f` on each node at `pos` (none for a block parameter).
     fn nodes(&self, pos: Self::Pos, f: &mut dyn FnMut(Self::Node));
 
+    /// Calls `f` on each node at `pos` whose head has kind `key`, and possibly on others
+    /// (the query checks heads itself). A subject whose positions hold many nodes sorted by
+    /// kind (an e-class) finds them without looking at the rest.
+    fn nodes_of(&self, pos: Self::Pos, key: OpKey, f: &mut dyn FnMut(Self::Node)) {
+        let _ = key;
+        self.nodes(pos, f);
+    }
+
     /// The head of `node`, or `None` if no op term of a pattern can match it (a constant, an
     /// impure e-node, a region op).
     fn head(&self, node: Self::Node) -> Option<Head<'_>>;
@@ -140,6 +148,8 @@ struct Node {
     star: Option<u32>,
     /// Op heads at an operand position.
     ops: FxHashMap<OpSym, u32>,
+    /// The op kinds among `ops`, sorted, without duplicates.
+    op_keys: Vec<OpKey>,
     /// Any value at an attribute position.
     any_attr: Option<u32>,
     /// Literals at an attribute position, by [`AttrRef::key`].
@@ -251,7 +261,12 @@ impl PatternIndex {
         let slot = match sym {
             Sym::Star => n.star.get_or_insert(fresh),
             Sym::AnyAttr => n.any_attr.get_or_insert(fresh),
-            Sym::Op(h) => n.ops.entry(*h).or_insert(fresh),
+            Sym::Op(h) => {
+                if let Err(i) = n.op_keys.binary_search(&h.0) {
+                    n.op_keys.insert(i, h.0);
+                }
+                n.ops.entry(*h).or_insert(fresh)
+            }
             Sym::Lit(v) => {
                 let bucket = n.lits.entry(AttrRef::from(*v).key()).or_default();
                 match bucket.iter().find(|(x, _)| AttrRef::from(*v).same(x)) {
@@ -288,10 +303,57 @@ impl PatternIndex {
     /// The rules that may match at `pos`, appended to `out`, sorted and without duplicates
     /// (a rule reached by several paths through an e-class is listed once).
     pub fn candidates<S: Subject>(&self, subject: &S, pos: S::Pos, out: &mut Vec<u32>) {
+        self.query(subject, pos, None, out);
+    }
+
+    /// [`candidates`](Self::candidates) that need not report the rules `pruning` was made
+    /// to leave out (it may still report some): a query skips every part of the trie that
+    /// leads only to them. The saturation loop asks only for rules it has not compiled yet,
+    /// so once the rules that match have been found, a query costs little more than a look
+    /// at each e-class's heads.
+    pub fn candidates_pruned<S: Subject>(
+        &self,
+        subject: &S,
+        pos: S::Pos,
+        pruning: &Pruning,
+        out: &mut Vec<u32>,
+    ) {
+        self.query(subject, pos, Some(&pruning.dead), out);
+    }
+
+    /// Which parts of the trie lead only to rules that `known` accepts (by their number).
+    pub fn pruning(&self, known: impl Fn(u32) -> bool) -> Pruning {
+        // A child is always created after its parent: one backward pass sees every child
+        // before its parent.
+        let mut dead = vec![false; self.nodes.len()];
+        for i in (0..self.nodes.len()).rev() {
+            let n = &self.nodes[i];
+            let mut children = (n.star.iter().chain(n.any_attr.iter()))
+                .chain(n.ops.values())
+                .chain(n.lits.values().flatten().map(|(_, c)| c));
+            dead[i] = n.rules.iter().all(|&r| known(r)) && children.all(|&c| dead[c as usize]);
+        }
+        Pruning { dead }
+    }
+
+    fn query<S: Subject>(
+        &self,
+        subject: &S,
+        pos: S::Pos,
+        dead: Option<&[bool]>,
+        out: &mut Vec<u32>,
+    ) {
         let start = out.len();
-        let mut stack = Stack::new();
-        stack.push(pos);
-        self.walk(subject, 0, &mut stack, out);
+        let mut q = Query {
+            index: self,
+            subject,
+            dead,
+            stack: Stack::new(),
+            out,
+        };
+        q.stack.push(pos);
+        q.walk(0);
+        let out = q.out;
         out[start..].sort_unstable();
         let mut keep = start;
         for i in start..out.len() {
@@ -302,72 +364,104 @@ impl PatternIndex {
         }
         out.truncate(keep);
     }
+}
 
-    /// Follows the trie from `node` with the subject positions left to visit on `stack` (the
-    /// next on top). The recursion is bounded by the length of the longest sequence.
-    fn walk<S: Subject>(&self, s: &S, node: usize, stack: &mut Stack<S::Pos>, out: &mut Vec<u32>) {
-        let n = &self.nodes[node];
-        out.extend_from_slice(&n.rules);
-        let Some(pos) = stack.pop() else { return };
+/// The parts of a [`PatternIndex`]'s trie a query may skip: see
+/// [`PatternIndex::candidates_pruned`].
+#[derive(Clone, Debug)]
+pub struct Pruning {
+    /// Per trie node: does it lead only to rules left out?
+    dead: Vec<bool>,
+}
+
+/// One query: the trie walked together with the subject.
+struct Query<'a, S: Subject> {
+    index: &'a PatternIndex,
+    subject: &'a S,
+    /// Trie nodes to skip, if pruned.
+    dead: Option<&'a [bool]>,
+    /// The subject positions left to visit, the next on top.
+    stack: Stack<S::Pos>,
+    out: &'a mut Vec<u32>,
+}
+
+impl<S: Subject> Query<'_, S> {
+    fn dead(&self, node: usize) -> bool {
+        self.dead.is_some_and(|d| d[node])
+    }
+
+    /// Follows the trie from `node` with the subject positions left to visit on the stack.
+    /// The recursion is bounded by the length of the longest sequence.
+    fn walk(&mut self, node: usize) {
+        if self.dead(node) {
+            return;
+        }
+        let index = self.index;
+        let n = &index.nodes[node];
+        self.out.extend_from_slice(&n.rules);
+        let Some(pos) = self.stack.pop() else { return };
         if let Some(star) = n.star {
-            self.walk(s, star as usize, stack, out);
+            self.walk(star as usize);
         }
         if !n.ops.is_empty() {
-            s.nodes(pos, &mut |x| {
+            let s = self.subject;
+            let mut visit = |x: S::Node| {
                 let Some(h) = s.head(x) else { return };
                 let mut follow = |callee: u32| {
                     let sym = (h.key, callee, h.operands as u32);
                     if let Some(&child) = n.ops.get(&sym) {
-                        self.attrs(s, x, h, 0, child as usize, stack, out);
+                        self.attrs(x, h, 0, child as usize);
                     }
                 };
                 match h.callee {
                     None => follow(NO_CALLEE),
                     Some(c) => {
                         for p in callee_patterns(c) {
-                            if let Some(&id) = self.callees.get(p) {
+                            if let Some(&id) = index.callees.get(p) {
                                 follow(id);
                             }
                         }
                     }
                 }
-            });
+            };
+            // Visit only the nodes of the kinds the trie continues with, when the subject can
+            // find them without looking at every node (an e-class holding many).
+            match &n.op_keys[..] {
+                [key] => s.nodes_of(pos, *key, &mut visit),
+                _ => s.nodes(pos, &mut visit),
+            }
         }
-        stack.push(pos);
+        self.stack.push(pos);
     }
 
     /// Matches the attribute symbols of op node `x` from slot `slot`, then its operands.
-    #[allow(clippy::too_many_arguments)]
-    fn attrs<S: Subject>(
-        &self,
-        s: &S,
-        x: S::Node,
-        h: Head<'_>,
-        slot: usize,
-        node: usize,
-        stack: &mut Stack<S::Pos>,
-        out: &mut Vec<u32>,
-    ) {
-        let n = &self.nodes[node];
+    fn attrs(&mut self, x: S::Node, h: Head<'_>, slot: usize, node: usize) {
+        if self.dead(node) {
+            return;
+        }
+        let n = &self.index.nodes[node];
         if n.any_attr.is_none() && n.lits.is_empty() {
             // Past the attributes: the operands come next, the first on top.
-            let depth = stack.len();
-            stack.extend((0..h.operands).rev().map(|i| s.operand(x, i)));
-            self.walk(s, node, stack, out);
-            stack.truncate(depth);
+            let depth = self.stack.len();
+            let s = self.subject;
+            (self.stack).extend((0..h.operands).rev().map(|i| s.operand(x, i)));
+            self.walk(node);
+            self.stack.truncate(depth);
             return;
         }
         if let Some(any) = n.any_attr {
-            self.attrs(s, x, h, slot + 1, any as usize, stack, out);
+            self.attrs(x, h, slot + 1, any as usize);
         }
         if n.lits.is_empty() {
             return;
         }
-        let Some(a) = s.attr(x, slot) else { return };
+        let Some(a) = self.subject.attr(x, slot) else {
+            return;
+        };
         if let Some(bucket) = n.lits.get(&a.key()) {
             for (v, child) in bucket {
                 if a.same(v) {
-                    self.attrs(s, x, h, slot + 1, *child as usize, stack, out);
+                    self.attrs(x, h, slot + 1, *child as usize);
                 }
             }
         }

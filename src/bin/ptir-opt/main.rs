@@ -11,6 +11,12 @@ use ptir::format::{write_program, Format, FormatError, ReadOptions, SourceInfo, 
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
 use std::process::ExitCode;
+
+/// The allocator of the command line: the optimizer allocates many small short-lived values
+/// (e-nodes, types, attributes), where mimalloc costs a fraction of the system allocator.
+/// The library leaves the choice to its user's binary.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::{Duration, Instant};
 
 /// Optimize, verify and run PTIR programs.
