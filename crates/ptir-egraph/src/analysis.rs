@@ -23,6 +23,7 @@ use ptir_ir::{
     Tensor, Type, Value,
 };
 use ptir_rules::{attr_slots, make_op, AttrValue};
+use smallvec::SmallVec;
 
 /// Largest operand or result (in elements) that constant folding expands: 2^16, the greedy
 /// driver's limit (`ptir_greedy::FOLD_ELEMENT_LIMIT`), so that saturation folds whatever the
@@ -85,15 +86,11 @@ pub fn layout(key: OpKey, n: usize) -> Layout {
 /// result type. Region ops come back with empty regions (lifting fills them in).
 pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(Op, Type), String> {
     let l = layout(kind.key, children.len());
-    let attrs: Vec<AttrValue> = children[l.operands..l.operands + l.attrs]
+    // Attributes and operand types are borrowed from the classes: this runs for every node
+    // added to the e-graph.
+    let attrs: SmallVec<[&AttrValue; 4]> = children[l.operands..l.operands + l.attrs]
         .iter()
-        .map(|c| {
-            egraph[*c]
-                .data
-                .attr
-                .clone()
-                .ok_or("an attribute child is not an attribute")
-        })
+        .map(|c| (egraph[*c].data.attr.as_ref()).ok_or("an attribute child is not an attribute"))
         .collect::<Result<_, _>>()?;
     let annotated = kind
         .ty
@@ -102,11 +99,10 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
     if matches!(kind.key, OpKey::Cond | OpKey::While | OpKey::Scan) {
         return region_op(kind.key, &attrs, annotated);
     }
-    let types: Vec<Type> = children[..l.operands]
+    let refs: SmallVec<[&Type; 4]> = children[..l.operands]
         .iter()
-        .map(|c| egraph[*c].data.ty.clone().ok_or("an operand has no type"))
+        .map(|c| egraph[*c].data.ty.as_ref().ok_or("an operand has no type"))
         .collect::<Result<_, _>>()?;
-    let refs: Vec<&Type> = types.iter().collect();
     let callee = kind.callee.map(|s| s.to_string());
     if kind.key == OpKey::Rng {
         let ty = annotated.ok_or("rng needs its type")?;
@@ -126,14 +122,14 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
     )
 }
 
-fn rng_dist(attrs: &[AttrValue]) -> ptir_ir::RngDist {
+fn rng_dist(attrs: &[&AttrValue]) -> ptir_ir::RngDist {
     match attrs.first() {
         Some(AttrValue::Int(1)) => ptir_ir::RngDist::Normal,
         _ => ptir_ir::RngDist::Uniform,
     }
 }
 
-fn region_op(key: OpKey, attrs: &[AttrValue], ty: Option<Type>) -> Result<(Op, Type), String> {
+fn region_op(key: OpKey, attrs: &[&AttrValue], ty: Option<Type>) -> Result<(Op, Type), String> {
     let ty = ty.ok_or("region ops carry their type")?;
     let op = match (key, attrs) {
         (OpKey::Cond, _) => Op::Cond {

@@ -14,7 +14,7 @@
 //! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
-use crate::analysis::{node_op, PtirEGraph};
+use crate::analysis::PtirEGraph;
 use crate::join::JoinPattern;
 use crate::language::{AttrId, OpKind, PtirNode};
 use egg::{
@@ -530,6 +530,9 @@ struct RuleApplier {
     plan: Option<ResultPlan>,
 }
 
+/// The classes of a match's roots, or of a rule's results: one or two.
+type Ids = SmallVec<[Id; 2]>;
+
 /// A rule's result as e-nodes to look up before building it.
 ///
 /// In a saturating run most matches are found again in every iteration, and their result is
@@ -544,6 +547,8 @@ struct ResultPlan {
     steps: Vec<PlanStep>,
     /// The step of each result root.
     roots: Vec<usize>,
+    /// The most children an op step has.
+    widest: usize,
 }
 
 enum PlanStep {
@@ -572,6 +577,7 @@ impl ResultPlan {
         let mut plan = ResultPlan {
             steps: Vec::new(),
             roots: Vec::new(),
+            widest: 0,
         };
         let mut step_of = vec![None; rule.result.terms.len()];
         for &root in &rule.result.roots {
@@ -631,6 +637,7 @@ impl ResultPlan {
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()?;
+                self.widest = self.widest.max(operands.len() + attrs.len());
                 PlanStep::Op {
                     kind: OpKind::pure(*key),
                     operands,
@@ -653,11 +660,11 @@ impl ResultPlan {
         variant: &Variant,
         subst: &Subst,
         build: bool,
-    ) -> Option<Vec<Id>> {
+    ) -> Option<Ids> {
         let mut ids: SmallVec<[Id; 8]> = SmallVec::with_capacity(self.steps.len());
         // One buffer for the children of every op looked up, lent to the node egg's lookup
         // canonicalizes in place and taken back.
-        let mut children: Vec<Id> = Vec::new();
+        let mut children: Vec<Id> = Vec::with_capacity(self.widest);
         for step in &self.steps {
             let id = match step {
                 PlanStep::Var(v) => *subst.get(*v)?,
@@ -695,11 +702,12 @@ impl ResultPlan {
                             id
                         }
                         None if build => {
-                            let PtirNode::Op(kind, c) = &node else {
-                                return None;
-                            };
-                            node_op(egraph, kind, c).ok()?;
-                            egraph.add(node)
+                            // The analysis types the node as it is added; an ill-typed one
+                            // (a rule bug) is left out of the result and the general path
+                            // reports it, which fails the run.
+                            let id = egraph.add(node);
+                            egraph[id].data.ty.as_ref()?;
+                            id
                         }
                         None => return None,
                     }
@@ -759,13 +767,13 @@ impl RuleApplier {
         Some(b)
     }
 
-    fn roots(&self, eclass: Id, subst: &Subst) -> Option<Vec<Id>> {
+    fn roots(&self, eclass: Id, subst: &Subst) -> Option<Ids> {
         if self.multi {
             (0..self.rule.source.roots.len())
                 .map(|i| subst.get(root_var(i)).copied())
                 .collect()
         } else {
-            Some(vec![eclass])
+            Some(smallvec::smallvec![eclass])
         }
     }
 }
@@ -903,7 +911,11 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
 }
 
 /// Unions each matched root with its result; returns the roots that changed.
-fn union_roots(egraph: &mut PtirEGraph, roots: Vec<Id>, results: Vec<Id>) -> Vec<Id> {
+fn union_roots(
+    egraph: &mut PtirEGraph,
+    roots: Ids,
+    results: impl IntoIterator<Item = Id>,
+) -> Vec<Id> {
     let mut changed = Vec::new();
     for (root, result) in roots.into_iter().zip(results) {
         if egraph.union(root, result) {

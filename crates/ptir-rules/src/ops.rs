@@ -11,6 +11,7 @@
 use crate::ast::{AttrKind, AttrValue};
 use crate::index::AttrRef;
 use ptir_ir::{infer_type, InferContext, Op, OpKey, TensorType, Type};
+use std::borrow::Borrow;
 
 /// The operand count (`None`: any number, at least one) and the attribute slots of an op kind
 /// usable in rules; `None` for kinds rules cannot mention (`constant` — use `splat` —, `rng`
@@ -101,16 +102,16 @@ fn int(a: Option<&AttrValue>) -> Result<usize, String> {
 }
 
 /// Builds an op of kind `key` from attribute values (slot order) and operand types, and infers
-/// its result type. `annotated` is the type to give ops whose type is not determined by their
+/// its result type (the attributes owned or borrowed). `annotated` is the type to give ops whose type is not determined by their
 /// operands and attributes (`call` of a polymorphic extern); an error says what is wrong.
-pub fn make_op(
+pub fn make_op<A: Borrow<AttrValue>>(
     key: OpKey,
     callee: Option<&str>,
-    attrs: &[AttrValue],
+    attrs: &[A],
     operands: &[&Type],
     annotated: Option<&Type>,
 ) -> Result<(Op, Type), String> {
-    let a = |i: usize| attrs.get(i);
+    let a = |i: usize| attrs.get(i).map(Borrow::borrow);
     let first = operands.first().and_then(|t| t.as_tensor());
     let with = |dtype: Option<ptir_ir::DType>, shape: Option<Vec<usize>>| -> Result<Type, String> {
         let x = first.ok_or("the operand must be a tensor")?;
