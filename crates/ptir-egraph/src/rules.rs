@@ -61,6 +61,10 @@ pub struct CompiledRules {
     /// Per rewrite: the position in the rule set of its rule, if it has one root (the pattern
     /// index finds where it may match); `None` for builtin and multi-root rewrites.
     pub rule_of: Vec<Option<u32>>,
+    /// Per rewrite: does its applier look its result up before building it (a
+    /// `ResultPlan`)? Such a match applied again finds its result and stops there, so the
+    /// saturation loop need not remember it.
+    pub(crate) planned: Vec<bool>,
     /// Per rule of the set: was it compiled (or left out) here? The others were not asked
     /// for (see [`compile_where`]).
     pub attempted: Vec<bool>,
@@ -142,6 +146,7 @@ pub fn compile_where(
         order_key: (0..rewrites.len()).map(|i| (0, i)).collect(),
         registry,
         rule_of: vec![None; rewrites.len()],
+        planned: vec![false; rewrites.len()],
         attempted: vec![false; rules.rules().len()],
         rewrites,
         skipped: Vec::new(),
@@ -200,8 +205,9 @@ impl CompiledRules {
                 format!("{}#{i}", rule.name)
             };
             match rewrite(rule, &variant, &name, egraph, &self.registry) {
-                Ok(rw) => {
+                Ok((rw, planned)) => {
                     self.rewrites.push(Arc::new(rw));
+                    self.planned.push(planned);
                     self.rule_of.push(single.then_some(n as u32));
                     self.order_key.push((n + 1, i));
                 }
@@ -286,7 +292,7 @@ fn rewrite(
     name: &str,
     egraph: &mut PtirEGraph,
     registry: &Arc<Registry>,
-) -> Result<Rewrite<PtirNode, crate::analysis::PtirAnalysis>, String> {
+) -> Result<(Rewrite<PtirNode, crate::analysis::PtirAnalysis>, bool), String> {
     let mut c = PatternCompiler {
         rule,
         variant,
@@ -322,7 +328,8 @@ fn rewrite(
             .collect(),
         plan: ResultPlan::new(rule, egraph),
     };
-    if asts.len() == 1 {
+    let planned = applier.plan.is_some();
+    let rw = if asts.len() == 1 {
         let pat = Pattern::new(asts.into_iter().next().ok_or("no root")?);
         Rewrite::new(name, pat, applier)
     } else {
@@ -332,7 +339,8 @@ fn rewrite(
             .map(|(i, a)| (root_var(i), Pattern::new(a)))
             .collect();
         Rewrite::new(name, JoinPattern::new(roots), applier)
-    }
+    };
+    rw.map(|rw| (rw, planned))
 }
 
 struct PatternCompiler<'a> {

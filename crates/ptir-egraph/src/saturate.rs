@@ -22,7 +22,10 @@
 //!   the matches that changed something, keyed by their canonical classes (a merge changes
 //!   the key, and the match is applied again). A match that changed nothing is retried: its
 //!   failure can be transient (a lookup in an e-graph not yet rebuilt, a splat value a later
-//!   merge makes known). The builtin rewrites, which read the classes' nodes, always apply.
+//!   merge makes known). The builtin rewrites, which read the classes' nodes, always apply;
+//!   a rule whose result is compiled to e-nodes to look up (see `rules.rs`) is not
+//!   remembered either: its applier finds that result first and stops, for less than the
+//!   memo's key costs.
 //!
 //! - **Each rule is compiled only once it may match.** Before each iteration the rule set's
 //!   pattern index ([`RuleSet::index`]) is asked, for every e-class, which of the rules not
@@ -588,7 +591,8 @@ impl<'r> Run<'r> {
     ) -> Option<StopReason> {
         for (r, ms) in matches {
             let rw = &rewrites[r];
-            let remember = r >= self.compiled.builtin;
+            // A planned rule's applier finds a result it built before by itself.
+            let remember = r >= self.compiled.builtin && !self.compiled.planned[r];
             for m in &ms {
                 for subst in &m.substs {
                     if remember {
