@@ -10,14 +10,14 @@
 
 use crate::{Function, Op, Program, Region, Type, ValueId};
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::VecDeque;
+use smallvec::SmallVec;
 
 /// The structure of a value, with its operands' structures interned (borrowing the op and
 /// type: a million-instruction function is not copied to be keyed).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key<'a> {
     Param(usize, &'a Type),
-    Inst(&'a Op, Vec<u32>, &'a Type),
+    Inst(&'a Op, SmallVec<[u32; 3]>, &'a Type),
     /// Matches nothing (ops with regions).
     Unique(u32),
 }
@@ -30,25 +30,56 @@ struct Interner<'a> {
 }
 
 impl<'a> Interner<'a> {
-    fn intern(&mut self, key: Key<'a>) -> u32 {
-        let n = self.ids.len() as u32;
-        *self.ids.entry(key).or_insert(n)
+    /// The keys of the top-level values of `f`, in definition order (parameters first),
+    /// interning each.
+    fn intern_keys(&mut self, f: &'a Function) -> Vec<(ValueId, u32)> {
+        let mut out = Vec::with_capacity(f.body.params.len() + f.body.insts.len());
+        self.walk(f, |ids, key| {
+            let n = ids.len() as u32;
+            let k = *ids.entry(key).or_insert(n);
+            out.push(k);
+            Some(k)
+        });
+        let values = f.body.params.iter().map(|p| p.id);
+        let values = values.chain(f.body.insts.iter().map(|i| i.result));
+        values.zip(out).collect()
     }
 
-    /// The keys of the top-level values of `f`, in definition order (parameters first).
-    fn keys(&mut self, f: &'a Function) -> Vec<(ValueId, u32)> {
-        let values = f.body.params.len() + f.body.insts.len();
+    /// The values of `f` whose key is interned already, with it, in definition order.
+    /// Nothing is interned: a value whose structure no interned value has cannot be the
+    /// operand of one that has, so its users are skipped without being hashed.
+    fn known_keys(&mut self, f: &'a Function) -> Vec<(ValueId, u32)> {
+        let mut out = Vec::new();
+        let values = f.body.params.iter().map(|p| p.id);
+        let mut values = values.chain(f.body.insts.iter().map(|i| i.result));
+        self.walk(f, |ids, key| {
+            let v = values.next();
+            let k = ids.get(&key).copied();
+            if let (Some(v), Some(k)) = (v, k) {
+                out.push((v, k));
+            }
+            k
+        });
+        out
+    }
+
+    /// Calls `key_of` with the key of each top-level value of `f` in definition order;
+    /// `key_of` returns the key's number, or `None` when it has none (then neither has a
+    /// value that uses it).
+    fn walk(
+        &mut self,
+        f: &'a Function,
+        mut key_of: impl FnMut(&mut HashMap<Key<'a>, u32>, Key<'a>) -> Option<u32>,
+    ) {
         let mut of: HashMap<ValueId, u32> = HashMap::default();
-        of.reserve(values);
-        self.ids.reserve(values);
-        let mut out = Vec::with_capacity(values);
+        of.reserve(f.body.params.len() + f.body.insts.len());
         for (i, p) in f.body.params.iter().enumerate() {
-            let k = self.intern(Key::Param(i, &p.ty));
-            of.insert(p.id, k);
-            out.push((p.id, k));
+            if let Some(k) = key_of(&mut self.ids, Key::Param(i, &p.ty)) {
+                of.insert(p.id, k);
+            }
         }
         for inst in &f.body.insts {
-            let operands: Option<Vec<u32>> =
+            let operands: Option<SmallVec<[u32; 3]>> =
                 inst.operands.iter().map(|o| of.get(o).copied()).collect();
             let key = match operands {
                 Some(mut ops) if inst.op.regions().is_empty() => {
@@ -62,11 +93,10 @@ impl<'a> Interner<'a> {
                     Key::Unique(self.uniques)
                 }
             };
-            let k = self.intern(key);
-            of.insert(inst.result, k);
-            out.push((inst.result, k));
+            if let Some(k) = key_of(&mut self.ids, key) {
+                of.insert(inst.result, k);
+            }
         }
-        out
     }
 }
 
@@ -82,19 +112,31 @@ pub fn keep_value_ids(before: &Program, after: &mut Program) {
 }
 
 fn keep_function_ids(before: &Function, after: &mut Function) {
-    let (old_keys, new_keys) = {
+    // The output's structures are interned, then looked up for the input's values: the
+    // input (often much larger) adds nothing to the table.
+    let (old_keys, new_keys, n_keys) = {
         let mut interner = Interner::default();
-        (interner.keys(before), interner.keys(after))
+        let new = interner.intern_keys(after);
+        let old = interner.known_keys(before);
+        (old, new, interner.ids.len())
     };
-    let mut available: HashMap<u32, VecDeque<ValueId>> = HashMap::default();
-    for (v, k) in old_keys {
-        available.entry(k).or_default().push_back(v);
+    // The input values of each key, in definition order: a linked list through `next_same`
+    // from `first[key]` (one allocation for all keys, not a queue per key).
+    const NONE: u32 = u32::MAX;
+    let mut first = vec![NONE; n_keys];
+    let mut next_same = vec![NONE; old_keys.len()];
+    for (pos, &(_, k)) in old_keys.iter().enumerate().rev() {
+        next_same[pos] = first[k as usize];
+        first[k as usize] = pos as u32;
     }
     let mut next = max_id(&before.body).map_or(0, |m| m + 1);
     let mut map: HashMap<ValueId, ValueId> = HashMap::default();
+    map.reserve(new_keys.len());
     for (v, k) in new_keys {
-        if let Some(old) = available.get_mut(&k).and_then(VecDeque::pop_front) {
-            map.insert(v, old);
+        let pos = first[k as usize];
+        if pos != NONE {
+            first[k as usize] = next_same[pos as usize];
+            map.insert(v, old_keys[pos as usize].0);
         }
     }
     let mut fresh = |v: &mut ValueId| {
@@ -168,6 +210,18 @@ mod tests {
         assert_eq!(
             kept(before, after),
             "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %3 = exp %0 : f32[2]\n  %4 = exp %0 : f32[2]\n  return %3, %4\n}\n"
+        );
+    }
+
+    #[test]
+    fn input_values_the_output_has_no_structure_for_are_skipped_in_order() {
+        // Only `exp %0` and the parameter have a structure in the output; the first of the two
+        // input `exp`s takes the output's, whatever comes between them.
+        let before = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %4 = exp %0 : f32[2]\n  %5 = neg %4 : f32[2]\n  %6 = log %5 : f32[2]\n  %7 = exp %0 : f32[2]\n  return %6, %7\n}";
+        let after = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %1 = exp %0 : f32[2]\n  %2 = tanh %1 : f32[2]\n  return %2, %1\n}";
+        assert_eq!(
+            kept(before, after),
+            "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %4 = exp %0 : f32[2]\n  %8 = tanh %4 : f32[2]\n  return %8, %4\n}\n"
         );
     }
 }
