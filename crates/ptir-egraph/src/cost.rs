@@ -172,10 +172,16 @@ impl CostModel for FnCost {
 /// per iteration).
 pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
     let mut total = 0.0;
+    // Buffers sized once and reused: no allocation per instruction.
+    let mut types: FxHashMap<ValueId, &Type> = FxHashMap::default();
+    let mut insts = Vec::new();
+    let mut operands: Vec<&Type> = Vec::new();
     for f in &program.functions {
-        let mut types: FxHashMap<ValueId, &Type> =
-            f.body.params.iter().map(|p| (p.id, &p.ty)).collect();
-        let mut insts = Vec::new();
+        types.clear();
+        insts.clear();
+        types.reserve(f.body.params.len() + f.body.insts.len());
+        insts.reserve(f.body.insts.len());
+        types.extend(f.body.params.iter().map(|p| (p.id, &p.ty)));
         f.body.walk(&mut |i, _| {
             insts.push(i);
             types.insert(i.result, &i.ty);
@@ -183,12 +189,9 @@ pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
                 types.extend(r.params.iter().map(|p| (p.id, &p.ty)));
             }
         });
-        for i in insts {
-            let operands: Vec<&Type> = i
-                .operands
-                .iter()
-                .filter_map(|v| types.get(v).copied())
-                .collect();
+        for i in &insts {
+            operands.clear();
+            operands.extend(i.operands.iter().filter_map(|v| types.get(v).copied()));
             total += model.op_cost(&i.op, &operands, &i.ty);
         }
     }

@@ -502,14 +502,14 @@ fn optimize_one(
     emit_args: &EmitArgs,
 ) -> Result<(String, ptir::Report), CliError> {
     let format = input_format(path);
-    // Not verified here: `ptir::optimize` verifies its input, once; its diagnostics are
-    // placed in the source only when there are some.
+    // Not verified here: `ptir::optimize_owned` verifies its input, once; its diagnostics
+    // are placed in the source only when there are some.
     let (program, names) = match format {
         Format::Mlir => import(source, path)?,
         Format::Ptir => (parse(path, source)?, SourceInfo::default()),
     };
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
-    let result = ptir::optimize(&program, options);
+    let result = ptir::optimize_owned(program, options);
     spinner.finish_and_clear();
     let out = result.map_err(|error| match error {
         ptir::Error::Verify(e) if format == Format::Ptir => located(path, source, &e),
