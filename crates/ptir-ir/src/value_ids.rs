@@ -104,11 +104,7 @@ impl FunctionShapes {
 
     /// The key of a value of shape `shape` (`NONE`: none) whose operands have the keys
     /// `operands` gives (`None`: one has none), if it has one.
-    fn key(
-        &self,
-        shape: u32,
-        operands: impl Iterator<Item = Option<u32>>,
-    ) -> Option<Key> {
+    fn key(&self, shape: u32, operands: impl Iterator<Item = Option<u32>>) -> Option<Key> {
         if shape == NONE {
             return None;
         }
@@ -146,7 +142,9 @@ impl FunctionShapes {
             }
             for inst in &after.body.insts {
                 let shape = match inst.op.regions().is_empty() {
-                    true => self.shapes.get_index_of(&ShapeRef::Inst(&inst.op, &inst.ty)),
+                    true => self
+                        .shapes
+                        .get_index_of(&ShapeRef::Inst(&inst.op, &inst.ty)),
                     false => None,
                 };
                 let operands = inst.operands.iter().map(|o| of.get(o).copied());
