@@ -3,7 +3,8 @@
 //! This root crate is the facade users depend on: the IR as [`ir`], the rule language as
 //! [`rules`], the e-graph engine as [`egraph`], and the calls users come for:
 //!
-//! - [`optimize`]: one program through an engine, with a [`Report`].
+//! - [`optimize`]: one program through an engine, with a [`Report`] ([`optimize_owned`] takes
+//!   the program, for large ones).
 //! - [`compare_cost_models`]: several (cost model, extractor) pairs on one saturated e-graph.
 //! - [`diff`]: greedy against saturation, checked by the interpreter and the cost model
 //!   ([`diff_batch`] and [`optimize_batch`] run many programs in parallel).
@@ -45,7 +46,7 @@ pub use equivalence::{
 };
 pub use error::Error;
 pub use optimize::{
-    load_rules, load_target, optimize, Optimized, EQSAT_PASS, USER_RULE_PROOF_SEEDS,
+    load_rules, load_target, optimize, optimize_owned, Optimized, EQSAT_PASS, USER_RULE_PROOF_SEEDS,
 };
 pub use options::{Cost, Engine, Limits, Options, RuleText};
 pub use ptir_convert as convert;

@@ -12,8 +12,9 @@ use ptir_greedy::{
     directed_rule_filter, Canonicalize, GreedyConfig, Pass, PassError, PassManager, PassReport,
     PipelineReport, DEFAULT_PIPELINE,
 };
-use ptir_ir::Program;
+use ptir_ir::{Function, Program};
 use ptir_rules::{Registry, RuleSet};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
@@ -114,12 +115,32 @@ fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
-    let input = program;
+    optimize_input(Cow::Borrowed(program), options)
+}
+
+/// [`optimize`], taking the program: it is rewritten in place rather than copied first,
+/// which halves the memory a large program needs (what the input's value numbers need of
+/// it is kept, a few bytes per value; the whole input only for [`Options::validate`]).
+///
+/// ```
+/// let program = ptir::ir::parse(
+///     "func @f(%x: f32[4]) -> (f32[4]) {\n  %a = exp %x : f32[4]\n  %b = neg %a : f32[4]\n  %c = neg %b : f32[4]\n  return %c\n}",
+/// )?;
+/// let out = ptir::optimize_owned(program, &ptir::Options::default())?;
+/// assert_eq!(ptir::ir::print(&out.program), "func @f(%0: f32[4]) -> (f32[4]) {\n  %1 = exp %0 : f32[4]\n  return %1\n}\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn optimize_owned(program: Program, options: &Options) -> Result<Optimized, Error> {
+    optimize_input(Cow::Owned(program), options)
+}
+
+/// [`optimize`] and [`optimize_owned`]: the input is borrowed or owned.
+fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimized, Error> {
     let t = Instant::now();
-    ptir_ir::verify(program)?;
+    ptir_ir::verify(&input)?;
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
-    let (rules, renamed) = load_rules(options)?.renaming_externs_for(program);
+    let (rules, renamed) = load_rules(options)?.renaming_externs_for(&input);
     let model = options.cost.model(&rules);
     let mut report = Report {
         engine: options
@@ -127,18 +148,30 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
             .clone()
             .unwrap_or_else(|| options.engine.name().to_string()),
         cost_model: model.name().to_string(),
-        cost_before: program_cost(program, model.as_ref()),
+        cost_before: program_cost(&input, model.as_ref()),
         instructions: InstCounts {
-            before: program.num_insts(),
+            before: input.num_insts(),
             after: 0,
         },
         notes: renamed.iter().map(ToString::to_string).collect(),
         ..Report::default()
     };
+    // What the output needs of the input once the input is rewritten: its value numbers,
+    // the functions that define library externs, and for validation the whole input.
+    let numbers = ptir_ir::ValueNumbers::of(&input);
+    let definitions: Vec<Function> = input
+        .functions
+        .iter()
+        .filter(|f| ptir_rules::externs::defined_by(f).is_some())
+        .cloned()
+        .collect();
+    let (mut raised, input) = match options.validate {
+        Some(_) => (input.clone().into_owned(), Some(input)),
+        None => (input.into_owned(), None),
+    };
     report.add_phase_time("setup", t.elapsed());
     // Loop idioms first, for both engines: a reduction `scan` becomes a loop-free `reduce`
     // (exact; see `ptir_ir::loop_idioms`), which the rules then see like any other reduce.
-    let mut raised = program.clone();
     let loops = ptir_ir::raise_loop_idioms(&mut raised);
     if loops > 0 {
         report
@@ -147,7 +180,7 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
     }
     let program = run_pipeline(raised, &rules, model.clone(), options, &mut report)?;
     let mut program = program;
-    keep_extern_definitions(&mut program, input);
+    keep_extern_definitions(&mut program, definitions);
     for name in inject_definitions(&mut program, &rules) {
         report
             .notes
@@ -167,10 +200,10 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
         None => program,
     };
     // Values the optimization left as they were keep their input numbers (and names).
-    ptir_ir::keep_value_ids(input, &mut program);
+    numbers.renumber(&mut program);
     report.cost_after = program_cost(&program, model.as_ref());
     report.instructions.after = program.num_insts();
-    if let Some(seeds) = options.validate {
+    if let (Some(seeds), Some(input)) = (options.validate, &input) {
         let t = Instant::now();
         report.validation = Some(crate::validate(input, &program, seeds, options.fast_math)?);
         report.add_phase_time("validate", t.elapsed());
@@ -178,17 +211,14 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
     Ok(Optimized { program, report })
 }
 
-/// Gives back their input bodies to the functions of `input` that define a fused library
-/// extern (their body is exactly its idiom: an outlined `@linear_0`, or a user's own
-/// `@softmax_fused` that computes it). The rules would raise such a body to a call of the
-/// extern, which the function itself now is: a function calling itself forever.
-fn keep_extern_definitions(program: &mut Program, input: &Program) {
-    for f in &input.functions {
-        if ptir_rules::externs::defined_by(f).is_none() {
-            continue;
-        }
+/// Gives back their input bodies to the functions of the input that define a fused library
+/// extern (`definitions`: their body is exactly its idiom, an outlined `@linear_0` or a
+/// user's own `@softmax_fused` that computes it). The rules would raise such a body to a call
+/// of the extern, which the function itself now is: a function calling itself forever.
+fn keep_extern_definitions(program: &mut Program, definitions: Vec<Function>) {
+    for f in definitions {
         if let Some(out) = program.functions.iter_mut().find(|g| g.name == f.name) {
-            *out = f.clone();
+            *out = f;
         }
     }
 }
@@ -355,7 +385,7 @@ fn run_pipeline(
     for dump in &mut report.ir_after {
         drop_uncalled(&mut dump.program, &added);
     }
-    ptir_ir::verify(&program).map_err(Error::Output)?;
+    // Verified by the caller, `optimize`, with what it adds after the pipeline.
     Ok(program)
 }
 

@@ -168,29 +168,62 @@ impl CostModel for FnCost {
     }
 }
 
+/// The types of a function's values by id: a table indexed by id for the ids below a bound
+/// proportional to the function's size (the numbers parsed and rewritten programs use), a
+/// hash map beyond it.
+struct ValueTypes<'p> {
+    dense: Vec<Option<&'p Type>>,
+    sparse: FxHashMap<ValueId, &'p Type>,
+}
+
+impl<'p> ValueTypes<'p> {
+    fn new(values: usize) -> Self {
+        ValueTypes {
+            dense: vec![None; 2 * values + 1024],
+            sparse: FxHashMap::default(),
+        }
+    }
+
+    fn insert(&mut self, v: ValueId, ty: &'p Type) {
+        match self.dense.get_mut(v.0 as usize) {
+            Some(slot) => *slot = Some(ty),
+            None => {
+                self.sparse.insert(v, ty);
+            }
+        }
+    }
+
+    fn get(&self, v: ValueId) -> Option<&'p Type> {
+        match self.dense.get(v.0 as usize) {
+            Some(slot) => *slot,
+            None => self.sparse.get(&v).copied(),
+        }
+    }
+}
+
 /// The cost of a program: the sum over every instruction (region bodies counted once, not
 /// per iteration).
 pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
     let mut total = 0.0;
+    let mut operands: Vec<&Type> = Vec::new();
     for f in &program.functions {
-        let mut types: FxHashMap<ValueId, &Type> =
-            f.body.params.iter().map(|p| (p.id, &p.ty)).collect();
-        let mut insts = Vec::new();
+        let mut types = ValueTypes::new(f.body.params.len() + f.body.insts.len());
+        for p in &f.body.params {
+            types.insert(p.id, &p.ty);
+        }
+        // Pre-order: every operand (an earlier value, a region parameter, a capture) is
+        // defined before its use is priced.
         f.body.walk(&mut |i, _| {
-            insts.push(i);
+            operands.clear();
+            operands.extend(i.operands.iter().filter_map(|&v| types.get(v)));
+            total += model.op_cost(&i.op, &operands, &i.ty);
             types.insert(i.result, &i.ty);
             for r in i.op.regions() {
-                types.extend(r.params.iter().map(|p| (p.id, &p.ty)));
+                for p in &r.params {
+                    types.insert(p.id, &p.ty);
+                }
             }
         });
-        for i in insts {
-            let operands: Vec<&Type> = i
-                .operands
-                .iter()
-                .filter_map(|v| types.get(v).copied())
-                .collect();
-            total += model.op_cost(&i.op, &operands, &i.ty);
-        }
     }
     total
 }

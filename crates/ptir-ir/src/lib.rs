@@ -45,5 +45,5 @@ pub use text::{
     SourceMap,
 };
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
-pub use value_ids::keep_value_ids;
+pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};

@@ -9,64 +9,241 @@
 //! regions, and values inside regions, get new numbers.
 
 use crate::{Function, Op, Program, Region, Type, ValueId};
-use rustc_hash::FxHashMap as HashMap;
-use std::collections::VecDeque;
+use indexmap::{Equivalent, IndexSet};
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
+use smallvec::SmallVec;
 
-/// The structure of a value, with its operands' structures interned (borrowing the op and
-/// type: a million-instruction function is not copied to be keyed).
+/// What a value is, apart from its operands: a parameter's position and type, or an
+/// instruction's op (attributes included) and type. Owned, one per distinct shape.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key<'a> {
+enum Shape {
+    Param(usize, Type),
+    Inst(Op, Type),
+}
+
+/// A [`Shape`] borrowed from a program, to look one up without cloning it. Hashes as the
+/// `Shape` it stands for (same variants in the same order, fields hashed through `&`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ShapeRef<'a> {
     Param(usize, &'a Type),
-    Inst(&'a Op, Vec<u32>, &'a Type),
-    /// Matches nothing (ops with regions).
-    Unique(u32),
+    Inst(&'a Op, &'a Type),
 }
 
-/// Interns value structures.
-#[derive(Default)]
-struct Interner<'a> {
-    ids: HashMap<Key<'a>, u32>,
-    uniques: u32,
-}
-
-impl<'a> Interner<'a> {
-    fn intern(&mut self, key: Key<'a>) -> u32 {
-        let n = self.ids.len() as u32;
-        *self.ids.entry(key).or_insert(n)
+impl Equivalent<Shape> for ShapeRef<'_> {
+    fn equivalent(&self, key: &Shape) -> bool {
+        match (self, key) {
+            (ShapeRef::Param(i, t), Shape::Param(j, u)) => i == j && *t == u,
+            (ShapeRef::Inst(o, t), Shape::Inst(p, u)) => *o == p && *t == u,
+            _ => false,
+        }
     }
+}
 
-    /// The keys of the top-level values of `f`, in definition order (parameters first).
-    fn keys(&mut self, f: &'a Function) -> Vec<(ValueId, u32)> {
-        let values = f.body.params.len() + f.body.insts.len();
-        let mut of: HashMap<ValueId, u32> = HashMap::default();
-        of.reserve(values);
-        self.ids.reserve(values);
-        let mut out = Vec::with_capacity(values);
+impl ShapeRef<'_> {
+    fn to_owned(self) -> Shape {
+        match self {
+            ShapeRef::Param(i, t) => Shape::Param(i, t.clone()),
+            ShapeRef::Inst(o, t) => Shape::Inst(o.clone(), t.clone()),
+        }
+    }
+}
+
+/// The structure of a value: its shape and its operands' structures (interned numbers;
+/// sorted for commutative ops).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    shape: u32,
+    operands: SmallVec<[u32; 3]>,
+}
+
+/// Marks a value with no shape (an op with regions: it matches nothing).
+const NONE: u32 = u32::MAX;
+
+/// What [`keep_value_ids`] needs of one input function: its top-level values in definition
+/// order with their shapes and operands, compact (a few bytes per value, the shapes once).
+#[derive(Clone, Debug)]
+struct FunctionShapes {
+    name: String,
+    shapes: IndexSet<Shape, FxBuildHasher>,
+    /// `(value, shape or NONE, end of its operands in operands)`.
+    values: Vec<(ValueId, u32, u32)>,
+    operands: Vec<ValueId>,
+    /// One above the largest value number, nested regions included.
+    next: u32,
+}
+
+impl FunctionShapes {
+    fn of(f: &Function) -> Self {
+        let mut shapes: IndexSet<Shape, FxBuildHasher> = IndexSet::default();
+        let mut shape_of = |r: ShapeRef<'_>| match shapes.get_index_of(&r) {
+            Some(i) => i as u32,
+            None => shapes.insert_full(r.to_owned()).0 as u32,
+        };
+        let mut values = Vec::with_capacity(f.body.params.len() + f.body.insts.len());
+        let mut operands = Vec::with_capacity(f.body.insts.len() * 2);
         for (i, p) in f.body.params.iter().enumerate() {
-            let k = self.intern(Key::Param(i, &p.ty));
-            of.insert(p.id, k);
-            out.push((p.id, k));
+            values.push((p.id, shape_of(ShapeRef::Param(i, &p.ty)), 0));
         }
         for inst in &f.body.insts {
-            let operands: Option<Vec<u32>> =
-                inst.operands.iter().map(|o| of.get(o).copied()).collect();
-            let key = match operands {
-                Some(mut ops) if inst.op.regions().is_empty() => {
-                    if matches!(&inst.op, Op::Binary(b) if b.is_commutative()) {
-                        ops.sort_unstable();
-                    }
-                    Key::Inst(&inst.op, ops, &inst.ty)
-                }
-                _ => {
-                    self.uniques += 1;
-                    Key::Unique(self.uniques)
+            let shape = if inst.op.regions().is_empty() {
+                shape_of(ShapeRef::Inst(&inst.op, &inst.ty))
+            } else {
+                NONE
+            };
+            operands.extend_from_slice(&inst.operands);
+            values.push((inst.result, shape, operands.len() as u32));
+        }
+        FunctionShapes {
+            name: f.name.clone(),
+            shapes,
+            values,
+            operands,
+            next: max_id(&f.body).map_or(0, |m| m + 1),
+        }
+    }
+
+    /// The key of a value of shape `shape` (`NONE`: none) whose operands have the keys
+    /// `operands` gives (`None`: one has none), if it has one.
+    fn key(&self, shape: u32, operands: impl Iterator<Item = Option<u32>>) -> Option<Key> {
+        if shape == NONE {
+            return None;
+        }
+        let mut operands: SmallVec<[u32; 3]> = operands.collect::<Option<_>>()?;
+        if matches!(self.shapes.get_index(shape as usize), Some(Shape::Inst(Op::Binary(b), _)) if b.is_commutative())
+        {
+            operands.sort_unstable();
+        }
+        Some(Key { shape, operands })
+    }
+
+    /// The number each value of `after` (this function, rewritten) takes: see
+    /// [`keep_value_ids`].
+    fn renumber(&self, after: &mut Function) {
+        // The output's structures are interned, then looked up for the input's values: the
+        // input (often much larger) adds nothing to the table, and a value whose structure
+        // the output lacks makes its users skip hashing.
+        let mut ids: HashMap<Key, u32> = HashMap::default();
+        let mut new_keys = Vec::with_capacity(after.body.params.len() + after.body.insts.len());
+        {
+            let mut of: HashMap<ValueId, u32> = HashMap::default();
+            of.reserve(new_keys.capacity());
+            let mut intern = |v: ValueId, key: Option<Key>, of: &mut HashMap<ValueId, u32>| {
+                if let Some(key) = key {
+                    let n = ids.len() as u32;
+                    let k = *ids.entry(key).or_insert(n);
+                    of.insert(v, k);
+                    new_keys.push((v, k));
                 }
             };
-            let k = self.intern(key);
-            of.insert(inst.result, k);
-            out.push((inst.result, k));
+            for (i, p) in after.body.params.iter().enumerate() {
+                let shape = self.shapes.get_index_of(&ShapeRef::Param(i, &p.ty));
+                let key = self.key(shape.map_or(NONE, |s| s as u32), std::iter::empty());
+                intern(p.id, key, &mut of);
+            }
+            for inst in &after.body.insts {
+                let shape = match inst.op.regions().is_empty() {
+                    true => self
+                        .shapes
+                        .get_index_of(&ShapeRef::Inst(&inst.op, &inst.ty)),
+                    false => None,
+                };
+                let operands = inst.operands.iter().map(|o| of.get(o).copied());
+                let key = self.key(shape.map_or(NONE, |s| s as u32), operands);
+                intern(inst.result, key, &mut of);
+            }
         }
-        out
+        let mut old_keys = Vec::new();
+        {
+            let mut of: HashMap<ValueId, u32> = HashMap::default();
+            let mut start = 0;
+            for &(v, shape, end) in &self.values {
+                let operands = &self.operands[start as usize..end as usize];
+                start = end;
+                let key = self.key(shape, operands.iter().map(|o| of.get(o).copied()));
+                if let Some(&k) = key.as_ref().and_then(|key| ids.get(key)) {
+                    of.insert(v, k);
+                    old_keys.push((v, k));
+                }
+            }
+        }
+        // The input values of each key, in definition order: a linked list through
+        // `next_same` from `first[key]` (one allocation for all keys, not a queue per key).
+        let mut first = vec![NONE; ids.len()];
+        let mut next_same = vec![NONE; old_keys.len()];
+        for (pos, &(_, k)) in old_keys.iter().enumerate().rev() {
+            next_same[pos] = first[k as usize];
+            first[k as usize] = pos as u32;
+        }
+        let mut map: HashMap<ValueId, ValueId> = HashMap::default();
+        map.reserve(new_keys.len());
+        for (v, k) in new_keys {
+            let pos = first[k as usize];
+            if pos != NONE {
+                first[k as usize] = next_same[pos as usize];
+                map.insert(v, old_keys[pos as usize].0);
+            }
+        }
+        let mut next = self.next;
+        let mut fresh = |v: &mut ValueId| {
+            let new = *map.entry(*v).or_insert_with(|| {
+                let id = ValueId(next);
+                next += 1;
+                id
+            });
+            *v = new;
+        };
+        // Definitions in order, so that new numbers grow down the function.
+        let mut stack: Vec<&mut Region> = vec![&mut after.body];
+        while let Some(Region {
+            params,
+            insts,
+            results,
+        }) = stack.pop()
+        {
+            params.iter_mut().for_each(|p| fresh(&mut p.id));
+            insts.iter_mut().for_each(|inst| fresh(&mut inst.result));
+            for inst in insts {
+                inst.operands.iter_mut().for_each(&mut fresh);
+                stack.extend(inst.op.regions_mut());
+            }
+            results.iter_mut().for_each(&mut fresh);
+        }
+    }
+}
+
+/// The value structures of a program: what [`keep_value_ids`] needs of its input, owned
+/// and compact (a few bytes per value), so that the input program itself can be given away
+/// to a rewrite that consumes it and still be numbered against afterwards.
+///
+/// ```
+/// let before = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {\n  %7 = exp %0 : f32[2]\n  %8 = neg %7 : f32[2]\n  return %8\n}")?;
+/// let numbers = ptir_ir::ValueNumbers::of(&before);
+/// let mut after = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {\n  %1 = exp %0 : f32[2]\n  return %1\n}")?;
+/// numbers.renumber(&mut after);
+/// assert!(ptir_ir::print(&after).contains("%7 = exp %0"));
+/// # Ok::<(), ptir_ir::ParseError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ValueNumbers {
+    functions: Vec<FunctionShapes>,
+}
+
+impl ValueNumbers {
+    /// The value structures of `program`'s functions.
+    pub fn of(program: &Program) -> Self {
+        ValueNumbers {
+            functions: program.functions.iter().map(FunctionShapes::of).collect(),
+        }
+    }
+
+    /// Renumbers the values of every function of `after` that the recorded program has
+    /// too (by name), as [`keep_value_ids`] does.
+    pub fn renumber(&self, after: &mut Program) {
+        for f in &mut after.functions {
+            if let Some(input) = self.functions.iter().find(|g| g.name == f.name) {
+                input.renumber(f);
+            }
+        }
     }
 }
 
@@ -74,53 +251,7 @@ impl<'a> Interner<'a> {
 /// value that corresponds to an input value (see the module docs) takes its number, every
 /// other value a number above all of the input function's.
 pub fn keep_value_ids(before: &Program, after: &mut Program) {
-    for f in &mut after.functions {
-        if let Some(input) = before.function(&f.name) {
-            keep_function_ids(input, f);
-        }
-    }
-}
-
-fn keep_function_ids(before: &Function, after: &mut Function) {
-    let (old_keys, new_keys) = {
-        let mut interner = Interner::default();
-        (interner.keys(before), interner.keys(after))
-    };
-    let mut available: HashMap<u32, VecDeque<ValueId>> = HashMap::default();
-    for (v, k) in old_keys {
-        available.entry(k).or_default().push_back(v);
-    }
-    let mut next = max_id(&before.body).map_or(0, |m| m + 1);
-    let mut map: HashMap<ValueId, ValueId> = HashMap::default();
-    for (v, k) in new_keys {
-        if let Some(old) = available.get_mut(&k).and_then(VecDeque::pop_front) {
-            map.insert(v, old);
-        }
-    }
-    let mut fresh = |v: &mut ValueId| {
-        let new = *map.entry(*v).or_insert_with(|| {
-            let id = ValueId(next);
-            next += 1;
-            id
-        });
-        *v = new;
-    };
-    // Definitions in order, so that new numbers grow down the function.
-    let mut stack: Vec<&mut Region> = vec![&mut after.body];
-    while let Some(Region {
-        params,
-        insts,
-        results,
-    }) = stack.pop()
-    {
-        params.iter_mut().for_each(|p| fresh(&mut p.id));
-        insts.iter_mut().for_each(|inst| fresh(&mut inst.result));
-        for inst in insts {
-            inst.operands.iter_mut().for_each(&mut fresh);
-            stack.extend(inst.op.regions_mut());
-        }
-        results.iter_mut().for_each(&mut fresh);
-    }
+    ValueNumbers::of(before).renumber(after);
 }
 
 /// The largest value number in `region`, nested regions included.
@@ -168,6 +299,18 @@ mod tests {
         assert_eq!(
             kept(before, after),
             "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %3 = exp %0 : f32[2]\n  %4 = exp %0 : f32[2]\n  return %3, %4\n}\n"
+        );
+    }
+
+    #[test]
+    fn input_values_the_output_has_no_structure_for_are_skipped_in_order() {
+        // Only `exp %0` and the parameter have a structure in the output; the first of the two
+        // input `exp`s takes the output's, whatever comes between them.
+        let before = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %4 = exp %0 : f32[2]\n  %5 = neg %4 : f32[2]\n  %6 = log %5 : f32[2]\n  %7 = exp %0 : f32[2]\n  return %6, %7\n}";
+        let after = "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %1 = exp %0 : f32[2]\n  %2 = tanh %1 : f32[2]\n  return %2, %1\n}";
+        assert_eq!(
+            kept(before, after),
+            "func @f(%0: f32[2]) -> (f32[2], f32[2]) {\n  %4 = exp %0 : f32[2]\n  %8 = tanh %4 : f32[2]\n  return %8, %4\n}\n"
         );
     }
 }

@@ -437,7 +437,10 @@ fn optimize(
         match optimize_one(path, chunk, &options, args, emit_args) {
             Ok((text, report)) => {
                 outputs.push(text);
-                reports.push(report.to_json());
+                // Serialized only when asked for: it costs as much as a pass on a large program.
+                if args.output.report_json.is_some() {
+                    reports.push(report.to_json());
+                }
             }
             Err(e) => errors.push(e),
         }
@@ -504,15 +507,23 @@ fn optimize_one(
     args: &OptArgs,
     emit_args: &EmitArgs,
 ) -> Result<(String, ptir::Report), CliError> {
-    let (program, names) = load_source_text(path, source)?;
-    let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
-    let result = ptir::optimize(&program, options);
-    spinner.finish_and_clear();
-    let out = result.map_err(|source| CliError::Optimize {
-        path: path.to_string(),
-        source,
-    })?;
     let format = input_format(path);
+    // Not verified here: `ptir::optimize_owned` verifies its input, once; its diagnostics
+    // are placed in the source only when there are some.
+    let (program, names) = match format {
+        Format::Mlir => import(source, path)?,
+        Format::Ptir => (parse(path, source)?, SourceInfo::default()),
+    };
+    let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
+    let result = ptir::optimize_owned(program, options);
+    spinner.finish_and_clear();
+    let out = result.map_err(|error| match error {
+        ptir::Error::Verify(e) if format == Format::Ptir => located(path, source, &e),
+        error => CliError::Optimize {
+            path: path.to_string(),
+            source: error,
+        },
+    })?;
     for dump in &out.report.ir_after {
         eprint!(
             "// -----// IR Dump After {} //----- //\n{}",
@@ -752,16 +763,32 @@ fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), Cl
         let (program, _) = import(text, path)?;
         return Ok((program, t0.elapsed(), Duration::ZERO));
     }
-    let (program, map) = ir::parse_with_source_map(text).map_err(|source| CliError::Parse {
+    let program = parse(path, text)?;
+    let t1 = Instant::now();
+    ir::verify(&program).map_err(|e| located(path, text, &e))?;
+    Ok((program, t1 - t0, t1.elapsed()))
+}
+
+/// Parses the PTIR `text` of the file `path`.
+fn parse(path: &str, text: &str) -> Result<Program, CliError> {
+    ir::parse(text).map_err(|source| CliError::Parse {
         path: path.to_string(),
         source,
-    })?;
-    let t1 = Instant::now();
-    ir::verify(&program).map_err(|e| CliError::Verify {
+    })
+}
+
+/// The verifier's diagnostics `e` about the program parsed from `text`, placed in `text`. The
+/// source map is recorded by parsing again, here: a program that verifies (the usual case)
+/// never pays for it.
+fn located(path: &str, text: &str, e: &ir::VerifyError) -> CliError {
+    let located = match ir::parse_with_source_map(text) {
+        Ok((_, map)) => map.locate_all(e),
+        Err(_) => ir::SourceMap::default().locate_all(e),
+    };
+    CliError::Verify {
         path: path.to_string(),
-        located: map.locate_all(&e),
-    })?;
-    Ok((program, t1 - t0, t1.elapsed()))
+        located,
+    }
 }
 
 /// Imports MLIR `text` (of the file `path`) with the command line's read options.

@@ -6,12 +6,13 @@
 //! their definition and dropped when the block ends, so a duplicate in a `cond` branch or a
 //! loop body reuses the value computed outside, and two branches never share. Only pure ops
 //! without regions are merged: `rng`, calls of impure callees and region ops never are.
-//! Purity and dominance come from the Datalog analyses (`ptir_ir::analysis`); the scoped walk
-//! only proposes candidates, and a merge also requires the analysis to say that the earlier
-//! op dominates the later one.
+//! Purity and dominance are the rewriter's live answers (`crate::facts::Live`, which tests
+//! hold equal to the Datalog analyses of `ptir_ir::analysis`, as they are for CSE itself;
+//! computing those costs more than the pass); the scoped walk only proposes candidates, and
+//! a merge also requires that the earlier op dominate the later one.
 
 use super::{rewrite_functions, Pass, PassError, PassReport};
-use crate::facts::{datalog, Facts};
+use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Program};
@@ -28,7 +29,7 @@ struct ScopedTable {
 
 /// Merges duplicates in the whole function, with purity and dominance from `facts`; returns
 /// how many ops were erased.
-fn eliminate(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
+pub(crate) fn eliminate(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
     let mut table = ScopedTable::default();
     let body = rw.body();
     cse_block(rw, body, &mut table, facts)
@@ -96,8 +97,7 @@ fn same(rw: &ProgramRewriter<'_>, a: InstId, b: InstId) -> bool {
     }
 }
 
-/// The CSE pass on every function, with purity and dominance from the Datalog analyses of
-/// `ptir_ir::analysis`.
+/// The CSE pass on every function, with the rewriter's purity and dominance.
 ///
 /// ```
 /// use ptir_greedy::{Cse, Pass};
@@ -119,8 +119,7 @@ impl Pass for Cse {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        let facts = datalog(program);
-        let counts = rewrite_functions(program, |k, rw| Ok(eliminate(rw, &facts[k])))?;
+        let counts = rewrite_functions(program, |_, rw| Ok(eliminate(rw, &Live)))?;
         let erased: usize = counts.iter().sum();
         Ok(PassReport::new(self.name(), erased > 0, erased))
     }
