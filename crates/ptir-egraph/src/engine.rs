@@ -158,7 +158,7 @@ fn optimize_function(
     let egraph_json = match options.dump_egraph {
         true => Some(
             crate::extraction::to_graph(&lowered, options.cost.as_ref())
-                .map(|(g, _)| crate::extract::serialize::to_json(&g))
+                .map(|(g, _)| ptir_extract::serialize::to_json(&g))
                 .map_err(|message| EngineError::Extract {
                     function: name.to_string(),
                     message,

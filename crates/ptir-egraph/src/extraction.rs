@@ -4,11 +4,11 @@
 //! Every e-node is priced on its own ([`node_cost`]): an op e-node costs what the model says
 //! for that op at the types of its classes; parameters, attributes and region nodes cost
 //! nothing. The priced e-graph becomes an extraction [`Graph`] ([`to_graph`]), on which the
-//! extractors of [`crate::extract`] run; their choice maps back to e-nodes ([`Choice`]).
+//! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
 use crate::analysis::{layout, node_op, PtirEGraph};
 use crate::cost::CostModel;
-use crate::extract::{
+use ptir_extract::{
     ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
     GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS,
 };
@@ -18,7 +18,7 @@ use egg::{Id, Language};
 use std::time::Duration;
 
 #[doc(no_inline)]
-pub use crate::extract::EXACT_TIME_LIMIT;
+pub use ptir_extract::EXACT_TIME_LIMIT;
 use ptir_ir::{Op, Type};
 use rustc_hash::FxHashMap;
 

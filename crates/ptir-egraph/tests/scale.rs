@@ -5,7 +5,7 @@
 //! a 2 MiB stack, so recursion whose depth follows the chain would overflow it too.
 
 use ptir_egraph::cost::TensorCost;
-use ptir_egraph::extract::{Extractor, GreedyDagExtractor};
+use ptir_extract::{Extractor, GreedyDagExtractor};
 use ptir_egraph::extraction::to_graph;
 use ptir_egraph::{choose, lower, saturate, ExtractorKind, Limits};
 use ptir_rules::RuleSet;

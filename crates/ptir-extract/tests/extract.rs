@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use ptir_egraph::extract::serialize::{from_json, to_json};
-use ptir_egraph::extract::{
+use ptir_extract::serialize::{from_json, to_json};
+use ptir_extract::{
     ExactDagExtractor, Extraction, Extractor, Graph, GraphBuilder, GraphError, GreedyDagExtractor,
     TreeExtractor,
 };

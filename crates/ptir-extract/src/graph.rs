@@ -63,14 +63,6 @@ pub enum GraphError {
     /// The JSON text is not an egraph-serialize e-graph.
     #[error("invalid egraph-serialize JSON: {0}")]
     Json(String),
-    /// Reading or writing a JSON file failed.
-    #[error("{path}: {message}")]
-    Io {
-        /// The file's path.
-        path: String,
-        /// The I/O error.
-        message: String,
-    },
 }
 
 /// An immutable e-graph for extraction.
@@ -93,7 +85,7 @@ pub enum GraphError {
 /// no acyclic extraction can choose).
 ///
 /// ```
-/// use ptir_egraph::extract::Graph;
+/// use ptir_extract::Graph;
 /// let mut b = Graph::builder();
 /// let x = b.class("x");
 /// b.add_node(x, "x", 1.0, &[]);

@@ -41,7 +41,7 @@ pub const GREEDY_STARTS: u32 = 3;
 /// extraction.
 ///
 /// ```
-/// use ptir_egraph::extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
+/// use ptir_extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
 /// // r = g(a, b): b must use s; a has a cheaper private leaf, or can use s too.
 /// let mut b = Graph::builder();
 /// let (s, a, bb, r) = (b.class("s"), b.class("a"), b.class("b"), b.class("r"));
@@ -286,7 +286,7 @@ impl Union {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::{ExactDagExtractor, GraphBuilder};
+    use crate::{ExactDagExtractor, GraphBuilder};
 
     /// A chain `x0 <- x1 <- ... <- x{n-1}`: each class is `f(previous, x0)` (cost 1) or, from
     /// the second on, `g(previous)` (cost 2); the last class is the root.

@@ -20,7 +20,7 @@ use super::{Extraction, Extractor};
 /// is also refused when it would close a cycle, and the result is a heuristic.
 ///
 /// ```
-/// use ptir_egraph::extract::{Extractor, Graph, TreeExtractor};
+/// use ptir_extract::{Extractor, Graph, TreeExtractor};
 /// let mut b = Graph::builder();
 /// let (x, y) = (b.class("x"), b.class("y"));
 /// b.add_node(x, "x", 1.0, &[]);
