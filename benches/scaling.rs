@@ -9,7 +9,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use ptir::egraph::cost::TensorCost;
+use ptir::rules::cost::TensorCost;
 use ptir::egraph::{choose, lower, saturate, ExtractorKind, Limits};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
 use std::time::Duration;

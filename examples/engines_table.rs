@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release --example engines_table`
 
-use ptir::egraph::cost::{program_cost, OpCount};
+use ptir::rules::cost::{program_cost, OpCount};
 use ptir::egraph::{ExtractorKind, Limits};
 use ptir::ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir::ir::Program;

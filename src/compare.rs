@@ -83,7 +83,7 @@ pub fn compare_cost_models(
         if !input_costs.iter().any(|c| c.model == m.name()) {
             input_costs.push(ModelCost {
                 model: m.name().to_string(),
-                cost: ptir_egraph::cost::program_cost(program, m.as_ref()),
+                cost: ptir_rules::cost::program_cost(program, m.as_ref()),
             });
         }
     }

@@ -6,7 +6,7 @@ use crate::report::{
     StepLog,
 };
 use crate::Error;
-use ptir_egraph::cost::program_cost;
+use ptir_rules::cost::program_cost;
 use ptir_egraph::{EngineOptions, FunctionReport};
 use ptir_greedy::{
     directed_rule_filter, Canonicalize, GreedyConfig, Pass, PassError, PassManager, PassReport,
@@ -298,7 +298,7 @@ impl Pass for Eqsat {
 fn run_pipeline(
     mut program: Program,
     rules: &RuleSet,
-    model: std::sync::Arc<dyn ptir_egraph::cost::CostModel>,
+    model: std::sync::Arc<dyn ptir_rules::cost::CostModel>,
     options: &Options,
     report: &mut Report,
 ) -> Result<Program, Error> {

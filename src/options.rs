@@ -1,6 +1,6 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
-use ptir_egraph::cost::{CostModel, OpCount, TensorCost};
+use ptir_rules::cost::{CostModel, OpCount, TensorCost};
 use ptir_egraph::saturate::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_egraph::{ExtractorKind, Scheduler};
 use ptir_greedy::GreedyConfig;

@@ -6,7 +6,7 @@
 //! output program declares every extern that rule results introduced (from the rule set's
 //! extern declarations) and is verified before it is returned.
 
-use crate::cost::CostModel;
+use ptir_rules::cost::CostModel;
 use crate::extraction::{choose, choose_within, ExtractorKind};
 use crate::lift::lift;
 use crate::lower::lower;
@@ -34,7 +34,7 @@ impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             limits: Limits::default(),
-            cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
+            cost: std::sync::Arc::new(ptir_rules::cost::TensorCost::default()),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
         }
@@ -261,7 +261,7 @@ pub fn compare(
             if !costs.iter().any(|(n, _)| n == m.name()) {
                 costs.push((
                     m.name().to_string(),
-                    crate::cost::program_cost(&result, m.as_ref()),
+                    ptir_rules::cost::program_cost(&result, m.as_ref()),
                 ));
             }
         }

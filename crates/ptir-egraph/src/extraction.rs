@@ -7,7 +7,7 @@
 //! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
 use crate::analysis::{layout, node_op, PtirEGraph};
-use crate::cost::CostModel;
+use ptir_rules::cost::CostModel;
 use ptir_extract::{
     ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
     GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS,
@@ -212,8 +212,8 @@ pub fn choose_within(
 }
 
 /// Random costs: each op costs a seeded pseudo-random amount in [0, 100).
-fn chaos_model(seed: u64) -> crate::cost::FnCost {
-    crate::cost::FnCost::new("chaos", move |op, _, ty| {
+fn chaos_model(seed: u64) -> ptir_rules::cost::FnCost {
+    ptir_rules::cost::FnCost::new("chaos", move |op, _, ty| {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (seed, op.name(), ty.to_string()).hash(&mut h);

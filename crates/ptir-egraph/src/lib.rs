@@ -8,7 +8,7 @@
 //! 2. [`saturate`]: the rules of a `ptir_rules::RuleSet`, compiled by [`rules`] to egg
 //!    rewrites, run under iteration, node and time limits; the [`SaturationReport`] says what
 //!    fired and why it stopped. Hitting a limit is not an error.
-//! 3. [`extraction`] prices every e-node with a [`cost::CostModel`] and picks one e-node per
+//! 3. [`extraction`] prices every e-node with a `ptir_rules::cost::CostModel` and picks one e-node per
 //!    e-class with one of the `ptir_extract` extractors (tree, DAG-aware greedy, exact), which work
 //!    on their own graph representation (`ptir_extract::Graph`) so that they also run on e-graphs
 //!    made by other tools (egraph-serialize JSON, as used by extraction-gym).
@@ -21,7 +21,6 @@
 
 
 pub mod analysis;
-pub mod cost;
 pub mod engine;
 pub mod extraction;
 mod join;

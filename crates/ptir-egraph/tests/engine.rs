@@ -249,7 +249,7 @@ fn a_call_pattern_matches_numbered_callees_by_prefix_only() {
 fn a_spent_extraction_budget_still_extracts_a_whole_program() {
     // A run past its time limit extracts with no time for searching: DAG-greedy keeps its
     // first phase, exact its greedy incumbent; both still give a program that verifies.
-    use ptir_egraph::cost::TensorCost;
+    use ptir_rules::cost::TensorCost;
     use ptir_egraph::{choose_within, ExtractorKind};
     let program = ptir_ir::generate::generate_chain(2_000);
     let bundled = RuleSet::bundled().unwrap();

@@ -4,7 +4,7 @@
 //! each on a chain: 19.7 GB at 100k instructions, then a crash. The test runs on a thread with
 //! a 2 MiB stack, so recursion whose depth follows the chain would overflow it too.
 
-use ptir_egraph::cost::TensorCost;
+use ptir_rules::cost::TensorCost;
 use ptir_extract::{Extractor, GreedyDagExtractor};
 use ptir_egraph::extraction::to_graph;
 use ptir_egraph::{choose, lower, saturate, ExtractorKind, Limits};
