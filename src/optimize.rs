@@ -6,13 +6,13 @@ use crate::report::{
     StepLog,
 };
 use crate::Error;
-use ptir_rules::cost::program_cost;
 use ptir_egraph::{EngineOptions, FunctionReport};
 use ptir_greedy::{
     directed_rule_filter, Canonicalize, GreedyConfig, Pass, PassError, PassManager, PassReport,
     PipelineReport, DEFAULT_PIPELINE,
 };
 use ptir_ir::Program;
+use ptir_rules::cost::program_cost;
 use ptir_rules::{Registry, RuleSet};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -347,7 +347,7 @@ fn run_pipeline(
         (Err(e), None) => return Err(e.into()),
     };
     program.externs.retain(|e| !added.contains(&e.name));
-    ptir_egraph::engine::declare_rule_externs(&mut program, rules);
+    ptir_egraph::declare_rule_externs(&mut program, rules);
     record_pipeline(report, &pipeline, runs.reports, options.step_log);
     if options.pipeline.is_some() {
         report.engine = pm.names().join(",");

@@ -1,9 +1,9 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
-use ptir_rules::cost::{CostModel, OpCount, TensorCost};
-use ptir_egraph::saturate::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_egraph::{ExtractorKind, Scheduler};
+use ptir_egraph::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_greedy::GreedyConfig;
+use ptir_rules::cost::{CostModel, OpCount, TensorCost};
 use ptir_rules::{Deadline, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ pub struct Limits {
     /// [`ptir_greedy::GREEDY_REWRITE_LIMIT`]; saturation none, the node limit bounds it).
     pub rewrites: Option<usize>,
     /// E-nodes per function (saturation only); `None` takes the engine's default
-    /// (see [`ptir_egraph::saturate::Limits::node_limit`]).
+    /// (see [`ptir_egraph::Limits::node_limit`]).
     pub nodes: Option<usize>,
     /// Time for the whole program, not for each function (default [`EGRAPH_TIME_LIMIT`]):
     /// each function rewrites until its equal share of the time left is used up (a function

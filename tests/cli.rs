@@ -154,9 +154,8 @@ fn run_reads_inputs_and_json_report_and_egraph_dump_are_written() {
     let report: serde_json::Value =
         serde_json::from_str(&text(&out.stdout)).expect("the report is JSON, alone on stdout");
     assert_eq!(report["instructions"]["after"], 1);
-    let graph =
-        ptir::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())
-            .expect("the dump reads back");
+    let graph = ptir::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())
+        .expect("the dump reads back");
     assert!(graph.num_nodes() > 10);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -32,7 +32,7 @@ use std::fmt;
 /// of looping.
 pub const CONVERSION_DEPTH_LIMIT: usize = 32;
 
-/// Which conversion (see the [module docs](self)).
+/// Which conversion (see the module docs of `src/driver.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConversionMode {
     /// Illegal ops must go; unknown ones may stay.
@@ -112,7 +112,7 @@ impl ConversionReport {
     }
 }
 
-/// Converts `program` for `target` with `patterns` (see the [module docs](self)).
+/// Converts `program` for `target` with `patterns` (see the module docs of `src/driver.rs`).
 ///
 /// ```
 /// use ptir_convert::{apply_conversion, default_patterns, ConversionMode, ConversionTarget};

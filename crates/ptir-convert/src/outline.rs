@@ -23,7 +23,7 @@ pub struct Outlined {
     pub calls: usize,
 }
 
-/// Outlines every fused library call of `program` (see the [module docs](self)).
+/// Outlines every fused library call of `program` (see the module docs of `src/outline.rs`).
 ///
 /// ```
 /// let mut p = ptir_ir::parse(

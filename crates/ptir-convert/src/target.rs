@@ -74,7 +74,7 @@ impl<T: std::hash::Hash + Eq> Names<T> {
     }
 }
 
-/// Which ops, callees and dtypes are legal (see the [module docs](self)).
+/// Which ops, callees and dtypes are legal (see the module docs of `src/target.rs`).
 ///
 /// ```
 /// use ptir_convert::{ConversionTarget, Legality};
@@ -259,7 +259,7 @@ impl ConversionTarget {
         }
     }
 
-    /// Parses a target file (see the [module docs](self) for the syntax).
+    /// Parses a target file (see the module docs of `src/target.rs` for the syntax).
     pub fn parse(file: &str, text: &str) -> Result<ConversionTarget, TargetError> {
         let mut target = ConversionTarget::default();
         let mut named = false;

@@ -9,7 +9,7 @@
 
 use ptir_ir::{DType, Instruction, Op, Type, ValueId};
 
-/// Dtype conversions (see the [module docs](self)).
+/// Dtype conversions (see the module docs of `src/types.rs`).
 ///
 /// ```
 /// use ptir_convert::TypeConverter;

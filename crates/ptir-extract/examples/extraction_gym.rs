@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ptir_extract::serialize::read_json;
-use ptir_extract::{ExactDagExtractor, Graph, Extractor, GreedyDagExtractor, TreeExtractor};
+use ptir_extract::{ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor};
 
 /// Reads an egraph-serialize JSON file (the crate does no I/O itself).
 fn read_graph(path: &Path) -> Result<Graph, String> {

@@ -124,7 +124,7 @@ impl Extractor for GreedyDagExtractor {
 }
 
 /// The largest cost set kept explicitly. Beyond it a class keeps only its cost (see
-/// [`CostSet`]), so that phase 1 stays linear in time and memory on deep e-graphs: on a chain of
+/// `CostSet`), so that phase 1 stays linear in time and memory on deep e-graphs: on a chain of
 /// `n` classes, exact sets hold `n²/2` class ids (100k classes: 20 GB). 2,048 covers every set
 /// of every extraction-gym e-graph (the largest is 1,926, on a MaxSAT encoding); on a chain,
 /// only the first 2,048 classes keep a set (8 MB of ids in all).

@@ -10,9 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ptir_extract::serialize::{from_json, read_json, to_json};
-use ptir_extract::{
-    ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
-};
+use ptir_extract::{ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor};
 
 /// Reads an egraph-serialize JSON file (the crate does no I/O itself).
 fn read_graph(path: &Path) -> Result<Graph, String> {
