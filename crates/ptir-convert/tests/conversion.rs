@@ -6,15 +6,11 @@ use ptir_convert::{
     ConversionTarget, Legality, RewriteContext,
 };
 use ptir_ir::generate::random_inputs;
-use ptir_ir::{parse, Instruction, Interpreter, OpKey, Program, UnaryOp, Value};
+use ptir_ir::{parse, Instruction, OpKey, Program, UnaryOp, Value};
 use std::sync::Arc;
 
 fn run(p: &Program, inputs: &[Value]) -> Vec<Value> {
-    let mut interp = Interpreter::new(p);
-    for (name, f) in ptir_rules::externs::interpreter_externs() {
-        interp = interp.with_extern_fn(name, f);
-    }
-    interp
+    ptir_test_support::interpreter(p)
         .run("f", inputs)
         .unwrap_or_else(|e| panic!("{e}\n{p}"))
 }

@@ -5,13 +5,8 @@ use ptir_egraph::{
 };
 use ptir_ir::{generate::random_inputs, Function, Program};
 use ptir_rules::cost::OpCount;
-use ptir_rules::{Registry, RuleSet};
-
-fn rules(src: &str) -> RuleSet {
-    let mut set = RuleSet::new(Registry::standard());
-    set.add_source("test.rules", src).unwrap();
-    set
-}
+use ptir_rules::RuleSet;
+use ptir_test_support::rules;
 
 /// Lowers @f, saturates, extracts by op count (tree extractor), lifts; checks the result verifies and computes
 /// what the input computes. Returns the lifted function, the lowering and the report.

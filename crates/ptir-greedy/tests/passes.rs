@@ -117,7 +117,7 @@ const RULES: &str = "
 
 #[test]
 fn the_default_pipeline_keeps_the_results_of_generated_programs() {
-    let rules = common::rules(RULES);
+    let rules = ptir_test_support::rules(RULES);
     let pipeline = PassManager::default_pipeline(&rules).unwrap();
     let checked = {
         let canon = Canonicalize::with_filtered_rules(&rules, &RuleFilter::exact())
@@ -167,7 +167,7 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
 
 #[test]
 fn the_pipeline_canonicalizes_the_bench_chain() {
-    let rules = common::rules(ptir_greedy::chain::CHAIN_RULES);
+    let rules = ptir_test_support::rules(ptir_greedy::chain::CHAIN_RULES);
     let mut p = ptir_greedy::chain::canonicalize_chain(50);
     let report = PassManager::default_pipeline(&rules)
         .unwrap()
