@@ -3,10 +3,9 @@
 //! The two phases are described on [`GreedyDagExtractor`].
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::time::Duration;
 
-use super::graph::{distinct_count, for_each_distinct, ClassId, Graph, NodeId, Ordered};
+use super::graph::{for_each_distinct, leaves_first, ClassId, Graph, NodeId, Ordered};
 use super::improve::{self, Choice};
 use super::tree::{sweep_choices, tree_choices, SWEEP_LIMIT};
 use super::{Extraction, Extractor};
@@ -158,15 +157,7 @@ fn cost_sets(graph: &Graph, limit: usize) -> (Vec<Option<NodeId>>, Vec<Option<Co
     let parents = graph.parents();
     let mut sets: Vec<Option<CostSet>> = (0..graph.num_classes()).map(|_| None).collect();
     let mut choice = vec![None; graph.num_classes()];
-    let mut missing: Vec<usize> = (0..graph.num_nodes() as u32)
-        .map(|n| distinct_count(graph.children(NodeId(n))))
-        .collect();
-    let mut heap = BinaryHeap::new();
-    for n in (0..graph.num_nodes() as u32).map(NodeId) {
-        if graph.is_usable(n) && missing[n.index()] == 0 {
-            heap.push(Reverse((Ordered(graph.cost(n)), n)));
-        }
-    }
+    let (mut missing, mut heap) = leaves_first(graph);
     let mut union = Union::new(graph, limit);
     while let Some(Reverse((_, n))) = heap.pop() {
         let class = graph.class_of(n);

@@ -155,3 +155,28 @@ pub fn interpret(
         .with_seed(42)
         .run(function, args)
 }
+
+/// Checks that `output` computes what `input` computes on `args` (function `function`, seed
+/// `seed` for the messages); returns false, comparing nothing, when `input` itself fails on
+/// them.
+pub fn same_results(
+    input: &Program,
+    output: &Program,
+    function: &str,
+    args: &[ptir_ir::Value],
+    seed: u64,
+) -> bool {
+    let Ok(expected) = interpret(input, function, args) else {
+        return false;
+    };
+    let got = interpret(output, function, args)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(output)));
+    assert_eq!(
+        got,
+        expected,
+        "seed {seed}\ninput:\n{}\noutput:\n{}",
+        ptir_ir::print(input),
+        ptir_ir::print(output)
+    );
+    true
+}
