@@ -19,7 +19,7 @@ const LAYERS: [usize; 3] = [12, 48, 96];
 fn scaling(c: &mut Criterion) {
     let options = ptir::Options::default();
     let rules = ptir::load_rules(&options).expect("the bundled rules load");
-    let limits: Limits = options.limits.saturation();
+    let limits: Limits = options.saturation_limits();
     let mut group = c.benchmark_group("gpt2_stack");
     group
         .sample_size(10)

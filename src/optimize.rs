@@ -320,7 +320,7 @@ fn run_pipeline(
         Box::new(Eqsat {
             rules: rules.clone(),
             options: EngineOptions {
-                limits: options.limits.saturation(),
+                limits: options.saturation_limits(),
                 cost: model.clone(),
                 extractor: options.extractor,
                 dump_egraph: options.dump_egraph,

@@ -348,10 +348,10 @@ impl LimitArgs {
             rewrites: self.rewrite_limit,
             nodes: self.node_limit,
             time,
-            scheduler: match self.scheduler {
-                SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
-                SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
-            },
+        };
+        options.scheduler = match self.scheduler {
+            SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
+            SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
         };
         Ok(())
     }
