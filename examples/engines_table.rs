@@ -5,10 +5,10 @@
 //!
 //! `cargo run --release --example engines_table`
 
-use ptir::egraph::cost::{program_cost, OpCount};
 use ptir::egraph::{ExtractorKind, Limits};
 use ptir::ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir::ir::Program;
+use ptir::rules::cost::{program_cost, OpCount};
 use ptir::{Engine, Options};
 use std::time::{Duration, Instant};
 
@@ -120,7 +120,7 @@ fn egraphs(programs: &[(String, Program)]) {
             let d = t.elapsed();
             let optimal = choice.as_ref().is_ok_and(|c| c.optimal);
             if let Ok(c) = choice {
-                if let Ok(f) = ptir::egraph::lift(&lowered, &|id| c.node(id)) {
+                if let Ok(f) = ptir::egraph::lift(&lowered, &c) {
                     let mut q = p.clone();
                     q.functions[0] = f;
                     after = program_cost(&q, model.as_ref());

@@ -77,13 +77,13 @@ pub fn compare_cost_models(
     ptir_ir::verify(program)?;
     let (rules, _) = load_rules(options)?.renaming_externs_for(program);
     let models: Vec<_> = pairs.iter().map(|(c, k)| (c.model(&rules), *k)).collect();
-    let rows = ptir_egraph::compare(program, &rules, &options.limits.saturation(), &models)?;
+    let rows = ptir_egraph::compare(program, &rules, &options.saturation_limits(), &models)?;
     let mut input_costs: Vec<ModelCost> = Vec::new();
     for (m, _) in &models {
         if !input_costs.iter().any(|c| c.model == m.name()) {
             input_costs.push(ModelCost {
                 model: m.name().to_string(),
-                cost: ptir_egraph::cost::program_cost(program, m.as_ref()),
+                cost: ptir_rules::cost::program_cost(program, m.as_ref()),
             });
         }
     }

@@ -1,7 +1,8 @@
 //! PTIR-opt: an equality-saturation optimizer for tensor programs.
 //!
 //! This root crate is the facade users depend on: the IR as [`ir`], the rule language as
-//! [`rules`], the e-graph engine as [`egraph`], and the calls users come for:
+//! [`rules`], the e-graph engine as [`egraph`], its extractors as [`extract`], and the calls users
+//! come for:
 //!
 //! - [`optimize`]: one program through an engine, with a [`Report`] ([`optimize_owned`] takes
 //!   the program, for large ones).
@@ -51,6 +52,7 @@ pub use optimize::{
 pub use options::{Cost, Engine, Limits, Options, RuleText};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
+pub use ptir_extract as extract;
 pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;

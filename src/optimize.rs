@@ -6,13 +6,13 @@ use crate::report::{
     StepLog,
 };
 use crate::Error;
-use ptir_egraph::cost::program_cost;
 use ptir_egraph::{EngineOptions, FunctionReport};
 use ptir_greedy::{
     directed_rule_filter, Canonicalize, GreedyConfig, Pass, PassError, PassManager, PassReport,
     PipelineReport, DEFAULT_PIPELINE,
 };
 use ptir_ir::{Function, Program};
+use ptir_rules::cost::program_cost;
 use ptir_rules::{Registry, RuleSet};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -328,7 +328,7 @@ impl Pass for Eqsat {
 fn run_pipeline(
     mut program: Program,
     rules: &RuleSet,
-    model: std::sync::Arc<dyn ptir_egraph::cost::CostModel>,
+    model: std::sync::Arc<dyn ptir_rules::cost::CostModel>,
     options: &Options,
     report: &mut Report,
 ) -> Result<Program, Error> {
@@ -350,7 +350,7 @@ fn run_pipeline(
         Box::new(Eqsat {
             rules: rules.clone(),
             options: EngineOptions {
-                limits: options.limits.saturation(),
+                limits: options.saturation_limits(),
                 cost: model.clone(),
                 extractor: options.extractor,
                 dump_egraph: options.dump_egraph,
@@ -377,7 +377,7 @@ fn run_pipeline(
         (Err(e), None) => return Err(e.into()),
     };
     program.externs.retain(|e| !added.contains(&e.name));
-    ptir_egraph::engine::declare_rule_externs(&mut program, rules);
+    ptir_egraph::declare_rule_externs(&mut program, rules);
     record_pipeline(report, &pipeline, runs.reports, options.step_log);
     if options.pipeline.is_some() {
         report.engine = pm.names().join(",");

@@ -1,9 +1,9 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
-use ptir_egraph::cost::{CostModel, OpCount, TensorCost};
-use ptir_egraph::saturate::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_egraph::{ExtractorKind, Scheduler};
+use ptir_egraph::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_greedy::GreedyConfig;
+use ptir_rules::cost::{CostModel, OpCount, TensorCost};
 use ptir_rules::{Deadline, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
@@ -37,11 +37,12 @@ impl fmt::Display for Engine {
 
 /// The limits of a run, for either engine. A run that reaches one stops with a correct,
 /// less optimized program, and its report says which limit stopped it
-/// ([`ptir_rules::StopReason`]).
+/// ([`ptir_rules::StopReason`]). Only neutral types: what one engine alone reads (the
+/// saturation scheduler, the extractor) is in [`Options`].
 ///
 /// ```
 /// let limits = ptir::Limits::default();
-/// assert_eq!(limits.saturation().iterations, 30);
+/// assert_eq!(ptir::Options::default().saturation_limits().iterations, 30);
 /// let greedy = limits.greedy(ptir::greedy::GreedyConfig::canonicalize());
 /// assert_eq!(greedy.max_iterations, Some(10));
 /// assert_eq!(greedy.max_rewrites, Some(100_000));
@@ -55,15 +56,13 @@ pub struct Limits {
     /// [`ptir_greedy::GREEDY_REWRITE_LIMIT`]; saturation none, the node limit bounds it).
     pub rewrites: Option<usize>,
     /// E-nodes per function (saturation only); `None` takes the engine's default
-    /// (see [`ptir_egraph::saturate::Limits::node_limit`]).
+    /// (see [`ptir_egraph::Limits::node_limit`]).
     pub nodes: Option<usize>,
     /// Time for the whole program, not for each function (default [`EGRAPH_TIME_LIMIT`]):
     /// each function rewrites until its equal share of the time left is used up (a function
     /// that finishes early leaves its time to the others), and the clock is read inside long
     /// searches. Extracting and lifting the last function come on top.
     pub time: Duration,
-    /// Which rules saturation runs in each iteration (default [`Scheduler::Backoff`]).
-    pub scheduler: Scheduler,
 }
 
 impl Default for Limits {
@@ -73,24 +72,11 @@ impl Default for Limits {
             rewrites: None,
             nodes: None,
             time: EGRAPH_TIME_LIMIT,
-            scheduler: Scheduler::default(),
         }
     }
 }
 
 impl Limits {
-    /// The saturation engine's limits.
-    pub fn saturation(&self) -> ptir_egraph::Limits {
-        ptir_egraph::Limits {
-            iterations: self.iterations.unwrap_or(EGRAPH_ITER_LIMIT),
-            nodes: self.nodes,
-            rewrites: self.rewrites,
-            time: self.time,
-            scheduler: self.scheduler,
-            ..ptir_egraph::Limits::default()
-        }
-    }
-
     /// `config` with these limits, and a deadline `time` from now.
     pub fn greedy(&self, config: GreedyConfig) -> GreedyConfig {
         GreedyConfig {
@@ -193,7 +179,10 @@ pub struct Options {
     pub limits: Limits,
     /// The cost model.
     pub cost: Cost,
-    /// The extractor.
+    /// Which rules saturation runs in each iteration (saturation only; default
+    /// [`Scheduler::Backoff`]).
+    pub scheduler: Scheduler,
+    /// The extractor (saturation only).
     pub extractor: ExtractorKind,
     /// Keep the saturated e-graphs as egraph-serialize JSON in the report (default false;
     /// saturation only: with the greedy engine, [`crate::optimize`] refuses it).
@@ -238,6 +227,7 @@ impl Default for Options {
             fast_math: false,
             limits: Limits::default(),
             cost: Cost::Tensor,
+            scheduler: Scheduler::default(),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             step_log: false,
@@ -251,6 +241,20 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The saturation engine's limits: [`Options::limits`] with its defaults filled in, and
+    /// [`Options::scheduler`].
+    pub fn saturation_limits(&self) -> ptir_egraph::Limits {
+        let limits = &self.limits;
+        ptir_egraph::Limits {
+            iterations: limits.iterations.unwrap_or(EGRAPH_ITER_LIMIT),
+            nodes: limits.nodes,
+            rewrites: limits.rewrites,
+            time: limits.time,
+            scheduler: self.scheduler,
+            ..ptir_egraph::Limits::default()
+        }
+    }
+
     /// The rule filter these options describe.
     pub fn filter(&self) -> RuleFilter {
         let mut disabled = self.disable.clone();

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{ptir_opt, text};
+use support::{assert_user_error, ptir_opt, scratch_file, text};
 
 #[test]
 fn verify_prints_the_canonical_program() {
@@ -44,14 +44,7 @@ fn user_errors_exit_2_with_one_located_message() {
         (&["run", "corpus/softmax.ptir", "--seed", "minus-one"], "", "invalid value 'minus-one'"),
     ];
     for (args, stdin, expected) in cases {
-        let out = ptir_opt(args, stdin);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains(expected),
-            "{args:?}: expected {expected:?} in {stderr:?}"
-        );
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_user_error(args, stdin, expected);
     }
 }
 
@@ -154,9 +147,8 @@ fn run_reads_inputs_and_json_report_and_egraph_dump_are_written() {
     let report: serde_json::Value =
         serde_json::from_str(&text(&out.stdout)).expect("the report is JSON, alone on stdout");
     assert_eq!(report["instructions"]["after"], 1);
-    let graph =
-        ptir::egraph::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())
-            .expect("the dump reads back");
+    let graph = ptir::extract::serialize::from_json(&std::fs::read_to_string(&dump).unwrap())
+        .expect("the dump reads back");
     assert!(graph.num_nodes() > 10);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -222,17 +214,14 @@ fn hostile_rule_files_exit_2_with_a_located_message() {
 
 #[test]
 fn greedy_on_a_cycling_rule_set_stops_at_its_limits_and_says_so() {
-    let dir = std::env::temp_dir().join(format!("ptir-cycle-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let rules = dir.join("cycle.rules");
     // Undoes the bundled `sub-neg`: without limits, greedy ran until memory ran out.
-    std::fs::write(
-        &rules,
+    let rules = scratch_file(
+        "cycle",
+        "cycle.rules",
         "(rule add-to-sub (add ?a ?b) => (sub ?a (neg ?b)))\n",
-    )
-    .unwrap();
+    );
     let program = "func @f(%x: f32[4], %y: f32[4]) -> (f32[4]) {\n  %a = add %x, %y : f32[4]\n  return %a\n}\n";
-    let rules = rules.to_str().unwrap();
+    let rules = rules.as_str();
     for (extra, stop) in [
         (
             &[][..],
@@ -258,7 +247,6 @@ fn greedy_on_a_cycling_rule_set_stops_at_its_limits_and_says_so() {
         );
         ptir_ir::verify(&ptir_ir::parse(&text(&out.stdout)).unwrap()).unwrap();
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A rule name or label that matches nothing is a user error naming it, not a silent

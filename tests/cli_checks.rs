@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{ptir_opt, scratch_dir, text};
+use support::{assert_user_error, ptir_opt, scratch_dir, scratch_file, text};
 
 /// A function returning its one parameter of type `ty`.
 fn identity(ty: &str) -> String {
@@ -12,17 +12,6 @@ fn identity(ty: &str) -> String {
 }
 
 /// Asserts exit status 2 and one `error: ` line containing `expected`, and no panic.
-fn assert_user_error(args: &[&str], stdin: &str, expected: &str) {
-    let out = ptir_opt(args, stdin);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(expected),
-        "{args:?}: expected {expected:?} in {stderr:?}"
-    );
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-}
 
 #[test]
 fn inputs_above_the_element_limit_are_located_errors() {
@@ -99,14 +88,12 @@ fn diff_reports_an_output_it_cannot_run_as_that_error() {
 
 #[test]
 fn validate_passes_correct_outputs_and_refuses_unsound_rules_on_both_engines() {
-    let dir = scratch_dir("cli-checks-validate");
-    let bad = dir.join("bad.rules");
-    std::fs::write(
-        &bad,
+    let bad = scratch_file(
+        "cli-checks-validate",
+        "bad.rules",
         "; unsound: x + y is not x\n(rule bad (add ?x ?y) => ?x)\n",
-    )
-    .unwrap();
-    let bad = bad.to_str().unwrap();
+    );
+    let bad = bad.as_str();
     let add = "func @f(%x: i32[4], %y: i32[4]) -> (i32[4]) {\n  %z = add %x, %y : i32[4]\n  return %z\n}\n";
     for engine in ["greedy", "eqsat"] {
         let out = ptir_opt(

@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::{ptir_opt, scratch_dir, text};
+use support::{ptir_opt, scratch_dir, scratch_file, text};
 
 /// Runs `ptir-opt ARGS`, asserts it succeeded, returns (stdout, stderr).
 fn ok(args: &[&str], stdin: &str) -> (String, String) {
@@ -291,21 +291,19 @@ fn dash_o_writes_every_subcommands_output() {
 
 #[test]
 fn dash_o_writes_a_diff_that_found_a_mismatch_with_status_1() {
-    let dir = scratch_dir("dash-o-mismatch");
-    let rules = dir.join("unsound.rules");
-    std::fs::write(
-        &rules,
+    let rules = scratch_file(
+        "dash-o-mismatch",
+        "unsound.rules",
         "; not true: exp(x) is not x\n(rule exp-is-x (exp ?x) => ?x)\n",
-    )
-    .unwrap();
-    let report = dir.join("diff.txt");
+    );
+    let report = scratch_dir("dash-o-mismatch").join("diff.txt");
     let out = support::ptir_opt(
         &[
             "diff",
             "-",
             "--no-bundled-rules",
             "--rules",
-            rules.to_str().unwrap(),
+            &rules,
             "-o",
             report.to_str().unwrap(),
         ],

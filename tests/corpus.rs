@@ -1,17 +1,7 @@
 //! Every corpus program parses, verifies, and prints to text that parses back identical.
 
-use std::path::{Path, PathBuf};
-
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptir"))
-        .collect();
-    files.sort();
-    files
-}
+use ptir_test_support::corpus_files;
+use std::path::Path;
 
 #[test]
 fn corpus_parses_verifies_and_round_trips() {

@@ -5,6 +5,8 @@
 //! the input program itself fails are skipped by `diff` (and counted); every other difference
 //! is a bug. The CLI runs the same at scale: `ptir-opt diff --random N [--rule-fuzz K]`.
 
+mod support;
+
 use ptir::ir::generate::{generate, GenConfig};
 use ptir::ir::Program;
 use ptir::rules::fuzz;
@@ -135,27 +137,15 @@ fn rules_the_proof_refuses_are_refused_on_load_with_their_location() {
 
 #[test]
 fn an_unsound_user_rule_file_is_refused_by_the_cli() {
-    let dir = std::env::temp_dir().join(format!("ptir-unsound-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("unsound.rules");
-    std::fs::write(
-        &path,
+    let path = support::scratch_file(
+        "unsound",
+        "unsound.rules",
         "; -0.0 + 0 is +0.0\n(rule my-add-zero (add ?x (splat 0)) => ?x)\n",
-    )
-    .unwrap();
-    let exe = env!("CARGO_BIN_EXE_ptir-opt");
-    let out = std::process::Command::new(exe)
-        .args(["corpus/softmax.ptir", "--prove-rules", "--rules"])
-        .arg(&path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let located = format!("{}:2: rule `my-add-zero` is unsound", path.display());
-    assert!(stderr.contains(&located), "{stderr}");
+    );
+    let args = ["corpus/softmax.ptir", "--prove-rules", "--rules", &path];
+    let located = format!("{path}:2: rule `my-add-zero` is unsound");
+    let stderr = support::assert_user_error(&args, "", &located);
     assert!(stderr.contains("counterexample"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

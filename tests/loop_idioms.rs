@@ -5,15 +5,7 @@
 use ptir::ir::{parse, print, run, DType, Tensor, TensorType, Value};
 use ptir::{Engine, Options};
 
-const DOT: &str = "func @dot(%a: i32[5], %b: i32[5], %c: i32[]) -> (i32[]) {
-  %r = scan %c, %a, %b num_carry=1 length=5 : i32[] {
-  ^(%acc: i32[], %x: i32[], %y: i32[]):
-    %p = mul %x, %y : i32[]
-    %s = add %acc, %p : i32[]
-    yield %s
-  }
-  return %r
-}";
+const DOT: &str = include_str!("data/dot_scan.ptir");
 
 const SUM: &str = "func @sum(%a: f32[4,3]) -> (f32[3]) {
   %z = constant splat(0.0) : f32[3]

@@ -6,7 +6,7 @@
 use ptir::egraph::Scheduler;
 use ptir::ir::Program;
 use ptir::rules::StopReason;
-use ptir::{Limits, Options};
+use ptir::Options;
 
 /// A chain of `n` i32 matrices with dimensions drawn in 2..64 (seeded), multiplied left to
 /// right (`((A B) C) ...`), and the dimensions.
@@ -66,10 +66,7 @@ fn backoff_bans_are_waited_out_before_the_run_saturates() {
     // closure, 1.71x the optimum. Bans are waited out, so the run reaches the closure.
     let (program, dims) = chain(20, 1);
     let options = Options {
-        limits: Limits {
-            scheduler: Scheduler::Backoff,
-            ..Limits::default()
-        },
+        scheduler: Scheduler::Backoff,
         ..Options::default()
     };
     let out = ptir::optimize(&program, &options).expect("the chain optimizes");

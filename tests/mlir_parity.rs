@@ -291,22 +291,7 @@ fn cases() -> Vec<Case> {
 
 fn mlir_type(t: &Type) -> Result<String, String> {
     let t = t.as_tensor().ok_or_else(|| format!("not a tensor: {t}"))?;
-    let elem = match t.dtype {
-        DType::F16 => "f16",
-        DType::BF16 => "bf16",
-        DType::F32 => "f32",
-        DType::F64 => "f64",
-        DType::I32 => "i32",
-        DType::I64 => "i64",
-        DType::Bool => "i1",
-    };
-    let mut s = String::from("tensor<");
-    for d in &t.shape {
-        let _ = write!(s, "{d}x");
-    }
-    s.push_str(elem);
-    s.push('>');
-    Ok(s)
+    Ok(ptir::mlir::mlir_type(t))
 }
 
 /// A number as an MLIR literal (floats need a `.`).

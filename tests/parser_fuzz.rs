@@ -6,7 +6,6 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::Path;
 
 /// Fragments spliced into inputs: every token class of the format, plus troublemakers.
 const DICTIONARY: &[&str] = &[
@@ -70,19 +69,7 @@ const DICTIONARY: &[&str] = &[
 ];
 
 fn corpus() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut texts: Vec<(String, String)> = std::fs::read_dir(dir)
-        .expect("corpus/ exists")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().extension().is_some_and(|x| x == "ptir"))
-        .map(|e| {
-            (
-                e.path().display().to_string(),
-                std::fs::read_to_string(e.path()).expect("readable"),
-            )
-        })
-        .collect();
-    texts.sort();
+    let texts = ptir_test_support::corpus_texts();
     texts.into_iter().map(|(_, t)| t).collect()
 }
 

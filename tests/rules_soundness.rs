@@ -4,7 +4,7 @@
 
 use ptir::ir::{parse, DType, Program, Tensor, TensorType, Value};
 use ptir::{Engine, Options};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const ENGINES: [Engine; 2] = [Engine::Greedy, Engine::Saturation];
 
@@ -38,8 +38,14 @@ fn run(program: &Program, func: &str, args: &[Value]) -> Vec<Value> {
         .unwrap_or_else(|e| panic!("running @{func}: {e}\n{program}"))
 }
 
-/// Optimizes `program` with `options` and checks that `func` computes the same on `args`.
-fn assert_same_results(program: &Program, options: &Options, func: &str, args: &[Value]) {
+/// Optimizes `program` with `options` and checks that `func` computes the same on `args`;
+/// returns the optimized program and its report.
+fn assert_same_results(
+    program: &Program,
+    options: &Options,
+    func: &str,
+    args: &[Value],
+) -> ptir::Optimized {
     let out =
         ptir::optimize(program, options).unwrap_or_else(|e| panic!("{}: {e}", options.engine));
     assert_eq!(
@@ -49,7 +55,21 @@ fn assert_same_results(program: &Program, options: &Options, func: &str, args: &
         options.engine,
         out.program
     );
+    out
 }
+
+/// Options for `engine` with the bundled rules and those of `path`.
+fn with_rules(engine: Engine, path: &Path) -> Options {
+    Options {
+        engine,
+        rule_files: vec![path.to_path_buf()],
+        ..Options::default()
+    }
+}
+
+/// `linear` is odd in `(x, b)`: true of the library extern, false of a user's ReLU layer.
+const NEG_OF_LINEAR: &str = "; linear is odd in (x, b): -(x w + b) = (-x) w + (-b), exactly (rounding is symmetric in sign)\n\
+    (rule neg-of-linear\n  (neg (call @linear ?x ?w ?b))\n  => (call @linear (neg ?x) ?w (neg ?b)))\n";
 
 /// `(x*c + y*c) => (x+y)*c` must not match `x*3 + y*5`: a variable named twice binds one value.
 #[test]
@@ -249,9 +269,8 @@ fn rule_results_never_call_a_users_function() {
             engine,
             ..Options::default()
         };
-        assert_same_results(&program, &options, "main", &linear_args());
         assert_same_results(&program, &options, "linear", &linear_args());
-        let out = ptir::optimize(&program, &options).expect("optimizes");
+        let out = assert_same_results(&program, &options, "main", &linear_args());
         let text = ptir::ir::print(&out.program);
         assert!(
             text.contains("call @ptir.linear("),
@@ -301,19 +320,10 @@ fn a_users_function_sharing_an_externs_prefix_is_not_the_extern() {
     let program = parse(&text).expect("parses");
     // -(x w + b) = (-x) w + (-b) exactly (rounding is symmetric in sign): true of the
     // extern, false of the user's ReLU layer.
-    let rules = rule_file(
-        "compose",
-        "; linear is odd in (x, b)\n\
-         (rule neg-of-linear\n  (neg (call @linear ?x ?w ?b))\n  => (call @linear (neg ?x) ?w (neg ?b)))\n",
-    );
+    let rules = rule_file("compose", NEG_OF_LINEAR);
     for engine in ENGINES {
-        let options = Options {
-            engine,
-            rule_files: vec![rules.clone()],
-            ..Options::default()
-        };
-        assert_same_results(&program, &options, "main", &linear_args());
-        let out = ptir::optimize(&program, &options).expect("optimizes");
+        let options = with_rules(engine, &rules);
+        let out = assert_same_results(&program, &options, "main", &linear_args());
         assert!(
             out.report.notes.iter().any(|n| n.contains("own @linear_0")),
             "{engine}: {:?}",
@@ -342,19 +352,10 @@ fn rules_compose_through_introduced_calls_in_both_engines() {
          \x20 return %n\n}",
     )
     .expect("parses");
-    let rules = rule_file(
-        "compose-neg",
-        "; linear is odd in (x, b): -(x w + b) = (-x) w + (-b), exactly (rounding is symmetric in sign)\n\
-         (rule neg-of-linear\n  (neg (call @linear ?x ?w ?b))\n  => (call @linear (neg ?x) ?w (neg ?b)))\n",
-    );
+    let rules = rule_file("compose-neg", NEG_OF_LINEAR);
     for engine in ENGINES {
-        let options = Options {
-            engine,
-            rule_files: vec![rules.clone()],
-            ..Options::default()
-        };
-        assert_same_results(&program, &options, "main", &linear_args());
-        let out = ptir::optimize(&program, &options).expect("optimizes");
+        let options = with_rules(engine, &rules);
+        let out = assert_same_results(&program, &options, "main", &linear_args());
         assert!(
             out.report.fired("neg-of-linear") > 0,
             "{engine}: {:?}",
@@ -397,8 +398,7 @@ func @main(%x: f32[1,4]) -> (f32[1,4]) {
             engine,
             ..Options::default()
         };
-        assert_same_results(&program, &options, "main", std::slice::from_ref(&x));
-        let out = ptir::optimize(&program, &options).expect("optimizes");
+        let out = assert_same_results(&program, &options, "main", std::slice::from_ref(&x));
         let text = ptir::ir::print(&out.program);
         assert!(
             text.contains("call @ptir.softmax_fused("),

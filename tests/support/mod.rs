@@ -43,3 +43,27 @@ pub fn scratch_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("the scratch directory is created");
     dir
 }
+
+/// Writes `contents` to the file `name` of the scratch directory `dir` ([`scratch_dir`]);
+/// returns its path as text, as command lines take it.
+pub fn scratch_file(dir: &str, name: &str, contents: &str) -> String {
+    let path = scratch_dir(dir).join(name);
+    std::fs::write(&path, contents).expect("the scratch file is written");
+    path.to_string_lossy().into_owned()
+}
+
+/// Runs `ptir-opt ARGS` and checks that it failed as on a user's error: exit status 2, one
+/// message on stderr starting with `error: ` and containing `expected`, no panic. Returns
+/// that message.
+pub fn assert_user_error(args: &[&str], stdin: &str, expected: &str) -> String {
+    let out = ptir_opt(args, stdin);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(expected),
+        "{args:?}: expected {expected:?} in {stderr:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    stderr
+}

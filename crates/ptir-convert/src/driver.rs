@@ -1,23 +1,6 @@
 //! The conversion driver: legalizes a program for a target, all or nothing.
 //!
-//! The story, per function: walk every block in order (regions before the op that owns them);
-//! for each instruction ask the target ([`ConversionTarget::legality`]); an illegal one (or an
-//! unknown one, in a full conversion) is rewritten by the first pattern, by benefit, that
-//! applies, and the replacement instructions are legalized in their turn, up to
-//! [`CONVERSION_DEPTH_LIMIT`] rewrites deep. What no pattern legalizes is recorded.
-//!
-//! The modes are MLIR's:
-//!
-//! - [`ConversionMode::Full`]: every instruction must end legal; otherwise the program is left
-//!   untouched and the error lists every instruction that could not be legalized.
-//! - [`ConversionMode::Partial`]: instructions the target calls illegal must be legalized;
-//!   unknown ones may stay. Failure leaves the program untouched, as above.
-//! - [`ConversionMode::Analysis`]: nothing changes; the report says which instructions would be
-//!   legalized and which could not be.
-//!
-//! Rollback is by construction: the driver converts a copy and commits it only when the
-//! conversion succeeded and the result verifies. Extern declarations that only the converted
-//! calls used are dropped.
+//! The details are on [`apply_conversion`].
 
 use crate::patterns::{ConversionPattern, RewriteContext};
 use crate::target::{ConversionTarget, Legality};
@@ -32,7 +15,7 @@ use std::fmt;
 /// of looping.
 pub const CONVERSION_DEPTH_LIMIT: usize = 32;
 
-/// Which conversion (see the [module docs](self)).
+/// Which conversion (see [`apply_conversion`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConversionMode {
     /// Illegal ops must go; unknown ones may stay.
@@ -112,7 +95,26 @@ impl ConversionReport {
     }
 }
 
-/// Converts `program` for `target` with `patterns` (see the [module docs](self)).
+/// Converts `program` for `target` with `patterns`.
+///
+/// The story, per function: walk every block in order (regions before the op that owns them);
+/// for each instruction ask the target ([`ConversionTarget::legality`]); an illegal one (or an
+/// unknown one, in a full conversion) is rewritten by the first pattern, by benefit, that
+/// applies, and the replacement instructions are legalized in their turn, up to
+/// [`CONVERSION_DEPTH_LIMIT`] rewrites deep. What no pattern legalizes is recorded.
+///
+/// The modes are MLIR's:
+///
+/// - [`ConversionMode::Full`]: every instruction must end legal; otherwise the program is left
+///   untouched and the error lists every instruction that could not be legalized.
+/// - [`ConversionMode::Partial`]: instructions the target calls illegal must be legalized;
+///   unknown ones may stay. Failure leaves the program untouched, as above.
+/// - [`ConversionMode::Analysis`]: nothing changes; the report says which instructions would be
+///   legalized and which could not be.
+///
+/// Rollback is by construction: the driver converts a copy and commits it only when the
+/// conversion succeeded and the result verifies. Extern declarations that only the converted
+/// calls used are dropped.
 ///
 /// ```
 /// use ptir_convert::{apply_conversion, default_patterns, ConversionMode, ConversionTarget};

@@ -1,16 +1,6 @@
 //! Outlining: every fused library call becomes a call of a function defined in the program.
 //!
-//! Raising rules replace an idiom by a call of a fused library extern (`@linear`,
-//! `@layernorm_fused`, ...). Outlining makes such a program self-contained: each distinct
-//! (extern, operand types) pair becomes a function `@NAME_K` (`K` = 0, 1, ... per extern, in
-//! order of first use) whose body is the extern's idiom at those types, and every call is
-//! redirected to it. The output runs with no registered externs, and the call-prefix rule
-//! (`@linear` matches `@linear_0`) lets rules compose over the outlined calls when the program
-//! is optimized again: such a function is recognized as the extern's definition
-//! ([`ptir_rules::externs::defined_by`]), not as a user's function of the same name.
-//!
-//! Calls of a function the program already defines are left alone, and an existing
-//! definition with the same idiom and types is reused.
+//! The details are on [`outline_fused_calls`].
 
 use ptir_ir::{Function, Op, Program, Type};
 
@@ -23,7 +13,19 @@ pub struct Outlined {
     pub calls: usize,
 }
 
-/// Outlines every fused library call of `program` (see the [module docs](self)).
+/// Outlines every fused library call of `program`.
+///
+/// Raising rules replace an idiom by a call of a fused library extern (`@linear`,
+/// `@layernorm_fused`, ...). Outlining makes such a program self-contained: each distinct
+/// (extern, operand types) pair becomes a function `@NAME_K` (`K` = 0, 1, ... per extern, in
+/// order of first use) whose body is the extern's idiom at those types, and every call is
+/// redirected to it. The output runs with no registered externs, and the call-prefix rule
+/// (`@linear` matches `@linear_0`) lets rules compose over the outlined calls when the program
+/// is optimized again: such a function is recognized as the extern's definition
+/// ([`ptir_rules::externs::defined_by`]), not as a user's function of the same name.
+///
+/// Calls of a function the program already defines are left alone, and an existing
+/// definition with the same idiom and types is reused.
 ///
 /// ```
 /// let mut p = ptir_ir::parse(

@@ -1,28 +1,6 @@
 //! Conversion targets: which ops, callees and dtypes are legal after a conversion.
 //!
-//! A target says, for every instruction, whether it is [`Legality::Legal`], [`Legality::Illegal`]
-//! or [`Legality::Unknown`] (neither: a partial conversion leaves it, a full one fails on it),
-//! as MLIR's `ConversionTarget` does. Legality comes, in this order, from:
-//!
-//! 1. dynamic predicates ([`ConversionTarget::add_dynamic`], MLIR's `addDynamicallyLegalOp`),
-//!    which may decide for the ops they are registered for;
-//! 2. illegal op kinds and illegal callees;
-//! 3. legal op kinds, provided every tensor the op reads or writes has a legal dtype (unless the
-//!    op kind is dtype-exempt: data movement, casts, calls and region ops).
-//!
-//! A target is also a small text file a user can write ([`ConversionTarget::parse`]); the
-//! bundled ones are in `crates/ptir-convert/targets/`:
-//!
-//! ```text
-//! # comments run to the end of the line
-//! target f32                                # the name
-//! legal-ops *                               # op kinds, by keyword, or * for all
-//! illegal-ops rng                           # op kinds that must be converted away
-//! illegal-calls fused my_extern             # callees; `fused` names every fused library extern
-//! legal-dtypes f32 f64 i32 i64 bool         # or * for all
-//! dtype-exempt-ops cast reshape             # op kinds legal whatever their dtypes
-//! convert-dtype bf16 f32                    # the type converter: compute bf16 as f32
-//! ```
+//! The details are on [`ConversionTarget`].
 
 use crate::types::TypeConverter;
 use indexmap::IndexSet;
@@ -74,7 +52,31 @@ impl<T: std::hash::Hash + Eq> Names<T> {
     }
 }
 
-/// Which ops, callees and dtypes are legal (see the [module docs](self)).
+/// Which ops, callees and dtypes are legal.
+///
+/// A target says, for every instruction, whether it is [`Legality::Legal`], [`Legality::Illegal`]
+/// or [`Legality::Unknown`] (neither: a partial conversion leaves it, a full one fails on it),
+/// as MLIR's `ConversionTarget` does. Legality comes, in this order, from:
+///
+/// 1. dynamic predicates ([`ConversionTarget::add_dynamic`], MLIR's `addDynamicallyLegalOp`),
+///    which may decide for the ops they are registered for;
+/// 2. illegal op kinds and illegal callees;
+/// 3. legal op kinds, provided every tensor the op reads or writes has a legal dtype (unless the
+///    op kind is dtype-exempt: data movement, casts, calls and region ops).
+///
+/// A target is also a small text file a user can write ([`ConversionTarget::parse`]); the
+/// bundled ones are in `crates/ptir-convert/targets/`:
+///
+/// ```text
+/// # comments run to the end of the line
+/// target f32                                # the name
+/// legal-ops *                               # op kinds, by keyword, or * for all
+/// illegal-ops rng                           # op kinds that must be converted away
+/// illegal-calls fused my_extern             # callees; `fused` names every fused library extern
+/// legal-dtypes f32 f64 i32 i64 bool         # or * for all
+/// dtype-exempt-ops cast reshape             # op kinds legal whatever their dtypes
+/// convert-dtype bf16 f32                    # the type converter: compute bf16 as f32
+/// ```
 ///
 /// ```
 /// use ptir_convert::{ConversionTarget, Legality};
@@ -259,7 +261,7 @@ impl ConversionTarget {
         }
     }
 
-    /// Parses a target file (see the [module docs](self) for the syntax).
+    /// Parses a target file (the syntax is in [`ConversionTarget`]'s docs).
     pub fn parse(file: &str, text: &str) -> Result<ConversionTarget, TargetError> {
         let mut target = ConversionTarget::default();
         let mut named = false;

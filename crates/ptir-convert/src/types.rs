@@ -1,15 +1,17 @@
 //! The type converter: which dtypes are computed as which, and the casts at the boundaries.
 //!
-//! As MLIR's `TypeConverter`: [`TypeConverter::convert`] maps a type to its legal form (every
-//! tensor of a converted dtype gets the target dtype, shapes unchanged);
-//! [`TypeConverter::materialize`] builds the cast that moves a value between the two forms. A
-//! *target materialization* casts an operand into the converted type before the converted op;
-//! a *source materialization* casts the converted result back to the original type, so the
-//! rest of the program (and the function's signature) is unchanged.
+//! The details are on [`TypeConverter`].
 
 use ptir_ir::{DType, Instruction, Op, Type, ValueId};
 
-/// Dtype conversions (see the [module docs](self)).
+/// Dtype conversions.
+///
+/// As MLIR's `TypeConverter`: [`TypeConverter::convert`] maps a type to its legal form (every
+/// tensor of a converted dtype gets the target dtype, shapes unchanged);
+/// [`TypeConverter::materialize`] builds the cast that moves a value between the two forms. A
+/// *target materialization* casts an operand into the converted type before the converted op;
+/// a *source materialization* casts the converted result back to the original type, so the
+/// rest of the program (and the function's signature) is unchanged.
 ///
 /// ```
 /// use ptir_convert::TypeConverter;

@@ -3,20 +3,26 @@
 
 use ptir_convert::{
     apply_conversion, default_patterns, ConversionError, ConversionMode, ConversionPattern,
-    ConversionTarget, Legality, RewriteContext,
+    ConversionReport, ConversionTarget, Legality, RewriteContext,
 };
 use ptir_ir::generate::random_inputs;
-use ptir_ir::{parse, Instruction, Interpreter, OpKey, Program, UnaryOp, Value};
+use ptir_ir::{parse, Instruction, OpKey, Program, UnaryOp, Value};
 use std::sync::Arc;
 
 fn run(p: &Program, inputs: &[Value]) -> Vec<Value> {
-    let mut interp = Interpreter::new(p);
-    for (name, f) in ptir_rules::externs::interpreter_externs() {
-        interp = interp.with_extern_fn(name, f);
-    }
-    interp
+    ptir_test_support::interpreter(p)
         .run("f", inputs)
         .unwrap_or_else(|e| panic!("{e}\n{p}"))
+}
+
+/// `before` converted in full for the bundled target `name` with the default patterns.
+fn convert_bundled(before: &Program, name: &str) -> (Program, ConversionReport) {
+    let mut after = before.clone();
+    let target = ConversionTarget::bundled(name).unwrap();
+    let patterns = default_patterns();
+    let report = apply_conversion(&mut after, &target, &patterns, ConversionMode::Full)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    (after, report)
 }
 
 /// Checks that `after` computes what `before` computes on a few random inputs.
@@ -42,15 +48,7 @@ func @f(%x: f32[2,4]) -> (f32[2,4], f32[2]) {
 #[test]
 fn portable_expands_every_fused_call_and_keeps_the_results() {
     let before = parse(FUSED).unwrap();
-    let mut after = before.clone();
-    let target = ConversionTarget::bundled("portable").unwrap();
-    let report = apply_conversion(
-        &mut after,
-        &target,
-        &default_patterns(),
-        ConversionMode::Full,
-    )
-    .unwrap();
+    let (after, report) = convert_bundled(&before, "portable");
     assert_eq!(report.rewrites["expand-fused-call"], 3);
     let mut calls = 0;
     after.functions[0]
@@ -150,15 +148,7 @@ fn f32_target_computes_bf16_arithmetic_in_f32_with_the_same_results() {
   return %b, %c
 }";
     let before = parse(text).unwrap();
-    let mut after = before.clone();
-    let target = ConversionTarget::bundled("f32").unwrap();
-    apply_conversion(
-        &mut after,
-        &target,
-        &default_patterns(),
-        ConversionMode::Full,
-    )
-    .unwrap();
+    let (after, _) = convert_bundled(&before, "f32");
     let mut bf16_arith = 0;
     after.functions[0].body.walk(&mut |i, _| {
         let arith = !matches!(i.op.key(), OpKey::Cast | OpKey::Reshape);
@@ -235,14 +225,6 @@ fn a_users_own_function_named_like_a_fused_extern_is_not_expanded() {
                 %r = max %x, %z : f32[4]\n  return %r\n}\n\
                 func @f(%x: f32[4]) -> (f32[4]) {\n  %y = call @linear(%x) : f32[4]\n  return %y\n}";
     let before = parse(text).unwrap();
-    let mut after = before.clone();
-    let target = ConversionTarget::bundled("portable").unwrap();
-    apply_conversion(
-        &mut after,
-        &target,
-        &default_patterns(),
-        ConversionMode::Full,
-    )
-    .unwrap();
+    let (after, _) = convert_bundled(&before, "portable");
     assert_eq!(after, before);
 }

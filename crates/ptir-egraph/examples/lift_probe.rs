@@ -1,6 +1,6 @@
-//! Lowers, saturates with the bundled rules, extracts (AST size) and lifts a .ptir file; prints it.
-use egg::{AstSize, Extractor, Id};
-use ptir_egraph::{lift, lower, saturate, Limits, PtirNode};
+//! Lowers, saturates with the bundled rules, extracts (op count, tree extractor) and lifts a
+//! .ptir file; prints it.
+use ptir_egraph::{choose, lift, lower, saturate, ExtractorKind, Limits};
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_default();
     let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -19,9 +19,11 @@ fn main() {
         .unwrap_or_else(|_| ptir_rules::RuleSet::new(ptir_rules::Registry::standard()));
     let report = saturate(&mut lowered, &rules, &Limits::default());
     eprint!("{report}");
-    let ex = Extractor::new(&lowered.egraph, AstSize);
-    let choose = |c: Id| -> PtirNode { ex.find_best_node(c).clone() };
-    match lift(&lowered, &choose) {
+    let choice = match choose(&lowered, &ptir_rules::cost::OpCount, ExtractorKind::Tree) {
+        Ok(choice) => choice,
+        Err(e) => return eprintln!("{e}"),
+    };
+    match lift(&lowered, &choice) {
         Ok(f) => print!("{f}"),
         Err(e) => eprintln!("{e}"),
     }

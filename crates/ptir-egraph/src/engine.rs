@@ -6,12 +6,12 @@
 //! output program declares every extern that rule results introduced (from the rule set's
 //! extern declarations) and is verified before it is returned.
 
-use crate::cost::CostModel;
 use crate::extraction::{choose, choose_within, ExtractorKind};
 use crate::lift::lift;
 use crate::lower::lower;
 use crate::saturate::{saturate_until, Limits, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
+use ptir_rules::cost::CostModel;
 use ptir_rules::{Deadline, RuleSet};
 use std::time::{Duration, Instant};
 
@@ -34,7 +34,7 @@ impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             limits: Limits::default(),
-            cost: std::sync::Arc::new(crate::cost::TensorCost::default()),
+            cost: std::sync::Arc::new(ptir_rules::cost::TensorCost::default()),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
         }
@@ -154,11 +154,12 @@ fn optimize_function(
         })?;
     let extract_time = t.elapsed();
     let t = Instant::now();
-    let func = lift(&lowered, &|c| choice.node(c))?;
+    let func = lift(&lowered, &choice)?;
     let egraph_json = match options.dump_egraph {
         true => Some(
-            crate::extraction::to_graph(&lowered, options.cost.as_ref())
-                .map(|(g, _)| crate::extract::serialize::to_json(&g))
+            lowered
+                .extraction_graph(options.cost.as_ref())
+                .map(|g| ptir_extract::serialize::to_json(&g))
                 .map_err(|message| EngineError::Extract {
                     function: name.to_string(),
                     message,
@@ -252,7 +253,7 @@ pub fn compare(
                 })?;
             time += t.elapsed();
             optimal &= choice.optimal;
-            result.functions[i] = lift(lowered, &|c| choice.node(c))?;
+            result.functions[i] = lift(lowered, &choice)?;
         }
         declare_rule_externs(&mut result, rules);
         ptir_ir::verify(&result).map_err(EngineError::Verify)?;
@@ -261,7 +262,7 @@ pub fn compare(
             if !costs.iter().any(|(n, _)| n == m.name()) {
                 costs.push((
                     m.name().to_string(),
-                    crate::cost::program_cost(&result, m.as_ref()),
+                    ptir_rules::cost::program_cost(&result, m.as_ref()),
                 ));
             }
         }

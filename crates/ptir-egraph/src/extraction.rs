@@ -4,21 +4,21 @@
 //! Every e-node is priced on its own ([`node_cost`]): an op e-node costs what the model says
 //! for that op at the types of its classes; parameters, attributes and region nodes cost
 //! nothing. The priced e-graph becomes an extraction [`Graph`] ([`to_graph`]), on which the
-//! extractors of [`crate::extract`] run; their choice maps back to e-nodes ([`Choice`]).
+//! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
 use crate::analysis::{layout, node_op, PtirEGraph};
-use crate::cost::CostModel;
-use crate::extract::{
-    ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
-    GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS,
-};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
 use egg::{Id, Language};
+use ptir_extract::{
+    ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
+    GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS,
+};
+use ptir_rules::cost::CostModel;
 use std::time::Duration;
 
 #[doc(no_inline)]
-pub use crate::extract::EXACT_TIME_LIMIT;
+pub use ptir_extract::EXACT_TIME_LIMIT;
 use ptir_ir::{Op, Type};
 use rustc_hash::FxHashMap;
 
@@ -67,7 +67,7 @@ pub struct Choice {
 impl Choice {
     /// The chosen node of class `c` (a class outside the choice gets its first node, which
     /// lifting never asks for: it only follows chosen nodes).
-    pub fn node(&self, c: Id) -> PtirNode {
+    pub(crate) fn node(&self, c: Id) -> PtirNode {
         self.nodes
             .get(&c)
             .cloned()
@@ -76,7 +76,7 @@ impl Choice {
 }
 
 /// The cost of one e-node under `model` (children not included).
-pub fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostModel) -> f64 {
+pub(crate) fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostModel) -> f64 {
     match node {
         PtirNode::Param(..) | PtirNode::Attr(_) | PtirNode::Region(..) => 0.0,
         PtirNode::Const(c) => match egraph.analysis.tables.const_of(*c) {
@@ -108,7 +108,7 @@ fn effect(n: &PtirNode) -> bool {
 /// The e-graph of `lowered` as an extraction graph priced by `model`, with the e-node behind
 /// each graph node (graph nodes are named by their index in that list). A class holding a side
 /// effect offers only the effect: lifting emits side effects as themselves.
-pub fn to_graph(
+pub(crate) fn to_graph(
     lowered: &Lowered,
     model: &dyn CostModel,
 ) -> Result<(Graph, Vec<PtirNode>), String> {
@@ -145,6 +145,15 @@ pub fn to_graph(
     b.add_root(root);
     let graph = b.build().map_err(|e| e.to_string())?;
     Ok((graph, nodes))
+}
+
+impl Lowered {
+    /// The e-graph as an extraction graph priced by `model` (what the extractors of
+    /// `ptir_extract` run on; write it with `ptir_extract::serialize`). A class holding a side
+    /// effect offers only the effect.
+    pub fn extraction_graph(&self, model: &dyn CostModel) -> Result<Graph, String> {
+        to_graph(self, model).map(|(graph, _)| graph)
+    }
 }
 
 /// Chooses one e-node per class reachable from the root of `lowered`, with each extractor's
@@ -212,8 +221,8 @@ pub fn choose_within(
 }
 
 /// Random costs: each op costs a seeded pseudo-random amount in [0, 100).
-fn chaos_model(seed: u64) -> crate::cost::FnCost {
-    crate::cost::FnCost::new("chaos", move |op, _, ty| {
+fn chaos_model(seed: u64) -> ptir_rules::cost::FnCost {
+    ptir_rules::cost::FnCost::new("chaos", move |op, _, ty| {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (seed, op.name(), ty.to_string()).hash(&mut h);

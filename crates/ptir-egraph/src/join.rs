@@ -20,24 +20,7 @@ use std::collections::HashMap;
 
 /// A pattern with several roots, each bound to a variable, searched by a hash join.
 ///
-/// ```
-/// use egg::{SymbolLang, EGraph, Searcher, Var, Pattern};
-/// use ptir_egraph::JoinPattern;
-///
-/// let mut eg: EGraph<SymbolLang, ()> = EGraph::default();
-/// let x = eg.add_expr(&"(f x)".parse().unwrap());
-/// let y = eg.add_expr(&"(g x)".parse().unwrap());
-/// eg.add_expr(&"(g y)".parse().unwrap());
-/// eg.rebuild();
-/// let p = |s: &str| -> Pattern<SymbolLang> { s.parse().unwrap() };
-/// let var = |s: &str| -> Var { s.parse().unwrap() };
-/// let join = JoinPattern::new(vec![(var("?r0"), p("(f ?a)")), (var("?r1"), p("(g ?a)"))]);
-/// let found = join.search(&eg);
-/// let substs: Vec<_> = found.iter().flat_map(|m| &m.substs).collect();
-/// assert_eq!(substs.len(), 1); // only `x` is under both `f` and `g`
-/// assert_eq!(substs[0].get(var("?r0")), Some(&x));
-/// assert_eq!(substs[0].get(var("?r1")), Some(&y));
-/// ```
+/// Its unit test `joins_roots_on_shared_variables` shows it on a small e-graph.
 #[derive(Clone, Debug)]
 pub struct JoinPattern<L: Language> {
     /// The roots, patterns with an operator at the top first (they are searched through the
@@ -244,6 +227,23 @@ mod tests {
     use egg::{MultiPattern, SymbolLang};
 
     type EG = EGraph<SymbolLang, ()>;
+
+    #[test]
+    fn joins_roots_on_shared_variables() {
+        let mut eg: EGraph<SymbolLang, ()> = EGraph::default();
+        let x = eg.add_expr(&"(f x)".parse().unwrap());
+        let y = eg.add_expr(&"(g x)".parse().unwrap());
+        eg.add_expr(&"(g y)".parse().unwrap());
+        eg.rebuild();
+        let p = |s: &str| -> Pattern<SymbolLang> { s.parse().unwrap() };
+        let var = |s: &str| -> Var { s.parse().unwrap() };
+        let join = JoinPattern::new(vec![(var("?r0"), p("(f ?a)")), (var("?r1"), p("(g ?a)"))]);
+        let found = join.search(&eg);
+        let substs: Vec<_> = found.iter().flat_map(|m| &m.substs).collect();
+        assert_eq!(substs.len(), 1); // only `x` is under both `f` and `g`
+        assert_eq!(substs[0].get(var("?r0")), Some(&x));
+        assert_eq!(substs[0].get(var("?r1")), Some(&y));
+    }
 
     fn var(s: &str) -> Var {
         s.parse().expect("a variable")

@@ -33,6 +33,7 @@
 //! the caller verifies; anything that cannot be placed is a [`LiftError`], never a wrong program.
 
 use crate::analysis::{layout, node_op, PtirEGraph};
+use crate::extraction::Choice;
 use crate::language::{OpKind, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
@@ -55,8 +56,17 @@ pub struct LiftError {
     pub message: String,
 }
 
-/// Lifts `l` with the choice `choose` (the chosen e-node of a canonical class).
-pub fn lift(l: &Lowered, choose: &dyn Fn(Id) -> PtirNode) -> Result<Function, LiftError> {
+/// Lifts `l` with the e-nodes of `choice` (from [`choose`](crate::choose)): the function again,
+/// verified by construction or an error.
+pub fn lift(l: &Lowered, choice: &Choice) -> Result<Function, LiftError> {
+    lift_with(l, &|c| choice.node(c))
+}
+
+/// [`lift`] with any choice `choose` (the chosen e-node of a canonical class).
+pub(crate) fn lift_with(
+    l: &Lowered,
+    choose: &dyn Fn(Id) -> PtirNode,
+) -> Result<Function, LiftError> {
     let mut lifter = Lifter::new(l, choose);
     lifter.run().map_err(|message| LiftError {
         function: l.name.clone(),

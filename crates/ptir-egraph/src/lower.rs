@@ -9,7 +9,7 @@
 //! the whole function, and an op in a region that depends only on outer values is the same
 //! e-class as the same op outside: sharing across blocks is what lets lifting hoist it.
 //!
-//! Every block has a [`Scope`]: its parent, its parameters and what kind of block it is; the
+//! Every block has a [`Scope`]: its parent, its depth and its parameters; the
 //! region node of a block carries the scope's number so that two blocks are never merged.
 
 use crate::analysis::PtirEGraph;
@@ -20,17 +20,6 @@ use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngDist, Type, ValueId};
 use ptir_rules::{op_attrs, AttrValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// What kind of block a scope is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScopeKind {
-    /// The function body.
-    Function,
-    /// A branch of a `cond`: runs at most once, maybe not at all.
-    Branch,
-    /// The condition or body of a `while`, or the body of a `scan`: runs any number of times.
-    Loop,
-}
-
 /// One block of the lowered function.
 #[derive(Clone, Debug)]
 pub struct Scope {
@@ -40,37 +29,53 @@ pub struct Scope {
     pub depth: usize,
     /// The block's parameters, as `Param` indices, in order.
     pub params: Vec<u32>,
-    /// What kind of block it is.
-    pub kind: ScopeKind,
 }
 
 /// A function in an e-graph, with what lifting needs to rebuild it.
+///
+/// Opaque: [`saturate`](crate::saturate()) grows it, [`choose`](crate::choose) picks an e-node per
+/// e-class, [`lift`](crate::lift()) rebuilds a function from that choice. Nothing of egg shows.
 #[derive(Debug)]
 pub struct Lowered {
     /// The e-graph.
-    pub egraph: PtirEGraph,
+    pub(crate) egraph: PtirEGraph,
     /// The class of the function body's region node: the root of extraction.
-    pub root: Id,
+    pub(crate) root: Id,
     /// The function's name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its result types.
-    pub result_types: Vec<Type>,
+    pub(crate) result_types: Vec<Type>,
     /// Every block; scope 0 is the function body.
-    pub scopes: Vec<Scope>,
+    pub(crate) scopes: Vec<Scope>,
     /// The scope of each `Param` index.
-    pub param_scope: Vec<usize>,
+    pub(crate) param_scope: Vec<usize>,
     /// The class of each `Param` index.
-    pub param_class: Vec<Id>,
-    /// The side effects (impure op classes) of the whole function, in program order.
-    pub effects: Vec<Id>,
+    pub(crate) param_class: Vec<Id>,
     /// Where the input computed each value: the class of every instruction's result (at
     /// lowering; canonicalize with `find`) and the scope of its block. Lifting may place a
     /// value that is not speculatable only where the input computed it, or where it is needed.
-    pub origins: Vec<(Id, usize)>,
+    pub(crate) origins: Vec<(Id, usize)>,
     /// The functions of the program whose calls are speculatable
     /// ([`ptir_ir::analysis::speculation`]); calls of anything else never move into more
     /// executions.
-    pub speculatable_callees: FxHashSet<Symbol>,
+    pub(crate) speculatable_callees: FxHashSet<Symbol>,
+}
+
+impl Lowered {
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its number of e-classes.
+    pub fn num_classes(&self) -> usize {
+        self.egraph.number_of_classes()
+    }
+
+    /// Its number of e-nodes.
+    pub fn num_nodes(&self) -> usize {
+        self.egraph.total_number_of_nodes()
+    }
 }
 
 /// Lowers function `name` of `program` into a fresh e-graph.
@@ -89,11 +94,10 @@ pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
         scopes: Vec::new(),
         param_scope: Vec::new(),
         param_class: Vec::new(),
-        effects: Vec::new(),
         origins: Vec::new(),
         next_token: 1,
     };
-    let root = l.block(&f.body, None, ScopeKind::Function)?;
+    let root = l.block(&f.body, None)?;
     l.egraph.rebuild();
     Ok(Lowered {
         root: l.egraph.find(root),
@@ -103,7 +107,6 @@ pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
         scopes: l.scopes,
         param_scope: l.param_scope,
         param_class: l.param_class,
-        effects: l.effects,
         origins: l.origins,
         speculatable_callees: program
             .functions
@@ -122,25 +125,18 @@ struct Lowerer<'a> {
     scopes: Vec<Scope>,
     param_scope: Vec<usize>,
     param_class: Vec<Id>,
-    effects: Vec<Id>,
     origins: Vec<(Id, usize)>,
     next_token: u32,
 }
 
 impl Lowerer<'_> {
-    fn block(
-        &mut self,
-        region: &Region,
-        parent: Option<usize>,
-        kind: ScopeKind,
-    ) -> Result<Id, String> {
+    fn block(&mut self, region: &Region, parent: Option<usize>) -> Result<Id, String> {
         let scope = self.scopes.len();
         let depth = parent.map_or(0, |p| self.scopes[p].depth + 1);
         self.scopes.push(Scope {
             parent,
             depth,
             params: Vec::new(),
-            kind,
         });
         for p in &region.params {
             let index = self.param_scope.len() as u32;
@@ -156,7 +152,6 @@ impl Lowerer<'_> {
             let id = self.instruction(inst, scope)?;
             if self.is_effect(inst) {
                 effects.push(id);
-                self.effects.push(id);
             }
             self.values.insert(inst.result, id);
             self.origins.push((id, scope));
@@ -207,12 +202,8 @@ impl Lowerer<'_> {
         for a in &attrs {
             children.push(self.attr(a));
         }
-        for (i, r) in inst.op.regions().into_iter().enumerate() {
-            let kind = match (inst.op.key(), i) {
-                (OpKey::Cond, _) => ScopeKind::Branch,
-                _ => ScopeKind::Loop,
-            };
-            children.push(self.block(r, Some(scope), kind)?);
+        for r in inst.op.regions() {
+            children.push(self.block(r, Some(scope))?);
         }
         let key = inst.op.key();
         let needs_type = matches!(

@@ -142,7 +142,7 @@ impl Limits {
     /// The node limit of a function lowered to `lowered` e-nodes.
     ///
     /// ```
-    /// use ptir_egraph::saturate::{Limits, EGRAPH_NODE_LIMIT};
+    /// use ptir_egraph::{Limits, EGRAPH_NODE_LIMIT};
     /// let limits = Limits::default();
     /// assert_eq!(limits.node_limit(1_000), EGRAPH_NODE_LIMIT);
     /// assert_eq!(limits.node_limit(30_000), 120_000);

@@ -1,17 +1,14 @@
 //! The e-graph engine's guarantees, each on a small hand-made program.
 
-use egg::{AstSize, Extractor, Id};
-use ptir_egraph::{lift, lower, saturate, Limits, Lowered, PtirNode, SaturationReport};
+use ptir_egraph::{
+    choose, lift, lower, saturate, ExtractorKind, Limits, Lowered, SaturationReport,
+};
 use ptir_ir::{generate::random_inputs, Function, Program};
-use ptir_rules::{Registry, RuleSet};
+use ptir_rules::cost::OpCount;
+use ptir_rules::RuleSet;
+use ptir_test_support::rules;
 
-fn rules(src: &str) -> RuleSet {
-    let mut set = RuleSet::new(Registry::standard());
-    set.add_source("test.rules", src).unwrap();
-    set
-}
-
-/// Lowers @f, saturates, extracts by AST size, lifts; checks the result verifies and computes
+/// Lowers @f, saturates, extracts by op count (tree extractor), lifts; checks the result verifies and computes
 /// what the input computes. Returns the lifted function, the lowering and the report.
 fn run(text: &str, rules: &RuleSet) -> (Function, Lowered, SaturationReport) {
     let program = ptir_ir::parse(text).unwrap();
@@ -19,11 +16,8 @@ fn run(text: &str, rules: &RuleSet) -> (Function, Lowered, SaturationReport) {
     let mut lowered = lower(&program, "f").unwrap();
     let report = saturate(&mut lowered, rules, &Limits::default());
     assert!(report.rule_errors.is_empty(), "{report}");
-    let ex = Extractor::new(&lowered.egraph, AstSize);
-    let f = lift(&lowered, &|c: Id| -> PtirNode {
-        ex.find_best_node(c).clone()
-    })
-    .unwrap();
+    let choice = choose(&lowered, &OpCount, ExtractorKind::Tree).unwrap();
+    let f = lift(&lowered, &choice).unwrap();
     // The other functions (callees of @f) as they are.
     let mut out = program.clone();
     out.functions.retain(|g| g.name != "f");
@@ -53,7 +47,7 @@ fn structurally_equal_pure_ops_are_one_class() {
     let (f, lowered, _) = run(text, &rules(""));
     assert_eq!(count(&f, "exp"), 1, "{f}");
     // %x, the one exp, add, and the function body's region node.
-    assert_eq!(lowered.egraph.number_of_classes(), 4);
+    assert_eq!(lowered.num_classes(), 4);
 }
 
 #[test]
@@ -221,7 +215,8 @@ fn a_100k_long_chain_lifts_without_deep_recursion() {
     text.push_str(&format!("  return %{last}\n}}"));
     let program = ptir_ir::parse(&text).unwrap();
     let lowered = lower(&program, "f").unwrap();
-    let f = lift(&lowered, &|c: Id| lowered.egraph[c].nodes[0].clone()).unwrap();
+    let choice = choose(&lowered, &OpCount, ExtractorKind::Tree).unwrap();
+    let f = lift(&lowered, &choice).unwrap();
     assert_eq!(f.body.insts.len(), n);
 }
 
@@ -249,8 +244,8 @@ fn a_call_pattern_matches_numbered_callees_by_prefix_only() {
 fn a_spent_extraction_budget_still_extracts_a_whole_program() {
     // A run past its time limit extracts with no time for searching: DAG-greedy keeps its
     // first phase, exact its greedy incumbent; both still give a program that verifies.
-    use ptir_egraph::cost::TensorCost;
-    use ptir_egraph::{choose_within, ExtractorKind};
+    use ptir_egraph::choose_within;
+    use ptir_rules::cost::TensorCost;
     let program = ptir_ir::generate::generate_chain(2_000);
     let bundled = RuleSet::bundled().unwrap();
     let mut lowered = lower(&program, "chain").unwrap();
@@ -263,7 +258,7 @@ fn a_spent_extraction_budget_still_extracts_a_whole_program() {
             Some(std::time::Duration::ZERO),
         )
         .unwrap();
-        let f = lift(&lowered, &|c| choice.node(c)).unwrap();
+        let f = lift(&lowered, &choice).unwrap();
         let out = Program {
             externs: program.externs.clone(),
             functions: vec![f],

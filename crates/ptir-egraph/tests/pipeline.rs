@@ -4,36 +4,12 @@
 use ptir_egraph::{EngineOptions, ExtractorKind};
 use ptir_ir::{generate::random_inputs, Program};
 use ptir_rules::RuleSet;
-use std::path::Path;
+use ptir_test_support::{corpus_programs as corpus, interpreter};
 
-fn corpus() -> Vec<(String, Program)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-    let mut out = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptir"))
-        .collect();
-    paths.sort();
-    for p in paths {
-        let text = std::fs::read_to_string(&p).unwrap();
-        out.push((
-            p.file_name().unwrap().to_string_lossy().into_owned(),
-            ptir_ir::parse(&text).unwrap(),
-        ));
-    }
-    out
-}
-
-/// Runs `program`'s last function with an extern for `@log_event`.
+/// Runs `program`'s last function on seeded inputs.
 fn run(program: &Program, seed: u64) -> Vec<ptir_ir::Value> {
     let f = program.functions.last().unwrap();
-    let mut interp = ptir_ir::Interpreter::new(program)
-        .with_seed(seed)
-        .with_extern("log_event", |a: &[ptir_ir::Value], _| Ok(a[0].clone()));
-    for (name, ext) in ptir_rules::externs::interpreter_externs() {
-        interp = interp.with_extern_fn(name, ext);
-    }
+    let interp = interpreter(program).with_seed(seed);
     interp.run(&f.name, &random_inputs(f, seed)).unwrap()
 }
 

@@ -4,10 +4,9 @@
 //! each on a chain: 19.7 GB at 100k instructions, then a crash. The test runs on a thread with
 //! a 2 MiB stack, so recursion whose depth follows the chain would overflow it too.
 
-use ptir_egraph::cost::TensorCost;
-use ptir_egraph::extract::{Extractor, GreedyDagExtractor};
-use ptir_egraph::extraction::to_graph;
 use ptir_egraph::{choose, lower, saturate, ExtractorKind, Limits};
+use ptir_extract::{Extractor, GreedyDagExtractor};
+use ptir_rules::cost::TensorCost;
 use ptir_rules::RuleSet;
 
 const CHAIN: usize = 100_000;
@@ -21,7 +20,9 @@ fn a_100k_chain_extracts_on_a_small_stack() {
         let report = saturate(&mut lowered, &rules, &Limits::default());
         assert!(report.rule_errors.is_empty(), "{:?}", report.rule_errors);
         let model = TensorCost::default();
-        let (graph, _) = to_graph(&lowered, &model).expect("the e-graph prices");
+        let graph = lowered
+            .extraction_graph(&model)
+            .expect("the e-graph prices");
         let extraction = GreedyDagExtractor::default().extract(&graph);
         assert!(extraction.is_complete(&graph) && extraction.is_acyclic(&graph));
         // At most the chain, its parameter and the region node (the default node limit may

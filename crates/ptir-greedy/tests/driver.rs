@@ -576,7 +576,7 @@ fn the_step_log_prints_mlirs_tree() {
 }";
     let mut set = PatternSet::new();
     set.add_rules(
-        &common::rules("(rule neg-neg (neg (neg ?x)) => ?x)"),
+        &ptir_test_support::rules("(rule neg-neg (neg (neg ?x)) => ?x)"),
         &Default::default(),
     )
     .unwrap();

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{body, interpret, parse};
+use common::{body, interpret, parse, same_results};
 use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, Pass, PassManager};
 use ptir_ir::generate::{generate, random_inputs, GenConfig, ENTRY};
 use ptir_rules::RuleFilter;
@@ -117,7 +117,7 @@ const RULES: &str = "
 
 #[test]
 fn the_default_pipeline_keeps_the_results_of_generated_programs() {
-    let rules = common::rules(RULES);
+    let rules = ptir_test_support::rules(RULES);
     let pipeline = PassManager::default_pipeline(&rules).unwrap();
     let checked = {
         let canon = Canonicalize::with_filtered_rules(&rules, &RuleFilter::exact())
@@ -146,19 +146,7 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
         };
         for run in 0..2 {
             let args = random_inputs(main, seed * 2 + run);
-            let Ok(expected) = interpret(&input, ENTRY, &args) else {
-                continue;
-            };
-            let got = interpret(&output, ENTRY, &args)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&output)));
-            assert_eq!(
-                got,
-                expected,
-                "seed {seed}\ninput:\n{}\noutput:\n{}",
-                ptir_ir::print(&input),
-                ptir_ir::print(&output)
-            );
-            compared += 1;
+            compared += usize::from(same_results(&input, &output, ENTRY, &args, seed));
         }
     }
     assert!(compared > 500, "only {compared} runs compared");
@@ -167,7 +155,7 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
 
 #[test]
 fn the_pipeline_canonicalizes_the_bench_chain() {
-    let rules = common::rules(ptir_greedy::chain::CHAIN_RULES);
+    let rules = ptir_test_support::rules(ptir_greedy::chain::CHAIN_RULES);
     let mut p = ptir_greedy::chain::canonicalize_chain(50);
     let report = PassManager::default_pipeline(&rules)
         .unwrap()
@@ -203,19 +191,7 @@ fn the_default_pipeline_with_the_bundled_rules_keeps_the_results_of_generated_pr
         let Some(main) = input.function(ENTRY) else {
             continue;
         };
-        let args = random_inputs(main, seed);
-        let Ok(expected) = interpret(&input, ENTRY, &args) else {
-            continue;
-        };
-        let got = interpret(&output, ENTRY, &args)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&output)));
-        assert_eq!(
-            got,
-            expected,
-            "seed {seed}\ninput:\n{}\noutput:\n{}",
-            ptir_ir::print(&input),
-            ptir_ir::print(&output)
-        );
+        same_results(&input, &output, ENTRY, &random_inputs(main, seed), seed);
     }
     assert!(applied > 50, "only {applied} rule applications");
 }

@@ -18,7 +18,8 @@ fn apply(rules: &str, text: &str) -> Vec<String> {
 
 fn apply_with(rules: &str, text: &str, filter: &RuleFilter) -> Vec<String> {
     let mut set = PatternSet::new();
-    set.add_rules(&common::rules(rules), filter).unwrap();
+    set.add_rules(&ptir_test_support::rules(rules), filter)
+        .unwrap();
     let config = GreedyConfig::canonicalize()
         .with_fold(false)
         .with_expensive_checks(true);

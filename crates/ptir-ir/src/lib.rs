@@ -2,7 +2,7 @@
 //! `cond`/`while`/`scan`.
 //!
 //! This crate is the bottom of the workspace: it knows nothing of rules, drivers or e-graphs.
-//! It holds the IR ([`Program`]), its text format ([`parse`], [`print`]), the verifier that
+//! It holds the IR ([`Program`]), its text format ([`parse`], [`print()`]), the verifier that
 //! alone defines well-formedness ([`verify`]), shape inference ([`infer_type`]), the reference
 //! interpreter ([`Interpreter`], [`eval_op`]) and the Datalog analyses both engines rely on.
 

@@ -230,15 +230,8 @@ mod tests {
         (p, n)
     }
 
-    const DOT: &str = "func @dot(%a: i32[4], %b: i32[4], %c: i32[]) -> (i32[]) {
-  %r = scan %c, %a, %b num_carry=1 length=4 : i32[] {
-  ^(%acc: i32[], %x: i32[], %y: i32[]):
-    %p = mul %x, %y : i32[]
-    %s = add %acc, %p : i32[]
-    yield %s
-  }
-  return %r
-}";
+    /// The integration test's dot product (`tests/loop_idioms.rs`).
+    const DOT: &str = include_str!("../../../tests/data/dot_scan.ptir");
 
     #[test]
     fn integer_dot_product_scan_becomes_a_reduce() {

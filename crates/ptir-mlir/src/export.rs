@@ -116,8 +116,13 @@ struct FnPrinter<'e, 'p, 'o> {
     out: String,
 }
 
-/// `tensor<4x8xf32>`.
-pub(crate) fn mlir_type(t: &TensorType) -> String {
+/// The MLIR spelling of a tensor type: `tensor<4x8xf32>` for `f32[4,8]`, `i1` for `bool`.
+///
+/// ```
+/// let t = ptir_ir::TensorType::new(ptir_ir::DType::Bool, vec![2, 3]);
+/// assert_eq!(ptir_mlir::mlir_type(&t), "tensor<2x3xi1>");
+/// ```
+pub fn mlir_type(t: &TensorType) -> String {
     let mut s = String::from("tensor<");
     for d in &t.shape {
         let _ = write!(s, "{d}x");

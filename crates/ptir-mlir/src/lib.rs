@@ -33,7 +33,7 @@ mod parse;
 mod source;
 
 pub use error::{MlirError, Pos, Result};
-pub use export::{export, ExportOptions, ExternBody};
+pub use export::{export, mlir_type, ExportOptions, ExternBody};
 pub use parse::NESTING_LIMIT;
 use ptir_ir::Program;
 pub use source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};

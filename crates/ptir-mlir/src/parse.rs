@@ -1188,13 +1188,8 @@ fn dtype_of(elem: &str) -> Option<DType> {
 /// The MLIR element type of a PTIR dtype.
 pub(crate) fn mlir_elem(d: DType) -> &'static str {
     match d {
-        DType::F16 => "f16",
-        DType::BF16 => "bf16",
-        DType::F32 => "f32",
-        DType::F64 => "f64",
-        DType::I32 => "i32",
-        DType::I64 => "i64",
         DType::Bool => "i1",
+        d => d.name(),
     }
 }
 

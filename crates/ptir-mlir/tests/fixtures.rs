@@ -1,28 +1,13 @@
 //! Every JAX-exported fixture (`corpus/mlir/*.mlir`) imports into a program that verifies,
 //! exports, and imports back to the same program; PTIR text round trips stay exact.
 
-use std::path::PathBuf;
-
 fn fixtures() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/mlir");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus/mlir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
+    let fixtures = ptir_test_support::mlir_fixtures();
     assert!(
-        files.len() >= 8,
-        "expected the JAX fixtures in {}",
-        dir.display()
+        fixtures.len() >= 8,
+        "expected the JAX fixtures in corpus/mlir"
     );
-    files
-        .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).expect("readable fixture");
-            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
-        })
-        .collect()
+    fixtures
 }
 
 #[test]

@@ -169,6 +169,51 @@ pub fn interpreter_externs() -> Vec<(String, ExternFn)> {
         .collect()
 }
 
+/// An interpreter for `program` with every extern this project knows how to run: the fused
+/// library ops that rules raise idioms to (`@softmax_fused`, `@linear`, ..., computed exactly as
+/// their idioms; also under the reserved names they take in programs with functions of those
+/// names, `@ptir.linear`), the random generator's test externs (`@gen_pure`, `@gen_impure`) and
+/// `@log_event` (returns its argument; the corpus uses it as an impure side effect).
+///
+/// ```
+/// let p = ptir_ir::parse("extern @log_event(f32[]) -> (f32[]) impure\n\
+///     func @f(%x: f32[]) -> (f32[]) {\n  %y = call @log_event(%x) : f32[]\n  return %y\n}").unwrap();
+/// let x = ptir_ir::Tensor::from_f64(ptir_ir::TensorType::scalar(ptir_ir::DType::F32), &[2.5]);
+/// let out = ptir_rules::externs::interpreter(&p).run("f", &[x.clone().into()]).unwrap();
+/// assert_eq!(out, vec![x.into()]);
+/// ```
+pub fn interpreter(program: &ptir_ir::Program) -> ptir_ir::Interpreter<'_> {
+    let mut interp = ptir_ir::Interpreter::new(program);
+    for (name, f) in interpreter_externs() {
+        interp = interp.with_extern_fn(name, f);
+    }
+    for e in &program.externs {
+        let name = e.name.clone();
+        if let Some(f) = reference_fn(&name) {
+            // A rule extern renamed away from the program's own names (`@ptir.linear`).
+            interp = interp.with_extern_fn(name, f);
+        } else if name == "log_event" {
+            interp = interp.with_extern(name, |args: &[ptir_ir::Value], _| {
+                args.first()
+                    .cloned()
+                    .ok_or_else(|| "@log_event takes one argument".to_string())
+            });
+        } else if [
+            ptir_ir::generate::GEN_PURE_EXTERN,
+            ptir_ir::generate::GEN_IMPURE_EXTERN,
+        ]
+        .contains(&name.as_str())
+        {
+            interp = interp.with_extern(name.clone(), move |args: &[ptir_ir::Value], _| {
+                ptir_ir::generate::extern_reference(&name, args)
+                    .map(ptir_ir::Value::pack)
+                    .ok_or_else(|| format!("@{name}: bad arguments"))
+            });
+        }
+    }
+    interp
+}
+
 /// A stand-in for an extern without a reference: a deterministic function of its name and
 /// its arguments' bits, returning ordinary random values of the call's type. Rules that only
 /// move such calls around (or merge equal ones) can still be checked with it.

@@ -24,6 +24,9 @@
 //! assert_eq!(err.to_string(), "bad.rules:1: in rule `r`: unknown op `frobnicate`");
 //! ```
 //!
+//! What both engines share beyond rules lives here too: the cost models ([`cost`]) that price a
+//! program whichever engine made it, run limits and deadlines ([`Deadline`], [`StopReason`]).
+//!
 //! The language reference (grammar, ops, every predicate and native function, `.pat`
 //! conventions, a worked example) is [`mod@reference`], also `docs/rules.md` in the repository.
 //!
@@ -48,6 +51,7 @@ mod apply;
 mod ast;
 mod bounds;
 mod build;
+pub mod cost;
 mod error;
 pub mod example;
 pub mod externs;

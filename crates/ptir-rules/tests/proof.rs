@@ -20,7 +20,7 @@
 //! written, the seed, the program and the differing values. With `PTIR_PROOF_REPORT=path` the
 //! failures are also written to that file (Markdown).
 
-use ptir_rules::example::{self, InputKind, InstantiateError, Outcome};
+use ptir_rules::example::{self, InstantiateError};
 use ptir_rules::{Rule, RuleSet};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -138,7 +138,7 @@ fn prove(rule: &Rule, set: &RuleSet, failures: &mut Vec<Failure>) -> usize {
         };
         found += 1;
         define_externs(&mut ex.program, set);
-        match check(rule, &ex) {
+        match example::check_example(rule, &ex) {
             Ok(n) => compared += n,
             Err(message) => {
                 failures.push(fail(message));
@@ -158,46 +158,6 @@ fn prove(rule: &Rule, set: &RuleSet, failures: &mut Vec<Failure>) -> usize {
         )));
     }
     found
-}
-
-/// Verifies an example and compares its two functions on two input sets; returns on how
-/// many the source ran (so that there was something to compare).
-fn check(rule: &Rule, ex: &example::Example) -> Result<usize, String> {
-    let program = ptir_ir::print(&ex.program);
-    if let Err(e) = ptir_ir::verify(&ex.program) {
-        return Err(format!("seed {}: does not verify: {e}\n{program}", ex.seed));
-    }
-    let fast = rule.is_fast_math();
-    let second = if fast {
-        InputKind::Ordinary
-    } else {
-        InputKind::Special
-    };
-    let sets = [
-        ("ordinary", ex.inputs.clone()),
-        (
-            if fast { "ordinary" } else { "special" },
-            ex.random_inputs(second, ex.seed + 1000),
-        ),
-    ];
-    let mut compared = 0;
-    for (kind, inputs) in sets {
-        match ex.check(&inputs, fast) {
-            Ok(Outcome::Same) => compared += 1,
-            Ok(Outcome::Undefined(_)) => {}
-            Err(diff) => {
-                let inputs: Vec<String> = inputs.iter().map(|v| format!("  {v}")).collect();
-                return Err(format!(
-                    "seed {} ({kind} inputs{}): @source and @result differ:\n{diff}\nattributes: {}\n{program}inputs:\n{}",
-                    ex.seed,
-                    if fast { ", fast-math tolerance" } else { ", bit-exact" },
-                    ex.describe_attrs(),
-                    inputs.join("\n")
-                ));
-            }
-        }
-    }
-    Ok(compared)
 }
 
 /// Writes the failures as Markdown to `$PTIR_PROOF_REPORT`, if set.

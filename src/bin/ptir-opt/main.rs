@@ -201,7 +201,7 @@ pub(crate) struct LimitArgs {
     /// Time limit in seconds for the whole program: all functions together, not each. Each
     /// function rewrites until its share of the time left is used up; extracting and lifting
     /// the last one come on top.
-    #[arg(long, value_name = "SECONDS", default_value_t = ptir::egraph::saturate::EGRAPH_TIME_LIMIT.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = ptir::egraph::EGRAPH_TIME_LIMIT.as_secs_f64())]
     time_limit: f64,
     /// Eqsat: maximum e-nodes per function [default: 50000, or 4 times the function's
     /// e-nodes after lowering if larger].
@@ -354,10 +354,10 @@ impl LimitArgs {
             rewrites: self.rewrite_limit,
             nodes: self.node_limit,
             time,
-            scheduler: match self.scheduler {
-                SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
-                SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
-            },
+        };
+        options.scheduler = match self.scheduler {
+            SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
+            SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
         };
         Ok(())
     }

@@ -7,7 +7,6 @@ use ptir_greedy::{
     ProgramContext, ProgramRewriter, Roots,
 };
 use ptir_ir::{InstId, Op, OpKey, Program, UnaryOp};
-use ptir_rules::{Registry, RuleSet};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -42,14 +41,6 @@ pub fn body(p: &Program) -> Vec<String> {
         !l.is_empty() && !l.starts_with("func ") && l != "}" && !l.starts_with("extern")
     });
     lines
-}
-
-pub fn rules(src: &str) -> RuleSet {
-    let mut r = RuleSet::new(Registry::standard());
-    if let Err(e) = r.add_source("test.rules", src) {
-        panic!("{e}");
-    }
-    r
 }
 
 /// Replaces `from(x)` by a new `to(x)`.
@@ -153,21 +144,39 @@ impl Pattern for Spy {
     }
 }
 
-/// Runs `function` of `p` on `args` with the generated externs' reference semantics and a
-/// fixed `rng` seed.
+/// Runs `function` of `p` on `args` with every extern's reference semantics (the generated
+/// programs' `@gen_pure`/`@gen_impure` among them) and a fixed `rng` seed.
 pub fn interpret(
     p: &Program,
     function: &str,
     args: &[ptir_ir::Value],
 ) -> Result<Vec<ptir_ir::Value>, ptir_ir::InterpError> {
-    use ptir_ir::generate::{extern_reference, GEN_IMPURE_EXTERN, GEN_PURE_EXTERN};
-    let mut interp = ptir_ir::Interpreter::new(p).with_seed(42);
-    for name in [GEN_PURE_EXTERN, GEN_IMPURE_EXTERN] {
-        interp = interp.with_extern(name, move |args, _ty| {
-            extern_reference(name, args)
-                .map(ptir_ir::Value::pack)
-                .ok_or_else(|| "no arguments".to_string())
-        });
-    }
-    interp.run(function, args)
+    ptir_test_support::interpreter(p)
+        .with_seed(42)
+        .run(function, args)
+}
+
+/// Checks that `output` computes what `input` computes on `args` (function `function`, seed
+/// `seed` for the messages); returns false, comparing nothing, when `input` itself fails on
+/// them.
+pub fn same_results(
+    input: &Program,
+    output: &Program,
+    function: &str,
+    args: &[ptir_ir::Value],
+    seed: u64,
+) -> bool {
+    let Ok(expected) = interpret(input, function, args) else {
+        return false;
+    };
+    let got = interpret(output, function, args)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(output)));
+    assert_eq!(
+        got,
+        expected,
+        "seed {seed}\ninput:\n{}\noutput:\n{}",
+        ptir_ir::print(input),
+        ptir_ir::print(output)
+    );
+    true
 }

@@ -44,7 +44,7 @@ mod tests;
 mod values;
 
 pub use compare::{compare, fast_math_tolerance, promoted_tolerance, Mode, Outcome, Tolerance};
-pub use prove::{prove, ProofError, Proven};
+pub use prove::{check_example, prove, ProofError, Proven};
 pub use values::{random_value, sample_number, InputKind};
 
 use crate::apply::{ApplyError, Bindings};

@@ -59,7 +59,7 @@ pub fn prove(rule: &Rule, registry: &Registry, seeds: u64) -> Result<Proven, Pro
             Err(e) => return Err(ProofError::Counterexample(format!("seed {seed}: {e}"))),
         };
         proven.examples += 1;
-        proven.compared += check(rule, &ex).map_err(ProofError::Counterexample)?;
+        proven.compared += check_example(rule, &ex).map_err(ProofError::Counterexample)?;
     }
     if proven.examples == 0 {
         return Err(ProofError::Unchecked(format!(
@@ -75,9 +75,11 @@ pub fn prove(rule: &Rule, registry: &Registry, seeds: u64) -> Result<Proven, Pro
     Ok(proven)
 }
 
-/// Verifies an example and compares its two functions on two input sets; returns on how
-/// many the source ran.
-fn check(rule: &Rule, ex: &Example) -> Result<usize, String> {
+/// Verifies an example of `rule` and compares its two functions on two input sets (its own,
+/// and special values, or ordinary ones again under `fast-math`); returns on how many the
+/// source ran, or the counterexample as a message. The one check of [`prove`] and of the
+/// bundled library's proof test.
+pub fn check_example(rule: &Rule, ex: &Example) -> Result<usize, String> {
     let program = ptir_ir::print(&ex.program);
     if let Err(e) = ptir_ir::verify(&ex.program) {
         return Err(format!("seed {}: does not verify: {e}\n{program}", ex.seed));

@@ -12,7 +12,7 @@
 //! [`to_json`] and [`from_json`] gives back an equal [`Graph`].
 //!
 //! ```
-//! use ptir_egraph::extract::serialize::{from_json, to_json};
+//! use ptir_extract::serialize::{from_json, to_json};
 //! let text = r#"{"nodes": {
 //!     "x":  {"op": "x", "children": [], "eclass": "c0", "cost": 1.0},
 //!     "f":  {"op": "f", "children": ["x", "x"], "eclass": "c1", "cost": 2.5}},
@@ -29,7 +29,6 @@
 //! ```
 
 use std::io::{Read, Write};
-use std::path::Path;
 
 use egraph_serialize as es;
 
@@ -107,20 +106,6 @@ pub fn read_json(reader: impl Read) -> Result<Graph, GraphError> {
     let egraph: es::EGraph =
         serde_json::from_reader(reader).map_err(|e| GraphError::Json(e.to_string()))?;
     from_serialized(&egraph)
-}
-
-/// Reads an egraph-serialize JSON file.
-pub fn read_json_file(path: impl AsRef<Path>) -> Result<Graph, GraphError> {
-    let path = path.as_ref();
-    let io = |e: std::io::Error| GraphError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let text = std::fs::read_to_string(path).map_err(io)?;
-    from_json(&text).map_err(|e| match e {
-        GraphError::Json(m) => GraphError::Json(format!("{}: {m}", path.display())),
-        other => other,
-    })
 }
 
 /// The graph as pretty-printed egraph-serialize JSON.

@@ -12,7 +12,7 @@
 //! - [`FnCost`]: any closure.
 //!
 //! ```
-//! use ptir_egraph::cost::{program_cost, CostModel, OpCount, TensorCost};
+//! use ptir_rules::cost::{program_cost, CostModel, OpCount, TensorCost};
 //! let p = ptir_ir::parse("func @f(%a: f32[4,8], %b: f32[8,16]) -> (f32[4,16]) {\n  \
 //!     %c = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[4,16]\n  return %c\n}").unwrap();
 //! assert_eq!(program_cost(&p, &OpCount), 1.0);
@@ -87,10 +87,10 @@ impl TensorCost {
         if let Some(c) = self.extern_costs.get(callee) {
             return Some(*c);
         }
-        let base = ptir_rules::externs::base_name(callee);
+        let base = crate::externs::base_name(callee);
         self.extern_costs
             .iter()
-            .find(|(name, _)| ptir_rules::callee_matches(name, base))
+            .find(|(name, _)| crate::callee_matches(name, base))
             .map(|(_, c)| *c)
     }
 }

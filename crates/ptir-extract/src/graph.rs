@@ -2,6 +2,8 @@
 //!
 //! The invariants are on [`Graph`].
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::ops::Range;
 
 use indexmap::IndexMap;
@@ -63,14 +65,6 @@ pub enum GraphError {
     /// The JSON text is not an egraph-serialize e-graph.
     #[error("invalid egraph-serialize JSON: {0}")]
     Json(String),
-    /// Reading or writing a JSON file failed.
-    #[error("{path}: {message}")]
-    Io {
-        /// The file's path.
-        path: String,
-        /// The I/O error.
-        message: String,
-    },
 }
 
 /// An immutable e-graph for extraction.
@@ -93,7 +87,7 @@ pub enum GraphError {
 /// no acyclic extraction can choose).
 ///
 /// ```
-/// use ptir_egraph::extract::Graph;
+/// use ptir_extract::Graph;
 /// let mut b = Graph::builder();
 /// let x = b.class("x");
 /// b.add_node(x, "x", 1.0, &[]);
@@ -277,6 +271,25 @@ pub(crate) fn for_each_distinct(classes: &[ClassId], mut f: impl FnMut(ClassId))
     for (c, _) in sorted {
         f(c);
     }
+}
+
+/// A min-heap of nodes by their own cost, ties by node id.
+pub(crate) type NodeHeap = BinaryHeap<Reverse<(Ordered, NodeId)>>;
+
+/// Where the bottom-up sweeps of the tree and DAG-greedy extractors start: for every node, the
+/// number of its distinct child classes not yet settled (all of them), and the heap of the
+/// usable nodes with none (the leaves), by cost.
+pub(crate) fn leaves_first(graph: &Graph) -> (Vec<usize>, NodeHeap) {
+    let missing: Vec<usize> = (0..graph.num_nodes() as u32)
+        .map(|n| distinct_count(graph.children(NodeId(n))))
+        .collect();
+    let mut heap = BinaryHeap::new();
+    for n in (0..graph.num_nodes() as u32).map(NodeId) {
+        if graph.is_usable(n) && missing[n.index()] == 0 {
+            heap.push(Reverse((Ordered(graph.cost(n)), n)));
+        }
+    }
+    (missing, heap)
 }
 
 /// `f64` ordered by `total_cmp`, for the extractors' heaps (costs are never NaN).

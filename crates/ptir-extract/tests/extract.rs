@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use ptir_egraph::extract::serialize::{from_json, to_json};
-use ptir_egraph::extract::{
+use ptir_extract::serialize::{from_json, to_json};
+use ptir_extract::{
     ExactDagExtractor, Extraction, Extractor, Graph, GraphBuilder, GraphError, GreedyDagExtractor,
     TreeExtractor,
 };
@@ -214,18 +214,28 @@ fn brute_force(g: &Graph) -> f64 {
     }
 }
 
+/// A seeded linear congruential generator, enough for test graphs.
+struct Lcg(u64);
+
+impl Lcg {
+    fn step(state: u64) -> u64 {
+        state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407)
+    }
+
+    /// The next number in `0..n`.
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = Lcg::step(self.0);
+        (self.0 >> 33) % n
+    }
+}
+
 /// A small pseudo-random e-graph: `k` classes, up to 3 nodes each, children anywhere (so
 /// cycles are common), costs in -1..6 if `negative` else 0..6.
 fn random_graph(seed: u64, k: usize, negative: bool) -> Option<Graph> {
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = |n: u64| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) % n
-    };
+    let mut rng = Lcg(Lcg::step(seed));
+    let mut next = |n: u64| rng.below(n);
     let mut b = GraphBuilder::default();
     let ids: Vec<_> = (0..k).map(|i| b.class(&format!("c{i}"))).collect();
     for &c in &ids {
@@ -351,13 +361,8 @@ fn greedy_never_loses_to_gym_bottom_up() {
 /// A pseudo-random acyclic e-graph with many tree-cost ties: class `i` has 1 to 3 nodes whose
 /// children are earlier classes, with costs in 0..3; the last class is the root.
 fn layered_graph(seed: u64, k: usize) -> Option<Graph> {
-    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
-    let mut next = |n: u64| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) % n
-    };
+    let mut rng = Lcg(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut next = |n: u64| rng.below(n);
     let mut b = GraphBuilder::default();
     let ids: Vec<_> = (0..k).map(|i| b.class(&format!("c{i}"))).collect();
     for (i, &c) in ids.iter().enumerate() {

@@ -9,10 +9,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ptir_egraph::extract::serialize::{from_json, read_json_file, to_json};
-use ptir_egraph::extract::{
-    ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor,
-};
+use ptir_extract::serialize::{from_json, read_json, to_json};
+use ptir_extract::{ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor};
+
+/// Reads an egraph-serialize JSON file (the crate does no I/O itself).
+fn read_graph(path: &Path) -> Result<Graph, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read_json(file).map_err(|e| format!("{}: {e}", path.display()))
+}
 
 fn gym_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/extraction-gym")
@@ -55,7 +59,7 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 fn check_file(dir: &Path, file: &str, reference: &HashMap<(String, String), (f64, f64)>) {
-    let g = read_json_file(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let g = read_graph(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
     let r = |ex: &str| reference[&(file.to_string(), ex.to_string())];
     let tree = TreeExtractor.extract(&g);
     let greedy = GreedyDagExtractor::default().extract(&g);

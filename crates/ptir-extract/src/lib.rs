@@ -1,4 +1,6 @@
-//! Extraction: choosing one node per needed e-class so that the chosen term is cheapest.
+//! E-graph extraction, on its own: choosing one node per needed e-class so that the chosen term
+//! is cheapest. The crate knows neither egg nor PTIR (`ptir-egraph` prices its e-graphs into a
+//! [`Graph`]) and does no I/O: [`serialize`] converts text, readers and writers.
 //!
 //! An [`Extraction`] maps each class reachable from the roots (through the chosen nodes) to its
 //! chosen node. Two costs measure it:
@@ -28,6 +30,25 @@
 //! never worse than extraction-gym's `faster-greedy-dag` (better on 22) in about a third of its
 //! time, and the exact extractor proves optimality on 62 of the 64 under 2,000 nodes within
 //! [`EXACT_TIME_LIMIT`].
+//!
+//! ```
+//! use ptir_extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
+//!
+//! // (+ (* x x) (* x x)) where both products are the same e-class:
+//! // the tree cost pays the product twice, the DAG cost once.
+//! let mut b = Graph::builder();
+//! let (x, mul, add) = (b.class("x"), b.class("mul"), b.class("add"));
+//! b.add_node(x, "x", 1.0, &[]);
+//! b.add_node(mul, "*", 1.0, &[x, x]);
+//! b.add_node(add, "+", 1.0, &[mul, mul]);
+//! b.add_root(add);
+//! let graph = b.build().unwrap();
+//!
+//! let tree = TreeExtractor.extract(&graph);
+//! assert_eq!(tree.tree_cost(&graph), 7.0);
+//! let dag = GreedyDagExtractor::default().extract(&graph);
+//! assert_eq!(dag.dag_cost(&graph), 3.0);
+//! ```
 
 mod cuts;
 mod exact;
@@ -57,7 +78,7 @@ pub trait Extractor {
 /// A chosen node for each class reachable from the roots.
 ///
 /// ```
-/// use ptir_egraph::extract::{Extraction, Graph};
+/// use ptir_extract::{Extraction, Graph};
 /// let mut b = Graph::builder();
 /// let x = b.class("x");
 /// b.add_node(x, "x", 2.0, &[]);

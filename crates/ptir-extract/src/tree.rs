@@ -3,9 +3,9 @@
 //! How and why: see [`TreeExtractor`].
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
-use super::graph::{distinct_count, ClassId, Graph, NodeId, Ordered};
+use super::graph::{leaves_first, ClassId, Graph, NodeId, Ordered};
 use super::{Extraction, Extractor};
 
 /// Minimizes tree cost bottom-up, like egg's `Extractor`.
@@ -20,7 +20,7 @@ use super::{Extraction, Extractor};
 /// is also refused when it would close a cycle, and the result is a heuristic.
 ///
 /// ```
-/// use ptir_egraph::extract::{Extractor, Graph, TreeExtractor};
+/// use ptir_extract::{Extractor, Graph, TreeExtractor};
 /// let mut b = Graph::builder();
 /// let (x, y) = (b.class("x"), b.class("y"));
 /// b.add_node(x, "x", 1.0, &[]);
@@ -84,15 +84,7 @@ fn settled_tree_choices(graph: &Graph) -> TreeChoices {
         choice: vec![None; graph.num_classes()],
         cost: vec![f64::INFINITY; graph.num_classes()],
     };
-    let mut missing: Vec<usize> = (0..graph.num_nodes() as u32)
-        .map(|n| distinct_count(graph.children(NodeId(n))))
-        .collect();
-    let mut heap = BinaryHeap::new();
-    for n in (0..graph.num_nodes() as u32).map(NodeId) {
-        if graph.is_usable(n) && missing[n.index()] == 0 {
-            heap.push(Reverse((Ordered(graph.cost(n)), n)));
-        }
-    }
+    let (mut missing, mut heap) = leaves_first(graph);
     while let Some(Reverse((Ordered(cost), n))) = heap.pop() {
         let class = graph.class_of(n);
         if best.choice[class.index()].is_some() {

@@ -59,7 +59,7 @@ const ROOT_CUT_ROUNDS_LIMIT: usize = 50;
 /// branch and bound cannot close the gap in seconds.
 ///
 /// ```
-/// use ptir_egraph::extract::{ExactDagExtractor, Extractor, Graph};
+/// use ptir_extract::{ExactDagExtractor, Extractor, Graph};
 /// let mut b = Graph::builder();
 /// let (x, y, r) = (b.class("x"), b.class("y"), b.class("r"));
 /// b.add_node(x, "x", 3.0, &[]);

@@ -3,10 +3,9 @@
 //! The two phases are described on [`GreedyDagExtractor`].
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::time::Duration;
 
-use super::graph::{distinct_count, for_each_distinct, ClassId, Graph, NodeId, Ordered};
+use super::graph::{for_each_distinct, leaves_first, ClassId, Graph, NodeId, Ordered};
 use super::improve::{self, Choice};
 use super::tree::{sweep_choices, tree_choices, SWEEP_LIMIT};
 use super::{Extraction, Extractor};
@@ -41,7 +40,7 @@ pub const GREEDY_STARTS: u32 = 3;
 /// extraction.
 ///
 /// ```
-/// use ptir_egraph::extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
+/// use ptir_extract::{Extractor, Graph, GreedyDagExtractor, TreeExtractor};
 /// // r = g(a, b): b must use s; a has a cheaper private leaf, or can use s too.
 /// let mut b = Graph::builder();
 /// let (s, a, bb, r) = (b.class("s"), b.class("a"), b.class("b"), b.class("r"));
@@ -124,7 +123,7 @@ impl Extractor for GreedyDagExtractor {
 }
 
 /// The largest cost set kept explicitly. Beyond it a class keeps only its cost (see
-/// [`CostSet`]), so that phase 1 stays linear in time and memory on deep e-graphs: on a chain of
+/// `CostSet`), so that phase 1 stays linear in time and memory on deep e-graphs: on a chain of
 /// `n` classes, exact sets hold `n²/2` class ids (100k classes: 20 GB). 2,048 covers every set
 /// of every extraction-gym e-graph (the largest is 1,926, on a MaxSAT encoding); on a chain,
 /// only the first 2,048 classes keep a set (8 MB of ids in all).
@@ -158,15 +157,7 @@ fn cost_sets(graph: &Graph, limit: usize) -> (Vec<Option<NodeId>>, Vec<Option<Co
     let parents = graph.parents();
     let mut sets: Vec<Option<CostSet>> = (0..graph.num_classes()).map(|_| None).collect();
     let mut choice = vec![None; graph.num_classes()];
-    let mut missing: Vec<usize> = (0..graph.num_nodes() as u32)
-        .map(|n| distinct_count(graph.children(NodeId(n))))
-        .collect();
-    let mut heap = BinaryHeap::new();
-    for n in (0..graph.num_nodes() as u32).map(NodeId) {
-        if graph.is_usable(n) && missing[n.index()] == 0 {
-            heap.push(Reverse((Ordered(graph.cost(n)), n)));
-        }
-    }
+    let (mut missing, mut heap) = leaves_first(graph);
     let mut union = Union::new(graph, limit);
     while let Some(Reverse((_, n))) = heap.pop() {
         let class = graph.class_of(n);
@@ -286,7 +277,7 @@ impl Union {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::{ExactDagExtractor, GraphBuilder};
+    use crate::{ExactDagExtractor, GraphBuilder};
 
     /// A chain `x0 <- x1 <- ... <- x{n-1}`: each class is `f(previous, x0)` (cost 1) or, from
     /// the second on, `g(previous)` (cost 2); the last class is the root.

@@ -1,7 +1,7 @@
 //! Runs our extractors on the extraction-gym e-graphs and compares them with REFERENCE.tsv.
 //!
 //! ```text
-//! cargo run --release -p ptir-egraph --example extraction_gym -- \
+//! cargo run --release -p ptir-extract --example extraction_gym -- \
 //!     [--dir ../shared/extraction-gym] [--exact-max-nodes 2000] [--exact-secs 10] \
 //!     [--per-file FILE.tsv]
 //! ```
@@ -15,8 +15,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ptir_egraph::extract::serialize::read_json_file;
-use ptir_egraph::extract::{ExactDagExtractor, Extractor, GreedyDagExtractor, TreeExtractor};
+use ptir_extract::serialize::read_json;
+use ptir_extract::{ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, TreeExtractor};
+
+/// Reads an egraph-serialize JSON file (the crate does no I/O itself).
+fn read_graph(path: &Path) -> Result<Graph, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read_json(file).map_err(|e| format!("{}: {e}", path.display()))
+}
 
 struct Args {
     dir: PathBuf,
@@ -135,10 +141,10 @@ fn main() {
     let mut families: BTreeMap<String, Row> = BTreeMap::new();
     let mut per_file = PER_FILE_COLUMNS.join("\t") + "\n";
     for file in json_files(&args.dir) {
-        let graph = match read_json_file(args.dir.join(&file)) {
+        let graph = match read_graph(&args.dir.join(&file)) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("{file}: {e}");
+                eprintln!("{e}");
                 continue;
             }
         };
