@@ -9,7 +9,9 @@ use ptir_ir::{DType, DotDims, OpKey};
 use std::fmt;
 
 /// A pattern variable, written `?name` (stored without the `?`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Var(pub String);
 
 impl fmt::Display for Var {
@@ -19,7 +21,7 @@ impl fmt::Display for Var {
 }
 
 /// The kind of an attribute slot or value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AttrKind {
     /// A list of indices or sizes: `perm`, `dims`, `axes`, `shape`, `start`, `limit`, `stride`.
     Ints,
@@ -49,7 +51,7 @@ impl fmt::Display for AttrKind {
 }
 
 /// A concrete attribute value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum AttrValue {
     /// A list of indices or sizes.
     Ints(Vec<usize>),
@@ -136,11 +138,13 @@ pub enum Attr {
 }
 
 /// Index of a term in its pattern's arena.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TermId(pub usize);
 
 /// A node of a pattern DAG.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Term {
     /// `?x`: in a source pattern, binds an SSA value (a repeated variable must bind the same
     /// value; `?_` binds nothing); in a result, the value bound to `?x` or the result node
@@ -187,7 +191,7 @@ impl Term {
 }
 
 /// A DAG of terms with roots.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pattern {
     /// The arena; operands always come before their users.
     pub terms: Vec<Term>,
@@ -217,7 +221,7 @@ impl Pattern {
 }
 
 /// A constraint: a named native predicate applied to variables and literals.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Constraint {
     /// The predicate's name in the registry.
     pub pred: String,
@@ -226,7 +230,7 @@ pub struct Constraint {
 }
 
 /// Where a rule was written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     /// File path as given to the loader.
     pub file: String,
@@ -241,7 +245,7 @@ impl fmt::Display for Location {
 }
 
 /// A checked rewrite rule.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rule {
     /// Unique name (kebab-case).
     pub name: String,
@@ -264,6 +268,7 @@ pub struct Rule {
     /// Why the rule is true (its doc comment).
     pub doc: String,
     /// The kind of each attribute variable (value variables are absent).
+    #[serde(with = "crate::compiled::pairs")]
     pub attr_vars: IndexMap<Var, AttrKind>,
 }
 

@@ -48,6 +48,7 @@ mod apply;
 mod ast;
 mod bounds;
 mod build;
+pub mod compiled;
 mod error;
 pub mod example;
 pub mod externs;
@@ -69,6 +70,7 @@ pub use ast::{
 };
 pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
+pub use compiled::LibraryError;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attr, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
