@@ -135,6 +135,10 @@ impl Rule {
             built: vec![None; self.result.terms.len()],
             root_types,
         };
+        // Auxiliary ops first, in order (DRR); the replacements then find them built.
+        for &aux in &self.aux {
+            inst.value(aux, None, builder)?;
+        }
         let mut out = Vec::new();
         for (i, &root) in self.result.roots.iter().enumerate() {
             let v = inst.value(root, root_types.get(i), builder)?;

@@ -257,6 +257,10 @@ pub struct Rule {
     pub source: Pattern,
     /// What replaces each source root, in root order (its `roots`).
     pub result: Pattern,
+    /// DRR's auxiliary result patterns: result terms (named ops, `?m:(...)`) written before
+    /// the replacements, built first, in order, and used by the replacements by name. (They
+    /// replace nothing themselves; every one is used, since the ops a rule builds are pure.)
+    pub aux: Vec<TermId>,
     /// Conditions on the match.
     pub constraints: Vec<Constraint>,
     /// Added to the source op count to make the benefit.
