@@ -372,6 +372,7 @@ impl PatternCompiler<'_> {
                 Some(t) => self.term(t, ast),
                 None => Ok(ast.add(ENodeOrVar::Var(evar(v)))),
             },
+            Term::Native { func, .. } => Err(format!("native builder `{func}` in a source")),
             Term::Splat { value, .. } => {
                 let f = slot_var('s', id, 0);
                 self.splats.push((f, value.clone()));
@@ -580,6 +581,7 @@ fn lookup_term(
             None => subst.get(evar(v)).copied(),
         },
         Term::Splat { .. } => subst.get(slot_var('s', t, 0)).copied(),
+        Term::Native { .. } => None, // results only
         Term::Op {
             key,
             operands,

@@ -167,6 +167,19 @@ pub enum Term {
         /// to externs can appear anywhere in their results).
         ty: Option<ptir_ir::Type>,
     },
+    /// `(builder VALUES... ATTRS...)`, in results only: the value a registered native builder
+    /// makes from its value arguments (result terms) and attribute arguments
+    /// ([`crate::builders`]).
+    Native {
+        /// The builder's name in the registry.
+        func: String,
+        /// Its value arguments.
+        operands: Vec<TermId>,
+        /// Its attribute arguments.
+        attrs: Vec<Attr>,
+        /// `?t` of `?t:(builder ...)`.
+        name: Option<Var>,
+    },
     /// `(splat V)`: a constant whose elements all equal `V` (converted to its dtype). In a
     /// result, its type is the root's (at a root) or that of `like` or of a sibling operand of an
     /// elementwise op.
@@ -184,7 +197,9 @@ impl Term {
     /// The name of a named term.
     pub fn name(&self) -> Option<&Var> {
         match self {
-            Term::Op { name, .. } | Term::Splat { name, .. } => name.as_ref(),
+            Term::Op { name, .. } | Term::Splat { name, .. } | Term::Native { name, .. } => {
+                name.as_ref()
+            }
             Term::Value(_) => None,
         }
     }
@@ -211,6 +226,14 @@ impl Pattern {
             .iter()
             .filter(|t| !matches!(t, Term::Value(_)))
             .count()
+    }
+
+    /// The terms `t` is computed from: an op's operands, a native builder's value arguments.
+    pub fn operands(&self, t: TermId) -> &[TermId] {
+        match self.term(t) {
+            Term::Op { operands, .. } | Term::Native { operands, .. } => operands,
+            Term::Value(_) | Term::Splat { .. } => &[],
+        }
     }
 
     /// Adds a term and returns its id.
@@ -302,7 +325,7 @@ impl Rule {
         match self.source.term(root) {
             Term::Op { key, .. } => Some(*key),
             Term::Splat { .. } => Some(OpKey::Constant),
-            Term::Value(_) => None,
+            Term::Value(_) | Term::Native { .. } => None,
         }
     }
 }

@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -362,6 +362,24 @@ fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
                     attrs
                 }
                 Term::Splat { value, .. } => std::slice::from_ref(value),
+                Term::Native {
+                    func,
+                    operands,
+                    attrs,
+                    ..
+                } => {
+                    if let Some(o) = operands.iter().find(|o| !in_range(o, i)) {
+                        return Err(format!("{side} term {i} uses term {}, not before it", o.0));
+                    }
+                    match registry.builder(func) {
+                        Some(b) if b.values == operands.len() && b.attrs.len() == attrs.len() => {}
+                        Some(_) => {
+                            return Err(format!("{side} term {i}: `{func}` with other arguments"))
+                        }
+                        None => return Err(format!("no native builder `{func}` in the registry")),
+                    }
+                    attrs
+                }
                 Term::Value(_) => &[],
             };
             check_calls(attrs, registry)?;
@@ -500,6 +518,9 @@ mod tests {
   :when ((has-rank ?x 2)))
 ; only once used
 (rule fuse (exp ?y:(neg ?x)) => (call @fused ?x) :when ((single-use ?y)))
+; a splat, an auxiliary result and a native builder, so that the pinned bytes cover them
+(rule one (mul (neg ?x) (splat 1)) => ?n:(neg ?x) (add ?n (splat -0.0)))
+(rule lower (call @fused ?x) => (mean ?x (1)))
 ";
 
     fn set() -> RuleSet {
@@ -535,7 +556,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (2, "15dbb84eec031f25".to_string()),
+            (3, "f9b9da4e8be4439b".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -583,7 +604,7 @@ mod tests {
         bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         assert_eq!(
             load(&bytes).unwrap_err().to_string(),
-            "compiled rule library of format version 3, this build reads version 2: compile the \
+            "compiled rule library of format version 4, this build reads version 3: compile the \
              rules again (`ptir-opt compile-rules`)"
         );
         let mut bytes = set().to_compiled().unwrap();

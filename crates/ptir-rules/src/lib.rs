@@ -48,6 +48,7 @@ mod apply;
 mod ast;
 mod bounds;
 mod build;
+pub mod builders;
 pub mod compiled;
 mod error;
 pub mod example;

@@ -12,6 +12,7 @@
 //! AUX       := ?name:(OP TERM* ATTR*)                ; built first, used by the RESULTs by name
 //! TERM      := ?x | ?_ | [?name:] (OP TERM* ATTR*) | [?name:] (splat NUMBER|?v [?like])
 //!            | [?name:] (concat ATTR TERM+) | [?name:] (call @callee TERM*)
+//!            | [?name:] (native-builder TERM* ATTR*)  ; in results: ops a native builds
 //! ATTR      := ?p | ?_ | literal | (native-fn ATTR*)   ; native calls in results and :when
 //! CONSTRAINT:= (predicate ATTR*)                       ; a value variable stands for its type
 //! ```
@@ -507,6 +508,9 @@ impl<'a> RuleParser<'a> {
         if head == "splat" {
             return self.splat(items, name, side, pat);
         }
+        if OpKey::from_name(head).is_none() && self.registry.builder(head).is_some() {
+            return self.native(items, name, side, pat);
+        }
         let key =
             OpKey::from_name(head).ok_or_else(|| self.err(head, format!("unknown op `{head}`")))?;
         let (arity, slots) = attr_slots(key).ok_or_else(|| {
@@ -570,6 +574,54 @@ impl<'a> RuleParser<'a> {
             attrs,
             name,
             ty: None,
+        }))
+    }
+
+    /// `(builder VALUES... ATTRS...)`: a native builder's call, in a result.
+    fn native(
+        &mut self,
+        items: &[Sexp],
+        name: Option<Var>,
+        side: Side,
+        pat: &mut Pattern,
+    ) -> PResult<TermId> {
+        let head = items.first().and_then(atom).unwrap_or("");
+        if side == Side::Source {
+            return Err(self.err(
+                head,
+                format!("native builder `{head}` builds ops: it can only appear in a result"),
+            ));
+        }
+        let (values, kinds) = match self.registry.builder(head) {
+            Some(b) => (b.values, b.attrs),
+            None => return Err(self.err(head, format!("unknown op `{head}`"))),
+        };
+        let args = &items[1..];
+        if args.len() != values + kinds.len() {
+            return Err(self.err(
+                head,
+                format!(
+                    "native builder `{head}` takes {values} value(s) and {} attribute(s), found \
+                     {} argument(s)",
+                    kinds.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut operands = Vec::new();
+        for (n, t) in pair_names(args[..values].iter(), self)? {
+            operands.push(self.term(t, n, side, pat)?);
+        }
+        let attrs = args[values..]
+            .iter()
+            .zip(kinds.iter())
+            .map(|(a, k)| self.attr(a, *k, side))
+            .collect::<PResult<Vec<_>>>()?;
+        Ok(pat.push(Term::Native {
+            func: head.to_string(),
+            operands,
+            attrs,
+            name,
         }))
     }
 
@@ -775,6 +827,9 @@ impl<'a> RuleParser<'a> {
                         stack.push((o, false, sibling));
                     }
                 }
+                Term::Native { operands, .. } => {
+                    stack.extend(operands.iter().map(|&o| (o, false, false)));
+                }
                 Term::Splat { like, .. } => {
                     if !at_root && like.is_none() && !has_sibling {
                         return Err(self.err("splat", "the type of this (splat ...) cannot be inferred: add ?like, or use it beside a non-constant operand of an elementwise op"));
@@ -798,9 +853,7 @@ fn reachable(pat: &Pattern, from: &[TermId]) -> Vec<bool> {
         if std::mem::replace(&mut seen[t.0], true) {
             continue;
         }
-        if let Term::Op { operands, .. } = pat.term(t) {
-            stack.extend(operands);
-        }
+        stack.extend(pat.operands(t));
     }
     seen
 }
