@@ -385,6 +385,9 @@ fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
             check_calls(attrs, registry)?;
         }
     }
+    if let Some(a) = rule.aux.iter().find(|a| a.0 >= rule.result.terms.len()) {
+        return Err(format!("auxiliary result {} is not a term", a.0));
+    }
     if rule.source.roots.is_empty() || rule.source.roots.len() != rule.result.roots.len() {
         return Err(format!(
             "{} source roots and {} result roots",
@@ -632,6 +635,25 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "t.rules:3: in rule `neg-neg`: in a compiled library: source root 9 is not a term"
+        );
+        let mut rule = set.rule("one").unwrap().clone();
+        rule.aux = vec![TermId(99)];
+        let err = load(&encode(&library(vec![rule]))).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("auxiliary result 99 is not a term"),
+            "{err}"
+        );
+        let mut rule = set.rule("lower").unwrap().clone();
+        let Term::Native { func, .. } = &mut rule.result.terms[1] else {
+            panic!("the result is a builder: {:?}", rule.result.terms)
+        };
+        *func = "no-such".into();
+        let err = load(&encode(&library(vec![rule]))).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("no native builder `no-such` in the registry"),
+            "{err}"
         );
         let mut rule = set.rule("tt").unwrap().clone();
         rule.constraints[0].pred = "no-such".into();
