@@ -1,13 +1,17 @@
 //! Parsing and checking a generated library of 10,000 rules (SMR scaled to 2,000-10,000 GEMM
-//! variations): the time `RuleSet::add_source` takes for the whole file, and the time the
-//! pattern index over them takes to build (`PatternIndex::new`).
+//! variations): the time `RuleSet::add_source` takes for the whole file, the time the
+//! pattern index over them takes to build (`PatternIndex::new`), and the compiled library of
+//! the same rules (`ptir_rules::compiled`): writing it (`RuleSet::to_compiled`) and loading
+//! it without parsing (`RuleSet::from_compiled`); the sizes of the text and the library are
+//! printed on stderr.
 //!
 //! `cargo bench --bench rules`; figures in `BENCHMARKS.md`.
 
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use ptir_rules::index::PatternIndex;
 use ptir_rules::{Registry, RuleSet};
 use std::fmt::Write;
@@ -68,7 +72,47 @@ fn rules(c: &mut Criterion) {
     g.bench_function("index/10000", |b| {
         b.iter(|| PatternIndex::new(once.rules()).len())
     });
+    // The compiled library (SMR's serialized pattern automaton, loaded by every run), of
+    // these rules and of the pattern-index benchmark's (sound rules that never fire).
+    compiled(&mut g, "", &once, &text);
+    let never = ptir_rules::library::non_firing_rules(10_000);
+    let mut never_set = RuleSet::new(Registry::standard());
+    if let Err(e) = never_set.add_source("never.rules", &never) {
+        panic!("the non-firing rules must load: {e}");
+    }
+    g.bench_function("parse+check/never-10000", |b| {
+        b.iter(|| {
+            let mut set = RuleSet::new(Registry::standard());
+            set.add_source("never.rules", &never)
+                .map(|()| set.rules().len())
+        })
+    });
+    compiled(&mut g, "never-", &never_set, &never);
     g.finish();
+}
+
+/// Benches writing and loading the compiled library of `set` (parsed from `text`), ids
+/// `compile/{prefix}10000` and `load-compiled/{prefix}10000`, and prints both sizes.
+fn compiled(g: &mut BenchmarkGroup<'_, WallTime>, prefix: &str, set: &RuleSet, text: &str) {
+    let bytes = match set.to_compiled() {
+        Ok(bytes) => bytes,
+        Err(e) => panic!("the rules must compile: {e}"),
+    };
+    match RuleSet::from_compiled(&bytes, Registry::standard()) {
+        Ok(back) => assert_eq!(back.rules(), set.rules()),
+        Err(e) => panic!("the library must load: {e}"),
+    }
+    eprintln!(
+        "{prefix}10000 rules: text {} bytes, compiled library {} bytes",
+        text.len(),
+        bytes.len()
+    );
+    g.bench_function(format!("compile/{prefix}10000"), |b| {
+        b.iter(|| set.to_compiled().map(|b| b.len()))
+    });
+    g.bench_function(format!("load-compiled/{prefix}10000"), |b| {
+        b.iter(|| RuleSet::from_compiled(&bytes, Registry::standard()).map(|s| s.rules().len()))
+    });
 }
 
 criterion_group!(benches, rules);

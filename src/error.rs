@@ -14,6 +14,15 @@ pub enum Error {
     /// A rule file is wrong.
     #[error(transparent)]
     Rules(#[from] ptir_rules::RuleError),
+    /// A compiled rule library cannot be loaded (stale, truncated, corrupt, or its rules do
+    /// not fit the set).
+    #[error("{path}: {source}")]
+    Library {
+        /// The file.
+        path: String,
+        /// Why.
+        source: Box<ptir_rules::LibraryError>,
+    },
     /// A user-supplied rule failed its proof by the interpreter.
     #[error("{location}: rule `{rule}` is unsound (refused): {counterexample}")]
     UnsoundRule {

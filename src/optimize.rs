@@ -32,7 +32,9 @@ pub struct Optimized {
 pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 
 /// Loads the rule set the options describe (bundled library, extra files and texts),
-/// filtered. With [`Options::prove_rules`], every user-supplied rule is proven by the
+/// filtered. A file that starts like a compiled rule library ([`ptir_rules::compiled`],
+/// written by `ptir-opt compile-rules` or [`RuleSet::to_compiled`]) is loaded as one,
+/// whatever its name. With [`Options::prove_rules`], every user-supplied rule is proven by the
 /// interpreter on [`USER_RULE_PROOF_SEEDS`] seeds, and the first with a counterexample is
 /// refused ([`Error::UnsoundRule`], located at its file and line). A rule the prover cannot
 /// instantiate is kept: nothing shows it wrong.
@@ -52,11 +54,44 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     } else {
         RuleSet::new(Registry::standard())
     };
-    for path in &options.rule_files {
+    add_rule_files(&mut set, &options.rule_files)?;
+    for r in &options.rule_texts {
+        set.add_source(&r.file, &r.text)?;
+    }
+    set.check_names(options.enable.iter().chain(&options.disable))?;
+    let set = set.filtered(&options.filter());
+    if options.prove_rules {
+        prove_user_rules(&set)?;
+    }
+    Ok(set)
+}
+
+/// Adds the rules of each file to `set`, in order: a compiled library (by its first bytes,
+/// whatever its name), a `.pat` file, or a `.rules` file.
+fn add_rule_files(set: &mut RuleSet, files: &[std::path::PathBuf]) -> Result<(), Error> {
+    for path in files {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let io = |source| Error::Io {
             path: name.clone(),
             source,
+        };
+        let bytes = std::fs::read(path).map_err(io)?;
+        if ptir_rules::compiled::is_compiled(&bytes) {
+            set.add_compiled(&bytes).map_err(|source| Error::Library {
+                path: name.clone(),
+                source: Box::new(source),
+            })?;
+            continue;
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "neither rule text (not UTF-8: {}) nor a compiled rule library (no \
+                     `PTIRRULE` header)",
+                    e.utf8_error()
+                ),
+            ))
         })?;
         if path.extension().is_some_and(|e| e == "pat") {
             set.add_pat_source(&name, &text)?;
@@ -64,28 +99,51 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
             set.add_source(&name, &text)?;
         }
     }
-    for r in &options.rule_texts {
-        set.add_source(&r.file, &r.text)?;
-    }
-    set.check_names(options.enable.iter().chain(&options.disable))?;
-    let set = set.filtered(&options.filter());
-    if options.prove_rules {
-        prove_user_rules(&set, options)?;
-    }
-    Ok(set)
+    Ok(())
 }
 
-/// Proves the rules of `set` that come from the options' files and texts (see
-/// [`load_rules`]).
-fn prove_user_rules(set: &RuleSet, options: &Options) -> Result<(), Error> {
-    let user_files: Vec<String> = options
-        .rule_files
+/// Compiles rule files (`.rules`, `.pat`, or compiled libraries themselves) into one compiled
+/// rule library ([`ptir_rules::compiled`]): every rule, `fast-math` included (filtering
+/// happens when it is loaded), checked against the standard registry. The bytes are what
+/// `ptir-opt compile-rules` writes and what [`Options::rule_files`] accepts.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("ptir-doc-compile-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let src = dir.join("mine.rules");
+/// std::fs::write(&src, "; why\n(rule my-neg-neg (neg (neg ?x)) => ?x)")?;
+/// let lib = dir.join("mine.ptrl");
+/// std::fs::write(&lib, ptir::compile_rules(&[src])?)?;
+/// let options = ptir::Options { rule_files: vec![lib], ..ptir::Options::default() };
+/// assert!(ptir::load_rules(&options)?.rule("my-neg-neg").is_some());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compile_rules(files: &[std::path::PathBuf]) -> Result<Vec<u8>, Error> {
+    let mut set = RuleSet::new(Registry::standard());
+    add_rule_files(&mut set, files)?;
+    set.to_compiled().map_err(|source| Error::Library {
+        path: files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        source: Box::new(source),
+    })
+}
+
+/// Proves the user's rules of `set`: those of the options' files and texts and of compiled
+/// libraries (see [`load_rules`]).
+fn prove_user_rules(set: &RuleSet) -> Result<(), Error> {
+    // The user's rules are those not written in a bundled file: the rules of the options'
+    // files and texts, and of compiled libraries (which keep their source's location).
+    let bundled: Vec<&str> = ptir_rules::BUNDLED
         .iter()
-        .map(|p| p.display().to_string())
-        .chain(options.rule_texts.iter().map(|r| r.file.clone()))
+        .chain(ptir_rules::BUNDLED_PATS)
+        .map(|(file, _)| *file)
         .collect();
     for rule in set.rules() {
-        if !user_files.contains(&rule.location.file) {
+        if bundled.contains(&rule.location.file.as_str()) {
             continue;
         }
         match ptir_rules::example::prove(rule, set.registry(), USER_RULE_PROOF_SEEDS) {

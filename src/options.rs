@@ -159,7 +159,8 @@ pub struct Options {
     pub engine: Engine,
     /// Use the bundled `rules/` library (default true).
     pub bundled_rules: bool,
-    /// Extra rule files (`.rules` or `.pat`), read from disk.
+    /// Extra rule files (`.rules`, `.pat`, or compiled libraries: [`crate::compile_rules`]),
+    /// read from disk.
     pub rule_files: Vec<PathBuf>,
     /// Extra rules given as `.rules` text.
     pub rule_texts: Vec<RuleText>,

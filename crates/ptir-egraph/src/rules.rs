@@ -382,6 +382,7 @@ impl PatternCompiler<'_> {
                 Some(t) => self.term(t, ast),
                 None => Ok(ast.add(ENodeOrVar::Var(evar(v)))),
             },
+            Term::Native { func, .. } => Err(format!("native builder `{func}` in a source")),
             Term::Splat { value, .. } => {
                 let f = slot_var('s', id, 0);
                 self.splats.push((f, value.clone()));
@@ -548,7 +549,8 @@ type Ids = SmallVec<[Id; 2]>;
 /// [`Rule::instantiate`] makes each op, infers its type and interns its attributes before the
 /// e-graph's hash-consing finds the node exists. A plan exists when every result term is a
 /// value the match bound or a plain op (no callee, no type annotation, no splat constant,
-/// each attribute a literal or an attribute variable of the source); a lookup that misses
+/// no native builder, no auxiliary result; each attribute a literal or an attribute variable of
+/// the source); a lookup that misses
 /// anything falls back to building, so the plan decides nothing, it only saves work.
 struct ResultPlan {
     /// The result terms in an order where operands come first.
@@ -587,6 +589,10 @@ impl ResultPlan {
             roots: Vec::new(),
             widest: 0,
         };
+        if !rule.aux.is_empty() {
+            // Auxiliary results are used by name: the general path builds them.
+            return None;
+        }
         let mut step_of = vec![None; rule.result.terms.len()];
         for &root in &rule.result.roots {
             let s = plan.step(rule, root, &mut step_of, egraph)?;
@@ -612,7 +618,7 @@ impl ResultPlan {
                 Some(named) => PlanStep::Named(named),
                 None => PlanStep::Var(evar(v)),
             },
-            Term::Splat { .. } => return None,
+            Term::Splat { .. } | Term::Native { .. } => return None,
             Term::Op {
                 key,
                 callee,
@@ -815,6 +821,7 @@ fn lookup_term(
             None => subst.get(evar(v)).copied(),
         },
         Term::Splat { .. } => subst.get(slot_var('s', t, 0)).copied(),
+        Term::Native { .. } => None, // results only
         Term::Op {
             key,
             operands,

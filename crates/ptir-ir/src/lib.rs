@@ -13,6 +13,7 @@ mod infer;
 mod interp;
 pub mod loop_idioms;
 mod ops;
+pub mod preorder;
 mod program;
 mod tensor;
 pub mod text;

@@ -12,7 +12,7 @@ use std::fmt;
 macro_rules! keyword_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $kw:literal),* $(,)? }) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub enum $name { $($(#[$vm])* $variant),* }
 
         impl $name {
@@ -152,7 +152,18 @@ keyword_enum! {
 
 /// Dimension numbers of `dot_general` (as StableHLO): the result's dims are the batch dims,
 /// then the lhs free dims, then the rhs free dims, each in operand order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct DotDims {
     /// Batch dims of the lhs.
     pub lhs_batch: Vec<usize>,
@@ -290,7 +301,9 @@ pub enum Op {
 }
 
 /// The kind of an op, without attributes: what patterns are rooted at and indexes key on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[allow(missing_docs)]
 pub enum OpKey {
     Constant,

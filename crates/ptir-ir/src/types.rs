@@ -7,7 +7,9 @@
 use std::fmt;
 
 /// Element type of a tensor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum DType {
     /// IEEE binary16.
     F16,
@@ -137,7 +139,9 @@ pub fn strides(shape: &[usize]) -> Vec<usize> {
 /// assert_eq!(t.to_string(), "f32[4,8]");
 /// assert_eq!(t.num_elements(), 32);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TensorType {
     /// Element type.
     pub dtype: DType,
@@ -299,6 +303,53 @@ impl From<TensorType> for Type {
     }
 }
 
+/// A [`Type`] as serialized: its nodes in pre-order ([`crate::preorder`]), so that neither
+/// writing nor reading it recurses; reading refuses tuples nested deeper than the text
+/// format's [`crate::text::NESTING_LIMIT`].
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename = "TypeNode")]
+enum TypeNode<T> {
+    /// A tensor.
+    Tensor(T),
+    /// A tuple of the next this-many types.
+    Tuple(usize),
+}
+
+impl serde::Serialize for Type {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut nodes = Vec::new();
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            match t {
+                Type::Tensor(t) => nodes.push(TypeNode::Tensor(t)),
+                Type::Tuple(ts) => {
+                    nodes.push(TypeNode::Tuple(ts.len()));
+                    stack.extend(ts.iter().rev());
+                }
+            }
+        }
+        serde::Serialize::serialize(&nodes, s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Type {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use crate::preorder::{from_preorder, PreOrder};
+        let nodes = Vec::<TypeNode<TensorType>>::deserialize(d)?;
+        let nodes = nodes.into_iter().map(|n| match n {
+            TypeNode::Tensor(t) => PreOrder::Leaf(t),
+            TypeNode::Tuple(n) => PreOrder::Inner((), n),
+        });
+        from_preorder(
+            nodes,
+            Type::Tensor,
+            |(), ts| Type::Tuple(ts),
+            crate::text::NESTING_LIMIT,
+        )
+        .map_err(|e| <D::Error as serde::de::Error>::custom(format!("a type: {e}")))
+    }
+}
+
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -363,5 +414,29 @@ mod tests {
         assert!(TensorType::new(DType::F32, vec![100_000, 100_000])
             .check_size()
             .is_ok());
+    }
+
+    #[test]
+    fn types_serialize_without_recursion_and_refuse_deep_nesting() {
+        let t = Type::Tuple(vec![
+            TensorType::new(DType::F32, vec![2, 3]).into(),
+            Type::Tuple(vec![]),
+            Type::Tuple(vec![TensorType::new(DType::I64, vec![]).into()]),
+        ]);
+        let bytes = postcard::to_allocvec(&t).unwrap();
+        assert_eq!(postcard::from_bytes::<Type>(&bytes).unwrap(), t);
+        // 250 nested 1-tuples around a tensor: past the text format's nesting limit.
+        let mut deep: Type = TensorType::new(DType::F32, vec![1]).into();
+        for _ in 0..250 {
+            deep = Type::Tuple(vec![deep]);
+        }
+        let bytes = postcard::to_allocvec(&deep).unwrap();
+        let err = postcard::from_bytes::<Type>(&bytes).unwrap_err();
+        assert!(matches!(err, postcard::Error::SerdeDeCustom), "{err}");
+        // Nodes that stop inside a tuple, or go on after the type, are refused too.
+        let two = postcard::to_allocvec(&Type::Tuple(vec![t.clone(), t.clone()])).unwrap();
+        let mut short = two.clone();
+        short[0] -= 1; // one node fewer than the tuple promises
+        assert!(postcard::from_bytes::<Type>(&short[..short.len()]).is_err());
     }
 }

@@ -6,6 +6,7 @@
 //! rest in one place, through a [`ResultBuilder`] that creates ops in the engine's own IR.
 
 use crate::ast::{Attr, AttrValue, Rule, Term, TermId, Var};
+use crate::builders::BuiltOperand;
 use crate::ops::make_op;
 use crate::registry::{Bound, Registry};
 use indexmap::IndexMap;
@@ -135,6 +136,10 @@ impl Rule {
             built: vec![None; self.result.terms.len()],
             root_types,
         };
+        // Auxiliary ops first, in order (DRR); the replacements then find them built.
+        for &aux in &self.aux {
+            inst.value(aux, None, builder)?;
+        }
         let mut out = Vec::new();
         for (i, &root) in self.result.roots.iter().enumerate() {
             let v = inst.value(root, root_types.get(i), builder)?;
@@ -219,6 +224,12 @@ impl<V: Clone> Instantiation<'_, V> {
                 let annotated = ty.clone().or_else(|| self.result_type_of(id));
                 self.op(*key, callee.as_deref(), operands, attrs, annotated, builder)?
             }
+            Term::Native {
+                func,
+                operands,
+                attrs,
+                ..
+            } => self.native(func, operands, attrs, builder)?,
         };
         self.built[id.0] = Some(v.clone());
         Ok(v)
@@ -285,6 +296,63 @@ impl<V: Clone> Instantiation<'_, V> {
         let (op, ty) = make_op(key, callee, &attr_values, &type_refs, annotated.as_ref())
             .map_err(|e| self.bug(format!("building `{key}`: {e}")))?;
         Ok(builder.build(op, vals, ty))
+    }
+
+    /// Builds what native builder `func` makes of these arguments (see [`crate::builders`]);
+    /// each op's type is checked by the IR's typing rule first.
+    fn native<B: ResultBuilder<Value = V>>(
+        &mut self,
+        func: &str,
+        operands: &[TermId],
+        attrs: &[Attr],
+        builder: &mut B,
+    ) -> Result<V, ApplyError> {
+        let args = operands
+            .iter()
+            .map(|&o| self.value(o, None, builder))
+            .collect::<Result<Vec<_>, _>>()?;
+        let type_of = |v: &V| builder.type_of(v);
+        let attr_values = attrs
+            .iter()
+            .map(|a| match self.b.eval(a, self.registry, &type_of)? {
+                Bound::Attr(x) => Ok(x),
+                Bound::Value(t) => {
+                    Err(self.bug(format!("expected an attribute, found a value of type {t}")))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let types: Vec<Type> = args.iter().map(|v| builder.type_of(v)).collect();
+        let native = self
+            .registry
+            .builder(func)
+            .ok_or_else(|| ApplyError::NativeDeclined(func.to_string()))?;
+        let built = (native.call)(&types, &attr_values)
+            .ok_or_else(|| ApplyError::NativeDeclined(func.to_string()))?;
+        let mut made: Vec<V> = Vec::with_capacity(built.ops.len());
+        let pick = |made: &[V], o: BuiltOperand| match o {
+            BuiltOperand::Arg(i) => args.get(i).cloned(),
+            BuiltOperand::Op(i) => made.get(i).cloned(),
+        };
+        for op in built.ops {
+            let vals = op
+                .operands
+                .iter()
+                .map(|&o| pick(&made, o))
+                .collect::<Option<Vec<V>>>()
+                .ok_or_else(|| self.bug(format!("`{func}` built an op of missing operands")))?;
+            let types: Vec<Type> = vals.iter().map(|v| builder.type_of(v)).collect();
+            let refs: Vec<&Type> = types.iter().collect();
+            let cx = ptir_ir::InferContext {
+                annotated: Some(&op.ty),
+                callee: None,
+                region_results: &[],
+            };
+            ptir_ir::infer_type(&op.op, &refs, &cx)
+                .map_err(|e| self.bug(format!("`{func}` built an ill-typed op: {e}")))?;
+            made.push(builder.build(op.op, vals, op.ty));
+        }
+        pick(&made, built.value)
+            .ok_or_else(|| self.bug(format!("`{func}` returned a value it did not build")))
     }
 
     fn splat<B: ResultBuilder<Value = V>>(

@@ -9,7 +9,9 @@ use ptir_ir::{DType, DotDims, OpKey};
 use std::fmt;
 
 /// A pattern variable, written `?name` (stored without the `?`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Var(pub String);
 
 impl fmt::Display for Var {
@@ -19,7 +21,7 @@ impl fmt::Display for Var {
 }
 
 /// The kind of an attribute slot or value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AttrKind {
     /// A list of indices or sizes: `perm`, `dims`, `axes`, `shape`, `start`, `limit`, `stride`.
     Ints,
@@ -49,7 +51,7 @@ impl fmt::Display for AttrKind {
 }
 
 /// A concrete attribute value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum AttrValue {
     /// A list of indices or sizes.
     Ints(Vec<usize>),
@@ -136,11 +138,13 @@ pub enum Attr {
 }
 
 /// Index of a term in its pattern's arena.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TermId(pub usize);
 
 /// A node of a pattern DAG.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Term {
     /// `?x`: in a source pattern, binds an SSA value (a repeated variable must bind the same
     /// value; `?_` binds nothing); in a result, the value bound to `?x` or the result node
@@ -163,6 +167,19 @@ pub enum Term {
         /// to externs can appear anywhere in their results).
         ty: Option<ptir_ir::Type>,
     },
+    /// `(builder VALUES... ATTRS...)`, in results only: the value a registered native builder
+    /// makes from its value arguments (result terms) and attribute arguments
+    /// ([`crate::builders`]).
+    Native {
+        /// The builder's name in the registry.
+        func: String,
+        /// Its value arguments.
+        operands: Vec<TermId>,
+        /// Its attribute arguments.
+        attrs: Vec<Attr>,
+        /// `?t` of `?t:(builder ...)`.
+        name: Option<Var>,
+    },
     /// `(splat V)`: a constant whose elements all equal `V` (converted to its dtype). In a
     /// result, its type is the root's (at a root) or that of `like` or of a sibling operand of an
     /// elementwise op.
@@ -180,14 +197,16 @@ impl Term {
     /// The name of a named term.
     pub fn name(&self) -> Option<&Var> {
         match self {
-            Term::Op { name, .. } | Term::Splat { name, .. } => name.as_ref(),
+            Term::Op { name, .. } | Term::Splat { name, .. } | Term::Native { name, .. } => {
+                name.as_ref()
+            }
             Term::Value(_) => None,
         }
     }
 }
 
 /// A DAG of terms with roots.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pattern {
     /// The arena; operands always come before their users.
     pub terms: Vec<Term>,
@@ -209,6 +228,14 @@ impl Pattern {
             .count()
     }
 
+    /// The terms `t` is computed from: an op's operands, a native builder's value arguments.
+    pub fn operands(&self, t: TermId) -> &[TermId] {
+        match self.term(t) {
+            Term::Op { operands, .. } | Term::Native { operands, .. } => operands,
+            Term::Value(_) | Term::Splat { .. } => &[],
+        }
+    }
+
     /// Adds a term and returns its id.
     pub fn push(&mut self, t: Term) -> TermId {
         self.terms.push(t);
@@ -217,7 +244,7 @@ impl Pattern {
 }
 
 /// A constraint: a named native predicate applied to variables and literals.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Constraint {
     /// The predicate's name in the registry.
     pub pred: String,
@@ -226,7 +253,7 @@ pub struct Constraint {
 }
 
 /// Where a rule was written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     /// File path as given to the loader.
     pub file: String,
@@ -241,7 +268,7 @@ impl fmt::Display for Location {
 }
 
 /// A checked rewrite rule.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rule {
     /// Unique name (kebab-case).
     pub name: String,
@@ -253,6 +280,10 @@ pub struct Rule {
     pub source: Pattern,
     /// What replaces each source root, in root order (its `roots`).
     pub result: Pattern,
+    /// DRR's auxiliary result patterns: result terms (named ops, `?m:(...)`) written before
+    /// the replacements, built first, in order, and used by the replacements by name. (They
+    /// replace nothing themselves; every one is used, since the ops a rule builds are pure.)
+    pub aux: Vec<TermId>,
     /// Conditions on the match.
     pub constraints: Vec<Constraint>,
     /// Added to the source op count to make the benefit.
@@ -264,6 +295,7 @@ pub struct Rule {
     /// Why the rule is true (its doc comment).
     pub doc: String,
     /// The kind of each attribute variable (value variables are absent).
+    #[serde(with = "crate::compiled::pairs")]
     pub attr_vars: IndexMap<Var, AttrKind>,
 }
 
@@ -293,7 +325,7 @@ impl Rule {
         match self.source.term(root) {
             Term::Op { key, .. } => Some(*key),
             Term::Splat { .. } => Some(OpKey::Constant),
-            Term::Value(_) => None,
+            Term::Value(_) | Term::Native { .. } => None,
         }
     }
 }

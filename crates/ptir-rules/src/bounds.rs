@@ -40,7 +40,7 @@ pub(crate) fn check(rule: &Rule) -> Result<(), ShapeError> {
 /// reference `?t` stands for.
 fn children(p: &Pattern, named: &HashMap<&Var, TermId>, t: TermId) -> Vec<TermId> {
     match p.term(t) {
-        Term::Op { operands, .. } => operands.clone(),
+        Term::Op { operands, .. } | Term::Native { operands, .. } => operands.clone(),
         Term::Value(v) => named.get(v).copied().into_iter().collect(),
         Term::Splat { .. } => Vec::new(),
     }

@@ -51,6 +51,8 @@ mod apply;
 mod ast;
 mod bounds;
 mod build;
+pub mod builders;
+pub mod compiled;
 pub mod cost;
 mod error;
 pub mod example;
@@ -73,6 +75,7 @@ pub use ast::{
 };
 pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
+pub use compiled::LibraryError;
 pub use error::RuleError;
 pub use ops::{attr_slots, make_op, op_attr, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};

@@ -6,11 +6,13 @@
 //! ```text
 //! file      := (rule | extern)*
 //! extern    := (extern NAME :pure|:impure [:cost N])
-//! rule      := (rule NAME option* SOURCE => RESULT+ option*)
+//! rule      := (rule NAME option* SOURCE => AUX* RESULT+ option*)
 //! option    := :labels (LABEL*) | :add-benefit N | :bounded-recursion | :when (CONSTRAINT*)
-//! SOURCE    := TERM | (roots TERM TERM+)            ; one result per root
+//! SOURCE    := TERM | (roots TERM TERM+)            ; one RESULT per root
+//! AUX       := ?name:(OP TERM* ATTR*)                ; built first, used by the RESULTs by name
 //! TERM      := ?x | ?_ | [?name:] (OP TERM* ATTR*) | [?name:] (splat NUMBER|?v [?like])
 //!            | [?name:] (concat ATTR TERM+) | [?name:] (call @callee TERM*)
+//!            | [?name:] (native-builder TERM* ATTR*)  ; in results: ops a native builds
 //! ATTR      := ?p | ?_ | literal | (native-fn ATTR*)   ; native calls in results and :when
 //! CONSTRAINT:= (predicate ATTR*)                       ; a value variable stands for its type
 //! ```
@@ -220,6 +222,7 @@ impl<'a> RuleParser<'a> {
             },
             source: Pattern::default(),
             result: Pattern::default(),
+            aux: Vec::new(),
             constraints: Vec::new(),
             add_benefit: 0,
             bounded_recursion: false,
@@ -252,7 +255,7 @@ impl<'a> RuleParser<'a> {
             return Err(self.err("", "missing `=>` between the source pattern and the result"));
         }
         rule.source = self.source(&lhs)?;
-        rule.result = self.results(&rhs, rule.source.roots.len())?;
+        (rule.result, rule.aux) = self.results(&rhs, rule.source.roots.len())?;
         // Constraints come last so that they can mention every variable the source binds.
         for c in when {
             let c = self.constraint(c)?;
@@ -356,10 +359,13 @@ impl<'a> RuleParser<'a> {
         Ok(pat)
     }
 
-    fn results(&mut self, rhs: &[&Sexp], num_roots: usize) -> PResult<Pattern> {
+    /// The result pattern (one root per source root) and the auxiliary results: results
+    /// beyond the source's root count, written first (DRR: the last N results replace the N
+    /// roots, the ones before them are auxiliary ops).
+    fn results(&mut self, rhs: &[&Sexp], num_roots: usize) -> PResult<(Pattern, Vec<TermId>)> {
         let mut pat = Pattern::default();
         let items = pair_names(rhs.iter().copied(), self)?;
-        if items.len() != num_roots {
+        if items.len() < num_roots {
             return Err(self.err(
                 "=>",
                 format!(
@@ -368,14 +374,44 @@ impl<'a> RuleParser<'a> {
                 ),
             ));
         }
-        for (name, t) in items {
+        let num_aux = items.len() - num_roots;
+        let mut aux = Vec::new();
+        for (i, (name, t)) in items.into_iter().enumerate() {
+            if i < num_aux && (name.is_none() || !matches!(t, Sexp::List(_))) {
+                return Err(self.err(
+                    "=>",
+                    format!(
+                        "the source has {num_roots} root(s) but {} results follow `=>`: the \
+                         results before the last {num_roots} are auxiliary ops, and each must \
+                         be a named op `?name:(...)` that a replacement uses",
+                        num_aux + num_roots
+                    ),
+                ));
+            }
             let id = self.term(t, name, Side::Result, &mut pat)?;
-            pat.roots.push(id);
+            if i < num_aux {
+                aux.push(id);
+            } else {
+                pat.roots.push(id);
+            }
         }
         for &root in &pat.roots {
             self.check_result_types(&pat, root)?;
         }
-        Ok(pat)
+        let used = reachable(&pat, &pat.roots);
+        if let Some(&unused) = aux.iter().find(|a| !used[a.0]) {
+            let name = pat.term(unused).name().map(ToString::to_string);
+            let name = name.unwrap_or_default();
+            return Err(self.err(
+                &format!("{name}:"),
+                format!(
+                    "auxiliary result {name} is not used by any replacement (the ops a rule \
+                     builds are pure: it would compute nothing)"
+                ),
+            ));
+        }
+        // (Every auxiliary op is under a replacement, so the roots' type checks covered it.)
+        Ok((pat, aux))
     }
 
     fn bind(&mut self, v: &Var, kind: VarKind) -> PResult<()> {
@@ -472,6 +508,9 @@ impl<'a> RuleParser<'a> {
         if head == "splat" {
             return self.splat(items, name, side, pat);
         }
+        if OpKey::from_name(head).is_none() && self.registry.builder(head).is_some() {
+            return self.native(items, name, side, pat);
+        }
         let key =
             OpKey::from_name(head).ok_or_else(|| self.err(head, format!("unknown op `{head}`")))?;
         let (arity, slots) = attr_slots(key).ok_or_else(|| {
@@ -535,6 +574,54 @@ impl<'a> RuleParser<'a> {
             attrs,
             name,
             ty: None,
+        }))
+    }
+
+    /// `(builder VALUES... ATTRS...)`: a native builder's call, in a result.
+    fn native(
+        &mut self,
+        items: &[Sexp],
+        name: Option<Var>,
+        side: Side,
+        pat: &mut Pattern,
+    ) -> PResult<TermId> {
+        let head = items.first().and_then(atom).unwrap_or("");
+        if side == Side::Source {
+            return Err(self.err(
+                head,
+                format!("native builder `{head}` builds ops: it can only appear in a result"),
+            ));
+        }
+        let (values, kinds) = match self.registry.builder(head) {
+            Some(b) => (b.values, b.attrs),
+            None => return Err(self.err(head, format!("unknown op `{head}`"))),
+        };
+        let args = &items[1..];
+        if args.len() != values + kinds.len() {
+            return Err(self.err(
+                head,
+                format!(
+                    "native builder `{head}` takes {values} value(s) and {} attribute(s), found \
+                     {} argument(s)",
+                    kinds.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut operands = Vec::new();
+        for (n, t) in pair_names(args[..values].iter(), self)? {
+            operands.push(self.term(t, n, side, pat)?);
+        }
+        let attrs = args[values..]
+            .iter()
+            .zip(kinds.iter())
+            .map(|(a, k)| self.attr(a, *k, side))
+            .collect::<PResult<Vec<_>>>()?;
+        Ok(pat.push(Term::Native {
+            func: head.to_string(),
+            operands,
+            attrs,
+            name,
         }))
     }
 
@@ -740,6 +827,9 @@ impl<'a> RuleParser<'a> {
                         stack.push((o, false, sibling));
                     }
                 }
+                Term::Native { operands, .. } => {
+                    stack.extend(operands.iter().map(|&o| (o, false, false)));
+                }
                 Term::Splat { like, .. } => {
                     if !at_root && like.is_none() && !has_sibling {
                         return Err(self.err("splat", "the type of this (splat ...) cannot be inferred: add ?like, or use it beside a non-constant operand of an elementwise op"));
@@ -755,6 +845,19 @@ impl<'a> RuleParser<'a> {
 /// For a result `call` whose every use is a `tuple_get` root (a multi-root rule's results
 /// taken from one call returning a tuple): the root that gives element `i` of the call's
 /// tuple type, for every `i`. `None` if the call has another use or an element is missing.
+/// Which terms of `pat` the terms `from` reach through operands (`from` included).
+fn reachable(pat: &Pattern, from: &[TermId]) -> Vec<bool> {
+    let mut seen = vec![false; pat.terms.len()];
+    let mut stack = from.to_vec();
+    while let Some(t) = stack.pop() {
+        if std::mem::replace(&mut seen[t.0], true) {
+            continue;
+        }
+        stack.extend(pat.operands(t));
+    }
+    seen
+}
+
 pub(crate) fn tuple_of_roots(pat: &Pattern, call: TermId) -> Option<Vec<usize>> {
     let mut elements: Vec<Option<usize>> = Vec::new();
     for (t, term) in pat.terms.iter().enumerate() {

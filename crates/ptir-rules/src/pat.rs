@@ -244,6 +244,7 @@ fn pair_to_rule(
         location: Location::default(),
         source,
         result,
+        aux: Vec::new(),
         constraints,
         add_benefit: 0,
         bounded_recursion: false,

@@ -76,6 +76,31 @@ pub fn generated_reference(registry: &Registry) -> String {
             cell(n.doc)
         );
     }
+    out.push_str("\n### Native builders\n\n");
+    out.push_str(
+        "They build ops in a result (DRR's `NativeCodeCall` that builds an op): written like an \
+         op, `(mean ?x (1))`, value arguments first, then attributes. The ops they return are \
+         type-checked before either engine builds them; when one cannot build (no answer for \
+         those types), the rule does not apply.\n\n",
+    );
+    out.push_str("| builder | values | attributes | builds |\n| --- | --- | --- | --- |\n");
+    for name in registry.builder_names() {
+        let Some(b) = registry.builder(name) else {
+            continue;
+        };
+        let attrs: Vec<String> = b.attrs.iter().map(ToString::to_string).collect();
+        let attrs = if attrs.is_empty() {
+            "-".to_string()
+        } else {
+            attrs.join("; ")
+        };
+        let _ = writeln!(
+            out,
+            "| `{name}` | {} | {attrs} | {} |",
+            b.values,
+            cell(b.doc)
+        );
+    }
     out
 }
 

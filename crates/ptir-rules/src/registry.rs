@@ -1,5 +1,6 @@
-//! Named native predicates (constraints) and native functions (computed attributes), the
-//! DRR `Constraint` / `NativeCodeCall` of our rules.
+//! Named native predicates (constraints), native functions (computed attributes) and native
+//! builders (ops built in results, [`crate::builders`]), the DRR `Constraint` /
+//! `NativeCodeCall` of our rules.
 //!
 //! Both see their arguments as [`Bound`]s: an attribute value, or for a value variable, the
 //! value's type — never its data, so that both engines can evaluate them at match time.
@@ -7,6 +8,7 @@
 //! [`Registry::add_predicate`] and [`Registry::add_native`] before loading their rule files.
 
 use crate::ast::{AttrKind, AttrValue};
+use crate::builders::{Built, NativeBuilder};
 use indexmap::IndexMap;
 use ptir_ir::{free_dims, is_permutation, DType, DotDims, Type};
 use std::sync::Arc;
@@ -93,6 +95,7 @@ pub struct Native {
 pub struct Registry {
     predicates: IndexMap<String, Predicate>,
     natives: IndexMap<String, Native>,
+    builders: IndexMap<String, NativeBuilder>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -100,6 +103,7 @@ impl std::fmt::Debug for Registry {
         f.debug_struct("Registry")
             .field("predicates", &self.predicates.keys().collect::<Vec<_>>())
             .field("natives", &self.natives.keys().collect::<Vec<_>>())
+            .field("builders", &self.builders.keys().collect::<Vec<_>>())
             .finish()
     }
 }
@@ -360,6 +364,35 @@ impl Registry {
         self.natives.insert(name.to_string(), n);
     }
 
+    /// Registers (or replaces) a native builder: `values` value arguments then attribute
+    /// arguments of kinds `attrs` (see [`crate::builders`]).
+    pub fn add_builder(
+        &mut self,
+        name: &str,
+        values: usize,
+        attrs: &'static [AttrKind],
+        doc: &'static str,
+        call: impl Fn(&[Type], &[AttrValue]) -> Option<Built> + Send + Sync + 'static,
+    ) {
+        let b = NativeBuilder {
+            values,
+            attrs,
+            call: Arc::new(call),
+            doc,
+        };
+        self.builders.insert(name.to_string(), b);
+    }
+
+    /// The native builder named `name`.
+    pub fn builder(&self, name: &str) -> Option<&NativeBuilder> {
+        self.builders.get(name)
+    }
+
+    /// Names of all native builders, in registration order.
+    pub fn builder_names(&self) -> impl Iterator<Item = &str> {
+        self.builders.keys().map(String::as_str)
+    }
+
     /// The predicate named `name`.
     pub fn predicate(&self, name: &str) -> Option<&Predicate> {
         self.predicates.get(name)
@@ -393,6 +426,7 @@ impl Registry {
         let mut r = Registry::new();
         r.add_standard_predicates();
         r.add_standard_natives();
+        crate::builders::add_standard_builders(&mut r);
         r
     }
 

@@ -41,6 +41,12 @@ fn each_error_class_has_a_located_message() {
         ("(rule r (neg ?x))", "bad.rules:1: in rule `r`: missing `=>` between the source pattern and the result"),
         ("(rule r ?x => ?x)", "bad.rules:1: in rule `r`: a source root must be an op, not a variable"),
         ("(rule r (roots (neg ?x) (abs ?x)) => ?x)", "bad.rules:1: in rule `r`: the source has 2 root(s) but 1 result(s) follow `=>`"),
+        // auxiliary results (DRR): named ops, written first, used by a replacement
+        ("(rule r (neg ?x) => (exp ?x) ?x)", "bad.rules:1: in rule `r`: the source has 1 root(s) but 2 results follow `=>`: the results before the last 1 are auxiliary ops, and each must be a named op `?name:(...)` that a replacement uses"),
+        ("(rule r (neg ?x)\n  => ?e:(exp ?x) ?x)", "bad.rules:2: in rule `r`: auxiliary result ?e is not used by any replacement (the ops a rule builds are pure: it would compute nothing)"),
+        // native builders: results only, with their arguments
+        ("(rule r (mean ?x (1)) => ?x)", "bad.rules:1: in rule `r`: native builder `mean` builds ops: it can only appear in a result"),
+        ("(rule r (neg ?x) => (mean ?x))", "bad.rules:1: in rule `r`: native builder `mean` takes 1 value(s) and 1 attribute(s), found 1 argument(s)"),
         ("(rule r (neg ?x) => ?x :colour red)", "bad.rules:1: in rule `r`: unknown option `:colour` (expected :labels, :add-benefit, :bounded-recursion or :when)"),
         ("(rule r (neg ?x) => ?_)", "bad.rules:1: in rule `r`: `?_` cannot be used in a result"),
         // reader errors

@@ -166,7 +166,7 @@ pub(crate) struct OptArgs {
 #[derive(clap::Args, Clone, Debug)]
 #[command(next_help_heading = "Rules")]
 pub(crate) struct RuleArgs {
-    /// Extra rule files (`.rules`, `.pat`) or directories of them.
+    /// Extra rule files (`.rules`, `.pat`, compiled `.ptrl` libraries) or directories of them.
     #[arg(long = "rules", value_name = "DIR|FILE")]
     rules: Vec<std::path::PathBuf>,
     /// Do not load the bundled rule library.
@@ -377,7 +377,7 @@ impl ExtractArgs {
     }
 }
 
-/// A rule file, or the `.rules` and `.pat` files of a directory (sorted).
+/// A rule file, or the `.rules`, `.pat` and `.ptrl` files of a directory (sorted).
 fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliError> {
     if !p.is_dir() {
         return Ok(vec![p.to_path_buf()]);
@@ -389,7 +389,10 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(p)
         .map_err(io)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|f| f.extension().is_some_and(|x| x == "rules" || x == "pat"))
+        .filter(|f| {
+            f.extension()
+                .is_some_and(|x| x == "rules" || x == "pat" || x == "ptrl")
+        })
         .collect();
     files.sort();
     Ok(files)
@@ -658,6 +661,14 @@ enum Command {
         #[command(flatten)]
         extract: ExtractArgs,
     },
+    /// Compile rule files (`.rules`, `.pat`, or directories of them) into one compiled rule
+    /// library, written with -o, that `--rules` loads without parsing (the format of SMR's
+    /// compiled pattern files; refused with a clear error once stale or damaged).
+    CompileRules {
+        /// Rule files or directories of them.
+        #[arg(required = true, value_name = "DIR|FILE")]
+        files: Vec<std::path::PathBuf>,
+    },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
         /// A `.ptir` file, or `-` for stdin.
@@ -881,17 +892,22 @@ fn main() -> ExitCode {
         allow_opaque: cli.io.allow_opaque,
     });
     let (result, status) = match run_command(&cli) {
-        Ok((text, agreed)) => (Ok(text), if agreed { 0 } else { 1 }),
+        Ok((out, agreed)) => (Ok(out), if agreed { 0 } else { 1 }),
         Err(e) => (Err(e), 0),
     };
-    let written = result.and_then(|text| match &cli.io.output {
-        Some(out) => std::fs::write(out, text).map_err(|source| CliError::Io {
-            path: out.clone(),
+    let written = result.and_then(|out| match &cli.io.output {
+        Some(path) => std::fs::write(path, out).map_err(|source| CliError::Io {
+            path: path.clone(),
             source,
         }),
         None => {
-            print!("{text}");
-            Ok(())
+            use std::io::Write;
+            std::io::stdout()
+                .write_all(&out)
+                .map_err(|source| CliError::Io {
+                    path: "stdout".into(),
+                    source,
+                })
         }
     });
     match written {
@@ -903,10 +919,36 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs what the command line asks; returns the text for stdout (or `-o`) and `false` when
-/// `diff` found a mismatch (exit status 1, the text written all the same).
-fn run_command(cli: &Cli) -> Result<(String, bool), CliError> {
-    let ok = |text| Ok((text, true));
+/// `ptir-opt compile-rules`: the compiled library of `files`, for -o (never a terminal).
+fn compile_rules(files: &[std::path::PathBuf], output: Option<&str>) -> Result<Vec<u8>, CliError> {
+    use std::io::IsTerminal;
+    if output.is_none() && std::io::stdout().is_terminal() {
+        return Err(CliError::Usage {
+            path: "compile-rules".into(),
+            message: "a compiled rule library is binary: write it to a file with -o FILE".into(),
+        });
+    }
+    let mut paths = Vec::new();
+    for f in files {
+        paths.extend(rule_files_in(f)?);
+    }
+    let bytes = ptir::compile_rules(&paths).map_err(|source| CliError::Optimize {
+        path: "compile-rules".into(),
+        source,
+    })?;
+    eprintln!(
+        "compiled {} rule files into {} bytes{}",
+        paths.len(),
+        bytes.len(),
+        output.map(|o| format!(" ({o})")).unwrap_or_default()
+    );
+    Ok(bytes)
+}
+
+/// Runs what the command line asks; returns the bytes for stdout (or `-o`) and `false` when
+/// `diff` found a mismatch (exit status 1, the output written all the same).
+fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
+    let ok = |text: String| Ok((text.into_bytes(), true));
     match (&cli.command, &cli.files[..]) {
         (Some(Command::Verify { file, emit: e }), _) => {
             load_source(file).and_then(|(p, s)| ok(emit(&p, &s, e, input_format(file), file)?))
@@ -950,7 +992,11 @@ fn run_command(cli: &Cli) -> Result<(String, bool), CliError> {
             }),
             _,
         ) => diff::options(rules, limits, extract)
-            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o)),
+            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o))
+            .map(|(text, agreed)| (text.into_bytes(), agreed)),
+        (Some(Command::CompileRules { files }), _) => {
+            Ok((compile_rules(files, cli.io.output.as_deref())?, true))
+        }
         (None, _) if cli.opt.list_rules => ok(list_rules(&cli.opt)?),
         (None, [file]) => ok(optimize(file, &cli.opt, &cli.io, &cli.emit)?),
         (None, []) => Err(CliError::Usage {

@@ -285,6 +285,8 @@ impl Plan {
             Term::Value(_) => true,
             Term::Op { .. } => self.match_op(ir, st, t, v),
             Term::Splat { .. } => self.match_splat(ir, st, t, v),
+            // Results only (the parser refuses one in a source).
+            Term::Native { .. } => false,
         };
         if !ok {
             return false;

@@ -157,7 +157,8 @@ fn compile(source: &SourcePattern) -> Plan {
         let mut attr_slot = |v: &Var| slot(&mut attr_vars, v);
         match term {
             Term::Value(v) if v.0 != "_" => plan.value_slot[t] = Some(slot(&mut value_vars, v)),
-            Term::Value(_) => {}
+            // (Native builders are results only: the parser refuses one in a source.)
+            Term::Value(_) | Term::Native { .. } => {}
             Term::Op { attrs, name, .. } => {
                 plan.attrs[t] = attrs
                     .iter()

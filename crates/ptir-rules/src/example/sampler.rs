@@ -291,6 +291,7 @@ impl<'a> Sampler<'a> {
                 }
             }
             Term::Splat { .. } => self.order.push(id),
+            Term::Native { .. } => return Err("a source pattern has no native builders".into()),
             Term::Op { key, operands, .. } => {
                 for (i, &o) in operands.iter().enumerate() {
                     let l = self.operand_like(*key, operands, i, &like);

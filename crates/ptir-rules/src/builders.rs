@@ -1,0 +1,192 @@
+//! Native builders: registered functions that build ops in a rule's result (DRR's
+//! `NativeCodeCall` that builds an op entirely, `createMyOp($_builder, $0, $1)`).
+//!
+//! A result term `(mean ?x (1))` names a builder with its value arguments (result terms,
+//! first) and attribute arguments (after them). At instantiation the builder sees the value
+//! arguments' types and the attributes' values, and returns the ops to build as plain data
+//! ([`Built`]); [`crate::Rule::instantiate`] builds them through the engine's
+//! [`crate::ResultBuilder`] after checking each op's type with the IR's typing rule, so a
+//! builder works in both engines unchanged and cannot make an ill-typed program. A builder
+//! that returns `None` declines: the rule does not apply there.
+
+use crate::ast::{AttrKind, AttrValue};
+use crate::ops::make_op;
+use crate::registry::Registry;
+use ptir_ir::{BinaryOp, Literal, Op, OpKey, ReduceKind, Scalar, Type};
+use std::sync::Arc;
+
+/// An operand of a built op: the call's `n`th value argument, or the `n`th op built before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltOperand {
+    /// The call's value argument.
+    Arg(usize),
+    /// An op of the same [`Built`], earlier in its list.
+    Op(usize),
+}
+
+/// One op a native builder makes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltOp {
+    /// The op (attributes included).
+    pub op: Op,
+    /// Its operands.
+    pub operands: Vec<BuiltOperand>,
+    /// Its result type (checked against the IR's typing rule when it is built).
+    pub ty: Type,
+}
+
+/// What a native builder makes: ops in order, and which value the call stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Built {
+    /// The ops, each from the call's value arguments and earlier ops.
+    pub ops: Vec<BuiltOp>,
+    /// The call's value.
+    pub value: BuiltOperand,
+}
+
+/// A native builder's function: the value arguments' types and the attribute arguments'
+/// values in, the ops to build out (`None`: the rule does not apply).
+pub type BuilderFn = Arc<dyn Fn(&[Type], &[AttrValue]) -> Option<Built> + Send + Sync>;
+
+/// A registered native builder.
+#[derive(Clone)]
+pub struct NativeBuilder {
+    /// Number of value arguments (written first).
+    pub values: usize,
+    /// Kinds of the attribute arguments (written after the values).
+    pub attrs: &'static [AttrKind],
+    /// The function.
+    pub call: BuilderFn,
+    /// One line of documentation.
+    pub doc: &'static str,
+}
+
+/// `mean ?x AXES`: the float mean of `?x` over `AXES`, dims dropped, as the ops an idiom
+/// writes it: `div(reduce_sum(x, AXES, false), splat(n))`, `n` the number of elements summed.
+fn mean(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
+    let (x, AttrValue::Ints(axes)) = (types.first()?.as_tensor()?, attrs.first()?) else {
+        return None;
+    };
+    if !x.dtype.is_float() {
+        return None;
+    }
+    let count: usize = axes
+        .iter()
+        .map(|&a| x.shape.get(a).copied())
+        .product::<Option<usize>>()?;
+    if count == 0 {
+        return None;
+    }
+    let x_ty = Type::Tensor(x.clone());
+    let reduce_attrs = [AttrValue::Ints(axes.clone()), AttrValue::Bool(false)];
+    let (sum, sum_ty) = make_op(
+        OpKey::Reduce(ReduceKind::Sum),
+        None,
+        &reduce_attrs,
+        &[&x_ty],
+        None,
+    )
+    .ok()?;
+    let n = Op::Constant(Literal::Splat(Scalar::from_f64(x.dtype, count as f64)));
+    let (div, div_ty) = make_op(
+        OpKey::Binary(BinaryOp::Div),
+        None,
+        &[] as &[AttrValue],
+        &[&sum_ty, &sum_ty],
+        None,
+    )
+    .ok()?;
+    Some(Built {
+        ops: vec![
+            BuiltOp {
+                op: sum,
+                operands: vec![BuiltOperand::Arg(0)],
+                ty: sum_ty.clone(),
+            },
+            BuiltOp {
+                op: n,
+                operands: Vec::new(),
+                ty: sum_ty,
+            },
+            BuiltOp {
+                op: div,
+                operands: vec![BuiltOperand::Op(0), BuiltOperand::Op(1)],
+                ty: div_ty,
+            },
+        ],
+        value: BuiltOperand::Op(2),
+    })
+}
+
+/// Registers the standard builders.
+pub(crate) fn add_standard_builders(r: &mut Registry) {
+    r.add_builder(
+        "mean",
+        1,
+        &[AttrKind::Ints],
+        "the float mean of value ?x over ?axes (dims dropped), built as div(reduce_sum(?x, ?axes, false), splat(n))",
+        mean,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ApplyError, Bindings, FnBuilder, RuleSet, Var};
+    use ptir_ir::{DType, TensorType, UnaryOp};
+
+    /// Instantiates the one rule of `text` (checked against `registry`) on a parameter of
+    /// type `x`; returns the built instructions' ops or the error.
+    fn build(registry: Registry, text: &str, x: Type) -> Result<Vec<String>, ApplyError> {
+        let mut set = RuleSet::new(registry);
+        set.add_source("b.rules", text).unwrap();
+        let rule = &set.rules()[0];
+        let mut f = FnBuilder::new();
+        let p = f.param(x.clone());
+        let mut b = Bindings::default();
+        b.values.insert(Var("x".into()), p);
+        let root = Type::Tensor(TensorType::new(DType::F32, vec![2]));
+        rule.instantiate(&b, &[root], set.registry(), &mut f)?;
+        Ok(f.insts()
+            .iter()
+            .map(|i| i.op.key().name().to_string())
+            .collect())
+    }
+
+    #[test]
+    fn mean_builds_three_ops_and_declines_integers() {
+        let rule = "(rule r (neg ?x) => (mean ?x (1)))";
+        let f32x = Type::Tensor(TensorType::new(DType::F32, vec![2, 4]));
+        assert_eq!(
+            build(Registry::standard(), rule, f32x).unwrap(),
+            ["reduce_sum", "constant", "div"]
+        );
+        let i32x = Type::Tensor(TensorType::new(DType::I32, vec![2, 4]));
+        assert_eq!(
+            build(Registry::standard(), rule, i32x),
+            Err(ApplyError::NativeDeclined("mean".into()))
+        );
+    }
+
+    #[test]
+    fn an_ill_typed_built_op_is_an_error_not_a_program() {
+        let mut registry = Registry::standard();
+        // Claims neg of f32[2,4] is f32[2].
+        registry.add_builder("bad-neg", 1, &[], "wrong on purpose", |types, _| {
+            Some(Built {
+                ops: vec![BuiltOp {
+                    op: Op::Unary(UnaryOp::Neg),
+                    operands: vec![BuiltOperand::Arg(0)],
+                    ty: Type::Tensor(TensorType::new(types[0].as_tensor()?.dtype, vec![2])),
+                }],
+                value: BuiltOperand::Op(0),
+            })
+        });
+        let f32x = Type::Tensor(TensorType::new(DType::F32, vec![2, 4]));
+        let err = build(registry, "(rule r (neg ?x) => (bad-neg ?x))", f32x).unwrap_err();
+        assert!(
+            err.to_string().contains("`bad-neg` built an ill-typed op"),
+            "{err}"
+        );
+    }
+}
