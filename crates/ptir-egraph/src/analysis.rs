@@ -25,10 +25,7 @@ use ptir_ir::{
 use ptir_rules::{attr_slots, make_op, AttrValue};
 use smallvec::SmallVec;
 
-/// Largest operand or result (in elements) that constant folding expands: 2^16, the greedy
-/// driver's limit (`ptir_greedy::FOLD_ELEMENT_LIMIT`), so that saturation folds whatever the
-/// greedy driver folds. Splats are folded whatever their size.
-pub const FOLD_ELEMENT_LIMIT: usize = 1 << 16;
+use ptir_ir::FOLD_ELEMENT_LIMIT;
 
 /// The PTIR e-graph.
 pub type PtirEGraph = EGraph<PtirNode, PtirAnalysis>;

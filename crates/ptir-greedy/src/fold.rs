@@ -34,10 +34,7 @@ use ptir_ir::{
     ValueId,
 };
 
-/// Largest number of elements of an operand or a non-splat result that folding expands:
-/// 2^16. Folding a constant of a million elements would copy megabytes into the program for
-/// little gain; past this size the op stays and runs at run time.
-pub const FOLD_ELEMENT_LIMIT: usize = 1 << 16;
+pub use ptir_ir::FOLD_ELEMENT_LIMIT;
 
 /// What folding an op gives.
 #[derive(Clone, Debug, PartialEq)]

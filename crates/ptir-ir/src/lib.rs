@@ -30,7 +30,7 @@ pub use infer::{
 pub use interp::{
     binary_scalar, cast_scalar, check_size, check_value, compare_scalar, eval_op, float_max,
     float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult,
-    Interpreter, CALL_DEPTH_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
+    Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
 pub use loop_idioms::raise_loop_idioms;
 pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};

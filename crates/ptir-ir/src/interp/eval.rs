@@ -113,6 +113,12 @@ fn tensor_operand(v: &Value) -> InterpResult<&Tensor> {
         .ok_or_else(|| InterpError::malformed("tuple operand where a tensor is expected"))
 }
 
+/// Largest number of elements of an operand or a non-splat result that constant folding
+/// expands, in both engines (the greedy driver's folds and the e-graph's analysis): 2^16.
+/// Folding a constant of a million elements would copy megabytes into the program for little
+/// gain; past this size the op stays and runs at run time (splats fold at any size).
+pub const FOLD_ELEMENT_LIMIT: usize = 1 << 16;
+
 /// Evaluates `op` on `operands`, giving a value of type `result_ty` (the instruction's
 /// annotated type).
 ///
