@@ -58,9 +58,6 @@ pub struct CompiledRules {
     pub builtin: usize,
     /// Rules left out (greedy-only ones).
     pub skipped: Vec<SkippedRule>,
-    /// Per rewrite: the position in the rule set of its rule, if it has one root (the pattern
-    /// index finds where it may match); `None` for builtin and multi-root rewrites.
-    pub rule_of: Vec<Option<u32>>,
     /// Per rewrite: does its applier look its result up before building it (a
     /// `ResultPlan`)? Such a match applied again finds its result and stops there, so the
     /// saturation loop need not remember it.
@@ -145,7 +142,6 @@ pub fn compile_where(
         order: (0..rewrites.len()).collect(),
         order_key: (0..rewrites.len()).map(|i| (0, i)).collect(),
         registry,
-        rule_of: vec![None; rewrites.len()],
         planned: vec![false; rewrites.len()],
         attempted: vec![false; rules.rules().len()],
         rewrites,
@@ -197,7 +193,6 @@ impl CompiledRules {
             });
             return;
         }
-        let single = rule.source.roots.len() == 1;
         for (i, variant) in variants(rule, &self.callees).into_iter().enumerate() {
             let name = if i == 0 {
                 rule.name.clone()
@@ -208,7 +203,6 @@ impl CompiledRules {
                 Ok((rw, planned)) => {
                     self.rewrites.push(Arc::new(rw));
                     self.planned.push(planned);
-                    self.rule_of.push(single.then_some(n as u32));
                     self.order_key.push((n + 1, i));
                 }
                 Err(reason) => self.skipped.push(SkippedRule {
@@ -217,6 +211,12 @@ impl CompiledRules {
                 }),
             }
         }
+    }
+
+    /// The position in the rule set of rewrite `r`'s rule (`None` for a builtin rewrite).
+    #[cfg(test)]
+    fn rule_position(&self, r: usize) -> Option<usize> {
+        (r >= self.builtin).then(|| self.order_key[r].0 - 1)
     }
 
     fn sort(&mut self) {
@@ -584,15 +584,15 @@ enum PlanAttr {
 
 impl ResultPlan {
     fn new(rule: &Rule, egraph: &mut PtirEGraph) -> Option<Self> {
+        if !rule.aux.is_empty() {
+            // Auxiliary results are used by name: the general path builds them.
+            return None;
+        }
         let mut plan = ResultPlan {
             steps: Vec::new(),
             roots: Vec::new(),
             widest: 0,
         };
-        if !rule.aux.is_empty() {
-            // Auxiliary results are used by name: the general path builds them.
-            return None;
-        }
         let mut step_of = vec![None; rule.result.terms.len()];
         for &root in &rule.result.roots {
             let s = plan.step(rule, root, &mut step_of, egraph)?;
@@ -1103,8 +1103,15 @@ mod index_tests {
                     index.candidates(&EGraphSubject(egraph), class.id, &mut found);
                     let subject = EGraphSubject(egraph);
                     index.candidates_pruned(&subject, class.id, &pruning, &mut pruned);
-                    for (rw, n) in compiled.rewrites.iter().zip(&compiled.rule_of) {
-                        let Some(n) = n else { continue };
+                    for (r, rw) in compiled.rewrites.iter().enumerate() {
+                        // Single-root rules: the index speaks of their first root only.
+                        let Some(n) = compiled.rule_position(r) else {
+                            continue;
+                        };
+                        if rules.rules()[n].source.roots.len() != 1 {
+                            continue;
+                        }
+                        let n = &(n as u32);
                         if rw.searcher.search_eclass(egraph, class.id).is_some() {
                             checked += 1;
                             assert!(

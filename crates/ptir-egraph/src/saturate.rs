@@ -118,10 +118,9 @@ pub struct Limits {
     pub time: Duration,
     /// The scheduler (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
-    /// Search each rule only in the e-classes where the pattern index finds its first root's
-    /// shape, and compile only the rules it finds somewhere (default true; off, every rule is
-    /// compiled and searched in every e-class of its root kind: the same matches, slower with
-    /// large rule libraries).
+    /// Compile and search a single-root rule only once the pattern index finds its first
+    /// root's shape somewhere in the e-graph (default true; off, every rule is compiled and
+    /// searched from the start: the same matches, slower with large rule libraries).
     pub pattern_index: bool,
 }
 
@@ -649,8 +648,7 @@ impl<'r> Run<'r> {
 }
 
 /// At most `limit` matches of `rw`, or `None` if `deadline` passed while searching. A
-/// single-root pattern searches only the e-classes holding its root's kind, as egg does, and
-/// with `only = (rule, pairs)` only those where the pattern index found the rule.
+/// single-root pattern searches only the e-classes holding its root's kind, as egg does.
 fn search_until<'a>(
     rw: &'a PtirRewrite,
     egraph: &PtirEGraph,

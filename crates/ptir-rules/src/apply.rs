@@ -281,8 +281,23 @@ impl<V: Clone> Instantiation<'_, V> {
             }
         }
         let vals: Vec<V> = vals.into_iter().flatten().collect();
+        let attr_values = self.attr_values(attrs, builder)?;
+        let types: Vec<Type> = vals.iter().map(|v| builder.type_of(v)).collect();
+        let type_refs: Vec<&Type> = types.iter().collect();
+        let (op, ty) = make_op(key, callee, &attr_values, &type_refs, annotated.as_ref())
+            .map_err(|e| self.bug(format!("building `{key}`: {e}")))?;
+        Ok(builder.build(op, vals, ty))
+    }
+
+    /// The values of a result term's attributes; a value where an attribute belongs is a bug
+    /// in the rule.
+    fn attr_values<B: ResultBuilder<Value = V>>(
+        &self,
+        attrs: &[Attr],
+        builder: &B,
+    ) -> Result<Vec<AttrValue>, ApplyError> {
         let type_of = |v: &V| builder.type_of(v);
-        let attr_values = attrs
+        attrs
             .iter()
             .map(|a| match self.b.eval(a, self.registry, &type_of)? {
                 Bound::Attr(x) => Ok(x),
@@ -290,12 +305,7 @@ impl<V: Clone> Instantiation<'_, V> {
                     Err(self.bug(format!("expected an attribute, found a value of type {t}")))
                 }
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        let types: Vec<Type> = vals.iter().map(|v| builder.type_of(v)).collect();
-        let type_refs: Vec<&Type> = types.iter().collect();
-        let (op, ty) = make_op(key, callee, &attr_values, &type_refs, annotated.as_ref())
-            .map_err(|e| self.bug(format!("building `{key}`: {e}")))?;
-        Ok(builder.build(op, vals, ty))
+            .collect()
     }
 
     /// Builds what native builder `func` makes of these arguments (see [`crate::builders`]);
@@ -311,16 +321,7 @@ impl<V: Clone> Instantiation<'_, V> {
             .iter()
             .map(|&o| self.value(o, None, builder))
             .collect::<Result<Vec<_>, _>>()?;
-        let type_of = |v: &V| builder.type_of(v);
-        let attr_values = attrs
-            .iter()
-            .map(|a| match self.b.eval(a, self.registry, &type_of)? {
-                Bound::Attr(x) => Ok(x),
-                Bound::Value(t) => {
-                    Err(self.bug(format!("expected an attribute, found a value of type {t}")))
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let attr_values = self.attr_values(attrs, builder)?;
         let types: Vec<Type> = args.iter().map(|v| builder.type_of(v)).collect();
         let native = self
             .registry
