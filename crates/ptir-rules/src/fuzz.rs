@@ -12,7 +12,9 @@
 //! - **splat**: identities with splat constants, sound (`x * 1`) and not (`x + 0` on `-0.0`);
 //! - **roots**: multi-root rules, `(roots (add ?x ?y) (mul ?x ?y)) => (add ?y ?x) (mul ?y ?x)`;
 //! - **commute**: a random elementwise term rewritten by swapping the operands of one of its
-//!   commutative ops.
+//!   commutative ops;
+//! - **wrap**: a named root read by its own replacement, `?t:(exp ?x) => (neg (neg ?t))`
+//!   (greedy must decline it: the new ops would read the value they replace).
 //!
 //! Each rule comes with *probes*: source patterns whose instances
 //! ([`crate::example::instantiate`]) make programs on which the rule's matcher is tested,
@@ -143,7 +145,7 @@ fn guard(kind: &str, var: &str) -> String {
 /// ```
 pub fn random_rule(seed: u64) -> FuzzRule {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let template = ["factor", "named", "splat", "roots", "commute"][rng.gen_range(0..5)];
+    let template = ["factor", "named", "splat", "roots", "commute", "wrap"][rng.gen_range(0..6)];
     let (source, result, when, probes): (String, String, String, Vec<String>) = match template {
         "factor" => {
             let (out, inner) = *FACTOR.choose(&mut rng).unwrap_or(&FACTOR[0]);
@@ -211,6 +213,20 @@ pub fn random_rule(seed: u64) -> FuzzRule {
                 let result = format!("?t ({a} ?y ?t)");
                 (source.clone(), result, guard("float", "?x"), vec![source])
             }
+        }
+        "wrap" => {
+            let u = *UNARY.choose(&mut rng).unwrap_or(&"neg");
+            let wrap = *[
+                "(neg (neg ?t))",
+                "(mul ?t (splat 1))",
+                "(max ?t ?t)",
+                "(add ?t (splat 0))",
+            ]
+            .choose(&mut rng)
+            .unwrap_or(&"(neg (neg ?t))");
+            let source = format!("?t:({u} ?x)");
+            let probes = vec![format!("({u} ?x)")];
+            (source, wrap.to_string(), guard("float", "?x"), probes)
         }
         _ => {
             let tree = loop {
@@ -353,7 +369,7 @@ mod tests {
         );
         let templates: std::collections::BTreeSet<&str> =
             fuzzed.accepted.iter().map(|r| r.template).collect();
-        assert_eq!(templates.len(), 5, "accepted templates: {templates:?}");
+        assert_eq!(templates.len(), 6, "accepted templates: {templates:?}");
         let mut set = RuleSet::new(Registry::standard());
         set.add_source("fuzz.rules", &fuzzed.rules_text()).unwrap();
         let acyclic = fuzzed.accepted.iter().filter(|r| !r.cyclic).count();

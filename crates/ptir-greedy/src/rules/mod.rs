@@ -388,6 +388,17 @@ impl Pattern for RulePattern {
         if crosses {
             return rw.notify_match_failure(root, || "a result is another root's value".into());
         }
+        // `?t:(neg ?a) => (neg (neg ?t))`: a new op reading a root it replaces would read
+        // itself once the root's uses are redirected (an SSA cycle). Egg keeps both as one
+        // e-class; the greedy driver declines, as MLIR's would refuse such a replacement.
+        let replaced =
+            |v: &Pv| (0..st.roots.len()).any(|k| *v == Pv::Old(root_value(k)) && results[k] != *v);
+        if ops
+            .iter()
+            .any(|(_, operands, _)| operands.iter().any(replaced))
+        {
+            return rw.notify_match_failure(root, || "a result reads the root it replaces".into());
+        }
         commit(rw, at, ops, &results, &st.roots, &st.matched);
         true
     }
