@@ -238,7 +238,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         }
     }
     for seed in 0..DIFF_TRIALS as u64 {
-        compare_runs(program, &outputs, seed, options.fast_math, &mut report)?;
+        compare_runs(program, &outputs, seed, options, &mut report)?;
     }
     Ok(report)
 }
@@ -274,11 +274,12 @@ fn compare_runs(
     program: &Program,
     outputs: &[(&str, crate::Optimized)],
     seed: u64,
-    fast_math: bool,
+    options: &Options,
     report: &mut DiffReport,
 ) -> Result<(), Error> {
+    let (fast_math, externs) = (options.fast_math, &options.externs);
     for f in &program.functions {
-        let trial = Trial::with_while_fuel(program, f, seed, DIFF_WHILE_FUEL)?;
+        let trial = Trial::with_externs(program, f, seed, DIFF_WHILE_FUEL, externs)?;
         if trial.skipped() {
             report.skipped += 1; // the input itself fails here (e.g. division by zero)
         }

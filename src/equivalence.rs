@@ -14,7 +14,7 @@
 //!   **is** a difference. An output that cannot run at all because an extern it calls has no
 //!   implementation is neither: it is [`CheckError::Unrunnable`], reported as an error.
 
-use crate::run::interpreter;
+use crate::run::ExternImpls;
 use ptir_ir::generate::try_random_inputs;
 use ptir_ir::{DType, Function, InterpError, Program, Value};
 use std::fmt;
@@ -185,6 +185,8 @@ pub struct Trial {
     expected: Result<Vec<Value>, InterpError>,
     /// Loop fuel of each run.
     while_fuel: u64,
+    /// The caller's extern implementations, beside the project's.
+    externs: ExternImpls,
 }
 
 impl Trial {
@@ -201,11 +203,24 @@ impl Trial {
         seed: u64,
         while_fuel: u64,
     ) -> Result<Trial, CheckError> {
+        Trial::with_externs(input, function, seed, while_fuel, &ExternImpls::new())
+    }
+
+    /// [`Trial::with_while_fuel`] whose runs (of the input and of each output) also have the
+    /// caller's `externs`.
+    pub fn with_externs(
+        input: &Program,
+        function: &Function,
+        seed: u64,
+        while_fuel: u64,
+        externs: &ExternImpls,
+    ) -> Result<Trial, CheckError> {
         let inputs = try_random_inputs(function, seed).map_err(|source| CheckError::Inputs {
             function: function.name.clone(),
             source: Box::new(source),
         })?;
-        let expected = interpreter(input)
+        let expected = externs
+            .interpreter(input)
             .with_seed(seed)
             .with_while_fuel(while_fuel)
             .run(&function.name, &inputs);
@@ -215,6 +230,7 @@ impl Trial {
             inputs,
             expected,
             while_fuel,
+            externs: externs.clone(),
         })
     }
 
@@ -234,7 +250,9 @@ impl Trial {
         let Ok(expected) = &self.expected else {
             return Ok(None);
         };
-        let got = interpreter(output)
+        let got = self
+            .externs
+            .interpreter(output)
             .with_seed(self.seed)
             .with_while_fuel(self.while_fuel)
             .run(&self.function, &self.inputs);
@@ -307,12 +325,14 @@ impl fmt::Display for Validation {
 }
 
 /// Translation validation: runs every function of `input` and of `output` on input sets
-/// `0..seeds`; the first divergence is returned as [`ValidationError::Differs`].
+/// `0..seeds`, with the caller's `externs` beside the project's; the first divergence is
+/// returned as [`ValidationError::Differs`].
 pub fn validate(
     input: &Program,
     output: &Program,
     seeds: usize,
     fast_math: bool,
+    externs: &ExternImpls,
 ) -> Result<Validation, ValidationError> {
     let mut v = Validation {
         seeds,
@@ -320,7 +340,7 @@ pub fn validate(
     };
     for seed in 0..seeds as u64 {
         for f in &input.functions {
-            let trial = Trial::new(input, f, seed)?;
+            let trial = Trial::with_externs(input, f, seed, ptir_ir::WHILE_FUEL, externs)?;
             if let Err(e) = &trial.expected {
                 v.skipped += 1;
                 v.first_skip
@@ -420,7 +440,7 @@ mod tests {
              func @f(%x: i32[]) -> (i32[]) {\n  %y = call @nowhere(%x) : i32[]\n  return %y\n}",
         )
         .unwrap();
-        let err = validate(&input, &output, 4, false).unwrap_err();
+        let err = validate(&input, &output, 4, false, &ExternImpls::new()).unwrap_err();
         assert!(
             err.to_string()
                 .contains("extern @nowhere has no registered implementation"),
@@ -436,7 +456,7 @@ mod tests {
     fn validation_names_the_seed_the_result_and_both_values() {
         let input = program("  %y = add %x, %x : i32[]\n  return %y");
         let output = program("  return %x");
-        let err = validate(&input, &output, 16, false).unwrap_err();
+        let err = validate(&input, &output, 16, false, &ExternImpls::new()).unwrap_err();
         let ValidationError::Differs { divergence, result } = &err else {
             panic!("{err}");
         };
@@ -451,7 +471,7 @@ mod tests {
         );
         assert!(text.contains("result 0: expected i32[]"), "{text}");
         assert_eq!(
-            validate(&input, &input, 16, false),
+            validate(&input, &input, 16, false, &ExternImpls::new()),
             Ok(Validation {
                 seeds: 16,
                 compared: 16,

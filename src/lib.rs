@@ -62,4 +62,4 @@ pub use report::{
     Conversion, EGraphSize, FunctionRun, FunctionText, InstCounts, IrAfterPass, Phase, Report,
     RuleCount, SkippedRule, StepLog,
 };
-pub use run::{interpreter, parse_inputs, InputsError};
+pub use run::{interpreter, parse_inputs, ExternImpls, InputsError};

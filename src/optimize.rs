@@ -50,9 +50,9 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 /// ```
 pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     let mut set = if options.bundled_rules {
-        RuleSet::bundled()?
+        RuleSet::bundled_with(options.registry.clone())?
     } else {
-        RuleSet::new(Registry::standard())
+        RuleSet::new(options.registry.clone())
     };
     add_rule_files(&mut set, &options.rule_files)?;
     for r in &options.rule_texts {
@@ -263,7 +263,13 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     report.instructions.after = program.num_insts();
     if let (Some(seeds), Some(input)) = (options.validate, &input) {
         let t = Instant::now();
-        report.validation = Some(crate::validate(input, &program, seeds, options.fast_math)?);
+        report.validation = Some(crate::validate(
+            input,
+            &program,
+            seeds,
+            options.fast_math,
+            &options.externs,
+        )?);
         report.add_phase_time("validate", t.elapsed());
     }
     Ok(Optimized { program, report })

@@ -1,10 +1,11 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
+use crate::run::ExternImpls;
 use ptir_egraph::{ExtractorKind, Scheduler};
 use ptir_egraph::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_greedy::GreedyConfig;
 use ptir_rules::cost::{CostModel, OpCount, TensorCost};
-use ptir_rules::{Deadline, RuleFilter, RuleSet, FAST_MATH};
+use ptir_rules::{Deadline, Registry, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -164,6 +165,15 @@ pub struct Options {
     pub rule_files: Vec<PathBuf>,
     /// Extra rules given as `.rules` text.
     pub rule_texts: Vec<RuleText>,
+    /// The predicates, native functions and builders that rules may name (default
+    /// [`Registry::standard`]). A caller's own start from the standard registry (the bundled
+    /// rules name it) and add theirs, for the rules of [`Options::rule_files`] and
+    /// [`Options::rule_texts`] to use.
+    pub registry: Registry,
+    /// The caller's extern implementations, for the interpreter runs of [`crate::diff`] and
+    /// of [`Options::validate`] (default none): what a user raising rule calls can then be
+    /// run and compared. The project's own externs are always there ([`crate::interpreter`]).
+    pub externs: ExternImpls,
     /// Prove every user-supplied rule (of `rule_files` and `rule_texts`, not the bundled
     /// library) by the interpreter when loading it, and refuse one with a counterexample
     /// (default false, `--prove-rules`: the prover samples dtypes and inputs a rule may not be
@@ -222,6 +232,8 @@ impl Default for Options {
             bundled_rules: true,
             rule_files: Vec::new(),
             rule_texts: Vec::new(),
+            registry: Registry::standard(),
+            externs: ExternImpls::new(),
             prove_rules: false,
             enable: Vec::new(),
             disable: Vec::new(),

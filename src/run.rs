@@ -2,7 +2,7 @@
 //! text format of input tensors (`ptir-opt run --inputs`).
 
 use crate::ir;
-use ptir_ir::Value;
+use ptir_ir::{ExternFn, Value};
 
 /// A line of an inputs file that is not a tensor (or is too large to build).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -70,3 +70,68 @@ fn parse_tensor(line: &str) -> Result<Value, String> {
 
 #[doc(inline)]
 pub use ptir_rules::externs::interpreter;
+
+/// A caller's implementations of externs, for the interpreter runs of [`crate::diff`] and of
+/// translation validation ([`crate::Options::externs`]): what a user raising rule calls
+/// (`@my_gelu`) can then be run, and the runs compare it like any other op. Registered after
+/// the project's own ([`interpreter`]), so one of the same name replaces it. Cheap to clone.
+///
+/// ```
+/// use ptir::ir::{Tensor, Type, Value};
+/// let externs = ptir::ExternImpls::new().with("twice", |args: &[Value], _: &Type| {
+///     let x = args.first().and_then(Value::as_tensor).ok_or("one tensor")?;
+///     let twice: Vec<f64> = x.to_f64_vec().iter().map(|v| 2.0 * v).collect();
+///     Ok(Value::Tensor(Tensor::from_f64(x.ty.clone(), &twice)))
+/// });
+/// let p = ptir::ir::parse("extern @twice(f32[2]) -> (f32[2]) pure\n\
+///     func @f(%x: f32[2]) -> (f32[2]) {\n  %y = call @twice(%x) : f32[2]\n  return %y\n}").unwrap();
+/// let x = ptir::parse_inputs("f32[2] [1.5, -2.0]").unwrap();
+/// let out = externs.interpreter(&p).run("f", &x).unwrap();
+/// assert_eq!(out[0].to_string(), "f32[2] [3.0, -4.0]");
+/// ```
+#[derive(Clone, Default)]
+pub struct ExternImpls {
+    impls: indexmap::IndexMap<String, ExternFn>,
+}
+
+impl ExternImpls {
+    /// No implementations.
+    pub fn new() -> Self {
+        ExternImpls::default()
+    }
+
+    /// Adds (or replaces) the implementation of extern `name`: it gets the call's operands and
+    /// result type and returns the result (a [`Value::Tuple`] for several), or why it cannot.
+    pub fn with(
+        mut self,
+        name: impl Into<String>,
+        f: impl Fn(&[Value], &ptir_ir::Type) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.impls.insert(name.into(), std::sync::Arc::new(f));
+        self
+    }
+
+    /// The names implemented, in the order they were added.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.impls.keys().map(String::as_str)
+    }
+
+    /// Registers these implementations on `interp`.
+    pub fn register<'p>(&self, mut interp: ptir_ir::Interpreter<'p>) -> ptir_ir::Interpreter<'p> {
+        for (name, f) in &self.impls {
+            interp = interp.with_extern_fn(name.clone(), f.clone());
+        }
+        interp
+    }
+
+    /// [`interpreter`] for `program` with these implementations registered too.
+    pub fn interpreter<'p>(&self, program: &'p ptir_ir::Program) -> ptir_ir::Interpreter<'p> {
+        self.register(interpreter(program))
+    }
+}
+
+impl std::fmt::Debug for ExternImpls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.impls.keys()).finish()
+    }
+}

@@ -728,7 +728,9 @@ fn canonicalize_keeps_what_mlir_keeps_and_both_engines_compute_what_it_computes(
                 theirs.functions[0].name = "f".into();
                 for engine in [ptir::Engine::Greedy, ptir::Engine::Saturation] {
                     let ours = ours_by(engine, &before);
-                    if let Err(e) = ptir::validate(&theirs, &ours, SEEDS, false) {
+                    if let Err(e) =
+                        ptir::validate(&theirs, &ours, SEEDS, false, &ptir::ExternImpls::new())
+                    {
                         failures.push(format!(
                             "{fname}: {engine:?} computes other values than MLIR: {e}"
                         ));

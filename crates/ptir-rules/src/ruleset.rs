@@ -155,7 +155,23 @@ impl RuleSet {
     /// assert!(rules.rule("mul-one").is_some());
     /// ```
     pub fn bundled() -> Result<Self, RuleError> {
-        let mut set = RuleSet::new(Registry::standard());
+        RuleSet::bundled_with(Registry::standard())
+    }
+
+    /// The bundled library checked against `registry`, which must hold what the bundled rules
+    /// name (start from [`Registry::standard`] and add to it): a caller's own predicates and
+    /// native functions for the rules it adds next.
+    ///
+    /// ```
+    /// let mut registry = ptir_rules::Registry::standard();
+    /// registry.add_predicate("rank1", 1, "a rank-1 tensor", |args| {
+    ///     args[0].tensor().is_some_and(|t| t.shape.len() == 1)
+    /// });
+    /// let rules = ptir_rules::RuleSet::bundled_with(registry).unwrap();
+    /// assert!(rules.registry().predicate("rank1").is_some());
+    /// ```
+    pub fn bundled_with(registry: Registry) -> Result<Self, RuleError> {
+        let mut set = RuleSet::new(registry);
         for (file, text) in BUNDLED {
             set.add_source(file, text)?;
         }
