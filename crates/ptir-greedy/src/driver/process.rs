@@ -405,8 +405,11 @@ impl<'p> Driver<'p> {
             None
         };
         if let Some(reason) = skip {
-            let pattern = self.patterns.name(pid).to_string();
-            hooks(rw).step(|| Step::Skipped { pattern, reason });
+            let pattern = self.patterns.name(pid);
+            hooks(rw).step(|| Step::Skipped {
+                pattern: pattern.to_string(),
+                reason,
+            });
         }
         skip.is_none()
     }
