@@ -37,6 +37,11 @@ pub struct PtirAnalysis {
     pub tables: Tables,
     /// Merges of classes with different types (rule bugs); empty in a healthy run.
     pub type_errors: Vec<String>,
+    /// Classes that are new, took part in a union or whose data changed, since the
+    /// saturation loop last drained the list (egg calls [`egg::Analysis::modify`] for
+    /// exactly these): the changes its semi-naive search starts from. May repeat ids and
+    /// hold ids no longer canonical.
+    pub touched: Vec<Id>,
 }
 
 /// What the analysis knows of a class.
@@ -282,6 +287,7 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
     }
 
     fn modify(egraph: &mut PtirEGraph, id: Id) {
+        egraph.analysis.touched.push(id);
         if egraph[id]
             .nodes
             .iter()

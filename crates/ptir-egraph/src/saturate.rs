@@ -49,7 +49,7 @@ use crate::lower::Lowered;
 use crate::rules::{compile, compile_where, CallWatch, CompiledRules, EGraphSubject, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
-use ptir_rules::index::PatternIndex;
+use ptir_rules::index::{PatternIndex, INDEX_DEPTH};
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
 use rustc_hash::FxHashSet;
 use std::fmt;
@@ -122,6 +122,12 @@ pub struct Limits {
     /// root's shape somewhere in the e-graph (default true; off, every rule is compiled and
     /// searched from the start: the same matches, slower with large rule libraries).
     pub pattern_index: bool,
+    /// Semi-naive search (default true): after its first search, a rule searches only the
+    /// e-classes near what changed since it last saw every match (new, merged or re-analysed
+    /// classes and their ancestors up to its pattern's depth), as egglog does by the
+    /// relation; the index is queried the same way. Off, every iteration searches
+    /// everything: the same matches that change the e-graph, more of those that do not.
+    pub semi_naive: bool,
 }
 
 impl Default for Limits {
@@ -133,6 +139,7 @@ impl Default for Limits {
             time: EGRAPH_TIME_LIMIT,
             scheduler: Scheduler::default(),
             pattern_index: true,
+            semi_naive: true,
         }
     }
 }
@@ -326,10 +333,16 @@ pub fn saturate_until(
                 compiled.rewrites.len(),
                 backoff_match_limit(&egraph),
             );
+            // What lowering and compiling touched: every rule searches everything first.
+            egraph.analysis.touched.clear();
             let mut run = Run {
                 index,
                 rules,
                 vars: Vec::new(),
+                depths: Vec::new(),
+                seen: Vec::new(),
+                changes: Vec::new(),
+                indexed: None,
                 compiled: &mut compiled,
                 done: FxHashSet::default(),
                 key: Vec::new(),
@@ -383,14 +396,24 @@ const CLASSES_PER_CLOCK_CHECK: usize = 32;
 /// The rules of a set that the pattern index finds a place for in an e-graph, among those
 /// not compiled yet (`attempted`): the query skips the parts of the index that lead only to
 /// rules already compiled, so once the rules that match are found it is nearly free.
-fn newly_found(index: &PatternIndex, egraph: &PtirEGraph, attempted: &[bool]) -> Vec<bool> {
+///
+/// `only`: the classes whose neighbourhood (what the index reads of a class, down to
+/// [`INDEX_DEPTH`] op levels) changed since the last query, when there was one: the others
+/// can have no new rule.
+fn newly_found(
+    index: &PatternIndex,
+    egraph: &PtirEGraph,
+    attempted: &[bool],
+    only: Option<&FxHashSet<egg::Id>>,
+) -> Vec<bool> {
     let mut found = vec![false; index.len()];
     let pruning = index.pruning(|r| attempted[r as usize]);
     let subject = EGraphSubject(egraph);
     let mut at = Vec::new();
-    for class in egraph.classes() {
+    let classes = egraph.classes().map(|c| c.id);
+    for class in classes.filter(|id| only.is_none_or(|only| only.contains(id))) {
         at.clear();
-        index.candidates_pruned(&subject, class.id, &pruning, &mut at);
+        index.candidates_pruned(&subject, class, &pruning, &mut at);
         for &r in &at {
             found[r as usize] = true;
         }
@@ -407,6 +430,19 @@ struct Run<'r> {
     compiled: &'r mut CompiledRules,
     /// Each rewrite's pattern variables.
     vars: Vec<Vec<egg::Var>>,
+    /// Each rewrite's pattern depth (edges from its root to its deepest variable), `None`
+    /// for a pattern searched as a whole (a multi-root join).
+    depths: Vec<Option<usize>>,
+    /// Semi-naive search: per rewrite, `Some(t)` if every match present at the start of
+    /// iteration `t` was found and applied, so only classes near `changes[t..]` can hold a
+    /// new one; `None`: search everything.
+    seen: Vec<Option<usize>>,
+    /// Per iteration `t`: the classes touched since the start of iteration `t - 1` (new,
+    /// merged, or with new analysis data), as egg reported them to the analysis.
+    changes: Vec<Vec<egg::Id>>,
+    /// The pattern index was last queried with `changes[..t]` known (`Some(t)`), and what
+    /// has been touched since then is in `changes[t..]` and the analysis's list.
+    indexed: Option<usize>,
     /// The matches that changed the e-graph: rule, e-class and the variables' classes, all
     /// canonical when applied.
     done: FxHashSet<Vec<usize>>,
@@ -463,7 +499,15 @@ impl<'r> Run<'r> {
                 return None;
             }
             if let Some(index) = self.index {
-                let found = newly_found(index, egraph, &self.compiled.attempted);
+                // The changes since the last query are those of this iteration's entry in
+                // `changes`, pushed by `iteration` below, and of what has been touched since.
+                let since =
+                    (self.indexed.replace(self.changes.len())).filter(|_| self.limits.semi_naive);
+                let only = since.map(|t| {
+                    let touched = self.changes[t..].iter().flatten();
+                    frontier(egraph, touched.chain(&egraph.analysis.touched), INDEX_DEPTH)
+                });
+                let found = newly_found(index, egraph, &self.compiled.attempted, only.as_ref());
                 if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
                     // Rules that found no place before have one now: compiled, they join
                     // the run in rule order, with fresh schedules.
@@ -494,13 +538,22 @@ impl<'r> Run<'r> {
         // The rewrites of this iteration, shared: matches borrow their patterns while the
         // loop's state changes.
         let rewrites = self.compiled.rewrites.clone();
+        self.changes
+            .push(std::mem::take(&mut egraph.analysis.touched));
+        let seen_before = self.seen.clone();
         let t = Instant::now();
         let (matches, mut stop) = self.search(&rewrites, egraph, i, &mut report.banned);
         report.search = t.elapsed();
         let t = Instant::now();
         let mut applied = vec![0; rewrites.len()];
         if stop.is_none() {
-            stop = self.apply(&rewrites, egraph, matches, &mut applied);
+            if let Err((cut, reason)) = self.apply(&rewrites, egraph, &matches, &mut applied) {
+                // The matches of these rules were not all applied: they are not seen.
+                for (r, _) in &matches[cut..] {
+                    self.seen[*r] = seen_before[*r];
+                }
+                stop = Some(reason);
+            }
         }
         report.applied = (self.compiled.order.iter())
             .filter(|&&r| applied[r] > 0)
@@ -536,14 +589,40 @@ impl<'r> Run<'r> {
         }
     }
 
-    /// The pattern variables of every rewrite, after rewrites were added.
+    /// The pattern variables and depths of every rewrite, after rewrites were added.
     fn refresh_vars(&mut self) {
         let known = self.vars.len();
-        (self.vars).extend(
-            self.compiled.rewrites[known..]
-                .iter()
-                .map(|rw| rw.searcher.vars()),
-        );
+        for rw in &self.compiled.rewrites[known..] {
+            self.vars.push(rw.searcher.vars());
+            self.depths
+                .push(rw.searcher.get_pattern_ast().map(pattern_depth));
+            self.seen.push(None);
+        }
+    }
+
+    /// The classes where rule `r` can have a match it has not seen, if it has seen all
+    /// matches up to some iteration: the classes touched since then and their ancestors up
+    /// to the pattern's depth (a match reads only the classes its pattern reaches from its
+    /// root, and their analysis data). `frontiers` caches them by (iteration, depth).
+    fn unseen<'f>(
+        &self,
+        egraph: &PtirEGraph,
+        r: usize,
+        frontiers: &'f mut Vec<((usize, usize), FxHashSet<egg::Id>)>,
+    ) -> Option<&'f FxHashSet<egg::Id>> {
+        if !self.limits.semi_naive {
+            return None;
+        }
+        let (since, depth) = (self.seen[r]?, self.depths[r]?);
+        let at = match frontiers.iter().position(|(k, _)| *k == (since, depth)) {
+            Some(at) => at,
+            None => {
+                let touched = self.changes[since..].iter().flatten();
+                frontiers.push(((since, depth), frontier(egraph, touched, depth)));
+                frontiers.len() - 1
+            }
+        };
+        Some(&frontiers[at].1)
     }
 
     /// Searches every rule the scheduler lets run, in rule order; stops early at the deadline.
@@ -555,6 +634,7 @@ impl<'r> Run<'r> {
         banned: &mut Vec<String>,
     ) -> (Vec<(usize, Matches<'a>)>, Option<StopReason>) {
         let mut out = Vec::new();
+        let mut frontiers = Vec::new();
         for k in 0..self.compiled.order.len() {
             let r = self.compiled.order[k];
             let rw = &rewrites[r];
@@ -563,7 +643,8 @@ impl<'r> Run<'r> {
                 continue;
             };
             let limit = threshold.saturating_add(1);
-            let Some(ms) = search_until(rw, egraph, limit, self.deadline) else {
+            let only = self.unseen(egraph, r, &mut frontiers);
+            let Some(ms) = search_until(rw, egraph, only, limit, self.deadline) else {
                 return (out, Some(self.deadline.stop_reason()));
             };
             let found: usize = ms.iter().map(|m| m.substs.len()).sum();
@@ -572,6 +653,9 @@ impl<'r> Run<'r> {
                 banned.push(rw.name.to_string());
                 continue;
             }
+            // Applied in this iteration (unless a limit cuts the application short: see
+            // `iteration`), every match present now has been seen.
+            self.seen[r] = Some(i + 1);
             if !ms.is_empty() {
                 out.push((r, ms));
             }
@@ -580,19 +664,21 @@ impl<'r> Run<'r> {
     }
 
     /// Applies the matches one at a time, skipping those that changed the e-graph before,
-    /// and checking the limits in between.
+    /// and checking the limits in between; a limit gives the position in `matches` of the
+    /// rule whose matches it cut short, and the reason.
     fn apply(
         &mut self,
         rewrites: &[Arc<PtirRewrite>],
         egraph: &mut PtirEGraph,
-        matches: Vec<(usize, Matches<'_>)>,
+        matches: &[(usize, Matches<'_>)],
         applied: &mut [usize],
-    ) -> Option<StopReason> {
-        for (r, ms) in matches {
+    ) -> Result<(), (usize, StopReason)> {
+        for (at, (r, ms)) in matches.iter().enumerate() {
+            let r = *r;
             let rw = &rewrites[r];
             // A planned rule's applier finds a result it built before by itself.
             let remember = r >= self.compiled.builtin && !self.compiled.planned[r];
-            for m in &ms {
+            for m in ms {
                 for subst in &m.substs {
                     if remember {
                         self.key_of(egraph, r, m.eclass, subst);
@@ -610,12 +696,12 @@ impl<'r> Run<'r> {
                         self.done.insert(self.key.clone());
                     }
                     if let Some(stop) = self.limit_reached(egraph) {
-                        return Some(stop);
+                        return Err((at, stop));
                     }
                 }
             }
         }
-        None
+        Ok(())
     }
 
     /// The time, node or rewrite limit, if reached (checked between matches, too).
@@ -647,11 +733,58 @@ impl<'r> Run<'r> {
     }
 }
 
+/// The canonical classes within `depth` parent steps of a class of `touched`.
+fn frontier<'t>(
+    egraph: &PtirEGraph,
+    touched: impl Iterator<Item = &'t egg::Id>,
+    depth: usize,
+) -> FxHashSet<egg::Id> {
+    let mut seen: FxHashSet<egg::Id> = FxHashSet::default();
+    let mut layer: Vec<egg::Id> = touched
+        .map(|&id| egraph.find(id))
+        .filter(|&id| seen.insert(id))
+        .collect();
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for &id in &layer {
+            for parent in egraph[id].parents() {
+                let parent = egraph.find(parent);
+                if seen.insert(parent) {
+                    next.push(parent);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        layer = next;
+    }
+    seen
+}
+
+/// The number of e-node edges from a pattern's root (its last node) to its deepest node.
+fn pattern_depth(ast: &egg::PatternAst<PtirNode>) -> usize {
+    let mut depth = vec![0usize; ast.len()];
+    for (i, node) in ast.as_ref().iter().enumerate() {
+        if let egg::ENodeOrVar::ENode(n) = node {
+            depth[i] = 1 + n
+                .children()
+                .iter()
+                .map(|&c| depth[usize::from(c)])
+                .max()
+                .unwrap_or(0);
+        }
+    }
+    depth.last().copied().unwrap_or(0)
+}
+
 /// At most `limit` matches of `rw`, or `None` if `deadline` passed while searching. A
-/// single-root pattern searches only the e-classes holding its root's kind, as egg does.
+/// single-root pattern searches only the e-classes holding its root's kind, as egg does,
+/// and among them `only` those, if given (semi-naive search: see [`Run::unseen`]).
 fn search_until<'a>(
     rw: &'a PtirRewrite,
     egraph: &PtirEGraph,
+    only: Option<&FxHashSet<egg::Id>>,
     limit: usize,
     deadline: Deadline,
 ) -> Option<Matches<'a>> {
@@ -673,6 +806,7 @@ fn search_until<'a>(
     };
     let mut out = Vec::new();
     let mut left = limit;
+    let classes = classes.filter(|id| only.is_none_or(|only| only.contains(id)));
     for (k, id) in classes.enumerate() {
         if left == 0 {
             break;
@@ -782,6 +916,59 @@ mod tests {
         assert_eq!(s.threshold(0, 7), Some(4 * BACKOFF_MATCH_LIMIT));
         assert_eq!(s.threshold(1, 7), Some(BACKOFF_MATCH_LIMIT));
         assert_eq!(shifted(usize::MAX / 2, 3), usize::MAX - 1);
+    }
+
+    /// Semi-naive search skips only matches that would change nothing: with the simple
+    /// scheduler (whose decisions do not depend on how many matches are found), every
+    /// iteration ends with an e-graph of the same size as a full search's, and the run stops
+    /// for the same reason. On generated programs and matrix chains, with the bundled rules
+    /// (fast-math included, for more merges) and with the index on and off.
+    #[test]
+    fn semi_naive_search_reaches_the_same_egraphs_as_a_full_search() {
+        use ptir_ir::generate::{generate, matrix_chain, GenConfig};
+        let rules = RuleSet::bundled().unwrap();
+        let mut programs: Vec<ptir_ir::Program> = (0..20)
+            .map(|seed| generate(&GenConfig::new(seed, 30)))
+            .collect();
+        programs.extend((0..2).map(|seed| matrix_chain(6, seed).unwrap().0));
+        let mut iterations = 0;
+        for pattern_index in [true, false] {
+            for program in &programs {
+                for f in &program.functions {
+                    let run = |semi_naive| {
+                        let limits = Limits {
+                            scheduler: Scheduler::Simple,
+                            time: Duration::from_secs(600),
+                            pattern_index,
+                            semi_naive,
+                            ..Limits::default()
+                        };
+                        let mut lowered = crate::lower(program, &f.name).ok()?;
+                        let report = saturate(&mut lowered, &rules, &limits);
+                        let sizes: Vec<(usize, usize)> = report
+                            .iterations
+                            .iter()
+                            .map(|i| (i.nodes, i.classes))
+                            .collect();
+                        Some((sizes, report.stop, report.rewrites))
+                    };
+                    let (Some(semi), Some(full)) = (run(true), run(false)) else {
+                        continue;
+                    };
+                    assert_eq!(
+                        (&semi.0, &semi.1),
+                        (&full.0, &full.1),
+                        "@{}:\n{program}",
+                        f.name
+                    );
+                    // A match found again can union classes that the rebuild would have
+                    // merged anyway (congruence): counted by a full search only.
+                    assert!(semi.2 <= full.2, "@{}:\n{program}", f.name);
+                    iterations += full.0.len();
+                }
+            }
+        }
+        assert!(iterations > 150, "only {iterations} iterations compared");
     }
 
     #[test]
