@@ -288,19 +288,23 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
 
     fn modify(egraph: &mut PtirEGraph, id: Id) {
         egraph.analysis.touched.push(id);
-        if egraph[id]
-            .nodes
-            .iter()
-            .any(|n| matches!(n, PtirNode::Const(_)))
-        {
-            return;
-        }
-        let data = &egraph[id].data;
-        let (ty, lit) = match (&data.splat, &data.constant, &data.ty) {
-            (Some(s), _, Some(Type::Tensor(ty))) => (ty.clone(), Literal::Splat(*s)),
-            (None, Some(t), _) => (t.ty.clone(), Literal::Dense(t.data.clone())),
+        // Look at the data first: scanning the nodes of every class a union touches would
+        // be quadratic in the size of large classes.
+        let class = &egraph[id];
+        let (ty, splat, dense) = match (&class.data.splat, &class.data.constant, &class.data.ty) {
+            (Some(s), _, Some(Type::Tensor(ty))) => (ty, Some(*s), None),
+            (None, Some(t), _) => (&t.ty, None, Some(&t.data)),
             _ => return,
         };
+        if class.nodes.iter().any(|n| matches!(n, PtirNode::Const(_))) {
+            return;
+        }
+        let lit = match (splat, dense) {
+            (Some(s), _) => Literal::Splat(s),
+            (None, Some(data)) => Literal::Dense(data.clone()),
+            (None, None) => return,
+        };
+        let ty = ty.clone();
         let c = egraph.analysis.tables.constant(&ty, &lit);
         let leaf = egraph.add(PtirNode::Const(c));
         egraph.union(id, leaf);
