@@ -392,6 +392,13 @@ impl Subject for IrSubject<'_, '_> {
             .inst(node)
             .map_or(ValueId(u32::MAX), |inst| inst.operands[i])
     }
+
+    fn may_be_splat(&self, pos: ValueId) -> bool {
+        // As the matcher's splat terms: a `constant` op with all elements equal.
+        self.0
+            .constant(pos)
+            .is_some_and(|l| l.splat_value().is_some())
+    }
 }
 
 impl std::fmt::Debug for FrozenPatternSet {

@@ -24,11 +24,20 @@ fn rules() -> RuleSet {
     rules
 }
 
-/// Canonicalizes `program` with the index on or off; the output and the statistics.
-fn canonicalize(rules: &RuleSet, program: &Program, index: bool) -> (String, GreedyStats) {
+/// Canonicalizes `program` with the index on or off, folding or not (without folding, the
+/// rules with splat constants, `x * 1`, fire instead); the output and the statistics.
+fn canonicalize(
+    rules: &RuleSet,
+    program: &Program,
+    index: bool,
+    fold: bool,
+) -> (String, GreedyStats) {
+    let config = GreedyConfig::canonicalize()
+        .with_pattern_index(index)
+        .with_fold(fold);
     let pass = Canonicalize::with_filtered_rules(rules, &directed_rule_filter())
         .expect("the rules compile")
-        .with_config(GreedyConfig::canonicalize().with_pattern_index(index));
+        .with_config(config);
     let mut p = program.clone();
     let report = pass.run(&mut p).expect("canonicalize runs");
     (p.to_string(), report.greedy.unwrap_or_default())
@@ -42,10 +51,14 @@ fn canonicalize_is_the_same_with_and_without_the_index() {
         .collect();
     programs.push(gpt2_stack(&Gpt2Config::small(2)).expect("the stack builds"));
     let (mut tried, mut tried_indexed, mut rewrites) = (0, 0, 0);
-    for (i, program) in programs.iter().enumerate() {
-        let (with, s_with) = canonicalize(&rules, program, true);
-        let (without, s_without) = canonicalize(&rules, program, false);
-        assert_eq!(with, without, "program {i}");
+    let runs = programs
+        .iter()
+        .enumerate()
+        .flat_map(|p| [(p, true), (p, false)]);
+    for ((i, program), fold) in runs {
+        let (with, s_with) = canonicalize(&rules, program, true, fold);
+        let (without, s_without) = canonicalize(&rules, program, false, fold);
+        assert_eq!(with, without, "program {i}, folding {fold}");
         assert_eq!(s_with.rewrites, s_without.rewrites, "program {i}");
         assert_eq!(s_with.folds, s_without.folds, "program {i}");
         assert!(s_with.attempts <= s_without.attempts, "program {i}");

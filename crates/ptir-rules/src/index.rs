@@ -5,15 +5,17 @@
 //! A rule's first root is read, down to [`INDEX_DEPTH`] op levels, as a preorder sequence of
 //! symbols: an op term is its head (kind, callee, operand count) followed by one symbol per
 //! attribute slot (a literal, or *any* for a variable or `?_`) and then its operands'
-//! sequences; a value variable, a splat constant, a reference to a named term and everything
-//! below the depth limit is `*`, which matches any subtree. The sequences are stored in a
+//! sequences; a splat constant is *splat*, which matches a position the subject says may be a
+//! splat constant ([`Subject::may_be_splat`]); a value variable, a reference to a named term
+//! and everything below the depth limit is `*`, which matches any subtree. The sequences are stored in a
 //! trie, and a query walks the trie and the subject together, through a [`Subject`]: what is
 //! at a position (one defining op for an SSA value, the e-nodes of an e-class) and the head,
 //! attributes and operands of each of them.
 //!
 //! **The index only over-approximates.** Every symbol is a condition that both engines'
 //! matchers check too (the op kind, the callee by [`callee_matches`], the operand count, an
-//! attribute literal by [`AttrValue::same`]), and everything else — repeated variables,
+//! attribute literal by [`AttrValue::same`], a splat term's operand being a splat constant),
+//! and everything else — repeated variables,
 //! splat values, constraints, stated result types, further roots — is left to the engine, so
 //! a rule the index leaves out cannot match there. Tested against unindexed matching in both
 //! engines.
@@ -129,6 +131,16 @@ pub trait Subject {
 
     /// The position of operand `i` of `node`.
     fn operand(&self, node: Self::Node, i: usize) -> Self::Pos;
+
+    /// Can a splat term (`(splat 0)`) match at `pos`: is it a constant whose elements are
+    /// all equal? A subject may answer `true` when it cannot tell (the default). The greedy
+    /// driver tells; an e-graph does not, since a class can become a splat constant in the
+    /// middle of an iteration (the saturation loop asks the index only which rules to
+    /// compile, and a rule compiled one iteration later would apply later).
+    fn may_be_splat(&self, pos: Self::Pos) -> bool {
+        let _ = pos;
+        true
+    }
 }
 
 /// The subject positions a query has still to visit, the next on top.
@@ -146,6 +158,8 @@ struct Node {
     rules: Vec<u32>,
     /// `*` at an operand position.
     star: Option<u32>,
+    /// A splat constant at an operand position.
+    splat: Option<u32>,
     /// Op heads at an operand position.
     ops: FxHashMap<OpSym, u32>,
     /// The op kinds among `ops`, sorted, without duplicates.
@@ -160,6 +174,7 @@ struct Node {
 #[derive(Clone, Debug)]
 enum Sym<'r> {
     Star,
+    Splat,
     Op(OpSym),
     AnyAttr,
     Lit(&'r AttrValue),
@@ -224,6 +239,10 @@ impl PatternIndex {
     fn sequence<'r>(&mut self, p: &'r Pattern, root: TermId, out: &mut Vec<Sym<'r>>) {
         let mut stack = vec![(root, 0usize)];
         while let Some((t, depth)) = stack.pop() {
+            if depth >= INDEX_DEPTH {
+                out.push(Sym::Star);
+                continue;
+            }
             let Term::Op {
                 key,
                 callee,
@@ -232,13 +251,10 @@ impl PatternIndex {
                 ..
             } = p.term(t)
             else {
-                out.push(Sym::Star);
+                let splat = matches!(p.term(t), Term::Splat { .. });
+                out.push(if splat { Sym::Splat } else { Sym::Star });
                 continue;
             };
-            if depth >= INDEX_DEPTH {
-                out.push(Sym::Star);
-                continue;
-            }
             let callee = match callee {
                 Some(c) => {
                     let next = self.callees.len() as u32;
@@ -260,6 +276,7 @@ impl PatternIndex {
         let n = &mut self.nodes[node];
         let slot = match sym {
             Sym::Star => n.star.get_or_insert(fresh),
+            Sym::Splat => n.splat.get_or_insert(fresh),
             Sym::AnyAttr => n.any_attr.get_or_insert(fresh),
             Sym::Op(h) => {
                 if let Err(i) = n.op_keys.binary_search(&h.0) {
@@ -328,7 +345,7 @@ impl PatternIndex {
         let mut dead = vec![false; self.nodes.len()];
         for i in (0..self.nodes.len()).rev() {
             let n = &self.nodes[i];
-            let mut children = (n.star.iter().chain(n.any_attr.iter()))
+            let mut children = (n.star.iter().chain(&n.splat).chain(&n.any_attr))
                 .chain(n.ops.values())
                 .chain(n.lits.values().flatten().map(|(_, c)| c));
             dead[i] = n.rules.iter().all(|&r| known(r)) && children.all(|&c| dead[c as usize]);
@@ -402,6 +419,11 @@ impl<S: Subject> Query<'_, S> {
         let Some(pos) = self.stack.pop() else { return };
         if let Some(star) = n.star {
             self.walk(star as usize);
+        }
+        if let Some(splat) = n.splat {
+            if self.subject.may_be_splat(pos) {
+                self.walk(splat as usize);
+            }
         }
         if !n.ops.is_empty() {
             let s = self.subject;
