@@ -37,6 +37,9 @@ pub struct PtirAnalysis {
     pub tables: Tables,
     /// Merges of classes with different types (rule bugs); empty in a healthy run.
     pub type_errors: Vec<String>,
+    /// With explanations on (`--explain`), which rule application added which e-nodes
+    /// (`crate::explain`); `None` otherwise.
+    pub created: Option<Vec<crate::explain::Creation>>,
 }
 
 /// What the analysis knows of a class.
@@ -297,6 +300,11 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
         };
         let c = egraph.analysis.tables.constant(&ty, &lit);
         let leaf = egraph.add(PtirNode::Const(c));
-        egraph.union(id, leaf);
+        if egraph.are_explanations_enabled() {
+            // The step the explanation names (egg's `union` would name this line).
+            egraph.union_trusted(id, leaf, ptir_rules::explain::FOLD_STEP);
+        } else {
+            egraph.union(id, leaf);
+        }
     }
 }

@@ -40,6 +40,7 @@
 
 mod analysis;
 mod engine;
+mod explain;
 mod extraction;
 mod join;
 mod language;

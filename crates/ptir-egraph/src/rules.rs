@@ -864,7 +864,7 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
         eclass: Id,
         subst: &Subst,
         _ast: Option<&PatternAst<PtirNode>>,
-        _rule_name: Symbol,
+        rule_name: Symbol,
     ) -> Vec<Id> {
         let Some(roots) = self.roots(eclass, subst) else {
             return vec![];
@@ -903,7 +903,7 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
             (roots.iter().zip(results)).all(|(r, x)| egraph[*r].data.ty == egraph[*x].data.ty)
         });
         if let Some(results) = planned {
-            return union_roots(egraph, roots, results);
+            return union_roots(egraph, roots, results, rule_name);
         }
         let root_types: Vec<Type> = roots
             .iter()
@@ -921,19 +921,21 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
                 return vec![];
             }
         };
-        union_roots(egraph, roots, results)
+        union_roots(egraph, roots, results, rule_name)
     }
 }
 
-/// Unions each matched root with its result; returns the roots that changed.
+/// Unions each matched root with its result, justified by `rule` (what egg's explanations
+/// name, `--explain`); returns the roots that changed.
 fn union_roots(
     egraph: &mut PtirEGraph,
     roots: Ids,
     results: impl IntoIterator<Item = Id>,
+    rule: Symbol,
 ) -> Vec<Id> {
     let mut changed = Vec::new();
     for (root, result) in roots.into_iter().zip(results) {
-        if egraph.union(root, result) {
+        if egraph.union_trusted(root, result, rule) {
             changed.push(root);
         }
     }
@@ -1017,7 +1019,7 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
         eclass: Id,
         subst: &Subst,
         _ast: Option<&PatternAst<PtirNode>>,
-        _rule_name: Symbol,
+        rule_name: Symbol,
     ) -> Vec<Id> {
         let (Some(t), Some(i)) = (subst.get(self.t), subst.get(self.i)) else {
             return vec![];
@@ -1037,7 +1039,9 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
             .collect();
         let mut changed = Vec::new();
         for x in elements {
-            if egraph[x].data.ty == egraph[eclass].data.ty && egraph.union(eclass, x) {
+            if egraph[x].data.ty == egraph[eclass].data.ty
+                && egraph.union_trusted(eclass, x, rule_name)
+            {
                 changed.push(eclass);
             }
         }
