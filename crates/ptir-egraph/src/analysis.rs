@@ -299,10 +299,14 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
             _ => return,
         };
         let c = egraph.analysis.tables.constant(&ty, &lit);
+        let before = egraph.nodes().len();
         let leaf = egraph.add(PtirNode::Const(c));
         if egraph.are_explanations_enabled() {
-            // The step the explanation names (egg's `union` would name this line).
-            egraph.union_trusted(id, leaf, ptir_rules::explain::FOLD_STEP);
+            // The step explanations name (egg's `union` would name this line), and the
+            // constant's e-node exists because the class folded.
+            let fold = egg::Symbol::from(ptir_rules::explain::FOLD_STEP);
+            crate::explain::record_creation(egraph, before, crate::explain::Root::Class(id), fold);
+            egraph.union_trusted(id, leaf, fold);
         } else {
             egraph.union(id, leaf);
         }

@@ -1,23 +1,27 @@
-//! `--explain` under saturation: for each instruction of the lifted output, the chain of rules
-//! that derived its e-node from the input, read from egg's explanations.
+//! `--explain` under saturation: for each instruction of the lifted output, the chain of rule
+//! applications that made its e-node, from the input's e-nodes.
 //!
-//! With explanations on ([`crate::lower`] with `explain`), egg gives every e-node its own id and
-//! records every union with its justification: each rule application unions the match's root
-//! with its result under the rule's name (`rules.rs`, `union_trusted`), the analysis's
-//! constant folding under `fold`. Beside them this module records which rule application
-//! added which e-nodes ([`Creation`]: a result's inner ops are new classes that no union
-//! touches).
+//! With explanations on ([`crate::lower`] with `explain`), egg gives every e-node it is handed
+//! its own id (congruent copies included) and records every union with its justification: a
+//! rule application unions the match's root with its result under the rule's name (`rules.rs`,
+//! `union_trusted`), the analysis's constant folding under `fold`. So the ids an application
+//! allocates are exactly the e-nodes it added, which this module records ([`Creation`]: the
+//! rule and the root e-node it was applied at, `record_creation`).
 //!
-//! egg's own `explain_equivalence` builds a proof term by recursion over the terms' depth and
-//! the nesting of congruences, which follow the input's size (a chain of 100k ops is a term
-//! 100k deep), and computes a proof of every congruence below the node asked about. Here the
-//! proof forest is read back as plain edges instead (`EGraph::get_union_equalities`: the
-//! rule-justified unions) and searched iteratively, one node at a time: e-nodes equal up to
-//! their children's classes are one vertex (egg's congruence edges join nothing else), a
-//! rule union or a creation is an edge, and one breadth-first search from every input e-node
-//! gives each vertex its shortest derivation. An output op's chain is its own e-node's
-//! derivation: how the children's classes came to hold what was chosen for them is their own
-//! instructions' explanation. The work is linear in the e-graph; each chain walks at most
+//! An output op is explained by why its e-node exists (egg's "explain existence"), not by a
+//! proof that it equals the input op of its class: the shortest such proof may run through
+//! unions that created nothing (`x = neg(neg(x))` proves nothing about how an op of `x`'s
+//! class came about). An e-node of the input has an empty chain (unchanged); an e-node a rule
+//! application added has the chain of the root e-node it was applied at, followed by the rule.
+//! E-nodes equal up to their children's classes are one vertex, whose chain is the shortest of
+//! its members': how the children's classes came to hold what was chosen for them is their own
+//! instructions' explanation.
+//!
+//! egg's own `explain_equivalence` and `explain_existance` build proof terms by recursion over
+//! the terms' depth and the nesting of congruences, both of which follow the input's size (a
+//! chain of 100k ops is a term 100k deep). Here the record is read in one iterative pass in id
+//! order (a root always existed before the e-nodes its application added, so its chain is
+//! known by then); the work is linear in the e-graph, and each chain walks at most
 //! [`CHAIN_LIMIT`] steps.
 
 use crate::analysis::PtirEGraph;
@@ -27,22 +31,30 @@ use egg::{Id, Language, Symbol};
 use ptir_ir::ValueId;
 use ptir_rules::explain::{Chain, Derivation, CHAIN_LIMIT};
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// E-nodes one rule application added: uncanonical ids `start..end`, made applying `rule` at
-/// the class `root`.
+/// Where a rule application was applied: the root's own e-node (children the classes of the
+/// match), or, when the rule's root is no op (the analysis's folding), the class.
+#[derive(Clone, Debug)]
+pub enum Root {
+    /// The matched root e-node.
+    Node(PtirNode),
+    /// A class (its leader e-node stands for it).
+    Class(Id),
+}
+
+/// E-nodes one application added: uncanonical ids `start..end`, made by `rule` at `root`.
 #[derive(Clone, Debug)]
 pub struct Creation {
     start: u32,
     end: u32,
-    root: Id,
+    root: Root,
     rule: Symbol,
 }
 
-/// Records the e-nodes added since there were `before` (by applying `rule` at `root`), if
+/// Records the e-nodes added since there were `before`, by `rule` applied at `root`, if
 /// explanations are on.
-pub(crate) fn record_creation(egraph: &mut PtirEGraph, before: usize, root: Id, rule: Symbol) {
+pub(crate) fn record_creation(egraph: &mut PtirEGraph, before: usize, root: Root, rule: Symbol) {
     let end = egraph.nodes().len();
     if end > before {
         if let Some(log) = egraph.analysis.created.as_mut() {
@@ -56,27 +68,18 @@ pub(crate) fn record_creation(egraph: &mut PtirEGraph, before: usize, root: Id, 
     }
 }
 
-/// The step name of a vertex no input e-node reaches (not expected: every e-node is an input
-/// e-node, added by a rule application, or joined to one by a union).
+/// The step name of an e-node nothing explains (not expected: every e-node the extractor can
+/// choose is an input e-node or was added by a recorded application).
 const UNEXPLAINED: &str = "(no derivation found)";
 
-/// An edge of the derivation graph: to vertex `to` by `rule` (`backward`: the rule's result
-/// side to its source side).
+/// How an e-node came about.
 #[derive(Clone, Copy, Debug)]
-struct Edge {
-    to: u32,
-    rule: Symbol,
-    backward: bool,
-}
-
-/// How the search reached a vertex.
-#[derive(Clone, Copy, Debug)]
-struct Reached {
-    /// Steps from an input vertex.
+struct Made {
+    /// Steps from an input e-node.
     dist: u32,
-    /// The vertex before and the edge taken (`None` for an input vertex).
-    from: Option<(u32, Symbol, bool)>,
-    /// The input instruction the derivation starts from.
+    /// The e-node it was made from and the step (`None` for an input e-node).
+    from: Option<(u32, Symbol)>,
+    /// The input instruction its derivation starts from.
     base: Option<ValueId>,
 }
 
@@ -88,118 +91,110 @@ pub(crate) fn derivations(l: &Lowered, emitted: &[(ValueId, PtirNode)]) -> Vec<D
         return Vec::new();
     };
     let eg = &l.egraph;
+    let canonical = |n: &PtirNode| n.clone().map_children(|c| eg.find(c));
     // Vertices: e-nodes equal up to their children's classes.
     let mut vertex_of_node: FxHashMap<PtirNode, u32> = FxHashMap::default();
     let mut vertex: Vec<u32> = Vec::with_capacity(eg.nodes().len());
     for n in eg.nodes() {
-        let key = n.clone().map_children(|c| eg.find(c));
         let next = vertex_of_node.len() as u32;
-        vertex.push(*vertex_of_node.entry(key).or_insert(next));
+        vertex.push(*vertex_of_node.entry(canonical(n)).or_insert(next));
     }
-    let mut edges: Vec<Vec<Edge>> = vec![Vec::new(); vertex_of_node.len()];
-    let mut add_edge = |a: Id, b: Id, rule: Symbol, both: bool| {
-        let (va, vb) = (vertex[usize::from(a)], vertex[usize::from(b)]);
-        if va != vb {
-            edges[va as usize].push(Edge {
-                to: vb,
-                rule,
-                backward: false,
-            });
-            if both {
-                edges[vb as usize].push(Edge {
-                    to: va,
-                    rule,
-                    backward: true,
-                });
+    // What made each e-node: the first record that names it (a constant the analysis folded
+    // while a rule's result was added is the fold's, made from the rule's e-node).
+    let mut maker: Vec<Option<(u32, Symbol)>> = vec![None; vertex.len()];
+    for c in eg.analysis.created.iter().flatten() {
+        let root = match &c.root {
+            Root::Node(n) => vertex_of_node.get(&canonical(n)).copied(),
+            Root::Class(id) => vertex.get(usize::from(*id)).copied(),
+        };
+        let Some(root) = root else { continue };
+        for id in c.start..c.end {
+            if let Some(m @ None) = maker.get_mut(id as usize) {
+                *m = Some((root, c.rule));
             }
         }
-    };
-    for (a, b, rule) in eg.get_union_equalities() {
-        add_edge(a, b, rule, true);
     }
-    for c in eg.analysis.created.iter().flatten() {
-        for id in c.start..c.end {
-            add_edge(c.root, Id::from(id as usize), c.rule, false);
-        }
-    }
-    // One breadth-first search from every input e-node, in id order (deterministic).
     let mut base_of: FxHashMap<u32, ValueId> = FxHashMap::default();
     for &(node, value) in &input.values {
-        base_of.entry(vertex[usize::from(node)]).or_insert(value);
+        base_of.entry(usize::from(node) as u32).or_insert(value);
     }
-    let mut reached: Vec<Option<Reached>> = vec![None; edges.len()];
-    let mut queue = VecDeque::new();
-    for &v in &vertex[..input.count.min(vertex.len())] {
-        if reached[v as usize].is_none() {
-            reached[v as usize] = Some(Reached {
+    // In id order: each e-node's derivation, and each vertex's best member so far.
+    let mut made: Vec<Option<Made>> = vec![None; vertex.len()];
+    let mut best: Vec<Option<u32>> = vec![None; vertex_of_node.len()];
+    for id in 0..vertex.len() {
+        let m = if id < input.count {
+            Some(Made {
                 dist: 0,
                 from: None,
-                base: base_of.get(&v).copied(),
-            });
-            queue.push_back(v);
-        }
-    }
-    while let Some(v) = queue.pop_front() {
-        let Some(at) = reached[v as usize] else {
-            continue;
+                base: base_of.get(&(id as u32)).copied(),
+            })
+        } else {
+            maker[id].and_then(|(root, rule)| {
+                let from = best[root as usize]?;
+                let f = made[from as usize]?;
+                Some(Made {
+                    dist: f.dist + 1,
+                    from: Some((from, rule)),
+                    base: f.base,
+                })
+            })
         };
-        for e in &edges[v as usize] {
-            if reached[e.to as usize].is_none() {
-                reached[e.to as usize] = Some(Reached {
-                    dist: at.dist + 1,
-                    from: Some((v, e.rule, e.backward)),
-                    base: at.base,
-                });
-                queue.push_back(e.to);
-            }
+        let Some(m) = m else { continue };
+        made[id] = Some(m);
+        let v = vertex[id] as usize;
+        let better = match best[v].and_then(|b| made[b as usize]) {
+            Some(b) => m.dist < b.dist || (m.dist == b.dist && b.base.is_none() && m.base.is_some()),
+            None => true,
+        };
+        if better {
+            best[v] = Some(id as u32);
         }
     }
     let mut names = StepNames::default();
     emitted
         .iter()
         .map(|(value, node)| {
-            let found = vertex_of_node.get(node).and_then(|&v| reached[v as usize]);
-            let Some(r) = found else {
+            let found = vertex_of_node
+                .get(node)
+                .and_then(|&v| best[v as usize])
+                .and_then(|b| made[b as usize]);
+            let Some(m) = found else {
                 return Derivation {
                     value: *value,
                     base: None,
                     chain: Chain::from_steps(0, [Arc::from(UNEXPLAINED)]),
                 };
             };
-            // The last CHAIN_LIMIT steps, walked back from the vertex.
+            // The last CHAIN_LIMIT steps, walked back from the e-node.
             let mut steps = Vec::new();
-            let mut at = r;
-            while let (Some((prev, rule, backward)), true) = (at.from, steps.len() < CHAIN_LIMIT) {
-                steps.push(names.get(rule, backward));
-                match reached[prev as usize] {
-                    Some(p) => at = p,
+            let mut at = m;
+            while let (Some((from, rule)), true) = (at.from, steps.len() < CHAIN_LIMIT) {
+                steps.push(names.get(rule));
+                match made[from as usize] {
+                    Some(f) => at = f,
                     None => break,
                 }
             }
             steps.reverse();
-            let elided = (r.dist as usize).saturating_sub(steps.len());
+            let elided = (m.dist as usize).saturating_sub(steps.len());
             Derivation {
                 value: *value,
-                base: r.base,
+                base: m.base,
                 chain: Chain::from_steps(elided, steps),
             }
         })
         .collect()
 }
 
-/// Step names, made once per rule and direction.
+/// Step names, made once per rule.
 #[derive(Default)]
-struct StepNames(FxHashMap<(Symbol, bool), Arc<str>>);
+struct StepNames(FxHashMap<Symbol, Arc<str>>);
 
 impl StepNames {
-    /// `rule`, or `rule (backward)` for a union read from its result to its source.
-    fn get(&mut self, rule: Symbol, backward: bool) -> Arc<str> {
+    fn get(&mut self, rule: Symbol) -> Arc<str> {
         self.0
-            .entry((rule, backward))
-            .or_insert_with(|| match backward {
-                false => Arc::from(rule.as_str()),
-                true => Arc::from(format!("{rule} (backward)")),
-            })
+            .entry(rule)
+            .or_insert_with(|| Arc::from(rule.as_str()))
             .clone()
     }
 }

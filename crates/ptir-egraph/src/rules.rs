@@ -14,6 +14,7 @@
 //! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
+use crate::explain::{record_creation, Root};
 use crate::analysis::PtirEGraph;
 use crate::join::JoinPattern;
 use crate::language::{AttrId, OpKind, PtirNode};
@@ -822,6 +823,22 @@ fn lookup_term(
         },
         Term::Splat { .. } => subst.get(slot_var('s', t, 0)).copied(),
         Term::Native { .. } => None, // results only
+        Term::Op { .. } => egraph.lookup(source_node(rule, variant, egraph, subst, t)?),
+    }
+}
+
+/// The e-node of source term `t` under `subst` (children: the classes of its operands and
+/// attributes), if `t` is an op, or names one.
+fn source_node(
+    rule: &Rule,
+    variant: &Variant,
+    egraph: &PtirEGraph,
+    subst: &Subst,
+    t: TermId,
+) -> Option<PtirNode> {
+    match rule.source.term(t) {
+        Term::Value(v) => source_node(rule, variant, egraph, subst, named_source_term(rule, v)?),
+        Term::Splat { .. } | Term::Native { .. } => None,
         Term::Op {
             key,
             operands,
@@ -852,7 +869,7 @@ fn lookup_term(
                 .find(|(id, _)| *id == t)
                 .map(|(_, k)| *k)
                 .unwrap_or(OpKind::pure(*key));
-            egraph.lookup(PtirNode::Op(kind, children))
+            Some(PtirNode::Op(kind, children))
         }
     }
 }
@@ -864,6 +881,29 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
         eclass: Id,
         subst: &Subst,
         _ast: Option<&PatternAst<PtirNode>>,
+        rule_name: Symbol,
+    ) -> Vec<Id> {
+        let before = egraph.nodes().len();
+        let changed = self.apply_match(egraph, eclass, subst, rule_name);
+        if egraph.analysis.created.is_some() && egraph.nodes().len() > before {
+            // With explanations on (`--explain`): the e-nodes this application added exist
+            // because of it, applied at the first root's own e-node.
+            let root = (self.rule.source.roots.first())
+                .and_then(|&t| source_node(&self.rule, &self.variant, egraph, subst, t))
+                .map_or(Root::Class(eclass), Root::Node);
+            record_creation(egraph, before, root, rule_name);
+        }
+        changed
+    }
+}
+
+impl RuleApplier {
+    /// [`Applier::apply_one`] without the record of what it added.
+    fn apply_match(
+        &self,
+        egraph: &mut PtirEGraph,
+        eclass: Id,
+        subst: &Subst,
         rule_name: Symbol,
     ) -> Vec<Id> {
         let Some(roots) = self.roots(eclass, subst) else {

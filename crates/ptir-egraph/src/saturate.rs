@@ -601,11 +601,9 @@ impl<'r> Run<'r> {
                         }
                     }
                     let ast = m.ast.as_deref();
-                    let before = egraph.nodes().len();
                     let n = (rw.applier)
                         .apply_one(egraph, m.eclass, subst, ast, rw.name)
                         .len();
-                    crate::explain::record_creation(egraph, before, m.eclass, rw.name);
                     applied[r] += n;
                     self.total += n;
                     if remember && n > 0 {
