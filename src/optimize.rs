@@ -1,11 +1,11 @@
 //! `optimize`: one program through one engine, with a report.
 
+use crate::explain::{self, Snapshot};
 use crate::options::{Engine, Options};
 use crate::report::{
     Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
     StepLog,
 };
-use crate::explain::{self, Snapshot};
 use crate::Error;
 use ptir_egraph::{EngineOptions, FunctionReport};
 use ptir_greedy::{

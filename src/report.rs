@@ -129,9 +129,10 @@ impl fmt::Display for FunctionExplanation {
             "// explain @{}: the rules that derived each op, oldest first",
             self.function
         )?;
-        let width = self.ops.iter().map(|o| o.op.len()).max().unwrap_or(0);
+        let value = self.ops.iter().map(|o| o.value.len()).max().unwrap_or(0);
+        let op = self.ops.iter().map(|o| o.op.len()).max().unwrap_or(0);
         for o in &self.ops {
-            write!(f, "  {} = {:<width$}  ", o.value, o.op)?;
+            write!(f, "  {:>value$} = {:<op$}  ", o.value, o.op)?;
             if o.unchanged() {
                 writeln!(f, "unchanged")?;
                 continue;

@@ -29,7 +29,11 @@ fn explained(src: &str, engine: Engine) -> (ptir::Optimized, Vec<FunctionExplana
         ..Options::default()
     };
     let out = ptir::optimize(&p, &options).expect("it optimizes");
-    let e = out.report.explanations.clone().expect("explanations asked for");
+    let e = out
+        .report
+        .explanations
+        .clone()
+        .expect("explanations asked for");
     (out, e)
 }
 
@@ -64,7 +68,11 @@ fn each_output_op_names_the_rules_that_derived_it_under_both_engines() {
         assert_eq!(exp.elided, 0);
         // Greedy applies sub-neg; saturation may also commute the sum it made, and says so.
         let add = op(f, "add");
-        assert_eq!(add.rules.first().map(String::as_str), Some("sub-neg"), "{engine}: {f}");
+        assert_eq!(
+            add.rules.first().map(String::as_str),
+            Some("sub-neg"),
+            "{engine}: {f}"
+        );
         assert_eq!(out.report.fired("sub-neg"), 1, "{engine}");
     }
 }
@@ -119,13 +127,18 @@ fn without_explain_the_report_has_no_explanations() {
         };
         let out = ptir::optimize(&p, &options).expect("it optimizes");
         assert!(out.report.explanations.is_none(), "{engine}");
-        assert!(out.report.to_json().get("explanations").is_none(), "{engine}");
+        assert!(
+            out.report.to_json().get("explanations").is_none(),
+            "{engine}"
+        );
         assert!(!out.report.to_string().contains("explain"), "{engine}");
     }
     let (out, _) = explained(PROGRAM, Engine::Greedy);
     let json = out.report.to_json();
     assert_eq!(json["explanations"][0]["function"], "f");
-    assert!(json["explanations"][0]["ops"].as_array().is_some_and(|a| !a.is_empty()));
+    assert!(json["explanations"][0]["ops"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
 }
 
 #[test]
@@ -134,23 +147,42 @@ fn the_command_line_prints_the_explanation_on_stderr_and_in_the_json_report() {
         let out = ptir_opt(&["-", "--engine", engine, "--explain"], PROGRAM);
         let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
         assert!(out.status.success(), "{engine}: {stderr}");
-        assert!(stdout.starts_with("func @f("), "{engine}: the program stays on stdout");
+        assert!(
+            stdout.starts_with("func @f("),
+            "{engine}: the program stays on stdout"
+        );
         assert!(stderr.contains("// explain @f:"), "{engine}: {stderr}");
-        let abs = stderr.lines().find(|l| l.contains(" = abs")).unwrap_or_default();
+        let abs = stderr
+            .lines()
+            .find(|l| l.contains(" = abs"))
+            .unwrap_or_default();
         assert!(abs.ends_with("abs-neg"), "{engine}: {stderr}");
-        let exp = stderr.lines().find(|l| l.contains(" = exp")).unwrap_or_default();
+        let exp = stderr
+            .lines()
+            .find(|l| l.contains(" = exp"))
+            .unwrap_or_default();
         assert!(exp.ends_with("unchanged"), "{engine}: {stderr}");
         // The printed value is the output's.
         let value = abs.split_whitespace().next().unwrap_or_default();
-        assert!(stdout.contains(&format!("{value} = abs ")), "{engine}: {stdout}");
+        assert!(
+            stdout.contains(&format!("{value} = abs ")),
+            "{engine}: {stdout}"
+        );
 
-        let out = ptir_opt(&["-", "--engine", engine, "--explain", "--report-json"], PROGRAM);
+        let out = ptir_opt(
+            &["-", "--engine", engine, "--explain", "--report-json"],
+            PROGRAM,
+        );
         assert!(out.status.success(), "{engine}: {}", text(&out.stderr));
         let json: serde_json::Value =
             serde_json::from_slice(&out.stdout).expect("the report is JSON");
-        let ops = json["explanations"][0]["ops"].as_array().cloned().unwrap_or_default();
+        let ops = json["explanations"][0]["ops"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         assert!(
-            ops.iter().any(|o| o["op"] == "abs" && o["rules"][0] == "abs-neg"),
+            ops.iter()
+                .any(|o| o["op"] == "abs" && o["rules"][0] == "abs-neg"),
             "{engine}: {json:#}"
         );
     }
@@ -179,7 +211,9 @@ fn a_chain_of_10k_ops_is_explained_without_overflowing_the_stack() {
         src.push_str(&format!("  %m{i} = neg {neg} : f32[4]\n"));
         neg = format!("%m{i}");
     }
-    src.push_str(&format!("  %a = abs {neg} : f32[4]\n  return {prev}, %a\n}}\n"));
+    src.push_str(&format!(
+        "  %a = abs {neg} : f32[4]\n  return {prev}, %a\n}}\n"
+    ));
     for engine in ENGINES {
         // Run where the test harness runs tests: a thread with its default stack.
         let (out, e) = explained(&src, engine);
@@ -188,7 +222,11 @@ fn a_chain_of_10k_ops_is_explained_without_overflowing_the_stack() {
         let adds = f.ops.iter().filter(|o| o.op == "add").count();
         assert_eq!(adds, N, "{engine}");
         for o in f.ops.iter().filter(|o| o.op == "add") {
-            assert_eq!(o.rules.first().map(String::as_str), Some("sub-neg"), "{engine}");
+            assert_eq!(
+                o.rules.first().map(String::as_str),
+                Some("sub-neg"),
+                "{engine}"
+            );
             assert!(o.rules.len() <= ptir::rules::explain::CHAIN_LIMIT);
         }
         assert!(op(f, "abs").unchanged(), "{engine}");
@@ -212,9 +250,20 @@ fn a_long_chain_is_cut_with_a_count_of_what_was_left_out() {
     let (_, e) = explained(&src, Engine::Greedy);
     let c = op(&e[0], "constant");
     let limit = ptir::rules::explain::CHAIN_LIMIT;
-    assert_eq!((c.rules.len(), c.elided), (limit, N - 1 - limit), "{}", e[0]);
+    assert_eq!(
+        (c.rules.len(), c.elided),
+        (limit, N - 1 - limit),
+        "{}",
+        e[0]
+    );
     assert!(c.rules.iter().all(|r| r == "cse"));
     let line = e[0].to_string();
-    let line = line.lines().find(|l| l.contains("constant")).unwrap_or_default();
-    assert!(line.contains(&format!("… ({} more) → cse → cse", N - 1 - limit)), "{line}");
+    let line = line
+        .lines()
+        .find(|l| l.contains("constant"))
+        .unwrap_or_default();
+    assert!(
+        line.contains(&format!("… ({} more) → cse → cse", N - 1 - limit)),
+        "{line}"
+    );
 }

@@ -143,7 +143,9 @@ pub(crate) fn derivations(l: &Lowered, emitted: &[(ValueId, PtirNode)]) -> Vec<D
         made[id] = Some(m);
         let v = vertex[id] as usize;
         let better = match best[v].and_then(|b| made[b as usize]) {
-            Some(b) => m.dist < b.dist || (m.dist == b.dist && b.base.is_none() && m.base.is_some()),
+            Some(b) => {
+                m.dist < b.dist || (m.dist == b.dist && b.base.is_none() && m.base.is_some())
+            }
             None => true,
         };
         if better {

@@ -14,8 +14,8 @@
 //! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
-use crate::explain::{record_creation, Root};
 use crate::analysis::PtirEGraph;
+use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
 use crate::language::{AttrId, OpKind, PtirNode};
 use egg::{

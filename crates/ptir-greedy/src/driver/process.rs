@@ -6,12 +6,12 @@ use super::{
     GreedyConfig, GreedyError, GreedyReport, GreedyStats, Strictness, Traversal, Violation,
 };
 use crate::fold::{fold, Fold};
-use ptir_rules::explain::{CSE_STEP, FOLD_STEP};
 use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, Candidates, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::analysis::speculation::SPECULATION_BYTE_LIMIT;
 use ptir_ir::{InstId, Literal, Op, OpKey, Scalar, Type};
+use ptir_rules::explain::{CSE_STEP, FOLD_STEP};
 use ptir_rules::StopReason;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;

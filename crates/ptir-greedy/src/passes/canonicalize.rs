@@ -2,11 +2,11 @@
 //! folding and the canonicalization patterns, on every function.
 
 use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
-use ptir_rules::explain::Provenance;
 use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats};
 use crate::pattern::{FrozenPatternSet, PatternSet};
 use crate::rules::CompileError;
 use ptir_ir::Program;
+use ptir_rules::explain::Provenance;
 use ptir_rules::{RuleFilter, RuleSet};
 use std::rc::Rc;
 

@@ -12,11 +12,11 @@
 //! a merge also requires that the earlier op dominate the later one.
 
 use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
-use ptir_rules::explain::Provenance;
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Program};
+use ptir_rules::explain::Provenance;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
