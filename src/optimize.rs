@@ -255,6 +255,10 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         &mut report,
         provenance.as_mut(),
     )?;
+    if let Some(p) = provenance.as_mut() {
+        // Value numbers the pipeline freed may be given again by what follows.
+        p.retain_defined(&program);
+    }
     for name in keep_extern_definitions(&mut program, definitions) {
         if let Some(p) = provenance.as_mut() {
             p.take_function(&name); // the input's own body: every op carried through

@@ -267,3 +267,33 @@ fn a_long_chain_is_cut_with_a_count_of_what_was_left_out() {
         "{line}"
     );
 }
+
+/// What `optimize` does after the pipeline is a step too: outlining a fused call.
+#[test]
+fn outlining_is_a_step() {
+    let p = ptir::ir::parse(include_str!("../corpus/softmax.ptir")).expect("the corpus parses");
+    let options = Options {
+        outline: true,
+        explain: true,
+        ..Options::default()
+    };
+    let out = ptir::optimize(&p, &options).expect("it optimizes");
+    let e = out.report.explanations.expect("asked for");
+    let softmax = e
+        .iter()
+        .find(|f| f.function == "softmax")
+        .expect("@softmax");
+    assert_eq!(
+        op(softmax, "call").rules,
+        ["softmax-last-axis", "outline"],
+        "{softmax}"
+    );
+    let outlined = e
+        .iter()
+        .find(|f| f.function != "softmax")
+        .expect("the outlined function");
+    assert!(
+        outlined.ops.iter().all(|o| o.rules == ["outline"]),
+        "{outlined}"
+    );
+}

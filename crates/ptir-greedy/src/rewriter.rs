@@ -335,9 +335,12 @@ impl<'c> ProgramRewriter<'c> {
             }
         };
         if let Some(t) = self.provenance.as_mut() {
-            if let Some(chain) = t.inserted_chain() {
-                t.chains.insert(id.value(), chain);
-            }
+            // Outside a step, a new op is as good as an input op (a freed value number may
+            // come back: it starts afresh).
+            match t.inserted_chain() {
+                Some(chain) => t.chains.insert(id.value(), chain),
+                None => t.chains.remove(&id.value()),
+            };
         }
         notify!(self, on_inserted, notify_inserted(id));
         id

@@ -28,8 +28,8 @@
 //! assert!(p.chain("f", ValueId(3)).is_none());
 //! ```
 
-use ptir_ir::ValueId;
-use rustc_hash::FxHashMap;
+use ptir_ir::{Program, ValueId};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -175,6 +175,22 @@ impl Provenance {
         self.functions.get(function)?.get(&value)
     }
 
+    /// Drops the chains of values `program` no longer defines (erased ops, removed
+    /// functions), so that a later op given a freed value number starts afresh.
+    pub fn retain_defined(&mut self, program: &Program) {
+        self.functions.retain(|name, chains| {
+            let Some(f) = program.function(name) else {
+                return false;
+            };
+            let mut defined = FxHashSet::default();
+            f.body.walk(&mut |i, _| {
+                defined.insert(i.result);
+            });
+            chains.retain(|v, _| defined.contains(v));
+            true
+        });
+    }
+
     /// Replaces function `function`'s chains by those of a pass that renumbered it: each
     /// output value gets its base's chain followed by its own.
     pub fn derive(&mut self, function: &str, derivations: impl IntoIterator<Item = Derivation>) {
@@ -211,6 +227,22 @@ mod tests {
         assert_eq!(c.elided(), 5);
         assert_eq!(c.rules().next(), Some("r5"));
         assert!(c.to_string().starts_with("… (5 more) → r5 → r6"), "{c}");
+    }
+
+    #[test]
+    fn chains_of_values_no_longer_defined_are_dropped() {
+        let program = ptir_ir::parse(
+            "func @f(%0: f32[2]) -> (f32[2]) {\n  %1 = neg %0 : f32[2]\n  return %1\n}\n",
+        )
+        .unwrap();
+        let mut p = Provenance::default();
+        p.function_mut("f").insert(ValueId(1), chain(&["a"]));
+        p.function_mut("f").insert(ValueId(7), chain(&["b"]));
+        p.function_mut("gone").insert(ValueId(1), chain(&["c"]));
+        p.retain_defined(&program);
+        assert!(p.chain("f", ValueId(1)).is_some());
+        assert!(p.chain("f", ValueId(7)).is_none());
+        assert!(p.chain("gone", ValueId(1)).is_none());
     }
 
     #[test]

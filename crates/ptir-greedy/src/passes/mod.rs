@@ -36,16 +36,17 @@ pub trait Pass {
 
     /// Runs it, keeping `provenance` current (`--explain`): the chain of rules behind every
     /// derived value ([`ptir_rules::explain`]). The default runs [`run`](Self::run) and
-    /// leaves the chains as they are, which is right for a pass that only erases ops (DCE)
-    /// and wrong for one that creates or changes ops: such a pass overrides it
+    /// drops the chains of the values it erased, which is right for a pass that only erases
+    /// ops (DCE) and wrong for one that creates or changes ops: such a pass overrides it
     /// (canonicalize, CSE, the facade's `eqsat`).
     fn run_explained(
         &self,
         program: &mut Program,
         provenance: &mut Provenance,
     ) -> Result<PassReport, PassError> {
-        let _ = provenance;
-        self.run(program)
+        let report = self.run(program)?;
+        provenance.retain_defined(program);
+        Ok(report)
     }
 }
 
