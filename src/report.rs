@@ -1,5 +1,6 @@
 //! What an optimization reports: [`Report`], printed as text (`Display`) and serialized as
-//! JSON (serde; what `ptir-opt --report-json` writes).
+//! JSON (serde; what `ptir-opt --report-json` writes), with, when asked for, where each op of
+//! the output came from ([`FunctionExplanation`], `--explain`).
 
 use ptir_ir::Program;
 use ptir_rules::RunSummary;
