@@ -89,8 +89,10 @@ fn folds_are_steps_and_chains_compose_across_passes() {
   return %m
 }
 ";
-    let (_, e) = explained(src, Engine::Greedy);
-    assert_eq!(op(&e[0], "constant").rules, ["fold"], "{}", e[0]);
+    for engine in ENGINES {
+        let (_, e) = explained(src, engine);
+        assert_eq!(op(&e[0], "constant").rules, ["fold"], "{engine}: {}", e[0]);
+    }
     let p = ptir::ir::parse(src).expect("parses");
     let options = Options {
         pipeline: Some("canonicalize,eqsat".into()),

@@ -122,7 +122,8 @@ pub(crate) fn derivations(l: &Lowered, emitted: &[(ValueId, PtirNode)]) -> Vec<D
     let mut made: Vec<Option<Made>> = vec![None; vertex.len()];
     let mut best: Vec<Option<u32>> = vec![None; vertex_of_node.len()];
     for id in 0..vertex.len() {
-        let m = if id < input.count {
+        // Lowering's own e-nodes, except the constants the analysis folded while lowering.
+        let m = if id < input.count && maker[id].is_none() {
             Some(Made {
                 dist: 0,
                 from: None,
