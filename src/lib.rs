@@ -30,6 +30,7 @@ mod compare;
 mod diff;
 mod equivalence;
 mod error;
+mod explain;
 pub mod format;
 mod optimize;
 mod options;
@@ -59,7 +60,7 @@ pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use report::{
-    Conversion, EGraphSize, FunctionRun, FunctionText, InstCounts, IrAfterPass, Phase, Report,
-    RuleCount, SkippedRule, StepLog,
+    Conversion, EGraphSize, FunctionExplanation, FunctionRun, FunctionText, InstCounts,
+    IrAfterPass, OpExplanation, Phase, Report, RuleCount, SkippedRule, StepLog,
 };
 pub use run::{interpreter, parse_inputs, ExternImpls, InputsError};

@@ -1,5 +1,6 @@
 //! `optimize`: one program through one engine, with a report.
 
+use crate::explain::{self, Snapshot};
 use crate::options::{Engine, Options};
 use crate::report::{
     Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
@@ -13,6 +14,7 @@ use ptir_greedy::{
 };
 use ptir_ir::{Function, Program};
 use ptir_rules::cost::program_cost;
+use ptir_rules::explain::Provenance;
 use ptir_rules::{Registry, RuleSet};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -228,37 +230,79 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         None => (input.into_owned(), None),
     };
     report.add_phase_time("setup", t.elapsed());
+    // With `explain`, the chain of rules behind every derived value, kept through every step
+    // that changes the program from here on.
+    let mut provenance = options.explain.then(Provenance::default);
+    let explaining = options.explain;
+    let snapshot = |p: &Program| explaining.then(|| Snapshot::of(p));
     // Loop idioms first, for both engines: a reduction `scan` becomes a loop-free `reduce`
     // (exact; see `ptir_ir::loop_idioms`), which the rules then see like any other reduce.
+    let before = snapshot(&raised);
     let loops = ptir_ir::raise_loop_idioms(&mut raised);
     if loops > 0 {
         report
             .notes
             .push(format!("raised {loops} reduction loop(s) to reduce"));
     }
-    let program = run_pipeline(raised, &rules, model.clone(), options, &mut report)?;
-    let mut program = program;
-    keep_extern_definitions(&mut program, definitions);
+    if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
+        s.mark_changes(&raised, "loop-idiom", p);
+    }
+    let mut program = run_pipeline(
+        raised,
+        &rules,
+        model.clone(),
+        options,
+        &mut report,
+        provenance.as_mut(),
+    )?;
+    if let Some(p) = provenance.as_mut() {
+        // Value numbers the pipeline freed may be given again by what follows.
+        p.retain_defined(&program);
+    }
+    for name in keep_extern_definitions(&mut program, definitions) {
+        if let Some(p) = provenance.as_mut() {
+            p.take_function(&name); // the input's own body: every op carried through
+        }
+    }
     for name in inject_definitions(&mut program, &rules) {
+        if let (Some(p), Some(f)) = (provenance.as_mut(), program.function(&name)) {
+            explain::mark_function(f, &format!("definition of @{name}"), p);
+        }
         report
             .notes
             .push(format!("defined @{name} in the output, from its rule file"));
     }
     ptir_ir::verify(&program).map_err(Error::Output)?;
     if options.outline {
+        let before = snapshot(&program);
         let done = ptir_convert::outline_fused_calls(&mut program).map_err(Error::Outline)?;
         for (ext, f) in &done.functions {
             report
                 .notes
                 .push(format!("outlined @{ext} as @{f}, defined in the output"));
         }
+        if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
+            s.mark_changes(&program, "outline", p);
+        }
     }
     let mut program = match &options.target {
-        Some(target) => legalize(program, target, &mut report)?,
+        Some(target) => {
+            let before = snapshot(&program);
+            let program = legalize(program, target, &mut report)?;
+            if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
+                s.mark_changes(&program, "convert", p);
+            }
+            program
+        }
         None => program,
     };
+    let mut explanations = provenance.map(|p| explain::explanations(&program, &p));
     // Values the optimization left as they were keep their input numbers (and names).
     numbers.renumber(&mut program);
+    if let Some(e) = explanations.as_mut() {
+        explain::name_values(e, &program);
+    }
+    report.explanations = explanations;
     report.cost_after = program_cost(&program, model.as_ref());
     report.instructions.after = program.num_insts();
     if let (Some(seeds), Some(input)) = (options.validate, &input) {
@@ -279,12 +323,16 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
 /// extern (`definitions`: their body is exactly its idiom, an outlined `@linear_0` or a
 /// user's own `@softmax_fused` that computes it). The rules would raise such a body to a call
 /// of the extern, which the function itself now is: a function calling itself forever.
-fn keep_extern_definitions(program: &mut Program, definitions: Vec<Function>) {
+/// Returns the names of the functions given back.
+fn keep_extern_definitions(program: &mut Program, definitions: Vec<Function>) -> Vec<String> {
+    let mut kept = Vec::new();
     for f in definitions {
         if let Some(out) = program.functions.iter_mut().find(|g| g.name == f.name) {
+            kept.push(f.name.clone());
             *out = f;
         }
     }
+    kept
 }
 
 /// Legalizes `program` for `target` (a full conversion with the bundled conversion patterns).
@@ -384,6 +432,24 @@ impl Pass for Eqsat {
             ..PassReport::default()
         })
     }
+
+    /// Lifting numbers values afresh: each function's chains become its derivations'
+    /// ([`Provenance::derive`]).
+    fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PassReport, PassError> {
+        let report = self.run(program)?;
+        if let Some(reports) = self.runs.borrow().reports.last() {
+            for r in reports {
+                if let Some(d) = &r.derivations {
+                    provenance.derive(&r.name, d.iter().cloned());
+                }
+            }
+        }
+        Ok(report)
+    }
 }
 
 /// Runs the options' pass pipeline ([`Options::pipeline`], else the engine's:
@@ -395,6 +461,7 @@ fn run_pipeline(
     model: std::sync::Arc<dyn ptir_rules::cost::CostModel>,
     options: &Options,
     report: &mut Report,
+    provenance: Option<&mut Provenance>,
 ) -> Result<Program, Error> {
     let text = match (&options.pipeline, options.engine) {
         (Some(text), _) => text.as_str(),
@@ -418,6 +485,7 @@ fn run_pipeline(
                 cost: model.clone(),
                 extractor: options.extractor,
                 dump_egraph: options.dump_egraph,
+                explain: options.explain,
             },
             runs: runs.clone(),
         })
@@ -433,7 +501,10 @@ fn run_pipeline(
     // after every pass: declare them all, then keep the declarations of those called, in
     // the order the program calls them (as the e-graph engine declares them).
     let added = declare_all_externs(&mut program, rules);
-    let result = pm.run(&mut program);
+    let result = match provenance {
+        Some(p) => pm.run_explained(&mut program, p),
+        None => pm.run(&mut program),
+    };
     let runs = std::mem::take(&mut *runs.borrow_mut());
     let pipeline = match (result, runs.error) {
         (Ok(pipeline), _) => pipeline,

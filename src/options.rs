@@ -201,6 +201,11 @@ pub struct Options {
     /// Keep a step log in the report (default false): the greedy driver's event tree, or
     /// saturation's per-iteration applications.
     pub step_log: bool,
+    /// Explain every op of the output in the report (default false; `--explain`): the chain
+    /// of rules that derived it from the input, or that it is an input op carried through
+    /// ([`crate::Report::explanations`]). Greedy passes track what their rewriter inserts
+    /// and changes; saturation turns egg's explanations on, which costs memory and time.
+    pub explain: bool,
     /// Legalize the optimized program for this target, after optimization (default none;
     /// [`crate::load_target`] reads a bundled one or a file). A full conversion: if some op
     /// cannot be legalized, [`crate::optimize`] fails and names every such op.
@@ -244,6 +249,7 @@ impl Default for Options {
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             step_log: false,
+            explain: false,
             target: None,
             outline: false,
             pipeline: None,

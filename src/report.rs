@@ -1,5 +1,6 @@
 //! What an optimization reports: [`Report`], printed as text (`Display`) and serialized as
-//! JSON (serde; what `ptir-opt --report-json` writes).
+//! JSON (serde; what `ptir-opt --report-json` writes), with, when asked for, where each op of
+//! the output came from ([`FunctionExplanation`], `--explain`).
 
 use ptir_ir::Program;
 use ptir_rules::RunSummary;
@@ -56,6 +57,94 @@ pub struct Report {
     /// The program after each pass (when [`crate::Options::ir_after_each`] is set).
     #[serde(skip)]
     pub ir_after: Vec<IrAfterPass>,
+    /// For each op of the output, the chain of rules that derived it from the input (when
+    /// [`crate::Options::explain`] is set; absent from the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanations: Option<Vec<FunctionExplanation>>,
+}
+
+/// Where the ops of one output function came from ([`crate::Options::explain`]).
+///
+/// ```
+/// let p = ptir::ir::parse("func @f(%x: f32[4]) -> (f32[4], f32[4]) {
+///   %n = neg %x : f32[4]
+///   %a = abs %n : f32[4]
+///   %e = exp %x : f32[4]
+///   return %a, %e
+/// }")?;
+/// let options = ptir::Options { explain: true, ..ptir::Options::default() };
+/// let out = ptir::optimize(&p, &options)?;
+/// let f = &out.report.explanations.as_ref().unwrap()[0];
+/// let abs = f.ops.iter().find(|o| o.op == "abs").unwrap();
+/// assert_eq!(abs.rules, ["abs-neg"]); // |-x| became |x|
+/// let exp = f.ops.iter().find(|o| o.op == "exp").unwrap();
+/// assert!(exp.unchanged());
+/// assert_eq!(f.to_string().lines().nth(1), Some("  %4 = abs  abs-neg"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FunctionExplanation {
+    /// The function.
+    pub function: String,
+    /// Its ops, in the output's order (pre-order: a region op before the ops of its
+    /// regions).
+    pub ops: Vec<OpExplanation>,
+}
+
+/// Where one op of the output came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpExplanation {
+    /// Its position in [`FunctionExplanation::ops`] (the output function's instructions in
+    /// pre-order).
+    pub index: usize,
+    /// Its value as the PTIR output prints it (`%4`).
+    pub value: String,
+    /// Its op's name (`abs`).
+    pub op: String,
+    /// The steps that derived it from the input, oldest first: rule names (`rule (backward)`
+    /// for a saturation union read from its result to its source), and the engines' own
+    /// `fold` (constant folding) and `cse` (an equal op merged into this one); after
+    /// optimization, `outline` and `convert` (legalization for a target). Empty: an input op
+    /// carried through.
+    pub rules: Vec<String>,
+    /// Older steps left out of `rules` (at most [`ptir::rules::explain::CHAIN_LIMIT`] are
+    /// kept, the latest).
+    ///
+    /// [`ptir::rules::explain::CHAIN_LIMIT`]: ptir_rules::explain::CHAIN_LIMIT
+    pub elided: usize,
+}
+
+impl OpExplanation {
+    /// Is it an input op carried through (no step derived it)?
+    pub fn unchanged(&self) -> bool {
+        self.rules.is_empty() && self.elided == 0
+    }
+}
+
+impl fmt::Display for FunctionExplanation {
+    /// One line per op: value, op, and its chain (`unchanged`, or the steps joined by ` → `,
+    /// after `… (N more)` when older steps were left out).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "// explain @{}: the rules that derived each op, oldest first",
+            self.function
+        )?;
+        let value = self.ops.iter().map(|o| o.value.len()).max().unwrap_or(0);
+        let op = self.ops.iter().map(|o| o.op.len()).max().unwrap_or(0);
+        for o in &self.ops {
+            write!(f, "  {:>value$} = {:<op$}  ", o.value, o.op)?;
+            if o.unchanged() {
+                writeln!(f, "unchanged")?;
+                continue;
+            }
+            if o.elided > 0 {
+                write!(f, "… ({} more) → ", o.elided)?;
+            }
+            writeln!(f, "{}", o.rules.join(" → "))?;
+        }
+        Ok(())
+    }
 }
 
 /// Instructions before and after.

@@ -42,6 +42,9 @@ pub struct PtirAnalysis {
     /// exactly these): the changes its semi-naive search starts from. May repeat ids and
     /// hold ids no longer canonical.
     pub touched: Vec<Id>,
+    /// With explanations on (`--explain`), which rule application added which e-nodes
+    /// (`crate::explain`); `None` otherwise.
+    pub created: Option<Vec<crate::explain::Creation>>,
 }
 
 /// What the analysis knows of a class.
@@ -306,7 +309,16 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
         };
         let ty = ty.clone();
         let c = egraph.analysis.tables.constant(&ty, &lit);
+        let before = egraph.nodes().len();
         let leaf = egraph.add(PtirNode::Const(c));
-        egraph.union(id, leaf);
+        if egraph.are_explanations_enabled() {
+            // The step explanations name (egg's `union` would name this line), and the
+            // constant's e-node exists because the class folded.
+            let fold = egg::Symbol::from(ptir_rules::explain::FOLD_STEP);
+            crate::explain::record_creation(egraph, before, crate::explain::Root::Class(id), fold);
+            egraph.union_trusted(id, leaf, fold);
+        } else {
+            egraph.union(id, leaf);
+        }
     }
 }

@@ -7,8 +7,8 @@
 //! extern declarations) and is verified before it is returned.
 
 use crate::extraction::{choose, choose_within, ExtractorKind};
-use crate::lift::lift;
-use crate::lower::lower;
+use crate::lift::{lift, lift_traced};
+use crate::lower::{lower, lower_with};
 use crate::saturate::{saturate_until, Limits, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
 use ptir_rules::cost::CostModel;
@@ -28,6 +28,9 @@ pub struct EngineOptions {
     /// Keep each saturated e-graph, priced by the cost model, as egraph-serialize JSON in the
     /// report (default false).
     pub dump_egraph: bool,
+    /// Explain every output op ([`FunctionReport::derivations`]; default false): egg's
+    /// explanations are on while saturating, which costs memory and time.
+    pub explain: bool,
 }
 
 impl Default for EngineOptions {
@@ -37,6 +40,7 @@ impl Default for EngineOptions {
             cost: std::sync::Arc::new(ptir_rules::cost::TensorCost::default()),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
+            explain: false,
         }
     }
 }
@@ -58,6 +62,10 @@ pub struct FunctionReport {
     pub lift_time: Duration,
     /// The saturated e-graph as egraph-serialize JSON, if asked for.
     pub egraph_json: Option<String>,
+    /// With [`EngineOptions::explain`]: how each instruction of the output function was
+    /// derived from the input function's values, in the output's order (plain data:
+    /// [`ptir_rules::explain`]).
+    pub derivations: Option<Vec<ptir_rules::explain::Derivation>>,
 }
 
 /// Why the engine failed (never because a limit was reached).
@@ -136,7 +144,7 @@ fn optimize_function(
         message,
     };
     let t = Instant::now();
-    let mut lowered = lower(program, name).map_err(err_lower)?;
+    let mut lowered = lower_with(program, name, options.explain).map_err(err_lower)?;
     let lower_time = t.elapsed();
     let saturation = saturate_until(&mut lowered, rules, &options.limits, deadline);
     if !saturation.rule_errors.is_empty() {
@@ -154,7 +162,10 @@ fn optimize_function(
         })?;
     let extract_time = t.elapsed();
     let t = Instant::now();
-    let func = lift(&lowered, &choice)?;
+    let (func, emitted) = lift_traced(&lowered, &|c| choice.node(c), options.explain)?;
+    let derivations = options
+        .explain
+        .then(|| crate::explain::derivations(&lowered, &emitted));
     let egraph_json = match options.dump_egraph {
         true => Some(
             lowered
@@ -175,6 +186,7 @@ fn optimize_function(
         optimal: choice.optimal,
         lift_time: t.elapsed(),
         egraph_json,
+        derivations,
     };
     Ok((func, report))
 }

@@ -34,12 +34,17 @@
 //! assert!(f.body.insts.is_empty());
 //! ```
 //!
+//! With [`EngineOptions::explain`] (`--explain`), the e-graph keeps egg's explanations and
+//! [`FunctionReport::derivations`] says, for each output instruction, which rule applications
+//! made its e-node from the input's (`explain.rs`), as plain data.
+//!
 //! Architecture Invariant: no egg type or e-class id is in the crate's public API (the
 //! e-graph, its ids and nodes stay inside [`Lowered`] and [`Choice`]); the input verifies, and
 //! the output verifies (lifting reports an error rather than produce a wrong program).
 
 mod analysis;
 mod engine;
+mod explain;
 mod extraction;
 mod join;
 mod language;

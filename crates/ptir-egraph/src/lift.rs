@@ -67,11 +67,23 @@ pub(crate) fn lift_with(
     l: &Lowered,
     choose: &dyn Fn(Id) -> PtirNode,
 ) -> Result<Function, LiftError> {
+    lift_traced(l, choose, false).map(|(f, _)| f)
+}
+
+/// [`lift_with`], and with `trace` the e-node each instruction of the output was lifted
+/// from (children canonical), in emission order (`--explain`).
+pub(crate) fn lift_traced(
+    l: &Lowered,
+    choose: &dyn Fn(Id) -> PtirNode,
+    trace: bool,
+) -> Result<(Function, Vec<(ValueId, PtirNode)>), LiftError> {
     let mut lifter = Lifter::new(l, choose);
-    lifter.run().map_err(|message| LiftError {
+    lifter.emitted = trace.then(Vec::new);
+    let f = lifter.run().map_err(|message| LiftError {
         function: l.name.clone(),
         message,
-    })
+    })?;
+    Ok((f, lifter.emitted.unwrap_or_default()))
 }
 
 struct Lifter<'a> {
@@ -91,6 +103,8 @@ struct Lifter<'a> {
     /// the blocks enclosing it): a scoped table, cleared as each block is finished.
     values: FxHashMap<Id, ValueId>,
     next_value: u32,
+    /// With tracing: each instruction's value and the e-node it was lifted from.
+    emitted: Option<Vec<(ValueId, PtirNode)>>,
 }
 
 impl<'a> Lifter<'a> {
@@ -127,6 +141,7 @@ impl<'a> Lifter<'a> {
             effect_scope: FxHashMap::default(),
             values: FxHashMap::default(),
             next_value: 0,
+            emitted: None,
         }
     }
 
@@ -519,6 +534,13 @@ impl<'a> Lifter<'a> {
         }
         let result = self.fresh();
         self.values.insert(c, result);
+        if self.emitted.is_some() {
+            let eg = self.eg;
+            let node = self.node(c)?.clone().map_children(|x| eg.find(x));
+            if let Some(e) = self.emitted.as_mut() {
+                e.push((result, node));
+            }
+        }
         Ok(Some(Instruction {
             result,
             ty: inst.2,

@@ -59,6 +59,18 @@ pub struct Lowered {
     /// ([`ptir_ir::analysis::speculation`]); calls of anything else never move into more
     /// executions.
     pub(crate) speculatable_callees: FxHashSet<Symbol>,
+    /// With explanations on (`--explain`): what the input was in the e-graph.
+    pub(crate) input: Option<InputNodes>,
+}
+
+/// The input in an e-graph with explanations on: the e-nodes lowering added (egg's
+/// uncanonical ids below `count`) and the e-node of each instruction.
+#[derive(Debug, Default)]
+pub(crate) struct InputNodes {
+    /// E-nodes added by lowering: ids `0..count`.
+    pub count: usize,
+    /// The uncanonical e-node of each instruction's result, in program order.
+    pub values: Vec<(Id, ValueId)>,
 }
 
 impl Lowered {
@@ -80,6 +92,13 @@ impl Lowered {
 
 /// Lowers function `name` of `program` into a fresh e-graph.
 pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
+    lower_with(program, name, false)
+}
+
+/// [`lower`], with egg's explanations on when `explain` is set: every e-node keeps its own
+/// id and every union its justification, which `crate::explain` reads back (more memory and
+/// time; only for `--explain`).
+pub(crate) fn lower_with(program: &Program, name: &str, explain: bool) -> Result<Lowered, String> {
     let analysis = Analysis::of(program);
     let f = program
         .function(name)
@@ -87,8 +106,15 @@ pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
     let fa = analysis
         .function(name)
         .ok_or_else(|| format!("no analysis of @{name}"))?;
+    let mut egraph = PtirEGraph::default();
+    if explain {
+        egraph = egraph.with_explanations_enabled();
+        egraph.analysis.created = Some(Vec::new());
+    }
     let mut l = Lowerer {
-        egraph: PtirEGraph::default(),
+        egraph,
+        input: explain.then(InputNodes::default),
+        last_node: None,
         analysis: fa,
         values: FxHashMap::default(),
         scopes: Vec::new(),
@@ -99,7 +125,12 @@ pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
     };
     let root = l.block(&f.body, None)?;
     l.egraph.rebuild();
+    let input = l.input.take().map(|mut i| {
+        i.count = l.egraph.nodes().len();
+        i
+    });
     Ok(Lowered {
+        input,
         root: l.egraph.find(root),
         egraph: l.egraph,
         name: f.name.clone(),
@@ -127,6 +158,10 @@ struct Lowerer<'a> {
     param_class: Vec<Id>,
     origins: Vec<(Id, usize)>,
     next_token: u32,
+    /// With explanations on: the instructions' e-nodes so far.
+    input: Option<InputNodes>,
+    /// The uncanonical id of the last instruction e-node added (explanations on).
+    last_node: Option<Id>,
 }
 
 impl Lowerer<'_> {
@@ -150,6 +185,9 @@ impl Lowerer<'_> {
         let mut effects = Vec::new();
         for inst in &region.insts {
             let id = self.instruction(inst, scope)?;
+            if let (Some(input), Some(node)) = (self.input.as_mut(), self.last_node.take()) {
+                input.values.push((node, inst.result));
+            }
             if self.is_effect(inst) {
                 effects.push(id);
             }
@@ -185,7 +223,7 @@ impl Lowerer<'_> {
     fn instruction(&mut self, inst: &Instruction, scope: usize) -> Result<Id, String> {
         if let (Op::Constant(lit), Type::Tensor(t)) = (&inst.op, &inst.ty) {
             let c = self.egraph.analysis.tables.constant(t, lit);
-            return Ok(self.egraph.add(PtirNode::Const(c)));
+            return Ok(self.add_instruction(PtirNode::Const(c)));
         }
         let mut children = inst
             .operands
@@ -223,7 +261,18 @@ impl Lowerer<'_> {
             },
             ty: needs_type.then(|| self.egraph.analysis.tables.ty(&inst.ty)),
         };
-        Ok(self.egraph.add(PtirNode::Op(kind, children)))
+        Ok(self.add_instruction(PtirNode::Op(kind, children)))
+    }
+
+    /// Adds an instruction's e-node; returns its class. With explanations on, remembers the
+    /// e-node's own (uncanonical) id, which explanations start from.
+    fn add_instruction(&mut self, node: PtirNode) -> Id {
+        if self.input.is_none() {
+            return self.egraph.add(node);
+        }
+        let id = self.egraph.add_uncanonical(node);
+        self.last_node = Some(id);
+        self.egraph.find(id)
     }
 
     fn fresh_token(&mut self) -> u32 {

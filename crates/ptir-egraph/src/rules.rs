@@ -15,6 +15,7 @@
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
 use crate::analysis::PtirEGraph;
+use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
 use crate::language::{AttrId, OpKind, PtirNode};
 use egg::{
@@ -824,6 +825,22 @@ fn lookup_term(
         },
         Term::Splat { .. } => subst.get(slot_var('s', t, 0)).copied(),
         Term::Native { .. } => None, // results only
+        Term::Op { .. } => egraph.lookup(source_node(rule, variant, egraph, subst, t)?),
+    }
+}
+
+/// The e-node of source term `t` under `subst` (children: the classes of its operands and
+/// attributes), if `t` is an op, or names one.
+fn source_node(
+    rule: &Rule,
+    variant: &Variant,
+    egraph: &PtirEGraph,
+    subst: &Subst,
+    t: TermId,
+) -> Option<PtirNode> {
+    match rule.source.term(t) {
+        Term::Value(v) => source_node(rule, variant, egraph, subst, named_source_term(rule, v)?),
+        Term::Splat { .. } | Term::Native { .. } => None,
         Term::Op {
             key,
             operands,
@@ -854,7 +871,7 @@ fn lookup_term(
                 .find(|(id, _)| *id == t)
                 .map(|(_, k)| *k)
                 .unwrap_or(OpKind::pure(*key));
-            egraph.lookup(PtirNode::Op(kind, children))
+            Some(PtirNode::Op(kind, children))
         }
     }
 }
@@ -866,7 +883,30 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
         eclass: Id,
         subst: &Subst,
         _ast: Option<&PatternAst<PtirNode>>,
-        _rule_name: Symbol,
+        rule_name: Symbol,
+    ) -> Vec<Id> {
+        let before = egraph.nodes().len();
+        let changed = self.apply_match(egraph, eclass, subst, rule_name);
+        if egraph.analysis.created.is_some() && egraph.nodes().len() > before {
+            // With explanations on (`--explain`): the e-nodes this application added exist
+            // because of it, applied at the first root's own e-node.
+            let root = (self.rule.source.roots.first())
+                .and_then(|&t| source_node(&self.rule, &self.variant, egraph, subst, t))
+                .map_or(Root::Class(eclass), Root::Node);
+            record_creation(egraph, before, root, rule_name);
+        }
+        changed
+    }
+}
+
+impl RuleApplier {
+    /// [`Applier::apply_one`] without the record of what it added.
+    fn apply_match(
+        &self,
+        egraph: &mut PtirEGraph,
+        eclass: Id,
+        subst: &Subst,
+        rule_name: Symbol,
     ) -> Vec<Id> {
         let Some(roots) = self.roots(eclass, subst) else {
             return vec![];
@@ -905,7 +945,7 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
             (roots.iter().zip(results)).all(|(r, x)| egraph[*r].data.ty == egraph[*x].data.ty)
         });
         if let Some(results) = planned {
-            return union_roots(egraph, roots, results);
+            return union_roots(egraph, roots, results, rule_name);
         }
         let root_types: Vec<Type> = roots
             .iter()
@@ -923,19 +963,21 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
                 return vec![];
             }
         };
-        union_roots(egraph, roots, results)
+        union_roots(egraph, roots, results, rule_name)
     }
 }
 
-/// Unions each matched root with its result; returns the roots that changed.
+/// Unions each matched root with its result, justified by `rule` (what egg's explanations
+/// name, `--explain`); returns the roots that changed.
 fn union_roots(
     egraph: &mut PtirEGraph,
     roots: Ids,
     results: impl IntoIterator<Item = Id>,
+    rule: Symbol,
 ) -> Vec<Id> {
     let mut changed = Vec::new();
     for (root, result) in roots.into_iter().zip(results) {
-        if egraph.union(root, result) {
+        if egraph.union_trusted(root, result, rule) {
             changed.push(root);
         }
     }
@@ -1019,7 +1061,7 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
         eclass: Id,
         subst: &Subst,
         _ast: Option<&PatternAst<PtirNode>>,
-        _rule_name: Symbol,
+        rule_name: Symbol,
     ) -> Vec<Id> {
         let (Some(t), Some(i)) = (subst.get(self.t), subst.get(self.i)) else {
             return vec![];
@@ -1039,7 +1081,9 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
             .collect();
         let mut changed = Vec::new();
         for x in elements {
-            if egraph[x].data.ty == egraph[eclass].data.ty && egraph.union(eclass, x) {
+            if egraph[x].data.ty == egraph[eclass].data.ty
+                && egraph.union_trusted(eclass, x, rule_name)
+            {
                 changed.push(eclass);
             }
         }

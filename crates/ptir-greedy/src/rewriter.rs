@@ -45,8 +45,11 @@ use crate::driver::Hooks;
 use crate::facts::ProgramContext;
 use crate::ir::{Arena, BlockId, InvalidFunction, Ir, Use, NONE};
 use ptir_ir::{Function, InstId, Instruction, Literal, Op, Type, ValueId};
+use ptir_rules::explain::Chain;
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::ops::Deref;
+use std::sync::Arc;
 
 /// Hears about every change a [`ProgramRewriter`] makes; see the module docs for the exact
 /// timing of each event. Every method defaults to doing nothing.
@@ -84,6 +87,55 @@ pub struct ProgramRewriter<'c> {
     /// A bug a pattern found in itself (a rule building a result of the wrong type); the
     /// driver turns it into an error after the pattern returns.
     rule_error: Option<String>,
+    /// The rule chain of every derived value, when asked for
+    /// ([`ProgramRewriter::track_provenance`]).
+    provenance: Option<Box<Tracker>>,
+}
+
+/// What the rewriter keeps for `--explain`: the chain of every derived value, and the step
+/// (rule, fold, merge) running now, which ops inserted or changed are attributed to.
+#[derive(Debug, Default)]
+struct Tracker {
+    chains: FxHashMap<ValueId, Chain>,
+    step: Option<CurrentStep>,
+    /// Step names, interned so that a chain step costs a reference count.
+    names: FxHashMap<Box<str>, Arc<str>>,
+}
+
+/// The step running now: its name and root, and the chain an op it inserts gets (made on
+/// first use: most attempts insert nothing).
+#[derive(Debug)]
+struct CurrentStep {
+    root: InstId,
+    name: Arc<str>,
+    inserted: Option<Chain>,
+}
+
+impl Tracker {
+    /// The chain of an op the current step inserts: its root's, then the step.
+    fn inserted_chain(&mut self) -> Option<Chain> {
+        let step = self.step.as_mut()?;
+        if step.inserted.is_none() {
+            let root = self.chains.get(&step.root.value()).cloned();
+            step.inserted = Some(root.unwrap_or_default().then(step.name.clone()));
+        }
+        step.inserted.clone()
+    }
+
+    /// Appends `name` to `inst`'s chain.
+    fn append(&mut self, inst: InstId, name: Arc<str>) {
+        let c = self.chains.entry(inst.value()).or_default();
+        c.push(name);
+    }
+
+    fn intern(&mut self, name: &str) -> Arc<str> {
+        if let Some(n) = self.names.get(name) {
+            return n.clone();
+        }
+        let n: Arc<str> = Arc::from(name);
+        self.names.insert(name.into(), n.clone());
+        n
+    }
 }
 
 impl std::fmt::Debug for ProgramRewriter<'_> {
@@ -124,7 +176,78 @@ impl<'c> ProgramRewriter<'c> {
             hooks: None,
             listener: None,
             rule_error: None,
+            provenance: None,
         })
+    }
+
+    /// Tracks where every op comes from from now on (`--explain`), starting from `chains`,
+    /// the chains of the function's values derived by earlier passes (a value with no entry
+    /// is an input op). An op a step inserts gets its root's chain followed by the step's
+    /// name; an op a step changes in place, its own chain followed by the step's name; an
+    /// erased op loses its chain. Off by default: it costs a hash map entry per derived op.
+    ///
+    /// ```
+    /// use ptir_greedy::{apply_patterns_greedily, GreedyConfig, PatternSet, ProgramContext, ProgramRewriter};
+    /// let p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+    ///   %1 = constant splat(2.0) : f32[2]
+    ///   %2 = add %1, %1 : f32[2]
+    ///   %3 = mul %0, %2 : f32[2]
+    ///   return %3
+    /// }").unwrap();
+    /// let cx = ProgramContext::new(&p);
+    /// let mut rw = ProgramRewriter::new(p.functions[0].clone(), &cx).unwrap();
+    /// rw.track_provenance(Default::default());
+    /// let patterns = PatternSet::new().freeze();
+    /// apply_patterns_greedily(&mut rw, &patterns, &GreedyConfig::default()).unwrap();
+    /// let chains = rw.take_provenance().unwrap();
+    /// let f = rw.finish();
+    /// let folded = f.body.insts.iter().find(|i| i.operands.is_empty()).unwrap();
+    /// assert_eq!(chains[&folded.result].to_string(), "fold"); // 2 + 2, folded to 4
+    /// ```
+    pub fn track_provenance(&mut self, chains: FxHashMap<ValueId, Chain>) {
+        self.provenance = Some(Box::new(Tracker {
+            chains,
+            ..Tracker::default()
+        }));
+    }
+
+    /// Stops tracking and returns the chain of every derived value
+    /// ([`track_provenance`](Self::track_provenance)), `None` if nothing was tracked.
+    pub fn take_provenance(&mut self) -> Option<FxHashMap<ValueId, Chain>> {
+        self.provenance.take().map(|t| t.chains)
+    }
+
+    /// Is provenance tracked?
+    pub fn tracks_provenance(&self) -> bool {
+        self.provenance.is_some()
+    }
+
+    /// Starts step `name` (a rule, `fold`) at `root`: until [`end_step`](Self::end_step),
+    /// inserted and changed ops are attributed to it. Nothing unless provenance is tracked.
+    pub(crate) fn begin_step(&mut self, root: InstId, name: &str) {
+        if let Some(t) = self.provenance.as_mut() {
+            let name = t.intern(name);
+            t.step = Some(CurrentStep {
+                root,
+                name,
+                inserted: None,
+            });
+        }
+    }
+
+    /// Ends the step [`begin_step`](Self::begin_step) started.
+    pub(crate) fn end_step(&mut self) {
+        if let Some(t) = self.provenance.as_mut() {
+            t.step = None;
+        }
+    }
+
+    /// Records that step `name` changed `inst` (CSE merged a duplicate into it).
+    pub(crate) fn record_step(&mut self, inst: InstId, name: &str) {
+        if let Some(t) = self.provenance.as_mut() {
+            let name = t.intern(name);
+            t.append(inst, name);
+        }
     }
 
     /// Ends the edit and gives the function back.
@@ -211,6 +334,14 @@ impl<'c> ProgramRewriter<'c> {
                 panic!("insert: value {v} of a region body is already defined; use fresh_value_id")
             }
         };
+        if let Some(t) = self.provenance.as_mut() {
+            // Outside a step, a new op is as good as an input op (a freed value number may
+            // come back: it starts afresh).
+            match t.inserted_chain() {
+                Some(chain) => t.chains.insert(id.value(), chain),
+                None => t.chains.remove(&id.value()),
+            };
+        }
         notify!(self, on_inserted, notify_inserted(id));
         id
     }
@@ -278,6 +409,13 @@ impl<'c> ProgramRewriter<'c> {
             self.ir.arena.free_block(b);
         }
         notify!(self, on_erased, notify_erased(inst));
+        if let Some(t) = self.provenance.as_mut() {
+            // The root's chain is what the ops its step inserts next start from.
+            if t.step.as_ref().is_some_and(|s| s.root == inst) {
+                t.inserted_chain();
+            }
+            t.chains.remove(&inst.value());
+        }
         self.ir.arena.remove(inst);
     }
 
@@ -320,6 +458,11 @@ impl<'c> ProgramRewriter<'c> {
         arena.refresh_key(inst);
         arena.bump_def(inst.value());
         arena.edits += 1;
+        if let Some(t) = self.provenance.as_mut() {
+            if let Some(name) = t.step.as_ref().map(|s| s.name.clone()) {
+                t.append(inst, name);
+            }
+        }
         notify!(self, on_modified, notify_modified(inst));
         result
     }

@@ -56,6 +56,7 @@ pub mod compiled;
 pub mod cost;
 mod error;
 pub mod example;
+pub mod explain;
 pub mod externs;
 pub mod fuzz;
 pub mod index;

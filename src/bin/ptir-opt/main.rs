@@ -235,6 +235,13 @@ pub(crate) struct OutputArgs {
     /// `-debug-only=greedy-rewriter`); eqsat, the applications of each rule per iteration.
     #[arg(long)]
     step_log: bool,
+    /// Print on stderr, for each op of the output (value, op), the chain of rules that
+    /// derived it from the input, oldest first, or `unchanged` for an input op carried
+    /// through; `fold` and `cse` are the engines' own steps. Eqsat reads egg's explanations
+    /// (on only with this flag: it costs memory and time), greedy its rewriter's record.
+    /// In --report-json as `explanations`.
+    #[arg(long)]
+    explain: bool,
     /// Write the report as JSON to FILE, or with `-` (the default) to stdout, where it takes
     /// the place of the program (write the program with -o); with --split-input-file, an
     /// array of one report per chunk.
@@ -302,6 +309,7 @@ impl OptArgs {
             },
             dump_egraph: self.output.dump_egraph.is_some(),
             step_log: self.output.step_log,
+            explain: self.output.explain,
             validate: self.output.validate.and_then(|n| usize::try_from(n).ok()),
             outline: self.outline,
             pipeline: self.pass_pipeline.clone(),
@@ -545,6 +553,9 @@ fn optimize_one(
             "// {} step log of @{}\n{}",
             log.pass, log.function, log.text
         );
+    }
+    for e in out.report.explanations.iter().flatten() {
+        eprint!("{e}");
     }
     if let Some(path) = &args.output.dump_egraph {
         write_egraphs(path, &out.report.egraphs)?;

@@ -11,6 +11,7 @@ use crate::pattern::{ApplyOrder, Candidates, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::analysis::speculation::SPECULATION_BYTE_LIMIT;
 use ptir_ir::{InstId, Literal, Op, OpKey, Scalar, Type};
+use ptir_rules::explain::{CSE_STEP, FOLD_STEP};
 use ptir_rules::StopReason;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
@@ -299,8 +300,13 @@ impl<'p> Driver<'p> {
 
     /// Folds `op` if it is not a constant; returns whether it changed.
     fn try_fold(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> Outcome<bool> {
-        match fold(rw, op) {
-            Fold::None => return Ok(false),
+        let folded = fold(rw, op);
+        if matches!(folded, Fold::None) {
+            return Ok(false);
+        }
+        rw.begin_step(op, FOLD_STEP);
+        match folded {
+            Fold::None => {}
             Fold::Value(v) => rw.replace_op(op, v),
             Fold::Constant(lit) => {
                 let ty = rw.ty(op).clone();
@@ -309,6 +315,7 @@ impl<'p> Driver<'p> {
             }
             Fold::InPlace { operands } => rw.modify_in_place(op, |e| *e.operands = operands),
         }
+        rw.end_step();
         self.stats.folds += 1;
         if self.config.expensive_checks {
             self.verify(rw, || format!("folding {op}"))?;
@@ -434,7 +441,9 @@ impl<'p> Driver<'p> {
             // The driver read the root's kind to pick the pattern.
             rw.reads.def(op.value());
         }
+        rw.begin_step(op, name);
         let ok = self.patterns.pattern(pid).match_and_rewrite(op, rw);
+        rw.end_step();
         hooks(rw).current = None;
         rw.reads.stop();
         if let Some(message) = rw.take_rule_error() {
@@ -612,6 +621,7 @@ impl KnownConstants {
             _ => return true,
         };
         if let Some(existing) = existing {
+            rw.record_step(existing, CSE_STEP);
             rw.replace_op(op, existing.value());
             return false;
         }

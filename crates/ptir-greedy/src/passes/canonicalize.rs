@@ -1,11 +1,12 @@
 //! The canonicalize pass (MLIR's `-canonicalize`): the greedy driver with top-down seeding,
 //! folding and the canonicalization patterns, on every function.
 
-use super::{rewrite_functions, Pass, PassError, PassReport};
+use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
 use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats};
 use crate::pattern::{FrozenPatternSet, PatternSet};
 use crate::rules::CompileError;
 use ptir_ir::Program;
+use ptir_rules::explain::Provenance;
 use ptir_rules::{RuleFilter, RuleSet};
 use std::rc::Rc;
 
@@ -117,6 +118,25 @@ impl Pass for Canonicalize {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
+        self.run_tracked(program, None)
+    }
+
+    fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PassReport, PassError> {
+        self.run_tracked(program, Some(provenance))
+    }
+}
+
+impl Canonicalize {
+    /// The pass, tracking provenance when `provenance` is given.
+    fn run_tracked(
+        &self,
+        program: &mut Program,
+        provenance: Option<&mut Provenance>,
+    ) -> Result<PassReport, PassError> {
         let mut stats = GreedyStats {
             converged: true,
             ..GreedyStats::default()
@@ -125,7 +145,7 @@ impl Pass for Canonicalize {
         let mut step_log = Vec::new();
         let mut runs = Vec::new();
         let functions = program.functions.len();
-        rewrite_functions(program, |k, rw| {
+        rewrite_functions_tracked(program, provenance, |k, rw| {
             // Each function gets an equal share of the time left.
             let config = GreedyConfig {
                 deadline: self.config.deadline.map(|d| d.share(functions - k)),

@@ -11,11 +11,12 @@
 //! computing those costs more than the pass); the scoped walk only proposes candidates, and
 //! a merge also requires that the earlier op dominate the later one.
 
-use super::{rewrite_functions, Pass, PassError, PassReport};
+use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Program};
+use ptir_rules::explain::Provenance;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -60,6 +61,7 @@ fn cse_block(
         });
         match existing {
             Some(e) => {
+                rw.record_step(e, ptir_rules::explain::CSE_STEP);
                 rw.replace_all_uses(i.value(), e.value());
                 rw.erase_inst(i);
                 erased += 1;
@@ -119,7 +121,26 @@ impl Pass for Cse {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        let counts = rewrite_functions(program, |_, rw| Ok(eliminate(rw, &Live)))?;
+        self.run_tracked(program, None)
+    }
+
+    fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PassReport, PassError> {
+        self.run_tracked(program, Some(provenance))
+    }
+}
+
+impl Cse {
+    fn run_tracked(
+        &self,
+        program: &mut Program,
+        provenance: Option<&mut Provenance>,
+    ) -> Result<PassReport, PassError> {
+        let counts =
+            rewrite_functions_tracked(program, provenance, |_, rw| Ok(eliminate(rw, &Live)))?;
         let erased: usize = counts.iter().sum();
         Ok(PassReport::new(self.name(), erased > 0, erased))
     }

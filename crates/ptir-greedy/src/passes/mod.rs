@@ -22,6 +22,7 @@ use crate::ir::InvalidFunction;
 use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
 use ptir_ir::{Program, VerifyError};
+use ptir_rules::explain::Provenance;
 use ptir_rules::RuleSet;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -32,6 +33,21 @@ pub trait Pass {
     fn name(&self) -> &str;
     /// Runs it. On error the program may be partly transformed.
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError>;
+
+    /// Runs it, keeping `provenance` current (`--explain`): the chain of rules behind every
+    /// derived value ([`ptir_rules::explain`]). The default runs [`run`](Self::run) and
+    /// drops the chains of the values it erased, which is right for a pass that only erases
+    /// ops (DCE) and wrong for one that creates or changes ops: such a pass overrides it
+    /// (canonicalize, CSE, the facade's `eqsat`).
+    fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PassReport, PassError> {
+        let report = self.run(program)?;
+        provenance.retain_defined(program);
+        Ok(report)
+    }
 }
 
 /// What a pass did.
@@ -160,6 +176,16 @@ pub type PassFactory<'a> = (&'a str, &'a dyn Fn() -> Box<dyn Pass>);
 /// are put back even on error.
 pub(crate) fn rewrite_functions<T>(
     program: &mut Program,
+    f: impl FnMut(usize, &mut ProgramRewriter<'_>) -> Result<T, PassError>,
+) -> Result<Vec<T>, PassError> {
+    rewrite_functions_tracked(program, None, f)
+}
+
+/// [`rewrite_functions`], tracking each function's provenance in `provenance` when given
+/// ([`ProgramRewriter::track_provenance`]).
+pub(crate) fn rewrite_functions_tracked<T>(
+    program: &mut Program,
+    mut provenance: Option<&mut Provenance>,
     mut f: impl FnMut(usize, &mut ProgramRewriter<'_>) -> Result<T, PassError>,
 ) -> Result<Vec<T>, PassError> {
     let cx = ProgramContext::new(program);
@@ -179,9 +205,15 @@ pub(crate) fn rewrite_functions<T>(
             continue;
         }
         let mut rw = ProgramRewriter::new(func, &cx)?;
+        if let Some(p) = provenance.as_deref_mut() {
+            rw.track_provenance(p.take_function(rw.function_name()));
+        }
         match f(k, &mut rw) {
             Ok(r) => results.push(r),
             Err(e) => error = Some(e),
+        }
+        if let (Some(p), Some(chains)) = (provenance.as_deref_mut(), rw.take_provenance()) {
+            p.set_function(rw.function_name(), chains);
         }
         program.functions.push(rw.finish());
     }
@@ -349,10 +381,47 @@ impl PassManager {
 
     /// Runs every pass in order; stops at the first error.
     pub fn run(&self, program: &mut Program) -> Result<PipelineReport, PassError> {
+        self.run_tracked(program, None)
+    }
+
+    /// [`run`](Self::run), keeping `provenance` current through every pass
+    /// ([`Pass::run_explained`]): afterwards it has the chain of rules behind every value of
+    /// the program that is not an input op carried through (`--explain`).
+    ///
+    /// ```
+    /// use ptir_greedy::PassManager;
+    /// use ptir_rules::explain::Provenance;
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+    ///   %1 = neg %0 : f32[2]
+    ///   %2 = abs %1 : f32[2]
+    ///   return %2
+    /// }").unwrap();
+    /// let mut provenance = Provenance::default();
+    /// PassManager::default_pipeline(&rules).unwrap().run_explained(&mut p, &mut provenance).unwrap();
+    /// let abs = &p.functions[0].body.insts[0];
+    /// assert_eq!(provenance.chain("f", abs.result).unwrap().to_string(), "abs-neg");
+    /// ```
+    pub fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PipelineReport, PassError> {
+        self.run_tracked(program, Some(provenance))
+    }
+
+    fn run_tracked(
+        &self,
+        program: &mut Program,
+        mut provenance: Option<&mut Provenance>,
+    ) -> Result<PipelineReport, PassError> {
         let mut report = PipelineReport::default();
         for pass in &self.passes {
             let start = Instant::now();
-            let mut r = pass.run(program)?;
+            let mut r = match provenance.as_deref_mut() {
+                Some(p) => pass.run_explained(program, p)?,
+                None => pass.run(program)?,
+            };
             r.time = start.elapsed();
             if self.verify_each {
                 ptir_ir::verify(program).map_err(|error| PassError::Verify {
