@@ -480,7 +480,7 @@ impl FrozenPatternSet {
             }
         }
         rules.sort_unstable();
-        self.index = PatternIndex::new(
+        self.index = PatternIndex::with_splat_terms(
             rules
                 .iter()
                 .filter_map(|&id| self.info[id].pattern.source_rule()),

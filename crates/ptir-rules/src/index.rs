@@ -5,9 +5,10 @@
 //! A rule's first root is read, down to [`INDEX_DEPTH`] op levels, as a preorder sequence of
 //! symbols: an op term is its head (kind, callee, operand count) followed by one symbol per
 //! attribute slot (a literal, or *any* for a variable or `?_`) and then its operands'
-//! sequences; a splat constant is *splat*, which matches a position the subject says may be a
-//! splat constant ([`Subject::may_be_splat`]); a value variable, a reference to a named term
-//! and everything below the depth limit is `*`, which matches any subtree. The sequences are stored in a
+//! sequences; a splat constant is *splat* in an index built [`PatternIndex::with_splat_terms`],
+//! which matches a position the subject says may be a splat constant
+//! ([`Subject::may_be_splat`]), and `*` otherwise; a value variable, a reference to a named
+//! term and everything below the depth limit is `*`, which matches any subtree. The sequences are stored in a
 //! trie, and a query walks the trie and the subject together, through a [`Subject`]: what is
 //! at a position (one defining op for an SSA value, the e-nodes of an e-class) and the head,
 //! attributes and operands of each of them.
@@ -136,7 +137,8 @@ pub trait Subject {
     /// all equal? A subject may answer `true` when it cannot tell (the default). The greedy
     /// driver tells; an e-graph does not, since a class can become a splat constant in the
     /// middle of an iteration (the saturation loop asks the index only which rules to
-    /// compile, and a rule compiled one iteration later would apply later).
+    /// compile, and a rule compiled one iteration later would apply later), and its index is
+    /// built without splat symbols.
     fn may_be_splat(&self, pos: Self::Pos) -> bool {
         let _ = pos;
         true
@@ -187,6 +189,8 @@ pub struct PatternIndex {
     nodes: Vec<Node>,
     callees: FxHashMap<String, u32>,
     rules: usize,
+    /// Are splat terms symbols of their own ([`PatternIndex::with_splat_terms`]), or `*`?
+    splats: bool,
 }
 
 impl Default for PatternIndex {
@@ -195,6 +199,7 @@ impl Default for PatternIndex {
             nodes: vec![Node::default()],
             callees: FxHashMap::default(),
             rules: 0,
+            splats: false,
         }
     }
 }
@@ -211,7 +216,22 @@ impl PatternIndex {
     /// assert_eq!(index.len(), 2);
     /// ```
     pub fn new<'r>(rules: impl IntoIterator<Item = &'r Rule>) -> Self {
-        let mut index = PatternIndex::default();
+        PatternIndex::build(rules, false)
+    }
+
+    /// [`PatternIndex::new`] where a splat term is a symbol of its own, followed only where
+    /// the subject says a splat constant may be ([`Subject::may_be_splat`]): for a subject
+    /// that can tell (the greedy driver's IR). For one that cannot (an e-graph), a splat
+    /// symbol beside `*` only doubles the paths a query walks.
+    pub fn with_splat_terms<'r>(rules: impl IntoIterator<Item = &'r Rule>) -> Self {
+        PatternIndex::build(rules, true)
+    }
+
+    fn build<'r>(rules: impl IntoIterator<Item = &'r Rule>, splats: bool) -> Self {
+        let mut index = PatternIndex {
+            splats,
+            ..PatternIndex::default()
+        };
         let mut seq = Vec::new();
         for rule in rules {
             seq.clear();
@@ -251,7 +271,7 @@ impl PatternIndex {
                 ..
             } = p.term(t)
             else {
-                let splat = matches!(p.term(t), Term::Splat { .. });
+                let splat = self.splats && matches!(p.term(t), Term::Splat { .. });
                 out.push(if splat { Sym::Splat } else { Sym::Star });
                 continue;
             };
