@@ -16,7 +16,7 @@
 //! compute once (the greedy driver's splat folds, `ptir_greedy::fold`). Rules match `(splat N)`
 //! by it, so `x * 1` on a tensor of a million elements is matched as on a small one.
 
-use crate::language::{OpKind, PtirNode, Tables};
+use crate::language::{OpKind, PtirNode, Stamp, Tables};
 use egg::{DidMerge, EGraph, Id};
 use ptir_ir::{
     binary_scalar, cast_scalar, compare_scalar, eval_op, unary_scalar, Literal, Op, OpKey, Scalar,
@@ -42,10 +42,29 @@ pub struct PtirAnalysis {
     /// exactly these): the changes its semi-naive search starts from. May repeat ids and
     /// hold ids no longer canonical.
     pub touched: Vec<Id>,
+    /// Per class id: the last saturation step ([`Self::now`]) in which the class changed in a
+    /// way that makes new matches pass through it below a pattern's root: its analysis data
+    /// changed, or it absorbed a class that had parents (whose e-nodes now see its e-nodes);
+    /// 0 if never since the stamps were cleared. New e-nodes are stamped themselves
+    /// ([`crate::language::Stamp`]). Read by the semi-naive search by match
+    /// (`crate::matcher`, which says why this is enough).
+    pub class_stamps: Vec<u32>,
+    /// The step that changes are stamped with now.
+    pub now: u32,
+    /// The classes of the union egg is performing, between [`egg::Analysis::pre_union`] and
+    /// the [`egg::Analysis::modify`] that ends it.
+    union: std::cell::Cell<Option<PendingUnion>>,
+    /// Whether the last [`egg::Analysis::merge`] changed the data it merged into.
+    merge_changed: bool,
     /// With explanations on (`--explain`), which rule application added which e-nodes
     /// (`crate::explain`); `None` otherwise.
     pub created: Option<Vec<crate::explain::Creation>>,
 }
+
+/// Two canonical classes about to be merged: each one's id, number of e-nodes and number of
+/// parents (egg keeps the one with more parents).
+#[derive(Clone, Copy, Debug)]
+struct PendingUnion([(Id, usize, usize); 2]);
 
 /// What the analysis knows of a class.
 #[derive(Clone, Debug, PartialEq)]
@@ -219,6 +238,55 @@ fn splat_of(t: &Tensor) -> Option<Scalar> {
     t.data.iter().all(|s| s == first).then_some(first)
 }
 
+/// Stamps what changed in class `id`, which egg has just made, merged or re-analysed, for
+/// the semi-naive search by match (see [`PtirAnalysis::class_stamps`]).
+fn stamp(egraph: &mut PtirEGraph, id: Id) {
+    let now = egraph.analysis.now;
+    let union = egraph.analysis.union.take();
+    let merged = union.and_then(|PendingUnion(sides)| {
+        let root = sides.iter().position(|s| s.0 == id)?;
+        Some((sides[root], sides[1 - root]))
+    });
+    let class_changed = match merged {
+        // A union, `id` the class kept.
+        Some(((_, root_nodes, root_parents), (_, absorbed_nodes, absorbed_parents))) => {
+            if absorbed_parents == 0 && root_parents > 0 {
+                // The absorbed nodes were below no pattern root before, and are now below
+                // the kept class's parents: new to those matches, as if just added. egg
+                // appends the shorter list of nodes to the longer (`concat_vecs`).
+                let moved = if root_nodes < absorbed_nodes {
+                    0..absorbed_nodes
+                } else {
+                    root_nodes..root_nodes + absorbed_nodes
+                };
+                let nodes = &mut egraph[id].nodes;
+                for node in nodes.get_mut(moved).unwrap_or_default() {
+                    if let PtirNode::Op(kind, _) = node {
+                        kind.stamp = Stamp(now);
+                    }
+                }
+            }
+            absorbed_parents > 0 || egraph.analysis.merge_changed
+        }
+        // A new class has one new node; anything else is new analysis data.
+        None => match &mut egraph[id].nodes[..] {
+            [PtirNode::Op(kind, _)] if kind.stamp.0 == Stamp::UNSET.0 => {
+                kind.stamp = Stamp(now);
+                false
+            }
+            _ => true,
+        },
+    };
+    if class_changed {
+        let stamps = &mut egraph.analysis.class_stamps;
+        let at = usize::from(id);
+        if at >= stamps.len() {
+            stamps.resize(at + 1, 0);
+        }
+        stamps[at] = now;
+    }
+}
+
 impl egg::Analysis<PtirNode> for PtirAnalysis {
     type Data = ClassData;
 
@@ -286,11 +354,25 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
         }
         let b_differs = (b.constant.is_none() && a.constant.is_some())
             || (b.splat.is_none() && a.splat.is_some());
+        self.merge_changed = changed_a;
         DidMerge(changed_a, b_differs)
+    }
+
+    fn pre_union(
+        egraph: &PtirEGraph,
+        id1: Id,
+        id2: Id,
+        _justification: &Option<egg::Justification>,
+    ) {
+        let (a, b) = (egraph.find(id1), egraph.find(id2));
+        let side = |id: Id| (id, egraph[id].nodes.len(), egraph[id].parents().len());
+        let union = (a != b).then(|| PendingUnion([side(a), side(b)]));
+        egraph.analysis.union.set(union);
     }
 
     fn modify(egraph: &mut PtirEGraph, id: Id) {
         egraph.analysis.touched.push(id);
+        stamp(egraph, id);
         // Look at the data first: scanning the nodes of every class a union touches would
         // be quadratic in the size of large classes.
         let class = &egraph[id];

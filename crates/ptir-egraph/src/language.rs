@@ -44,6 +44,44 @@ pub struct OpKind {
     pub token: u32,
     /// The result type, for ops whose type is not implied by their children (`call`, `rng`).
     pub ty: Option<TypeId>,
+    /// When the e-node was made (not part of what it is: see [`Stamp`]).
+    pub stamp: Stamp,
+}
+
+/// The saturation step in which an op e-node was added to the e-graph, for the semi-naive
+/// search by match (`crate::matcher`). It rides along in the e-node but is no part of its
+/// identity: every two stamps are equal, hash alike and sort alike, so egg's hash-consing and
+/// node order ignore it. [`Stamp::UNSET`] until the analysis stamps the node's new class.
+#[derive(Clone, Copy, Debug)]
+pub struct Stamp(pub u32);
+
+impl Stamp {
+    /// Not stamped yet: newer than any step.
+    pub const UNSET: Stamp = Stamp(u32::MAX);
+}
+
+impl PartialEq for Stamp {
+    fn eq(&self, _: &Stamp) -> bool {
+        true
+    }
+}
+
+impl Eq for Stamp {}
+
+impl PartialOrd for Stamp {
+    fn partial_cmp(&self, other: &Stamp) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Stamp {
+    fn cmp(&self, _: &Stamp) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl std::hash::Hash for Stamp {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl OpKind {
@@ -54,6 +92,7 @@ impl OpKind {
             callee: None,
             token: 0,
             ty: None,
+            stamp: Stamp::UNSET,
         }
     }
 }
@@ -247,12 +286,7 @@ mod tests {
     fn heads_order_like_nodes() {
         // egg finds matching nodes by binary search on the node order, so nodes with one head
         // must be contiguous: the head must be a prefix of the order.
-        let k = |key| OpKind {
-            key,
-            callee: None,
-            token: 0,
-            ty: None,
-        };
+        let k = OpKind::pure;
         let mut nodes = [
             PtirNode::Op(k(OpKey::Select), vec![Id::from(3usize)]),
             PtirNode::Op(k(OpKey::Tuple), vec![Id::from(1usize)]),

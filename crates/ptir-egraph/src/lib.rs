@@ -50,6 +50,7 @@ mod join;
 mod language;
 mod lift;
 mod lower;
+mod matcher;
 mod rules;
 mod saturate;
 

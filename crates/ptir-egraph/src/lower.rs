@@ -260,6 +260,7 @@ impl Lowerer<'_> {
                 0
             },
             ty: needs_type.then(|| self.egraph.analysis.tables.ty(&inst.ty)),
+            ..OpKind::pure(key)
         };
         Ok(self.add_instruction(PtirNode::Op(kind, children)))
     }

@@ -215,8 +215,7 @@ impl CompiledRules {
     }
 
     /// The position in the rule set of rewrite `r`'s rule (`None` for a builtin rewrite).
-    #[cfg(test)]
-    fn rule_position(&self, r: usize) -> Option<usize> {
+    pub(crate) fn rule_position(&self, r: usize) -> Option<usize> {
         (r >= self.builtin).then(|| self.order_key[r].0 - 1)
     }
 
@@ -1022,8 +1021,8 @@ pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Vec<Id>, ty: &Type
             Op::Call { callee } => Some(Symbol::from(callee.as_str())),
             _ => None,
         },
-        token: 0,
         ty: (key == OpKey::Call).then(|| egraph.analysis.tables.ty(ty)),
+        ..OpKind::pure(key)
     };
     egraph.add(PtirNode::Op(kind, children))
 }

@@ -46,12 +46,14 @@
 use crate::analysis::{PtirAnalysis, PtirEGraph};
 use crate::language::PtirNode;
 use crate::lower::Lowered;
+use crate::matcher::TreeMatcher;
 use crate::rules::{compile, compile_where, CallWatch, CompiledRules, EGraphSubject, SkippedRule};
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_rules::index::{PatternIndex, INDEX_DEPTH};
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
 use rustc_hash::FxHashSet;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -339,9 +341,11 @@ pub fn saturate_until(
                 index,
                 rules,
                 vars: Vec::new(),
+                matchers: Vec::new(),
                 depths: Vec::new(),
                 seen: Vec::new(),
                 changes: Vec::new(),
+                steps_before: egraph.analysis.now,
                 indexed: None,
                 compiled: &mut compiled,
                 done: FxHashSet::default(),
@@ -430,16 +434,23 @@ struct Run<'r> {
     compiled: &'r mut CompiledRules,
     /// Each rewrite's pattern variables.
     vars: Vec<Vec<egg::Var>>,
+    /// Each rewrite's pattern compiled for the search by match, for a single-root pattern.
+    matchers: Vec<Option<TreeMatcher>>,
     /// Each rewrite's pattern depth (edges from its root to its deepest variable), `None`
     /// for a pattern searched as a whole (a multi-root join).
     depths: Vec<Option<usize>>,
-    /// Semi-naive search: per rewrite, `Some(t)` if every match present at the start of
-    /// iteration `t` was found and applied, so only classes near `changes[t..]` can hold a
-    /// new one; `None`: search everything.
+    /// Semi-naive search: per rewrite, `Some(t)` if every match present when `changes[t]`
+    /// was started was found and applied, so only classes near `changes[t..]` can hold a
+    /// new one, and only matches through a class stamped `t` or later are new; `None`:
+    /// search everything.
     seen: Vec<Option<usize>>,
-    /// Per iteration `t`: the classes touched since the start of iteration `t - 1` (new,
-    /// merged, or with new analysis data), as egg reported them to the analysis.
+    /// Per iteration `t` of this run: the classes touched since the start of iteration
+    /// `t - 1` (new, merged, or with new analysis data), as egg reported them to the
+    /// analysis, which stamps them `steps_before + t` (`PtirAnalysis::now`).
     changes: Vec<Vec<egg::Id>>,
+    /// The analysis's step when this run started: steps go on from there, so that stamps
+    /// from an earlier run are older than any of this one's.
+    steps_before: u32,
     /// The pattern index was last queried with `changes[..t]` known (`Some(t)`), and what
     /// has been touched since then is in `changes[t..]` and the analysis's list.
     indexed: Option<usize>,
@@ -540,6 +551,8 @@ impl<'r> Run<'r> {
         let rewrites = self.compiled.rewrites.clone();
         self.changes
             .push(std::mem::take(&mut egraph.analysis.touched));
+        // What is touched from now on goes to the next entry of `changes`.
+        egraph.analysis.now = self.step(self.changes.len());
         let seen_before = self.seen.clone();
         let t = Instant::now();
         let (matches, mut stop) = self.search(&rewrites, egraph, i, &mut report.banned);
@@ -589,13 +602,26 @@ impl<'r> Run<'r> {
         }
     }
 
+    /// The analysis's step for `changes[t]`.
+    fn step(&self, t: usize) -> u32 {
+        let t = u32::try_from(t).unwrap_or(u32::MAX);
+        self.steps_before.saturating_add(t)
+    }
+
     /// The pattern variables and depths of every rewrite, after rewrites were added.
     fn refresh_vars(&mut self) {
         let known = self.vars.len();
         for rw in &self.compiled.rewrites[known..] {
             self.vars.push(rw.searcher.vars());
-            self.depths
-                .push(rw.searcher.get_pattern_ast().map(pattern_depth));
+            let ast = rw.searcher.get_pattern_ast();
+            self.depths.push(ast.map(pattern_depth));
+            let rule = (self.compiled.rule_position(self.matchers.len()))
+                .and_then(|at| self.rules.rules().get(at));
+            let root_named = rule.is_none_or(|rule| {
+                (rule.source.roots.iter()).any(|&t| rule.source.term(t).name().is_some())
+            });
+            self.matchers
+                .push(ast.and_then(|ast| TreeMatcher::new(ast, root_named)));
             self.seen.push(None);
         }
     }
@@ -644,7 +670,18 @@ impl<'r> Run<'r> {
             };
             let limit = threshold.saturating_add(1);
             let only = self.unseen(egraph, r, &mut frontiers);
-            let Some(ms) = search_until(rw, egraph, only, limit, self.deadline) else {
+            // The builtin rewrites' appliers read more than their matches (see
+            // `crate::matcher`): all their matches are searched.
+            let since = (self.seen[r])
+                .filter(|_| self.limits.semi_naive && r >= self.compiled.builtin)
+                .map(|t| (self.step(t), &egraph.analysis.class_stamps[..]));
+            let search = Search {
+                only,
+                since,
+                limit,
+                deadline: self.deadline,
+            };
+            let Some(ms) = search_until(rw, self.matchers[r].as_ref(), egraph, search) else {
                 return (out, Some(self.deadline.stop_reason()));
             };
             let found: usize = ms.iter().map(|m| m.substs.len()).sum();
@@ -655,7 +692,7 @@ impl<'r> Run<'r> {
             }
             // Applied in this iteration (unless a limit cuts the application short: see
             // `iteration`), every match present now has been seen.
-            self.seen[r] = Some(i + 1);
+            self.seen[r] = Some(self.changes.len());
             if !ms.is_empty() {
                 out.push((r, ms));
             }
@@ -778,45 +815,60 @@ fn pattern_depth(ast: &egg::PatternAst<PtirNode>) -> usize {
     depth.last().copied().unwrap_or(0)
 }
 
-/// At most `limit` matches of `rw`, or `None` if `deadline` passed while searching. A
-/// single-root pattern searches only the e-classes holding its root's kind, as egg does,
-/// and among them `only` those, if given (semi-naive search: see [`Run::unseen`]).
-fn search_until<'a>(
-    rw: &'a PtirRewrite,
-    egraph: &PtirEGraph,
-    only: Option<&FxHashSet<egg::Id>>,
+/// How one rule is searched in an iteration.
+struct Search<'s> {
+    /// Only these root classes, if given (semi-naive search: see [`Run::unseen`]).
+    only: Option<&'s FxHashSet<egg::Id>>,
+    /// Only matches through a class stamped at least this, with the stamps, if given (see
+    /// `crate::matcher`).
+    since: Option<(u32, &'s [u32])>,
+    /// At most this many matches.
     limit: usize,
     deadline: Deadline,
+}
+
+/// At most `search.limit` matches of `rw`, or `None` if the deadline passed while searching.
+/// A single-root pattern searches only the e-classes holding its root's kind, as egg does,
+/// with `matcher`, its pattern compiled (see [`Search`] for what it skips); a multi-root one
+/// is searched by egg.
+fn search_until<'a>(
+    rw: &'a PtirRewrite,
+    matcher: Option<&TreeMatcher>,
+    egraph: &PtirEGraph,
+    search: Search<'_>,
 ) -> Option<Matches<'a>> {
-    let root = rw
-        .searcher
-        .get_pattern_ast()
-        .and_then(|ast| match ast.last() {
-            Some(egg::ENodeOrVar::ENode(n)) => Some(n.discriminant()),
-            _ => None,
-        });
-    let classes: Box<dyn Iterator<Item = egg::Id>> = match &root {
-        Some(head) => match egraph.classes_for_op(head) {
-            Some(ids) => Box::new(ids),
-            None => return Some(Vec::new()),
-        },
-        // A multi-root pattern is a `JoinPattern`, which searches each root once through
-        // the class index: searching it per class would search every root again per class.
-        None => return Some(rw.searcher.search_with_limit(egraph, limit)),
+    // A multi-root pattern is a `JoinPattern`, which searches each root once through the
+    // class index: searching it per class would search every root again per class.
+    let Some(matcher) = matcher else {
+        return Some(rw.searcher.search_with_limit(egraph, search.limit));
     };
+    let (Some(classes), Some(ground)) = (
+        egraph.classes_for_op(&matcher.root_head()),
+        matcher.ground_classes(egraph),
+    ) else {
+        return Some(Vec::new());
+    };
+    let ast = rw.searcher.get_pattern_ast().map(Cow::Borrowed);
     let mut out = Vec::new();
-    let mut left = limit;
+    let mut left = search.limit;
+    let only = search.only;
     let classes = classes.filter(|id| only.is_none_or(|only| only.contains(id)));
     for (k, id) in classes.enumerate() {
         if left == 0 {
             break;
         }
-        if k % CLASSES_PER_CLOCK_CHECK == 0 && deadline.passed() {
+        if k % CLASSES_PER_CLOCK_CHECK == 0 && search.deadline.passed() {
             return None;
         }
-        if let Some(m) = rw.searcher.search_eclass_with_limit(egraph, id, left) {
-            left = left.saturating_sub(m.substs.len());
-            out.push(m);
+        let mut substs = Vec::new();
+        matcher.search_class(egraph, id, &ground, search.since, left, &mut substs);
+        if !substs.is_empty() {
+            left = left.saturating_sub(substs.len());
+            out.push(SearchMatches {
+                eclass: id,
+                substs,
+                ast: ast.clone(),
+            });
         }
     }
     Some(out)
@@ -926,13 +978,19 @@ mod tests {
     #[test]
     fn semi_naive_search_reaches_the_same_egraphs_as_a_full_search() {
         use ptir_ir::generate::{generate, matrix_chain, GenConfig};
-        let rules = RuleSet::bundled().unwrap();
+        // The bundled rules and fuzzed ones: repeated variables, named roots and subterms,
+        // splats, the shapes whose matches a union or new analysis data can make.
+        let mut fuzzed = RuleSet::bundled().unwrap();
+        let fuzz = ptir_rules::fuzz::fuzz_rules(9_000, 60, 2);
+        fuzzed.add_source("fuzz.rules", &fuzz.rules_text()).unwrap();
         let mut programs: Vec<ptir_ir::Program> = (0..20)
             .map(|seed| generate(&GenConfig::new(seed, 30)))
             .collect();
+        programs.extend((0..10).map(|seed| generate(&GenConfig::extended(seed, 30, vec![]))));
         programs.extend((0..2).map(|seed| matrix_chain(6, seed).unwrap().0));
         let mut iterations = 0;
-        for pattern_index in [true, false] {
+        let bundled = RuleSet::bundled().unwrap();
+        for (rules, pattern_index) in [(&bundled, true), (&bundled, false), (&fuzzed, true)] {
             for program in &programs {
                 for f in &program.functions {
                     let run = |semi_naive| {
@@ -944,7 +1002,7 @@ mod tests {
                             ..Limits::default()
                         };
                         let mut lowered = crate::lower(program, &f.name).ok()?;
-                        let report = saturate(&mut lowered, &rules, &limits);
+                        let report = saturate(&mut lowered, rules, &limits);
                         let sizes: Vec<(usize, usize)> = report
                             .iterations
                             .iter()
@@ -969,6 +1027,39 @@ mod tests {
             }
         }
         assert!(iterations > 150, "only {iterations} iterations compared");
+    }
+
+    #[test]
+    fn a_class_turned_constant_by_a_union_is_searched_again() {
+        // `x - x` becomes a new `splat 0`, a class with no parents: the union changes only
+        // the analysis data of `%d`'s class, and `y + %d` is a match from then on.
+        let program = ptir_ir::parse(
+            "func @f(%x: i32[4], %y: i32[4]) -> (i32[4]) {\n  %d = sub %x, %x : i32[4]\n  \
+             %r = add %y, %d : i32[4]\n  return %r\n}",
+        )
+        .unwrap();
+        let mut rules = RuleSet::new(ptir_rules::Registry::standard());
+        // `drop-zero` first: in the first iteration it is applied before `%d` is constant.
+        let text = "(rule drop-zero :labels (t) (add ?x (splat 0)) => ?x :when ((int ?x)))\n\
+                    (rule zero-self :labels (t) (sub ?x ?x) => (splat 0) :when ((int ?x)))";
+        rules.add_source("t.rules", text).unwrap();
+        for semi_naive in [true, false] {
+            let limits = Limits {
+                scheduler: Scheduler::Simple,
+                semi_naive,
+                ..Limits::default()
+            };
+            let mut lowered = crate::lower(&program, "f").unwrap();
+            let report = saturate(&mut lowered, &rules, &limits);
+            let fired: Vec<_> = (report.iterations.iter())
+                .map(|i| i.applied.keys().cloned().collect::<Vec<_>>())
+                .collect();
+            assert_eq!(
+                fired[..2],
+                [["zero-self"], ["drop-zero"]],
+                "semi-naive {semi_naive}"
+            );
+        }
     }
 
     #[test]
