@@ -16,7 +16,7 @@
 //! compute once (the greedy driver's splat folds, `ptir_greedy::fold`). Rules match `(splat N)`
 //! by it, so `x * 1` on a tensor of a million elements is matched as on a small one.
 
-use crate::language::{OpKind, PtirNode, Stamp, Tables};
+use crate::language::{OpKind, PtirNode, Stamp, Tables, TypeId};
 use egg::{DidMerge, EGraph, Id};
 use ptir_ir::{
     binary_scalar, cast_scalar, compare_scalar, eval_op, unary_scalar, Literal, Op, OpKey, Scalar,
@@ -56,6 +56,10 @@ pub struct PtirAnalysis {
     union: std::cell::Cell<Option<PendingUnion>>,
     /// Whether the last [`egg::Analysis::merge`] changed the data it merged into.
     merge_changed: bool,
+    /// The result type of an op of a kind on operands of given types and given attribute
+    /// classes (`None`: ill-typed), for the ops [`type_key`] accepts: a new e-node is typed
+    /// by a hash probe rather than by building its PTIR op and inferring.
+    types: rustc_hash::FxHashMap<(OpKind, SmallVec<[u32; 4]>), Option<TypeId>>,
     /// With explanations on (`--explain`), which rule application added which e-nodes
     /// (`crate::explain`); `None` otherwise.
     pub created: Option<Vec<crate::explain::Creation>>,
@@ -78,6 +82,8 @@ pub struct ClassData {
     pub constant: Option<Tensor>,
     /// The one element of every member, when the class is a splat constant (any size).
     pub splat: Option<Scalar>,
+    /// [`Self::ty`] interned in the analysis's tables.
+    pub ty_id: Option<TypeId>,
 }
 
 /// How an op e-node's children divide into operands, attributes and regions.
@@ -238,6 +244,33 @@ fn splat_of(t: &Tensor) -> Option<Scalar> {
     t.data.iter().all(|s| s == first).then_some(first)
 }
 
+/// The key of [`PtirAnalysis::types`] for an op e-node, if its type may be looked up there:
+/// a pure op, not a region op, whose first operand is neither a constant nor a splat (then
+/// neither folding nor the splat rules apply: each needs that operand known), every operand
+/// typed. The key is the kind, the operands' interned types and the attribute classes.
+fn type_key(
+    egraph: &PtirEGraph,
+    kind: &OpKind,
+    children: &[Id],
+) -> Option<(OpKind, SmallVec<[u32; 4]>)> {
+    if kind.token != 0 || matches!(kind.key, OpKey::Cond | OpKey::While | OpKey::Scan) {
+        return None;
+    }
+    let l = layout(kind.key, children.len());
+    let first = &egraph[*children.first()?].data;
+    if l.operands == 0 || first.constant.is_some() || first.splat.is_some() {
+        return None;
+    }
+    let key = children.iter().enumerate().map(|(k, &c)| {
+        if k < l.operands {
+            egraph[c].data.ty_id.map(|t| t.0)
+        } else {
+            u32::try_from(usize::from(c)).ok()
+        }
+    });
+    Some((*kind, key.collect::<Option<_>>()?))
+}
+
 /// Stamps what changed in class `id`, which egg has just made, merged or re-analysed, for
 /// the semi-naive search by match (see [`PtirAnalysis::class_stamps`]).
 fn stamp(egraph: &mut PtirEGraph, id: Id) {
@@ -297,6 +330,7 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
             attr: None,
             constant: None,
             splat: None,
+            ty_id: None,
         };
         match enode {
             PtirNode::Param(_, t) => data.ty = tables.type_of(*t).cloned(),
@@ -317,7 +351,22 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
                     .map(Type::Tuple);
             }
             PtirNode::Op(kind, children) => {
-                if let Ok((op, ty)) = node_op(egraph, kind, children) {
+                let key = type_key(egraph, kind, children);
+                if let Some(known) = key.as_ref().and_then(|k| egraph.analysis.types.get(k)) {
+                    // Nothing to fold either: see `type_key`.
+                    data.ty_id = *known;
+                    data.ty = known.and_then(|t| egraph.analysis.tables.type_of(t).cloned());
+                    return data;
+                }
+                let typed = node_op(egraph, kind, children);
+                if let Some(key) = key {
+                    let ty = typed
+                        .as_ref()
+                        .ok()
+                        .map(|(_, ty)| egraph.analysis.tables.ty(ty));
+                    egraph.analysis.types.insert(key, ty);
+                }
+                if let Ok((op, ty)) = typed {
                     data.constant = Self::fold(egraph, kind, children, &op, &ty);
                     data.splat = match (&data.constant, &op) {
                         (Some(t), _) => splat_of(t),
@@ -332,6 +381,7 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
                 }
             }
         }
+        data.ty_id = data.ty.as_ref().map(|t| egraph.analysis.tables.ty(t));
         data
     }
 
@@ -402,5 +452,57 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
         } else {
             egraph.union(id, leaf);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::saturate::{saturate, Limits};
+    use ptir_ir::generate::{generate, matrix_chain, GenConfig};
+
+    /// Every op e-node of saturated generated programs, typed afresh, has the type its class
+    /// got, most of them through the cache of types.
+    #[test]
+    fn types_from_the_cache_are_those_inferred() {
+        let rules = ptir_rules::RuleSet::bundled().unwrap();
+        let mut programs: Vec<_> = (0..10)
+            .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
+            .collect();
+        programs.push(matrix_chain(8, 2).unwrap().0);
+        let (mut checked, mut cached) = (0, 0);
+        for program in &programs {
+            for f in &program.functions {
+                let Ok(mut lowered) = crate::lower(program, &f.name) else {
+                    continue;
+                };
+                saturate(&mut lowered, &rules, &Limits::default());
+                let egraph = &lowered.egraph;
+                for class in egraph.classes() {
+                    for node in &class.nodes {
+                        let PtirNode::Op(kind, children) = node else {
+                            continue;
+                        };
+                        let inferred = node_op(egraph, kind, children).ok().map(|(_, ty)| ty);
+                        if let Some(key) = type_key(egraph, kind, children) {
+                            if let Some(known) = egraph.analysis.types.get(&key) {
+                                let tables = &egraph.analysis.tables;
+                                let known = known.and_then(|t| tables.type_of(t).cloned());
+                                assert_eq!(known, inferred, "{node:?} in @{}", f.name);
+                                cached += 1;
+                            }
+                        }
+                        if inferred.is_some() {
+                            assert_eq!(class.data.ty, inferred, "{node:?} in @{}", f.name);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 800 && cached > 300,
+            "{checked} checked, {cached} cached"
+        );
     }
 }

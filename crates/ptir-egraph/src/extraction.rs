@@ -7,7 +7,7 @@
 //! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
 use crate::analysis::{layout, node_op, PtirEGraph};
-use crate::language::PtirNode;
+use crate::language::{Children, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
 use ptir_extract::{
@@ -71,7 +71,7 @@ impl Choice {
         self.nodes
             .get(&c)
             .cloned()
-            .unwrap_or(PtirNode::Region(0, 0, vec![]))
+            .unwrap_or(PtirNode::Region(0, 0, Children::new()))
     }
 }
 

@@ -19,6 +19,7 @@ use egg::{Id, Language, Symbol};
 use indexmap::IndexSet;
 use ptir_ir::{DType, DotDims, FloatBits, Literal, OpKey, TensorType, Type};
 use ptir_rules::AttrValue;
+use smallvec::SmallVec;
 use std::fmt;
 
 /// Index of an interned attribute value.
@@ -97,6 +98,10 @@ impl OpKind {
     }
 }
 
+/// The children of an op e-node: inline up to three (a binary op with an attribute, a
+/// `dot_general`), so that egg's hash-cons table compares an op without a pointer to follow.
+pub type Children = SmallVec<[Id; 3]>;
+
 /// An e-node.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PtirNode {
@@ -107,10 +112,10 @@ pub enum PtirNode {
     /// A constant.
     Const(ConstId),
     /// An op: children are operands, then attributes, then regions.
-    Op(OpKind, Vec<Id>),
+    Op(OpKind, Children),
     /// The body of block `scope`: children are its `n` results, then its side effects in
     /// order. The scope number keeps two blocks from ever being merged.
-    Region(u32, u32, Vec<Id>),
+    Region(u32, u32, Children),
 }
 
 /// The part of an e-node that is not its children: what egg indexes and sorts by.
@@ -224,10 +229,14 @@ impl From<&AttrKey> for AttrValue {
 /// Interned payloads of e-nodes.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
-    attrs: IndexSet<AttrKey>,
-    types: IndexSet<Type>,
-    consts: IndexSet<(TensorType, Literal)>,
+    attrs: FxIndexSet<AttrKey>,
+    types: FxIndexSet<Type>,
+    consts: FxIndexSet<(TensorType, Literal)>,
 }
+
+/// An insertion-ordered set with a fast hash: ids are positions, so the order is the one of
+/// interning whatever the hash.
+type FxIndexSet<T> = IndexSet<T, rustc_hash::FxBuildHasher>;
 
 impl Tables {
     /// Interns an attribute value.
@@ -288,9 +297,9 @@ mod tests {
         // must be contiguous: the head must be a prefix of the order.
         let k = OpKind::pure;
         let mut nodes = [
-            PtirNode::Op(k(OpKey::Select), vec![Id::from(3usize)]),
-            PtirNode::Op(k(OpKey::Tuple), vec![Id::from(1usize)]),
-            PtirNode::Op(k(OpKey::Select), vec![Id::from(0usize)]),
+            PtirNode::Op(k(OpKey::Select), smallvec::smallvec![Id::from(3usize)]),
+            PtirNode::Op(k(OpKey::Tuple), smallvec::smallvec![Id::from(1usize)]),
+            PtirNode::Op(k(OpKey::Select), smallvec::smallvec![Id::from(0usize)]),
             PtirNode::Attr(AttrId(2)),
         ];
         nodes.sort();

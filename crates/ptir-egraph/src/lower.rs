@@ -13,7 +13,7 @@
 //! region node of a block carries the scope's number so that two blocks are never merged.
 
 use crate::analysis::PtirEGraph;
-use crate::language::{OpKind, PtirNode};
+use crate::language::{Children, OpKind, PtirNode};
 use egg::{Id, Symbol};
 use ptir_ir::analysis::{Analysis, FunctionAnalysis};
 use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngDist, Type, ValueId};
@@ -198,7 +198,7 @@ impl Lowerer<'_> {
             .results
             .iter()
             .map(|v| self.value(*v))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Children, _>>()?;
         let n = children.len() as u32;
         children.extend(effects);
         Ok(self.egraph.add(PtirNode::Region(scope as u32, n, children)))
@@ -229,7 +229,7 @@ impl Lowerer<'_> {
             .operands
             .iter()
             .map(|v| self.value(*v))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Children, _>>()?;
         let attrs = match &inst.op {
             Op::Rng { dist } => vec![AttrValue::Int((*dist == RngDist::Normal) as usize)],
             Op::Scan {

@@ -17,7 +17,7 @@
 use crate::analysis::PtirEGraph;
 use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
-use crate::language::{AttrId, OpKind, PtirNode};
+use crate::language::{AttrId, Children, OpKind, PtirNode};
 use egg::{
     Applier, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
 };
@@ -394,7 +394,7 @@ impl PatternCompiler<'_> {
                 attrs,
                 ..
             } => {
-                let mut children = Vec::new();
+                let mut children = Children::new();
                 for (k, o) in operands.iter().enumerate() {
                     let child = match self.rule.source.term(*o) {
                         Term::Value(v) if v.0 == "_" => {
@@ -680,7 +680,7 @@ impl ResultPlan {
         let mut ids: SmallVec<[Id; 8]> = SmallVec::with_capacity(self.steps.len());
         // One buffer for the children of every op looked up, lent to the node egg's lookup
         // canonicalizes in place and taken back.
-        let mut children: Vec<Id> = Vec::with_capacity(self.widest);
+        let mut children = Children::with_capacity(self.widest);
         for step in &self.steps {
             let id = match step {
                 PlanStep::Var(v) => *subst.get(*v)?,
@@ -846,7 +846,7 @@ fn source_node(
             attrs,
             ..
         } => {
-            let mut children = Vec::new();
+            let mut children = Children::new();
             for (k, o) in operands.iter().enumerate() {
                 let id = match rule.source.term(*o) {
                     Term::Value(v) if v.0 == "_" => *subst.get(slot_var('o', t, k))?,
@@ -1000,12 +1000,12 @@ impl ResultBuilder for EGraphBuilder<'_> {
     }
 
     fn build(&mut self, op: Op, operands: Vec<Id>, ty: Type) -> Id {
-        add_op(self.egraph, &op, operands, &ty)
+        add_op(self.egraph, &op, Children::from_vec(operands), &ty)
     }
 }
 
 /// Adds the e-node of a (non-region) PTIR op with operand classes and result type `ty`.
-pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Vec<Id>, ty: &Type) -> Id {
+pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Children, ty: &Type) -> Id {
     if let (Op::Constant(lit), Type::Tensor(t)) = (op, ty) {
         let c = egraph.analysis.tables.constant(t, lit);
         return egraph.add(PtirNode::Const(c));
@@ -1037,7 +1037,10 @@ fn builtin_rewrites() -> Vec<Rewrite<PtirNode, crate::analysis::PtirAnalysis>> {
     let tv = ast.add(ENodeOrVar::Var(t));
     let iv = ast.add(ENodeOrVar::Var(i));
     let kind = OpKind::pure(OpKey::TupleGet);
-    ast.add(ENodeOrVar::ENode(PtirNode::Op(kind, vec![tv, iv])));
+    ast.add(ENodeOrVar::ENode(PtirNode::Op(
+        kind,
+        smallvec::smallvec![tv, iv],
+    )));
     Rewrite::new(
         "tuple-get-of-tuple",
         Pattern::new(ast),
@@ -1194,7 +1197,7 @@ mod index_tests {
         for i in 0..3 * SORTED_SEARCH_FROM as u32 {
             let p = egraph.add(PtirNode::Param(i, ty));
             let kind = OpKind::pure(OpKey::Unary(unary[i as usize % 3]));
-            let n = egraph.add(PtirNode::Op(kind, vec![p]));
+            let n = egraph.add(PtirNode::Op(kind, smallvec::smallvec![p]));
             let c = *class.get_or_insert(n);
             egraph.union(c, n);
         }
