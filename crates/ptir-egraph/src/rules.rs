@@ -24,8 +24,8 @@ use egg::{
 use ptir_ir::{Op, OpKey, Scalar, Type};
 use ptir_rules::index::{AttrRef, Head, Subject};
 use ptir_rules::{
-    attr_slots, op_attrs, Attr, AttrValue, Bindings, Registry, ResultBuilder, Rule, RuleSet, Term,
-    TermId, Var,
+    attr_slots, op_attrs, Attr, AttrValue, Bindings, Bound, Registry, ResultBuilder, Rule, RuleSet,
+    Term, TermId, Var,
 };
 use smallvec::SmallVec;
 use std::sync::{Arc, OnceLock};
@@ -306,28 +306,7 @@ fn rewrite(
         .iter()
         .map(|r| c.compile(*r))
         .collect::<Result<_, _>>()?;
-    let applier = RuleApplier {
-        rule: Arc::new(rule.clone()),
-        registry: registry.clone(),
-        splats: c.splats,
-        variant: variant.clone(),
-        multi: asts.len() > 1,
-        value_vars: rule
-            .source
-            .terms
-            .iter()
-            .filter_map(|t| match t {
-                Term::Value(v) if v.0 != "_" => Some((v.clone(), evar(v))),
-                _ => None,
-            })
-            .collect(),
-        attr_vars: rule
-            .attr_vars
-            .keys()
-            .map(|v| (v.clone(), evar(v)))
-            .collect(),
-        plan: ResultPlan::new(rule, egraph),
-    };
+    let applier = RuleApplier::new(rule, variant, registry, c.splats, egraph);
     let planned = applier.plan.is_some();
     let rw = if asts.len() == 1 {
         let pat = Pattern::new(asts.into_iter().next().ok_or("no root")?);
@@ -341,6 +320,46 @@ fn rewrite(
         Rewrite::new(name, JoinPattern::new(roots), applier)
     };
     rw.map(|rw| (rw, planned))
+}
+
+impl RuleApplier {
+    /// The applier of `variant` of `rule`, whose source patterns bind `splats` (see
+    /// `PatternCompiler`).
+    fn new(
+        rule: &Rule,
+        variant: &Variant,
+        registry: &Arc<Registry>,
+        splats: Vec<(EVar, Attr)>,
+        egraph: &mut PtirEGraph,
+    ) -> Self {
+        let applier = RuleApplier {
+            rule: Arc::new(rule.clone()),
+            registry: registry.clone(),
+            splats,
+            variant: variant.clone(),
+            multi: rule.source.roots.len() > 1,
+            value_vars: rule
+                .source
+                .terms
+                .iter()
+                .filter_map(|t| match t {
+                    Term::Value(v) if v.0 != "_" => Some((v.clone(), evar(v))),
+                    _ => None,
+                })
+                .collect(),
+            attr_vars: rule
+                .attr_vars
+                .keys()
+                .map(|v| (v.clone(), evar(v)))
+                .collect(),
+            plan: ResultPlan::new(rule, egraph),
+            constraints: None,
+        };
+        RuleApplier {
+            constraints: TypeConstraints::new(&applier),
+            ..applier
+        }
+    }
 }
 
 struct PatternCompiler<'a> {
@@ -539,10 +558,72 @@ struct RuleApplier {
     attr_vars: Vec<(Var, EVar)>,
     /// The result as e-nodes to look up, when it can be written as such.
     plan: Option<ResultPlan>,
+    /// The constraints, when they read only the types of value variables.
+    constraints: Option<TypeConstraints>,
+}
+
+/// A rule's constraints with their predicates looked up once, for a rule whose match binds
+/// nothing but value variables (no splat, attribute variable or named term) and whose
+/// constraints read only their types and literals (`(int ?a) (has-rank ?a 2)`): checked
+/// straight off the classes, without the general [`Bindings`] keyed by name, the same
+/// answer [`Rule::constraints_hold`] gives.
+struct TypeConstraints(Vec<(ptir_rules::PredicateFn, SmallVec<[TypeArg; 3]>)>);
+
+enum TypeArg {
+    /// The type of a value variable's class.
+    Value(EVar),
+    /// A literal attribute.
+    Lit(AttrValue),
+}
+
+impl TypeConstraints {
+    fn new(applier: &RuleApplier) -> Option<Self> {
+        let rule = &applier.rule;
+        let named = (rule.source.terms.iter()).any(|t| {
+            matches!(
+                t,
+                Term::Op { name: Some(_), .. } | Term::Splat { name: Some(_), .. }
+            )
+        });
+        if named || !applier.splats.is_empty() || !applier.attr_vars.is_empty() {
+            return None;
+        }
+        let constraints = rule.constraints.iter().map(|c| {
+            let test = applier.registry.predicate(&c.pred)?.test.clone()?;
+            let args = c.args.iter().map(|a| match a {
+                Attr::Var(v) => {
+                    let (_, e) = applier.value_vars.iter().find(|(w, _)| w == v)?;
+                    Some(TypeArg::Value(*e))
+                }
+                Attr::Lit(x) => Some(TypeArg::Lit(x.clone())),
+                _ => None,
+            });
+            Some((test, args.collect::<Option<_>>()?))
+        });
+        Some(TypeConstraints(constraints.collect::<Option<_>>()?))
+    }
+
+    fn hold(&self, egraph: &PtirEGraph, subst: &Subst) -> bool {
+        self.0.iter().all(|(test, args)| {
+            let bound = args.iter().map(|a| match a {
+                TypeArg::Value(v) => {
+                    let ty = egraph[*subst.get(*v)?].data.ty.clone();
+                    Some(Bound::Value(ty.unwrap_or(Type::Tuple(vec![]))))
+                }
+                TypeArg::Lit(x) => Some(Bound::Attr(x.clone())),
+            });
+            bound
+                .collect::<Option<SmallVec<[Bound; 3]>>>()
+                .is_some_and(|args| test(&args))
+        })
+    }
 }
 
 /// The classes of a match's roots, or of a rule's results: one or two.
 type Ids = SmallVec<[Id; 2]>;
+
+/// The classes of a [`ResultPlan`]'s steps resolved so far.
+type StepIds = SmallVec<[Id; 8]>;
 
 /// A rule's result as e-nodes to look up before building it.
 ///
@@ -559,8 +640,6 @@ struct ResultPlan {
     steps: Vec<PlanStep>,
     /// The step of each result root.
     roots: Vec<usize>,
-    /// The most children an op step has.
-    widest: usize,
 }
 
 enum PlanStep {
@@ -593,7 +672,6 @@ impl ResultPlan {
         let mut plan = ResultPlan {
             steps: Vec::new(),
             roots: Vec::new(),
-            widest: 0,
         };
         let mut step_of = vec![None; rule.result.terms.len()];
         for &root in &rule.result.roots {
@@ -653,7 +731,6 @@ impl ResultPlan {
                         _ => None,
                     })
                     .collect::<Option<Vec<_>>>()?;
-                self.widest = self.widest.max(operands.len() + attrs.len());
                 PlanStep::Op {
                     kind: OpKind::pure(*key),
                     operands,
@@ -669,19 +746,23 @@ impl ResultPlan {
     /// The classes of the result roots, if every node of the result is in the e-graph, or,
     /// with `build`, once the missing nodes are added (`None` if one of them is ill-typed:
     /// building it through [`Rule::instantiate`] then reports the rule's error).
+    ///
+    /// `ids` holds the classes of the steps resolved so far: a lookup that misses leaves
+    /// them there, and building goes on from the step that missed.
     fn resolve(
         &self,
         egraph: &mut PtirEGraph,
         rule: &Rule,
         variant: &Variant,
         subst: &Subst,
+        ids: &mut StepIds,
         build: bool,
     ) -> Option<Ids> {
-        let mut ids: SmallVec<[Id; 8]> = SmallVec::with_capacity(self.steps.len());
-        // One buffer for the children of every op looked up, lent to the node egg's lookup
-        // canonicalizes in place and taken back.
-        let mut children = Children::with_capacity(self.widest);
-        for step in &self.steps {
+        // One node for every op looked up, written in place (egg's lookup canonicalizes its
+        // children in place too): moving a node in and out of a buffer per step cost more
+        // than the lookup's hashing.
+        let mut scratch = PtirNode::Op(OpKind::pure(OpKey::Tuple), Children::new());
+        for step in &self.steps[ids.len()..] {
             let id = match step {
                 PlanStep::Var(v) => *subst.get(*v)?,
                 PlanStep::Named(t) => lookup_term(rule, variant, egraph, subst, *t)?,
@@ -690,8 +771,14 @@ impl ResultPlan {
                     operands,
                     attrs,
                 } => {
+                    let PtirNode::Op(scratch_kind, children) = &mut scratch else {
+                        return None;
+                    };
+                    *scratch_kind = *kind;
                     children.clear();
-                    children.extend(operands.iter().map(|&s| ids[s]));
+                    for &s in operands {
+                        children.push(ids[s]);
+                    }
                     for a in attrs {
                         children.push(match a {
                             PlanAttr::Lit(x, class) => match class.get() {
@@ -709,23 +796,15 @@ impl ResultPlan {
                             PlanAttr::Var(v) => *subst.get(*v)?,
                         });
                     }
-                    let mut node = PtirNode::Op(*kind, std::mem::take(&mut children));
-                    match egraph.lookup(&mut node) {
-                        Some(id) => {
-                            if let PtirNode::Op(_, c) = node {
-                                children = c;
-                            }
-                            id
-                        }
-                        None if build => {
-                            // The analysis types the node as it is added; an ill-typed one
-                            // (a rule bug) is left out of the result and the general path
-                            // reports it, which fails the run.
-                            let id = egraph.add(node);
-                            egraph[id].data.ty.as_ref()?;
-                            id
-                        }
-                        None => return None,
+                    if build {
+                        // egg's `add` looks the node up first. The analysis types the node as
+                        // it is added; an ill-typed one (a rule bug) is left out of the
+                        // result and the general path reports it, which fails the run.
+                        let id = egraph.add(scratch.clone());
+                        egraph[id].data.ty.as_ref()?;
+                        id
+                    } else {
+                        egraph.lookup(&mut scratch)?
                     }
                 }
             };
@@ -912,8 +991,10 @@ impl RuleApplier {
         };
         // A match found again (every iteration finds the old ones) whose result is already
         // the root's class has nothing left to do, whatever its constraints say.
-        let found = (self.plan.as_ref())
-            .and_then(|plan| plan.resolve(egraph, &self.rule, &self.variant, subst, false));
+        let mut steps = StepIds::new();
+        let found = (self.plan.as_ref()).and_then(|plan| {
+            plan.resolve(egraph, &self.rule, &self.variant, subst, &mut steps, false)
+        });
         if let Some(results) = &found {
             let done = roots
                 .iter()
@@ -923,22 +1004,31 @@ impl RuleApplier {
                 return vec![];
             }
         }
-        let Some(b) = self.bindings(egraph, subst) else {
-            return vec![];
+        let b = match &self.constraints {
+            Some(constraints) => {
+                if !constraints.hold(egraph, subst) {
+                    return vec![];
+                }
+                None
+            }
+            None => {
+                let Some(b) = self.bindings(egraph, subst) else {
+                    return vec![];
+                };
+                let type_of = |id: &Id| egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]));
+                if !(self.rule).constraints_hold(&b, &self.registry, type_of, |_, _| false) {
+                    return vec![];
+                }
+                Some(b)
+            }
         };
-        let type_of = |id: &Id| egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]));
-        if !self
-            .rule
-            .constraints_hold(&b, &self.registry, type_of, |_, _| false)
-        {
-            return vec![];
-        }
         // Built from the plan, the result's nodes are added as they are (their types checked
         // one by one); only a rule without a plan, or a result of the wrong type, takes the
         // general path, which says what is wrong.
         let planned = found.or_else(|| {
-            (self.plan.as_ref())
-                .and_then(|plan| plan.resolve(egraph, &self.rule, &self.variant, subst, true))
+            (self.plan.as_ref()).and_then(|plan| {
+                plan.resolve(egraph, &self.rule, &self.variant, subst, &mut steps, true)
+            })
         });
         let planned = planned.filter(|results| {
             (roots.iter().zip(results)).all(|(r, x)| egraph[*r].data.ty == egraph[*x].data.ty)
@@ -950,6 +1040,10 @@ impl RuleApplier {
             .iter()
             .map(|r| egraph[*r].data.ty.clone().unwrap_or(Type::Tuple(vec![])))
             .collect();
+        // Only the general path needs the bindings by name.
+        let Some(b) = b.or_else(|| self.bindings(egraph, subst)) else {
+            return vec![];
+        };
         let mut builder = EGraphBuilder { egraph };
         let results = match self
             .rule
@@ -1224,6 +1318,73 @@ mod index_tests {
     /// Results looked up and built from the plan give the whole closure of a matrix chain
     /// under associativity (and nothing else), and a result of the wrong type is still
     /// reported by the rule's name.
+    #[test]
+    fn type_constraints_give_the_answer_of_the_general_check() {
+        use egg::Searcher;
+        let mut rules = RuleSet::bundled().unwrap();
+        let fuzzed = ptir_rules::fuzz::fuzz_rules(11_000, 80, 2);
+        rules
+            .add_source("fuzz.rules", &fuzzed.rules_text())
+            .unwrap();
+        let registry = Arc::new(rules.registry().clone());
+        let mut programs: Vec<_> = (0..8)
+            .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
+            .collect();
+        programs.push(ptir_ir::generate::matrix_chain(6, 1).unwrap().0);
+        let limits = Limits {
+            iterations: 3,
+            ..Limits::default()
+        };
+        let (mut fast_rules, mut checked, mut held) = (0, 0, 0);
+        for program in &programs {
+            for f in &program.functions {
+                let Ok(mut lowered) = crate::lower(program, &f.name) else {
+                    continue;
+                };
+                saturate(&mut lowered, &rules, &limits);
+                let egraph = &mut lowered.egraph;
+                egraph.rebuild();
+                for rule in rules.rules().iter().filter(|r| r.source.roots.len() == 1) {
+                    let variant = Variant::default();
+                    let mut c = PatternCompiler {
+                        rule,
+                        variant: &variant,
+                        egraph,
+                        fresh: 0,
+                        splats: Vec::new(),
+                    };
+                    let Ok(ast) = c.compile(rule.source.roots[0]) else {
+                        continue;
+                    };
+                    let splats = std::mem::take(&mut c.splats);
+                    let applier = RuleApplier::new(rule, &variant, &registry, splats, egraph);
+                    let Some(fast) = &applier.constraints else {
+                        continue;
+                    };
+                    fast_rules += 1;
+                    for m in Pattern::new(ast).search(egraph) {
+                        for subst in &m.substs {
+                            let b = applier.bindings(egraph, subst).unwrap();
+                            let type_of = |id: &Id| {
+                                egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]))
+                            };
+                            let general =
+                                rule.constraints_hold(&b, &registry, type_of, |_, _| false);
+                            assert_eq!(fast.hold(egraph, subst), general, "{}", rule.name);
+                            checked += 1;
+                            held += usize::from(general);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            fast_rules > 500 && checked > 1_500,
+            "{fast_rules} rules, {checked} matches"
+        );
+        assert!(held > 100 && held < checked, "{held} of {checked} hold");
+    }
+
     #[test]
     fn results_built_from_the_plan_are_those_of_the_general_path() {
         let rules = RuleSet::bundled().unwrap();
