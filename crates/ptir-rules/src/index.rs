@@ -387,6 +387,8 @@ impl PatternIndex {
             dead,
             stack: Stack::new(),
             out,
+            steps_left: QUERY_STEPS,
+            given_up: Vec::new(),
         };
         q.stack.push(pos);
         q.walk(0);
@@ -420,17 +422,56 @@ struct Query<'a, S: Subject> {
     /// The subject positions left to visit, the next on top.
     stack: Stack<S::Pos>,
     out: &'a mut Vec<u32>,
+    /// Trie steps left before the query stops following the subject (see [`QUERY_STEPS`]).
+    steps_left: usize,
+    /// Once out of steps: the trie nodes whose rules were all added.
+    given_up: Vec<usize>,
 }
+
+/// Trie steps one query takes before it answers without the subject: every rule below the
+/// trie nodes it would still have followed. A query walks the trie and the subject together,
+/// so its paths multiply by the nodes at each position: an e-class of a saturated e-graph
+/// holds many e-nodes, often over classes that hold many too (or itself), and a pattern four
+/// levels deep could take millions of steps at one class. The answer is a superset of the
+/// exact one, which is all a query promises (a rule it names may still not match); no
+/// program's op reaches the limit.
+pub const QUERY_STEPS: usize = 1 << 14;
 
 impl<S: Subject> Query<'_, S> {
     fn dead(&self, node: usize) -> bool {
         self.dead.is_some_and(|d| d[node])
     }
 
+    /// Takes a step at trie node `node`; out of steps, adds every rule below it (once per
+    /// node) and says so.
+    fn out_of_steps(&mut self, node: usize) -> bool {
+        if self.steps_left > 0 {
+            self.steps_left -= 1;
+            return false;
+        }
+        if !self.given_up.contains(&node) {
+            self.given_up.push(node);
+            let mut todo = vec![node];
+            while let Some(i) = todo.pop() {
+                if self.dead(i) {
+                    continue;
+                }
+                let n = &self.index.nodes[i];
+                self.out.extend_from_slice(&n.rules);
+                todo.extend(
+                    (n.star.iter().chain(&n.splat).chain(&n.any_attr)).map(|&c| c as usize),
+                );
+                todo.extend(n.ops.values().map(|&c| c as usize));
+                todo.extend(n.lits.values().flatten().map(|&(_, c)| c as usize));
+            }
+        }
+        true
+    }
+
     /// Follows the trie from `node` with the subject positions left to visit on the stack.
     /// The recursion is bounded by the length of the longest sequence.
     fn walk(&mut self, node: usize) {
-        if self.dead(node) {
+        if self.dead(node) || self.out_of_steps(node) {
             return;
         }
         let index = self.index;
@@ -478,7 +519,7 @@ impl<S: Subject> Query<'_, S> {
 
     /// Matches the attribute symbols of op node `x` from slot `slot`, then its operands.
     fn attrs(&mut self, x: S::Node, h: Head<'_>, slot: usize, node: usize) {
-        if self.dead(node) {
+        if self.dead(node) || self.out_of_steps(node) {
             return;
         }
         let n = &self.index.nodes[node];
@@ -557,5 +598,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A subject of one position holding `n` `add` nodes whose operands are the position
+    /// itself: every path through it matches, as in an e-class of a saturated e-graph that
+    /// contains its own sums.
+    struct SelfSums(usize);
+
+    impl Subject for SelfSums {
+        type Pos = ();
+        type Node = usize;
+        fn nodes(&self, _: (), f: &mut dyn FnMut(usize)) {
+            (0..self.0).for_each(f);
+        }
+        fn head(&self, _: usize) -> Option<Head<'_>> {
+            Some(Head {
+                key: OpKey::Binary(ptir_ir::BinaryOp::Add),
+                callee: None,
+                operands: 2,
+            })
+        }
+        fn attr(&self, _: usize, _: usize) -> Option<AttrRef<'_>> {
+            None
+        }
+        fn operand(&self, _: usize, _: usize) {}
+    }
+
+    #[test]
+    fn a_query_whose_paths_multiply_stops_with_a_superset() {
+        let mut rules = crate::RuleSet::new(crate::Registry::standard());
+        // Seven op positions within the index's depth: a subject position of n nodes gives
+        // n^7 paths.
+        let text = "(rule tree :labels (t) \
+                      (add (add (add ?a ?b) (add ?c ?d)) (add (add ?e ?f) (add ?g ?h))) \
+                      => (add (add (add ?a ?b) (add ?c ?d)) (add (add ?e ?f) (add ?h ?g))))\n\
+                    (rule mul-sum :labels (t) (add (mul ?a ?b) ?c) => (add (mul ?b ?a) ?c))\n\
+                    (rule other :labels (t) (sub ?a ?b) => (add ?a (neg ?b)))";
+        rules.add_source("t.rules", text).unwrap();
+        let index = PatternIndex::new(rules.rules());
+        // Exactly, 64^7 paths (4e12 steps); the query stops after its budget.
+        let mut out = Vec::new();
+        index.candidates(&SelfSums(64), (), &mut out);
+        assert!(out.contains(&0), "{out:?}");
+        assert!(!out.contains(&2), "{out:?}: no `sub` anywhere");
+        // A small subject is answered exactly: no `mul` below the sums.
+        let mut out = Vec::new();
+        index.candidates(&SelfSums(2), (), &mut out);
+        assert_eq!(out, [0]);
     }
 }
