@@ -301,21 +301,10 @@ fn extract_ground(nodes: &[ENodeOrVar<PtirNode>], at: usize) -> Vec<PtirNode> {
 mod tests {
     use super::*;
     use crate::rules::compile;
-    use crate::saturate::{saturate, Limits, Scheduler};
+    use crate::saturate::{bundled_and_fuzzed, saturate, saturated, Limits, Scheduler};
     use ptir_ir::generate::{generate, matrix_chain, GenConfig};
     use ptir_rules::RuleSet;
     use std::time::Duration;
-
-    /// The bundled rules and 60 fuzzed ones (repeated variables, named roots and subterms,
-    /// splats), so that the patterns cover what the rule language can say.
-    fn rules() -> RuleSet {
-        let mut rules = RuleSet::bundled().unwrap();
-        let fuzzed = ptir_rules::fuzz::fuzz_rules(7_000, 60, 2);
-        rules
-            .add_source("fuzz.rules", &fuzzed.rules_text())
-            .unwrap();
-        rules
-    }
 
     fn programs() -> Vec<ptir_ir::Program> {
         let mut programs: Vec<_> = (0..16)
@@ -342,50 +331,45 @@ mod tests {
 
     #[test]
     fn finds_exactly_the_matches_egg_finds() {
-        let rules = rules();
+        let rules = bundled_and_fuzzed(7_000, 60);
         let limits = Limits {
             scheduler: Scheduler::Simple,
             time: Duration::from_secs(600),
             iterations: 4,
             ..Limits::default()
         };
+        let programs = programs();
         let mut compared = 0;
-        for program in programs() {
-            for f in &program.functions {
-                let Ok(mut lowered) = crate::lower(&program, &f.name) else {
+        for (program, mut lowered) in saturated(&programs, &rules, &limits) {
+            let egraph = &mut lowered.egraph;
+            let compiled = compile(&rules, egraph);
+            egraph.rebuild();
+            for rw in &compiled.rewrites {
+                let Some(ast) = rw.searcher.get_pattern_ast() else {
                     continue;
                 };
-                saturate(&mut lowered, &rules, &limits);
-                let egraph = &mut lowered.egraph;
-                let compiled = compile(&rules, egraph);
-                egraph.rebuild();
-                for rw in &compiled.rewrites {
-                    let Some(ast) = rw.searcher.get_pattern_ast() else {
-                        continue;
-                    };
-                    let matcher = TreeMatcher::new(ast, true).expect("a single-root pattern");
-                    let vars = rw.searcher.vars();
-                    let theirs = (rw.searcher.search(egraph).into_iter())
-                        .flat_map(|m| m.substs.into_iter().map(move |s| (m.eclass, s)));
-                    let mut ours = Vec::new();
-                    if let Some(ground) = matcher.ground_classes(egraph) {
-                        for class in egraph.classes() {
-                            let mut substs = Vec::new();
-                            matcher.search_class(
-                                egraph,
-                                class.id,
-                                &ground,
-                                None,
-                                usize::MAX,
-                                &mut substs,
-                            );
-                            ours.extend(substs.into_iter().map(|s| (class.id, s)));
-                        }
+                let matcher = TreeMatcher::new(ast, true).expect("a single-root pattern");
+                let vars = rw.searcher.vars();
+                let theirs = (rw.searcher.search(egraph).into_iter())
+                    .flat_map(|m| m.substs.into_iter().map(move |s| (m.eclass, s)));
+                let mut ours = Vec::new();
+                if let Some(ground) = matcher.ground_classes(egraph) {
+                    for class in egraph.classes() {
+                        let mut substs = Vec::new();
+                        matcher.search_class(
+                            egraph,
+                            class.id,
+                            &ground,
+                            None,
+                            usize::MAX,
+                            &mut substs,
+                        );
+                        ours.extend(substs.into_iter().map(|s| (class.id, s)));
                     }
-                    let (theirs, ours) = (canonical(theirs, &vars), canonical(ours, &vars));
-                    assert_eq!(ours, theirs, "rule {} in @{}:\n{program}", rw.name, f.name);
-                    compared += ours.len();
                 }
+                let (theirs, ours) = (canonical(theirs, &vars), canonical(ours, &vars));
+                assert_eq!(ours, theirs, "rule {}:\n{program}", rw.name);
+                compared += ours.len();
             }
         }
         assert!(compared > 8_000, "only {compared} matches compared");

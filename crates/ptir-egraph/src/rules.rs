@@ -1321,11 +1321,7 @@ mod index_tests {
     #[test]
     fn type_constraints_give_the_answer_of_the_general_check() {
         use egg::Searcher;
-        let mut rules = RuleSet::bundled().unwrap();
-        let fuzzed = ptir_rules::fuzz::fuzz_rules(11_000, 80, 2);
-        rules
-            .add_source("fuzz.rules", &fuzzed.rules_text())
-            .unwrap();
+        let rules = crate::saturate::bundled_and_fuzzed(11_000, 80);
         let registry = Arc::new(rules.registry().clone());
         let mut programs: Vec<_> = (0..8)
             .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
@@ -1336,44 +1332,36 @@ mod index_tests {
             ..Limits::default()
         };
         let (mut fast_rules, mut checked, mut held) = (0, 0, 0);
-        for program in &programs {
-            for f in &program.functions {
-                let Ok(mut lowered) = crate::lower(program, &f.name) else {
+        for (_, mut lowered) in crate::saturate::saturated(&programs, &rules, &limits) {
+            let egraph = &mut lowered.egraph;
+            egraph.rebuild();
+            for rule in rules.rules().iter().filter(|r| r.source.roots.len() == 1) {
+                let variant = Variant::default();
+                let mut c = PatternCompiler {
+                    rule,
+                    variant: &variant,
+                    egraph,
+                    fresh: 0,
+                    splats: Vec::new(),
+                };
+                let Ok(ast) = c.compile(rule.source.roots[0]) else {
                     continue;
                 };
-                saturate(&mut lowered, &rules, &limits);
-                let egraph = &mut lowered.egraph;
-                egraph.rebuild();
-                for rule in rules.rules().iter().filter(|r| r.source.roots.len() == 1) {
-                    let variant = Variant::default();
-                    let mut c = PatternCompiler {
-                        rule,
-                        variant: &variant,
-                        egraph,
-                        fresh: 0,
-                        splats: Vec::new(),
-                    };
-                    let Ok(ast) = c.compile(rule.source.roots[0]) else {
-                        continue;
-                    };
-                    let splats = std::mem::take(&mut c.splats);
-                    let applier = RuleApplier::new(rule, &variant, &registry, splats, egraph);
-                    let Some(fast) = &applier.constraints else {
-                        continue;
-                    };
-                    fast_rules += 1;
-                    for m in Pattern::new(ast).search(egraph) {
-                        for subst in &m.substs {
-                            let b = applier.bindings(egraph, subst).unwrap();
-                            let type_of = |id: &Id| {
-                                egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]))
-                            };
-                            let general =
-                                rule.constraints_hold(&b, &registry, type_of, |_, _| false);
-                            assert_eq!(fast.hold(egraph, subst), general, "{}", rule.name);
-                            checked += 1;
-                            held += usize::from(general);
-                        }
+                let splats = std::mem::take(&mut c.splats);
+                let applier = RuleApplier::new(rule, &variant, &registry, splats, egraph);
+                let Some(fast) = &applier.constraints else {
+                    continue;
+                };
+                fast_rules += 1;
+                for m in Pattern::new(ast).search(egraph) {
+                    for subst in &m.substs {
+                        let b = applier.bindings(egraph, subst).unwrap();
+                        let type_of =
+                            |id: &Id| egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]));
+                        let general = rule.constraints_hold(&b, &registry, type_of, |_, _| false);
+                        assert_eq!(fast.hold(egraph, subst), general, "{}", rule.name);
+                        checked += 1;
+                        held += usize::from(general);
                     }
                 }
             }

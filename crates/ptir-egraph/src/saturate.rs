@@ -391,6 +391,36 @@ pub fn saturate_until(
     report
 }
 
+/// Test support: each function of `programs` that lowers, with its program, saturated by
+/// `rules` under `limits`.
+#[cfg(test)]
+pub(crate) fn saturated<'p>(
+    programs: &'p [ptir_ir::Program],
+    rules: &'p RuleSet,
+    limits: &'p Limits,
+) -> impl Iterator<Item = (&'p ptir_ir::Program, Lowered)> + 'p {
+    programs.iter().flat_map(move |program| {
+        program.functions.iter().filter_map(move |f| {
+            let mut lowered = crate::lower(program, &f.name).ok()?;
+            saturate(&mut lowered, rules, limits);
+            Some((program, lowered))
+        })
+    })
+}
+
+/// Test support: the bundled rules and `count` fuzzed ones from `seed` that the proof
+/// accepts (repeated variables, named roots and subterms, splats: what the rule language can
+/// say).
+#[cfg(test)]
+pub(crate) fn bundled_and_fuzzed(seed: u64, count: usize) -> RuleSet {
+    let mut rules = RuleSet::bundled().unwrap();
+    let fuzzed = ptir_rules::fuzz::fuzz_rules(seed, count, 2);
+    rules
+        .add_source("fuzz.rules", &fuzzed.rules_text())
+        .unwrap();
+    rules
+}
+
 type PtirRewrite = Rewrite<PtirNode, PtirAnalysis>;
 type Matches<'a> = Vec<SearchMatches<'a, PtirNode>>;
 
@@ -993,11 +1023,9 @@ mod tests {
     #[test]
     fn semi_naive_search_reaches_the_same_egraphs_as_a_full_search() {
         use ptir_ir::generate::{generate, matrix_chain, GenConfig};
-        // The bundled rules and fuzzed ones: repeated variables, named roots and subterms,
-        // splats, the shapes whose matches a union or new analysis data can make.
-        let mut fuzzed = RuleSet::bundled().unwrap();
-        let fuzz = ptir_rules::fuzz::fuzz_rules(9_000, 60, 2);
-        fuzzed.add_source("fuzz.rules", &fuzz.rules_text()).unwrap();
+        // The bundled rules and fuzzed ones: the shapes whose matches a union or new analysis
+        // data can make.
+        let fuzzed = bundled_and_fuzzed(9_000, 60);
         let mut programs: Vec<ptir_ir::Program> = (0..20)
             .map(|seed| generate(&GenConfig::new(seed, 30)))
             .collect();
