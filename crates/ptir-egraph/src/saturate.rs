@@ -437,19 +437,25 @@ const APPLICATIONS_PER_CLOCK_CHECK: usize = 64;
 ///
 /// `only`: the classes whose neighbourhood (what the index reads of a class, down to
 /// [`INDEX_DEPTH`] op levels) changed since the last query, when there was one: the others
-/// can have no new rule.
+/// can have no new rule. Past `deadline` it stops asking (the iteration after it stops the
+/// run on its time limit).
 fn newly_found(
     index: &PatternIndex,
     egraph: &PtirEGraph,
     attempted: &[bool],
     only: Option<&FxHashSet<egg::Id>>,
+    deadline: Deadline,
 ) -> Vec<bool> {
     let mut found = vec![false; index.len()];
     let pruning = index.pruning(|r| attempted[r as usize]);
     let subject = EGraphSubject(egraph);
     let mut at = Vec::new();
     let classes = egraph.classes().map(|c| c.id);
-    for class in classes.filter(|id| only.is_none_or(|only| only.contains(id))) {
+    let classes = classes.filter(|id| only.is_none_or(|only| only.contains(id)));
+    for (k, class) in classes.enumerate() {
+        if k % CLASSES_PER_CLOCK_CHECK == 0 && deadline.passed() {
+            break;
+        }
         at.clear();
         index.candidates_pruned(&subject, class, &pruning, &mut at);
         for &r in &at {
@@ -552,7 +558,8 @@ impl<'r> Run<'r> {
                     let touched = self.changes[t..].iter().flatten();
                     frontier(egraph, touched.chain(&egraph.analysis.touched), INDEX_DEPTH)
                 });
-                let found = newly_found(index, egraph, &self.compiled.attempted, only.as_ref());
+                let attempted = &self.compiled.attempted;
+                let found = newly_found(index, egraph, attempted, only.as_ref(), self.deadline);
                 if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
                     // Rules that found no place before have one now: compiled, they join
                     // the run in rule order, with fresh schedules.
@@ -1103,6 +1110,23 @@ mod tests {
                 "semi-naive {semi_naive}"
             );
         }
+    }
+
+    #[test]
+    fn the_index_query_stops_at_the_deadline() {
+        let rules = RuleSet::bundled().unwrap();
+        let program = ptir_ir::generate::generate(&ptir_ir::generate::GenConfig::new(3, 40));
+        let lowered = crate::lower(&program, &program.functions[0].name).unwrap();
+        let attempted = vec![false; rules.rules().len()];
+        let index = rules.index();
+        let ask = |deadline| newly_found(index, &lowered.egraph, &attempted, None, deadline);
+        let in_time = ask(Deadline::after(Duration::from_secs(600)));
+        assert!(in_time.iter().any(|&f| f), "the index finds some rule");
+        let late = ask(Deadline::after(Duration::ZERO));
+        assert!(
+            late.iter().all(|&f| !f),
+            "a query past the deadline asks nothing"
+        );
     }
 
     #[test]
