@@ -109,6 +109,8 @@ fn diff_on_a_file_and_on_random_programs() {
     );
     let stdout = text(&out.stdout);
     assert!(stdout.contains("6 programs"), "{stdout}");
+    // The slowest program is named, so a campaign's stalls can be found.
+    assert!(stdout.contains("slowest program: seed 10"), "{stdout}");
     assert_eq!(
         out.status.code(),
         Some(if stdout.contains(" 0 mismatches, 0 errors") {

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Programs diffed per parallel batch (the progress bar advances per batch).
 const BATCH: usize = 64;
@@ -255,6 +255,8 @@ fn random_diff(
     );
     // The smallest mismatching program, by instruction count.
     let mut worst: Option<(usize, String, String)> = None;
+    // The program that took longest (a campaign's stalls are found by it).
+    let mut slowest: Option<(Duration, String)> = None;
     let (mut mismatches, mut insts, mut skipped) = (0, 0, 0);
     // Programs whose eqsat output costs more than greedy's where the claim is not checked.
     let mut dearer_unchecked = 0;
@@ -281,9 +283,16 @@ fn random_diff(
             .collect();
         let results: Vec<_> = cases
             .par_iter()
-            .map(|c| catch_unwind(AssertUnwindSafe(|| ptir::diff(&c.program, &options))))
+            .map(|c| {
+                let t = Instant::now();
+                let r = catch_unwind(AssertUnwindSafe(|| ptir::diff(&c.program, &options)));
+                (r, t.elapsed())
+            })
             .collect();
-        for (case, r) in cases.iter().zip(results) {
+        for (case, (r, took)) in cases.iter().zip(results) {
+            if slowest.as_ref().is_none_or(|(t, _)| took > *t) {
+                slowest = Some((took, case.label.clone()));
+            }
             let p = &case.program;
             insts += p.num_insts();
             if let Ok(Ok(r)) = &r {
@@ -352,6 +361,9 @@ fn random_diff(
         total - n,
         start.elapsed()
     );
+    if let Some((took, label)) = &slowest {
+        let _ = writeln!(out, "slowest program: {label}, {took:.2?}");
+    }
     if !classes.is_empty() {
         let items: Vec<String> = classes.iter().map(|(c, k)| format!("{c}: {k}")).collect();
         let _ = writeln!(out, "flagged by class: {}", items.join(", "));
