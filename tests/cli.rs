@@ -109,8 +109,13 @@ fn diff_on_a_file_and_on_random_programs() {
     );
     let stdout = text(&out.stdout);
     assert!(stdout.contains("6 programs"), "{stdout}");
-    // The slowest program is named, so a campaign's stalls can be found.
-    assert!(stdout.contains("slowest program: seed 10"), "{stdout}");
+    // The slowest program is named (which one depends on the clock), so a campaign's
+    // stalls can be found.
+    let slowest = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("slowest program: seed "));
+    let seed = slowest.and_then(|l| l.split(',').next()?.parse::<u64>().ok());
+    assert!(seed.is_some_and(|s| (1000..1006).contains(&s)), "{stdout}");
     assert_eq!(
         out.status.code(),
         Some(if stdout.contains(" 0 mismatches, 0 errors") {
