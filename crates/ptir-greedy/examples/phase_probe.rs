@@ -17,9 +17,5 @@ fn main() {
         .unwrap()
         .with_config(GreedyConfig::canonicalize().with_fold(fold));
     let r = pass.run(&mut p).unwrap();
-    println!(
-        "{} insts left, {} erased",
-        p.num_insts(),
-        r.greedy.map_or(0, |g| g.erased)
-    );
+    println!("{} insts left, {:?}", p.num_insts(), r.greedy);
 }

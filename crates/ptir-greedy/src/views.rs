@@ -334,7 +334,7 @@ impl OpView for DotGeneralView {
                 root,
                 lhs: operand(ir, root, 0)?,
                 rhs: operand(ir, root, 1)?,
-                dims: dims.clone(),
+                dims: (**dims).clone(),
             }),
             _ => None,
         }

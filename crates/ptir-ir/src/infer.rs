@@ -607,7 +607,7 @@ mod tests {
     fn dot_general_with_batch_dims() {
         let dims = DotDims::batch_matmul();
         let r = infer_type(
-            &Op::DotGeneral(dims),
+            &Op::DotGeneral(Box::new(dims)),
             &[&t(&[2, 3, 4]), &t(&[2, 4, 5])],
             &InferContext::default(),
         );

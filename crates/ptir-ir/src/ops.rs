@@ -7,6 +7,7 @@
 
 use crate::program::Region;
 use crate::tensor::Literal;
+use smallvec::{smallvec, SmallVec};
 use std::fmt;
 
 macro_rules! keyword_enum {
@@ -239,7 +240,7 @@ pub enum Op {
         axis: usize,
     },
     /// Generalized matrix product.
-    DotGeneral(DotDims),
+    DotGeneral(Box<DotDims>),
     /// `take(table, ids)`: rows of `table` along axis 0 picked by the integer tensor `ids`;
     /// the result shape is `ids.shape ++ table.shape[1..]`. Indices are clamped to
     /// `[0, rows - 1]`, as StableHLO's `gather` clamps start indices (the embedding-lookup
@@ -268,17 +269,17 @@ pub enum Op {
     /// `cond(pred) then else`: runs one region (no parameters) and returns its results.
     Cond {
         /// Taken when `pred` is true.
-        then_region: Region,
+        then_region: Box<Region>,
         /// Taken otherwise.
-        else_region: Region,
+        else_region: Box<Region>,
     },
     /// `while(inits...)`: the carried values go through `cond` (returns a `bool` scalar) and
     /// `body` (returns new carried values) until `cond` is false; returns the carried values.
     While {
         /// Loop test.
-        cond: Region,
+        cond: Box<Region>,
         /// Loop body.
-        body: Region,
+        body: Box<Region>,
     },
     /// `scan(carries..., xs...)`: for `i` in `0..n`, `body(carries, xs[i]...)` returns new
     /// carries and per-step outputs `ys`; the result is the final carries and the `ys` stacked
@@ -289,7 +290,7 @@ pub enum Op {
         /// Number of iterations.
         length: usize,
         /// The step.
-        body: Region,
+        body: Box<Region>,
     },
     /// Packs its operands into a tuple.
     Tuple,
@@ -449,28 +450,28 @@ impl Op {
     }
 
     /// The regions of a region op, in their textual order (empty for other ops).
-    pub fn regions(&self) -> Vec<&Region> {
+    pub fn regions(&self) -> SmallVec<[&Region; 2]> {
         match self {
             Op::Cond {
                 then_region,
                 else_region,
-            } => vec![then_region, else_region],
-            Op::While { cond, body } => vec![cond, body],
-            Op::Scan { body, .. } => vec![body],
-            _ => vec![],
+            } => smallvec![&**then_region, &**else_region],
+            Op::While { cond, body } => smallvec![&**cond, &**body],
+            Op::Scan { body, .. } => smallvec![&**body],
+            _ => SmallVec::new(),
         }
     }
 
     /// Mutable access to the regions of a region op.
-    pub fn regions_mut(&mut self) -> Vec<&mut Region> {
+    pub fn regions_mut(&mut self) -> SmallVec<[&mut Region; 2]> {
         match self {
             Op::Cond {
                 then_region,
                 else_region,
-            } => vec![then_region, else_region],
-            Op::While { cond, body } => vec![cond, body],
-            Op::Scan { body, .. } => vec![body],
-            _ => vec![],
+            } => smallvec![&mut **then_region, &mut **else_region],
+            Op::While { cond, body } => smallvec![&mut **cond, &mut **body],
+            Op::Scan { body, .. } => smallvec![&mut **body],
+            _ => SmallVec::new(),
         }
     }
 }
@@ -478,6 +479,16 @@ impl Op {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every walk, move and copy of a program touches whole instructions: region bodies and
+    /// dot dimensions are boxed so that the rare op does not size the common one (216 bytes
+    /// an instruction with them inline, 144 now; the largest inline variant is `slice`).
+    #[test]
+    fn ops_and_instructions_stay_small() {
+        assert!(std::mem::size_of::<Op>() <= 80, "{}", std::mem::size_of::<Op>());
+        let inst = std::mem::size_of::<crate::Instruction>();
+        assert!(inst <= 144, "{inst}");
+    }
 
     #[test]
     fn every_key_name_round_trips() {

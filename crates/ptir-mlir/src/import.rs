@@ -645,7 +645,10 @@ impl<'a, 's> FnLower<'a, 's> {
         let v = self.emit(
             out,
             pos,
-            Op::While { cond, body },
+            Op::While {
+                cond: Box::new(cond),
+                body: Box::new(body),
+            },
             &inits,
             ty,
             &[cond_r, body_r],
@@ -699,8 +702,8 @@ impl<'a, 's> FnLower<'a, 's> {
                 &mut insts,
                 pos,
                 Op::Cond {
-                    then_region,
-                    else_region,
+                    then_region: Box::new(then_region),
+                    else_region: Box::new(else_region),
                 },
                 &[p],
                 ty.clone(),
@@ -736,8 +739,8 @@ impl<'a, 's> FnLower<'a, 's> {
             out,
             pos,
             Op::Cond {
-                then_region,
-                else_region,
+                then_region: Box::new(then_region),
+                else_region: Box::new(else_region),
             },
             &[pred],
             ty,
@@ -929,10 +932,10 @@ impl<'a, 's> FnLower<'a, 's> {
         };
         if l.1.dtype != ty.dtype {
             let acc = TensorType::new(l.1.dtype, ty.shape.clone());
-            let d = self.emit_t(out, pos, Op::DotGeneral(dims), &[l, r], &acc)?;
+            let d = self.emit_t(out, pos, Op::DotGeneral(Box::new(dims)), &[l, r], &acc)?;
             return self.emit_t(out, pos, Op::Cast, &[d], ty);
         }
-        self.emit_t(out, pos, Op::DotGeneral(dims), &[l, r], ty)
+        self.emit_t(out, pos, Op::DotGeneral(Box::new(dims)), &[l, r], ty)
     }
 
     fn reduce(

@@ -57,7 +57,7 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
             AttrValue::Ints(stride.clone()),
         ],
         Op::Concat { axis } => vec![AttrValue::Int(*axis)],
-        Op::DotGeneral(d) => vec![AttrValue::Dims(d.clone())],
+        Op::DotGeneral(d) => vec![AttrValue::Dims((**d).clone())],
         Op::Reduce {
             axes, keep_dims, ..
         } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
@@ -148,7 +148,7 @@ pub fn make_op<A: Borrow<AttrValue>>(
         ),
         OpKey::Concat => (Op::Concat { axis: int(a(0))? }, None),
         OpKey::DotGeneral => match a(0) {
-            Some(AttrValue::Dims(d)) => (Op::DotGeneral(d.clone()), None),
+            Some(AttrValue::Dims(d)) => (Op::DotGeneral(Box::new(d.clone())), None),
             other => return Err(format!("dot_general needs dims, found {other:?}")),
         },
         OpKey::Reduce(kind) => match a(1) {
@@ -219,7 +219,7 @@ mod tests {
                 stride: vec![1, 2],
             },
             Op::Concat { axis: 1 },
-            Op::DotGeneral(DotDims::default()),
+            Op::DotGeneral(Box::new(DotDims::default())),
             Op::Reduce {
                 kind: ReduceKind::Sum,
                 axes: vec![0],

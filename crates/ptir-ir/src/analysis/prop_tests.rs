@@ -127,8 +127,8 @@ impl Gen {
                 let else_region = self.block(0, visible, depth + 1, false);
                 (
                     Op::Cond {
-                        then_region,
-                        else_region,
+                        then_region: Box::new(then_region),
+                        else_region: Box::new(else_region),
                     },
                     vec![pred],
                 )
@@ -137,7 +137,13 @@ impl Gen {
                 let init = self.pick(visible);
                 let cond = self.block(1, visible, depth + 1, true);
                 let body = self.block(1, visible, depth + 1, false);
-                (Op::While { cond, body }, vec![init])
+                (
+                    Op::While {
+                        cond: Box::new(cond),
+                        body: Box::new(body),
+                    },
+                    vec![init],
+                )
             }
             _ => {
                 let init = self.pick(visible);
@@ -145,7 +151,7 @@ impl Gen {
                 let op = Op::Scan {
                     num_carry: 1,
                     length: 2,
-                    body,
+                    body: Box::new(body),
                 };
                 (op, vec![init])
             }
@@ -333,16 +339,16 @@ fn big_program(n: u32) -> Program {
         result: ValueId(n),
         ty: scalar(),
         op: Op::While {
-            cond: Region {
+            cond: Box::new(Region {
                 params: params(&[p]),
                 insts: vec![cond_test],
                 results: vec![ValueId(n / 2 + 2)],
-            },
-            body: Region {
+            }),
+            body: Box::new(Region {
                 params: params(&[q]),
                 insts: body,
                 results: vec![ValueId(n - 1)],
-            },
+            }),
         },
         operands: vec![ValueId(last_top)],
     };

@@ -174,7 +174,7 @@ impl FunctionBuilder<'_> {
 
     /// Generalized matrix product ([`DotDims`]).
     pub fn dot_general(&mut self, lhs: Val, rhs: Val, dims: &DotDims) -> Result<Val> {
-        self.emit(Op::DotGeneral(dims.clone()), &[lhs, rhs], None)
+        self.emit(Op::DotGeneral(Box::new(dims.clone())), &[lhs, rhs], None)
     }
 
     /// `[m,k] x [k,n] -> [m,n]`.

@@ -4,7 +4,6 @@
 use super::{op_error, FunctionBuilder, Result, Val};
 use crate::infer::{infer_type, region_param_types, InferContext};
 use crate::ops::Op;
-use crate::program::Region;
 use crate::types::Type;
 
 /// Builds one region: gets the builder and the region's parameters, returns its results.
@@ -39,8 +38,8 @@ impl<'p> FunctionBuilder<'p> {
         else_branch: impl FnOnce(&mut Self) -> Result<Vec<Val>>,
     ) -> Result<Val> {
         let op = Op::Cond {
-            then_region: Region::default(),
-            else_region: Region::default(),
+            then_region: Box::default(),
+            else_region: Box::default(),
         };
         let regions: Vec<RegionFn<'_, 'p>> = vec![
             Box::new(|b, _| then_branch(b)),
@@ -84,8 +83,8 @@ impl<'p> FunctionBuilder<'p> {
         body: impl FnOnce(&mut Self, &[Val]) -> Result<Vec<Val>>,
     ) -> Result<Val> {
         let op = Op::While {
-            cond: Region::default(),
-            body: Region::default(),
+            cond: Box::default(),
+            body: Box::default(),
         };
         let regions: Vec<RegionFn<'_, 'p>> = vec![
             Box::new(|b, ps| Ok(vec![cond(b, ps)?])),
@@ -123,7 +122,7 @@ impl<'p> FunctionBuilder<'p> {
         let op = Op::Scan {
             num_carry,
             length,
-            body: Region::default(),
+            body: Box::default(),
         };
         let operands: Vec<Val> = carries.iter().chain(xs).copied().collect();
         let regions: Vec<RegionFn<'_, 'p>> = vec![Box::new(move |b, ps| {

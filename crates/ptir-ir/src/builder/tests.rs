@@ -239,8 +239,8 @@ fn emit_refuses_region_ops() {
     let mut pb = ProgramBuilder::new();
     let mut f = pb.function("f", &[] as &[Type]).unwrap();
     let op = Op::While {
-        cond: Region::default(),
-        body: Region::default(),
+        cond: Box::new(Region::default()),
+        body: Box::new(Region::default()),
     };
     assert_eq!(op_name(&f.emit(op, &[], None).unwrap_err()), "while");
 }

@@ -697,12 +697,12 @@ impl<'s> Parser<'s> {
             OpKey::Concat => Op::Concat {
                 axis: self.int_attr(attrs, "axis")?,
             },
-            OpKey::DotGeneral => Op::DotGeneral(DotDims {
+            OpKey::DotGeneral => Op::DotGeneral(Box::new(DotDims {
                 lhs_batch: self.list_attr(attrs, "lhs_batch", Some(vec![]))?,
                 rhs_batch: self.list_attr(attrs, "rhs_batch", Some(vec![]))?,
                 lhs_contract: self.list_attr(attrs, "lhs_contract", None)?,
                 rhs_contract: self.list_attr(attrs, "rhs_contract", None)?,
-            }),
+            })),
             OpKey::Reduce(kind) => Op::Reduce {
                 kind,
                 axes: self.list_attr(attrs, "axes", None)?,
@@ -711,18 +711,18 @@ impl<'s> Parser<'s> {
             OpKey::Scan => Op::Scan {
                 num_carry: self.int_attr(attrs, "num_carry")?,
                 length: self.int_attr(attrs, "length")?,
-                body: Region::default(),
+                body: Box::default(),
             },
             OpKey::TupleGet => Op::TupleGet {
                 index: self.int_attr(attrs, "index")?,
             },
             OpKey::Cond => Op::Cond {
-                then_region: Region::default(),
-                else_region: Region::default(),
+                then_region: Box::default(),
+                else_region: Box::default(),
             },
             OpKey::While => Op::While {
-                cond: Region::default(),
-                body: Region::default(),
+                cond: Box::default(),
+                body: Box::default(),
             },
             // Handled by `instruction` before dispatching here.
             OpKey::Constant | OpKey::Call | OpKey::Rng => {

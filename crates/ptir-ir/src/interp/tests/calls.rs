@@ -57,8 +57,8 @@ fn factorial() -> Program {
             vec![bin(fb, BinaryOp::Mul, n, rest)]
         });
         let op = Op::Cond {
-            then_region,
-            else_region,
+            then_region: Box::new(then_region),
+            else_region: Box::new(else_region),
         };
         vec![fb.op(op, &[small], s.clone())]
     });

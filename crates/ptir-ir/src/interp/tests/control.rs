@@ -41,7 +41,14 @@ fn sum_to_ten() -> Program {
             ]
         });
         let pair = Type::Tuple(vec![s.clone(), s.clone()]);
-        let w = fb.op(Op::While { cond, body }, &[i0, acc0], pair);
+        let w = fb.op(
+            Op::While {
+                cond: Box::new(cond),
+                body: Box::new(body),
+            },
+            &[i0, acc0],
+            pair,
+        );
         vec![fb.op(Op::TupleGet { index: 1 }, &[w], s.clone())]
     });
     program(vec![f])
@@ -78,7 +85,14 @@ fn an_endless_while_runs_out_of_fuel() {
     let f = func("spin", &[s.clone()], |fb, ps| {
         let cond = fb.region(&[s.clone()], |fb, _| vec![konst(fb, Bool, 1.0)]);
         let body = fb.region(&[s.clone()], |_, ps| vec![ps[0]]);
-        vec![fb.op(Op::While { cond, body }, ps, s.clone())]
+        vec![fb.op(
+            Op::While {
+                cond: Box::new(cond),
+                body: Box::new(body),
+            },
+            ps,
+            s.clone(),
+        )]
     });
     let p = program(vec![f]);
     let r = Interpreter::new(&p)
@@ -112,7 +126,7 @@ fn prefix_sums(n: usize) -> Program {
         let scan = Op::Scan {
             num_carry: 2,
             length: n,
-            body,
+            body: Box::new(body),
         };
         vec![fb.op(scan, ps, out)]
     });
@@ -189,8 +203,8 @@ fn abs_by_cond() -> Program {
             vec![neg, konst(fb, I32, 2.0)]
         });
         let op = Op::Cond {
-            then_region,
-            else_region,
+            then_region: Box::new(then_region),
+            else_region: Box::new(else_region),
         };
         let pair = Type::Tuple(vec![s.clone(), s.clone()]);
         vec![fb.op(op, &[positive], pair)]
@@ -224,7 +238,14 @@ fn errors_inside_regions_name_the_inner_instruction() {
             bin(fb, BinaryOp::Div, one, d);
             vec![next]
         });
-        vec![fb.op(Op::While { cond, body }, ps, s.clone())]
+        vec![fb.op(
+            Op::While {
+                cond: Box::new(cond),
+                body: Box::new(body),
+            },
+            ps,
+            s.clone(),
+        )]
     });
     let p = program(vec![f]);
     let err = Interpreter::new(&p)

@@ -23,7 +23,7 @@ fn reduce(kind: ReduceKind, axes: &[usize], keep_dims: bool, x: Value, out: &[us
 
 fn dot(dims: DotDims, l: Value, r: Value, out: &[usize]) -> Value {
     let d = l.as_tensor().expect("tensor").ty.dtype;
-    apply_ok(Op::DotGeneral(dims), &[l, r], ty(d, out))
+    apply_ok(Op::DotGeneral(Box::new(dims)), &[l, r], ty(d, out))
 }
 
 #[test]
