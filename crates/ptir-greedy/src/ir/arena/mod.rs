@@ -183,11 +183,13 @@ impl Arena {
             stores: vec![Vec::new()],
             ..Arena::default()
         };
-        // The top block's length is a good guess of the number of values (nested blocks and
-        // parameters add some); a full walk to count them costs more than regrowing.
-        let n = body.insts.len() + body.params.len() + 1;
-        a.nodes.resize_with(n, Node::default);
-        a.uses.reserve(2 * n);
+        // The node table is indexed by value id, and ids are sparse after a pass that erased
+        // most ops (a million-instruction chain canonicalized keeps ids up to a million for
+        // 200k instructions): size it once by the largest id, which costs a read per
+        // instruction, instead of regrowing it (copies and fresh pages) as ids come.
+        let ids = body.max_value_id().map_or(0, |m| m as usize + 1);
+        a.nodes.resize_with(ids + 1, Node::default);
+        a.uses.reserve(2 * (body.insts.len() + body.params.len() + 1));
         a.body = a.add_block(body, None)?;
         Ok(a)
     }
