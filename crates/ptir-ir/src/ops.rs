@@ -485,7 +485,11 @@ mod tests {
     /// an instruction with them inline, 144 now; the largest inline variant is `slice`).
     #[test]
     fn ops_and_instructions_stay_small() {
-        assert!(std::mem::size_of::<Op>() <= 80, "{}", std::mem::size_of::<Op>());
+        assert!(
+            std::mem::size_of::<Op>() <= 80,
+            "{}",
+            std::mem::size_of::<Op>()
+        );
         let inst = std::mem::size_of::<crate::Instruction>();
         assert!(inst <= 144, "{inst}");
     }

@@ -32,6 +32,9 @@ pub(crate) struct Driver<'p> {
 
 type Outcome<T> = Result<T, GreedyError>;
 
+/// The failure cache's pattern id for "the pattern index found no candidate".
+const INDEX_QUERY: PatternId = u32::MAX as PatternId;
+
 /// Ops processed between two looks at the clock (each takes well under a microsecond to a
 /// few microseconds, so the deadline is overshot by far less than a millisecond).
 const OPS_PER_CLOCK_CHECK: usize = 32;
@@ -338,7 +341,10 @@ impl<'p> Driver<'p> {
         };
         let mut candidates = std::mem::take(&mut self.candidates);
         let specific = if self.config.pattern_index {
-            self.patterns.candidates(rw, op, &mut candidates);
+            if !self.query(rw, op, &mut candidates) {
+                self.candidates = candidates;
+                return Ok(false);
+            }
             candidates.ids()
         } else {
             self.patterns.for_root(key)
@@ -346,6 +352,32 @@ impl<'p> Driver<'p> {
         let outcome = self.try_in_order(rw, op, specific);
         self.candidates = candidates;
         outcome
+    }
+
+    /// The pattern index's candidates for `op`, into `out`; false if nothing can match `op`,
+    /// as the index answered when it last looked at the same IR (the failure cache, keyed by
+    /// what the query read, with [`INDEX_QUERY`] for pattern). An op that no pattern can
+    /// match (most ops of most programs) is re-queried only after its neighbourhood changes,
+    /// not at every visit.
+    fn query(&mut self, rw: &ProgramRewriter<'_>, op: InstId, out: &mut Candidates) -> bool {
+        if !self.config.failure_cache {
+            self.patterns.candidates(rw, op, out);
+            return true;
+        }
+        // Any-op patterns are tried at every op whatever the index says.
+        if self.patterns.any_op().is_empty() && self.failures.holds(op, INDEX_QUERY, rw.arena()) {
+            return false;
+        }
+        rw.reads.start();
+        rw.reads.def(op.value());
+        self.patterns.candidates(rw, op, out);
+        rw.reads.stop();
+        if out.ids().is_empty() {
+            if let Some(s) = rw.reads.stamp(rw.arena()) {
+                self.failures.insert(op, INDEX_QUERY, s);
+            }
+        }
+        true
     }
 
     /// Tries `specific` (patterns rooted at `op`'s kind) and the any-op patterns, by benefit.

@@ -175,6 +175,7 @@ impl<'c> Ir<'c> {
     /// The literal of `v` if a `constant` defines it.
     pub fn constant(&self, v: ValueId) -> Option<&Literal> {
         let def = self.inst_of(v)?;
+        self.reads.def(v);
         if self.arena.key(def)? != OpKey::Constant {
             return None;
         }

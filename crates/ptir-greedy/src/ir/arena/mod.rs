@@ -189,7 +189,8 @@ impl Arena {
         // instruction, instead of regrowing it (copies and fresh pages) as ids come.
         let ids = body.max_value_id().map_or(0, |m| m as usize + 1);
         a.nodes.resize_with(ids + 1, Node::default);
-        a.uses.reserve(2 * (body.insts.len() + body.params.len() + 1));
+        a.uses
+            .reserve(2 * (body.insts.len() + body.params.len() + 1));
         a.body = a.add_block(body, None)?;
         Ok(a)
     }
