@@ -50,6 +50,16 @@ struct FailureCache {
 }
 
 impl FailureCache {
+    /// Makes room for the records of a function with ids below `ids` (about one record per
+    /// op: most ops end with the index query's empty answer cached), so that the tables do not
+    /// regrow (copies into fresh pages) as the run goes.
+    fn reserve(&mut self, ids: usize) {
+        if self.head.len() < ids {
+            self.head.resize(ids, NONE);
+        }
+        self.records.reserve(ids.saturating_sub(self.records.len()));
+    }
+
     fn find(&self, op: InstId, pid: PatternId) -> Option<usize> {
         let mut r = *self.head.get(op.0 as usize)?;
         while r != NONE {
@@ -95,7 +105,10 @@ impl<'p> Driver<'p> {
         }
     }
 
-    fn install(&self, rw: &mut ProgramRewriter<'_>, scope: BlockId) {
+    fn install(&mut self, rw: &mut ProgramRewriter<'_>, scope: BlockId) {
+        if self.config.failure_cache {
+            self.failures.reserve(rw.arena().id_bound());
+        }
         let c = self.config;
         rw.hooks = Some(Box::new(Hooks::new(scope, c.strictness, c.log)));
     }
