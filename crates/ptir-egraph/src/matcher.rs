@@ -164,6 +164,7 @@ impl TreeMatcher {
     /// Appends to `out` the matches rooted at `class` (canonical), at most `limit` in all.
     /// `ground` is [`Self::ground_classes`]. With `since` and the class stamps, only the
     /// matches new since that step (see the module doc).
+    #[cfg(test)]
     pub(crate) fn search_class(
         &self,
         egraph: &PtirEGraph,
@@ -173,9 +174,29 @@ impl TreeMatcher {
         limit: usize,
         out: &mut Vec<Subst>,
     ) {
+        self.search_class_until(egraph, class, ground, since, limit, out, &mut || false);
+    }
+
+    /// [`Self::search_class`] that asks `stop` every [`STEPS_PER_STOP_CHECK`] steps and gives
+    /// up when it answers true (returning false; the matches found so far are in `out`). One
+    /// class can hold many matches (an associativity rule over a class of many products whose
+    /// operands are products too), and the semi-naive filter can drop most of them after they
+    /// were enumerated: the time of one class's search is not bounded by the matches it returns.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_class_until(
+        &self,
+        egraph: &PtirEGraph,
+        class: Id,
+        ground: &[Id],
+        since: Option<(u32, &[u32])>,
+        limit: usize,
+        out: &mut Vec<Subst>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> bool {
         if out.len() >= limit {
-            return;
+            return true;
         }
+        let mut steps = 0usize;
         let mut regs: SmallVec<[Id; 16]> = SmallVec::from_elem(class, self.regs);
         // Per step: the nodes of its class that may match, and the next one to try.
         let mut cursors: SmallVec<[(&[PtirNode], usize); 8]> =
@@ -185,10 +206,14 @@ impl TreeMatcher {
         cursors[0] = (candidates(egraph, class, self.steps[0].head), 0);
         let mut k = 0;
         loop {
+            steps += 1;
+            if steps % STEPS_PER_STOP_CHECK == 0 && stop() {
+                return false;
+            }
             let (nodes, next) = cursors[k];
             let Some(node) = nodes.get(next) else {
                 if k == 0 {
-                    return;
+                    return true;
                 }
                 k -= 1;
                 continue;
@@ -232,12 +257,16 @@ impl TreeMatcher {
                 }
                 out.push(subst);
                 if out.len() >= limit {
-                    return;
+                    return true;
                 }
             }
         }
     }
 }
+
+/// Matcher steps (e-nodes tried) between two calls of a search's stop test: a step costs
+/// tens of nanoseconds, so a deadline is overshot by well under a millisecond.
+pub(crate) const STEPS_PER_STOP_CHECK: usize = 1 << 12;
 
 /// Classes below which egg's own search scans every node rather than bisect.
 const BISECT_FROM: usize = 16;
@@ -373,6 +402,79 @@ mod tests {
             }
         }
         assert!(compared > 8_000, "only {compared} matches compared");
+    }
+
+    /// The seed-1002833 shape of the size-120 campaign: one class's search ran for seconds
+    /// past the deadline. A search asks its stop test every few thousand steps, and one that
+    /// is told to stop returns at once, having kept what it found.
+    #[test]
+    fn a_search_asks_its_stop_test_inside_a_class() {
+        // A product of ten integers: associativity and commutativity put every bracketing
+        // of every subset in a class, over classes that hold as many.
+        let params: Vec<String> = (0..10).map(|i| format!("%{i}: i32[2]")).collect();
+        let mut text = format!("func @f({}) -> (i32[2]) {{\n", params.join(", "));
+        for i in 1..10 {
+            let prev = if i == 1 { 0 } else { 8 + i };
+            text += &format!("  %{} = mul %{prev}, %{i} : i32[2]\n", 9 + i);
+        }
+        text += "  return %18\n}\n";
+        let program = ptir_ir::parse(&text).unwrap();
+        let mut lowered = crate::lower(&program, "f").unwrap();
+        let rules = RuleSet::bundled().unwrap();
+        let limits = Limits {
+            scheduler: Scheduler::Simple,
+            iterations: 5,
+            time: Duration::from_secs(600),
+            ..Limits::default()
+        };
+        saturate(&mut lowered, &rules, &limits);
+        let egraph = &mut lowered.egraph;
+        let compiled = compile(&rules, egraph);
+        egraph.rebuild();
+        let rw = (compiled.rewrites.iter())
+            .find(|rw| rw.name.as_str() == "mul-assoc-int")
+            .unwrap();
+        let matcher = TreeMatcher::new(rw.searcher.get_pattern_ast().unwrap(), false).unwrap();
+        let ground = matcher.ground_classes(egraph).unwrap();
+        let (mut stopped, mut completed) = (0, 0);
+        for class in egraph.classes() {
+            let mut all = Vec::new();
+            let mut asked = 0;
+            let done = matcher.search_class_until(
+                egraph,
+                class.id,
+                &ground,
+                None,
+                usize::MAX,
+                &mut all,
+                &mut || false,
+            );
+            assert!(done);
+            let mut cut = Vec::new();
+            let finished = matcher.search_class_until(
+                egraph,
+                class.id,
+                &ground,
+                None,
+                usize::MAX,
+                &mut cut,
+                &mut || {
+                    asked += 1;
+                    true
+                },
+            );
+            if finished {
+                assert_eq!(asked, 0);
+                assert_eq!(cut.len(), all.len());
+                completed += 1;
+            } else {
+                assert_eq!(asked, 1, "it stops at the first answer");
+                assert!(cut.len() <= all.len());
+                stopped += 1;
+            }
+        }
+        assert!(stopped > 0, "no class took {STEPS_PER_STOP_CHECK} steps");
+        assert!(completed > 0);
     }
 
     #[test]

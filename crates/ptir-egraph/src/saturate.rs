@@ -913,7 +913,18 @@ fn search_until<'a>(
             return None;
         }
         let mut substs = Vec::new();
-        matcher.search_class(egraph, id, &ground, search.since, left, &mut substs);
+        let mut stop = || search.deadline.passed();
+        if !matcher.search_class_until(
+            egraph,
+            id,
+            &ground,
+            search.since,
+            left,
+            &mut substs,
+            &mut stop,
+        ) {
+            return None;
+        }
         if !substs.is_empty() {
             left = left.saturating_sub(substs.len());
             out.push(SearchMatches {
