@@ -207,7 +207,7 @@ impl TreeMatcher {
         let mut k = 0;
         loop {
             steps += 1;
-            if steps % STEPS_PER_STOP_CHECK == 0 && stop() {
+            if steps.is_multiple_of(STEPS_PER_STOP_CHECK) && stop() {
                 return false;
             }
             let (nodes, next) = cursors[k];
