@@ -219,7 +219,7 @@ mod tests {
                 stride: vec![1, 2],
             },
             Op::Concat { axis: 1 },
-            Op::DotGeneral(Box::new(DotDims::default())),
+            Op::DotGeneral(Box::default()),
             Op::Reduce {
                 kind: ReduceKind::Sum,
                 axes: vec![0],
