@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn op_attr_is_op_attrs_by_slot() {
-        use ptir_ir::{DotDims, ReduceKind};
+        use ptir_ir::ReduceKind;
         let ty: Type = TensorType::new(DType::F32, vec![2, 3]).into();
         let ops = [
             Op::Cast,
