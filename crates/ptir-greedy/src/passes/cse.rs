@@ -15,17 +15,19 @@ use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
+use hashbrown::HashTable;
 use ptir_ir::{InstId, Program};
 use ptir_rules::explain::Provenance;
-use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
 
+/// The ops seen so far that later ones may reuse. The table holds op ids alone (4 bytes a
+/// slot), hashed by [`hash_of`]: on a large function the table outgrows the caches, and its
+/// slots, not the ops, are what every insertion touches.
 #[derive(Default)]
 struct ScopedTable {
-    by_hash: FxHashMap<u64, SmallVec<[InstId; 1]>>,
-    /// Hashes inserted, in order, so a block can drop its own entries.
-    inserted: Vec<u64>,
+    by_hash: HashTable<InstId>,
+    /// Entries inserted, in order, with their hashes, so a block can drop its own.
+    inserted: Vec<(u64, InstId)>,
 }
 
 /// Merges duplicates in the whole function, with purity and dominance from `facts`; returns
@@ -33,6 +35,10 @@ struct ScopedTable {
 pub(crate) fn eliminate(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
     let mut table = ScopedTable::default();
     let body = rw.body();
+    // Room for every op of the body: growing rehashes every entry (hashing its op again).
+    table
+        .by_hash
+        .reserve(rw.arena().block(body).len as usize, |&i| hash_of(rw, i));
     cse_block(rw, body, &mut table, facts)
 }
 
@@ -54,11 +60,9 @@ fn cse_block(
             continue;
         }
         let h = hash_of(rw, i);
-        let existing = table.by_hash.get(&h).and_then(|c| {
-            c.iter()
-                .copied()
-                .find(|&e| same(rw, e, i) && facts.dominates(rw, e.value(), i))
-        });
+        let existing = (table.by_hash)
+            .find(h, |&e| same(rw, e, i) && facts.dominates(rw, e.value(), i))
+            .copied();
         match existing {
             Some(e) => {
                 rw.record_step(e, ptir_rules::explain::CSE_STEP);
@@ -67,16 +71,14 @@ fn cse_block(
                 erased += 1;
             }
             None => {
-                table.by_hash.entry(h).or_default().push(i);
-                table.inserted.push(h);
+                table.by_hash.insert_unique(h, i, |&e| hash_of(rw, e));
+                table.inserted.push((h, i));
             }
         }
     }
-    while table.inserted.len() > mark {
-        if let Some(h) = table.inserted.pop() {
-            if let Some(list) = table.by_hash.get_mut(&h) {
-                list.pop();
-            }
+    for (h, i) in table.inserted.drain(mark..) {
+        if let Ok(entry) = table.by_hash.find_entry(h, |&e| e == i) {
+            entry.remove();
         }
     }
     erased
