@@ -404,6 +404,24 @@ mod tests {
         assert!(compared > 8_000, "only {compared} matches compared");
     }
 
+    /// Rule `name` of `rules` compiled against `lowered`'s e-graph (rebuilt), as our matcher,
+    /// with its ground classes.
+    fn compiled_matcher(
+        lowered: &mut crate::Lowered,
+        rules: &RuleSet,
+        name: &str,
+    ) -> (TreeMatcher, Vec<Id>) {
+        let egraph = &mut lowered.egraph;
+        let compiled = compile(rules, egraph);
+        egraph.rebuild();
+        let rw = (compiled.rewrites.iter())
+            .find(|rw| rw.name.as_str() == name)
+            .unwrap();
+        let matcher = TreeMatcher::new(rw.searcher.get_pattern_ast().unwrap(), false).unwrap();
+        let ground = matcher.ground_classes(egraph).unwrap();
+        (matcher, ground)
+    }
+
     /// The seed-1002833 shape of the size-120 campaign: one class's search ran for seconds
     /// past the deadline. A search asks its stop test every few thousand steps, and one that
     /// is told to stop returns at once, having kept what it found.
@@ -428,14 +446,8 @@ mod tests {
             ..Limits::default()
         };
         saturate(&mut lowered, &rules, &limits);
-        let egraph = &mut lowered.egraph;
-        let compiled = compile(&rules, egraph);
-        egraph.rebuild();
-        let rw = (compiled.rewrites.iter())
-            .find(|rw| rw.name.as_str() == "mul-assoc-int")
-            .unwrap();
-        let matcher = TreeMatcher::new(rw.searcher.get_pattern_ast().unwrap(), false).unwrap();
-        let ground = matcher.ground_classes(egraph).unwrap();
+        let (matcher, ground) = compiled_matcher(&mut lowered, &rules, "mul-assoc-int");
+        let egraph = &lowered.egraph;
         let (mut stopped, mut completed) = (0, 0);
         for class in egraph.classes() {
             let mut all = Vec::new();
@@ -483,14 +495,8 @@ mod tests {
         let mut lowered = crate::lower(&program, "chain").unwrap();
         let rules = RuleSet::bundled().unwrap();
         saturate(&mut lowered, &rules, &Limits::default());
-        let egraph = &mut lowered.egraph;
-        let compiled = compile(&rules, egraph);
-        egraph.rebuild();
-        let rw = (compiled.rewrites.iter())
-            .find(|rw| rw.name.as_str() == "dot-assoc-int")
-            .unwrap();
-        let matcher = TreeMatcher::new(rw.searcher.get_pattern_ast().unwrap(), false).unwrap();
-        let ground = matcher.ground_classes(egraph).unwrap();
+        let (matcher, ground) = compiled_matcher(&mut lowered, &rules, "dot-assoc-int");
+        let egraph = &lowered.egraph;
         let root = egraph.find(lowered.root);
         let mut all = Vec::new();
         let mut some = Vec::new();

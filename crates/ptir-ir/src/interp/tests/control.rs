@@ -24,6 +24,14 @@ pub(super) fn cmp(fb: &mut Fb, op: CmpOp, a: ValueId, b: ValueId) -> ValueId {
 
 /// `@sum()`: `(i, acc) = (1, 0); while i <= 10 { (i, acc) = (i + 1, acc + i) }; acc`. The
 /// bound 10 is captured by the cond region from the function body.
+/// A `while` op of these regions.
+fn while_op(cond: Region, body: Region) -> Op {
+    Op::While {
+        cond: Box::new(cond),
+        body: Box::new(body),
+    }
+}
+
 fn sum_to_ten() -> Program {
     let s = ty(I32, &[]);
     let f = func("sum", &[], |fb, _| {
@@ -41,14 +49,7 @@ fn sum_to_ten() -> Program {
             ]
         });
         let pair = Type::Tuple(vec![s.clone(), s.clone()]);
-        let w = fb.op(
-            Op::While {
-                cond: Box::new(cond),
-                body: Box::new(body),
-            },
-            &[i0, acc0],
-            pair,
-        );
+        let w = fb.op(while_op(cond, body), &[i0, acc0], pair);
         vec![fb.op(Op::TupleGet { index: 1 }, &[w], s.clone())]
     });
     program(vec![f])
@@ -85,14 +86,7 @@ fn an_endless_while_runs_out_of_fuel() {
     let f = func("spin", &[s.clone()], |fb, ps| {
         let cond = fb.region(&[s.clone()], |fb, _| vec![konst(fb, Bool, 1.0)]);
         let body = fb.region(&[s.clone()], |_, ps| vec![ps[0]]);
-        vec![fb.op(
-            Op::While {
-                cond: Box::new(cond),
-                body: Box::new(body),
-            },
-            ps,
-            s.clone(),
-        )]
+        vec![fb.op(while_op(cond, body), ps, s.clone())]
     });
     let p = program(vec![f]);
     let r = Interpreter::new(&p)
@@ -238,14 +232,7 @@ fn errors_inside_regions_name_the_inner_instruction() {
             bin(fb, BinaryOp::Div, one, d);
             vec![next]
         });
-        vec![fb.op(
-            Op::While {
-                cond: Box::new(cond),
-                body: Box::new(body),
-            },
-            ps,
-            s.clone(),
-        )]
+        vec![fb.op(while_op(cond, body), ps, s.clone())]
     });
     let p = program(vec![f]);
     let err = Interpreter::new(&p)
