@@ -163,27 +163,14 @@ impl TreeMatcher {
 
     /// Appends to `out` the matches rooted at `class` (canonical), at most `limit` in all.
     /// `ground` is [`Self::ground_classes`]. With `since` and the class stamps, only the
-    /// matches new since that step (see the module doc).
-    #[cfg(test)]
-    pub(crate) fn search_class(
-        &self,
-        egraph: &PtirEGraph,
-        class: Id,
-        ground: &[Id],
-        since: Option<(u32, &[u32])>,
-        limit: usize,
-        out: &mut Vec<Subst>,
-    ) {
-        self.search_class_until(egraph, class, ground, since, limit, out, &mut || false);
-    }
-
-    /// [`Self::search_class`] that asks `stop` every [`STEPS_PER_STOP_CHECK`] steps and gives
-    /// up when it answers true (returning false; the matches found so far are in `out`). One
+    /// matches new since that step (see the module doc). Asks `stop` every
+    /// [`STEPS_PER_STOP_CHECK`] steps and gives up when it answers true (returning false; the
+    /// matches found so far are in `out`). One
     /// class can hold many matches (an associativity rule over a class of many products whose
     /// operands are products too), and the semi-naive filter can drop most of them after they
     /// were enumerated: the time of one class's search is not bounded by the matches it returns.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn search_class_until(
+    pub(crate) fn search_class(
         &self,
         egraph: &PtirEGraph,
         class: Id,
@@ -392,6 +379,7 @@ mod tests {
                             None,
                             usize::MAX,
                             &mut substs,
+                            &mut || false,
                         );
                         ours.extend(substs.into_iter().map(|s| (class.id, s)));
                     }
@@ -402,6 +390,21 @@ mod tests {
             }
         }
         assert!(compared > 8_000, "only {compared} matches compared");
+    }
+
+    /// The matches of `matcher` rooted at `class` (at most `limit`), asking `stop`; whether
+    /// the search completed.
+    fn search(
+        matcher: &TreeMatcher,
+        egraph: &PtirEGraph,
+        class: Id,
+        ground: &[Id],
+        limit: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> (bool, Vec<Subst>) {
+        let mut out = Vec::new();
+        let done = matcher.search_class(egraph, class, ground, None, limit, &mut out, stop);
+        (done, out)
     }
 
     /// Rule `name` of `rules` compiled against `lowered`'s e-graph (rebuilt), as our matcher,
@@ -450,31 +453,16 @@ mod tests {
         let egraph = &lowered.egraph;
         let (mut stopped, mut completed) = (0, 0);
         for class in egraph.classes() {
-            let mut all = Vec::new();
-            let mut asked = 0;
-            let done = matcher.search_class_until(
-                egraph,
-                class.id,
-                &ground,
-                None,
-                usize::MAX,
-                &mut all,
-                &mut || false,
-            );
+            let (done, all) = search(&matcher, egraph, class.id, &ground, usize::MAX, &mut || {
+                false
+            });
             assert!(done);
-            let mut cut = Vec::new();
-            let finished = matcher.search_class_until(
-                egraph,
-                class.id,
-                &ground,
-                None,
-                usize::MAX,
-                &mut cut,
-                &mut || {
+            let mut asked = 0;
+            let (finished, cut) =
+                search(&matcher, egraph, class.id, &ground, usize::MAX, &mut || {
                     asked += 1;
                     true
-                },
-            );
+                });
             if finished {
                 assert_eq!(asked, 0);
                 assert_eq!(cut.len(), all.len());
@@ -501,8 +489,14 @@ mod tests {
         let mut all = Vec::new();
         let mut some = Vec::new();
         for class in egraph.classes() {
-            matcher.search_class(egraph, class.id, &ground, None, usize::MAX, &mut all);
-            matcher.search_class(egraph, class.id, &ground, None, 3, &mut some);
+            all.extend(
+                search(&matcher, egraph, class.id, &ground, usize::MAX, &mut || {
+                    false
+                })
+                .1,
+            );
+            let left = 3 - some.len();
+            some.extend(search(&matcher, egraph, class.id, &ground, left, &mut || false).1);
         }
         assert!(all.len() > 3, "{} matches in @chain ({root})", all.len());
         assert_eq!(some.len(), 3);
@@ -511,7 +505,15 @@ mod tests {
         let stamps = vec![0; egraph.number_of_classes() * 4];
         for class in egraph.classes() {
             let since = Some((u32::MAX - 1, &stamps[..]));
-            matcher.search_class(egraph, class.id, &ground, since, usize::MAX, &mut new);
+            matcher.search_class(
+                egraph,
+                class.id,
+                &ground,
+                since,
+                usize::MAX,
+                &mut new,
+                &mut || false,
+            );
         }
         assert!(new.is_empty(), "{} matches", new.len());
     }

@@ -914,7 +914,7 @@ fn search_until<'a>(
         }
         let mut substs = Vec::new();
         let mut stop = || search.deadline.passed();
-        if !matcher.search_class_until(
+        if !matcher.search_class(
             egraph,
             id,
             &ground,
