@@ -31,6 +31,7 @@ use ptir_egraph::ExtractorKind;
 use ptir_ir::Program;
 use rayon::prelude::*;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// Random input sets per program in [`diff`].
 pub const DIFF_TRIALS: usize = 8;
@@ -39,6 +40,36 @@ pub const DIFF_TRIALS: usize = 8;
 /// a generated helper that never returns should fail fast (an input on which the input
 /// program fails is skipped: [`DiffReport::skipped`]).
 pub const DIFF_WHILE_FUEL: u64 = 5_000;
+
+/// How long a run under time limit `limit` may take in all: twice the limit plus 100 ms
+/// (rewriting stops at the limit; extracting and lifting come on top).
+pub fn time_limit_bound(limit: Duration) -> Duration {
+    2 * limit + Duration::from_millis(100)
+}
+
+/// An engine run that took longer than [`time_limit_bound`] of its time limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overshoot {
+    /// The engine.
+    pub engine: String,
+    /// How long its run took.
+    pub took: Duration,
+    /// The time limit it ran under.
+    pub limit: Duration,
+}
+
+impl fmt::Display for Overshoot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} took {:.2?} under a {:.2?} time limit (bound {:.2?})",
+            self.engine,
+            self.took,
+            self.limit,
+            time_limit_bound(self.limit)
+        )
+    }
+}
 
 /// One disagreement.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +132,10 @@ pub struct DiffReport {
     pub skipped: usize,
     /// Why saturation's cost was not held to greedy's (`None`: it was; see the module docs).
     pub cost_unchecked: Option<&'static str>,
+    /// The engine runs that overshot their time limit's bound. Wall time on a loaded machine
+    /// can overshoot without a fault, so this is reported, not a mismatch: `ptir-opt diff
+    /// --random` counts them and names the worst.
+    pub overshoots: Vec<Overshoot>,
 }
 
 /// The costs [`diff`] compares, under its cost model.
@@ -153,6 +188,9 @@ impl fmt::Display for DiffReport {
         if let Some(why) = self.cost_unchecked {
             writeln!(f, "cost not compared: {why}")?;
         }
+        for o in &self.overshoots {
+            writeln!(f, "time limit overshot: {o}")?;
+        }
         for m in &self.mismatches {
             writeln!(f, "MISMATCH: {m}")?;
             writeln!(
@@ -180,14 +218,26 @@ impl fmt::Display for DiffReport {
 /// ```
 pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
     ptir_ir::verify(program)?;
-    let run_engine = |engine| {
-        optimize(
+    let limit = options.limits.time;
+    let mut overshoots = Vec::new();
+    let mut run_engine = |engine: Engine| {
+        let start = Instant::now();
+        let result = optimize(
             program,
             &Options {
                 engine,
                 ..options.clone()
             },
-        )
+        );
+        let took = start.elapsed();
+        if took > time_limit_bound(limit) {
+            overshoots.push(Overshoot {
+                engine: engine.name().to_string(),
+                took,
+                limit,
+            });
+        }
+        result
     };
     let (greedy, sat) = (run_engine(Engine::Greedy), run_engine(Engine::Saturation));
     let mut report = DiffReport {
@@ -199,6 +249,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         trials: DIFF_TRIALS,
         skipped: 0,
         cost_unchecked: cost_unchecked(options.extractor),
+        overshoots,
     };
     let mut outputs = Vec::new();
     for (name, result) in [
@@ -312,4 +363,42 @@ pub fn optimize_batch(
 /// Diffs many programs in parallel (rayon); results in input order.
 pub fn diff_batch(programs: &[Program], options: &Options) -> Vec<Result<DiffReport, Error>> {
     programs.par_iter().map(|p| diff(p, options)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_limit_bound_is_twice_the_limit_and_100_ms() {
+        assert_eq!(time_limit_bound(Duration::ZERO), Duration::from_millis(100));
+        assert_eq!(
+            time_limit_bound(Duration::from_millis(500)),
+            Duration::from_millis(1100)
+        );
+        let o = Overshoot {
+            engine: "eqsat".into(),
+            took: Duration::from_secs(3),
+            limit: Duration::from_secs(1),
+        };
+        assert_eq!(
+            o.to_string(),
+            "eqsat took 3.00s under a 1.00s time limit (bound 2.10s)"
+        );
+    }
+
+    #[test]
+    fn a_run_within_its_limit_reports_no_overshoot() {
+        let program = ptir_ir::parse(
+            "func @f(%0: f32[2]) -> (f32[2]) {
+  %1 = neg %0 : f32[2]
+  %2 = neg %1 : f32[2]
+  return %2
+}",
+        )
+        .unwrap();
+        let report = diff(&program, &Options::default()).unwrap();
+        assert!(report.ok(), "{report}");
+        assert!(report.overshoots.is_empty(), "{report}");
+    }
 }

@@ -39,8 +39,8 @@ mod run;
 
 pub use compare::{compare_cost_models, CostTable, ModelCost};
 pub use diff::{
-    diff, diff_batch, optimize_batch, DiffCosts, DiffReport, DiffRules, Mismatch, DIFF_TRIALS,
-    DIFF_WHILE_FUEL,
+    diff, diff_batch, optimize_batch, time_limit_bound, DiffCosts, DiffReport, DiffRules, Mismatch,
+    Overshoot, DIFF_TRIALS, DIFF_WHILE_FUEL,
 };
 pub use equivalence::{
     fast_math_tolerance, same_value, validate, CheckError, Divergence, Trial, Validation,

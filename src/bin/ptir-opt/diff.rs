@@ -257,6 +257,9 @@ fn random_diff(
     let mut worst: Option<(usize, String, String)> = None;
     // The program that took longest (a campaign's stalls are found by it).
     let mut slowest: Option<(Duration, String)> = None;
+    // Engine runs over their time limit's bound, and the worst of them.
+    let mut overshoots = 0;
+    let mut worst_overshoot: Option<(ptir::Overshoot, String)> = None;
     let (mut mismatches, mut insts, mut skipped) = (0, 0, 0);
     // Programs whose eqsat output costs more than greedy's where the claim is not checked.
     let mut dearer_unchecked = 0;
@@ -298,6 +301,18 @@ fn random_diff(
             if let Ok(Ok(r)) = &r {
                 cost_unchecked = cost_unchecked.or(r.cost_unchecked);
                 skipped += r.skipped;
+                for o in &r.overshoots {
+                    overshoots += 1;
+                    if list {
+                        let _ = writeln!(out, "{}: time limit overshot: {o}", case.label);
+                    }
+                    if worst_overshoot
+                        .as_ref()
+                        .is_none_or(|(w, _)| o.took > w.took)
+                    {
+                        worst_overshoot = Some((o.clone(), case.label.clone()));
+                    }
+                }
                 let ptir::DiffCosts { greedy, eqsat, .. } = r.costs;
                 if r.cost_unchecked.is_some() && r.costs.eqsat_dearer() {
                     dearer_unchecked += 1;
@@ -363,6 +378,12 @@ fn random_diff(
     );
     if let Some((took, label)) = &slowest {
         let _ = writeln!(out, "slowest program: {label}, {took:.2?}");
+    }
+    if let Some((o, label)) = &worst_overshoot {
+        let _ = writeln!(
+            out,
+            "time limit overshot by {overshoots} engine run(s), by more than twice the limit plus 100 ms (wall time: a loaded machine can cause it); the worst: {label}, {o}"
+        );
     }
     if !classes.is_empty() {
         let items: Vec<String> = classes.iter().map(|(c, k)| format!("{c}: {k}")).collect();
