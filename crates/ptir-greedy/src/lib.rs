@@ -66,9 +66,9 @@ pub use facts::ProgramContext;
 pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use passes::{
-    directed_rule_filter, greedy_rule_filter, Canonicalize, Cse, Dce, Pass, PassError, PassFactory,
-    PassManager, PassReport, PipelineError, PipelineReport, ALGEBRA, BUILTIN_PASSES,
-    DEFAULT_PIPELINE,
+    directed_rule_filter, greedy_rule_filter, Canonicalize, Cse, Dce, FunctionPass, Pass,
+    PassError, PassFactory, PassManager, PassReport, PipelineError, PipelineReport, ALGEBRA,
+    BUILTIN_PASSES, DEFAULT_PIPELINE,
 };
 pub use pattern::{
     Candidates, FrozenPatternSet, MatchAnyOpTypeTag, OpRewritePattern, Pattern, PatternFilter,

@@ -1,9 +1,10 @@
 //! The canonicalize pass (MLIR's `-canonicalize`): the greedy driver with top-down seeding,
 //! folding and the canonicalization patterns, on every function.
 
-use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
+use super::{run_function_pass, FunctionPass, Pass, PassError, PassReport};
 use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats};
 use crate::pattern::{FrozenPatternSet, PatternSet};
+use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
 use ptir_ir::Program;
 use ptir_rules::explain::Provenance;
@@ -118,7 +119,7 @@ impl Pass for Canonicalize {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        self.run_tracked(program, None)
+        run_function_pass(self, program, None)
     }
 
     fn run_explained(
@@ -126,52 +127,51 @@ impl Pass for Canonicalize {
         program: &mut Program,
         provenance: &mut Provenance,
     ) -> Result<PassReport, PassError> {
-        self.run_tracked(program, Some(provenance))
+        run_function_pass(self, program, Some(provenance))
+    }
+
+    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
+        Some(self)
     }
 }
 
-impl Canonicalize {
-    /// The pass, tracking provenance when `provenance` is given.
-    fn run_tracked(
+impl FunctionPass for Canonicalize {
+    fn empty_report(&self) -> PassReport {
+        PassReport {
+            greedy: Some(GreedyStats {
+                converged: true,
+                ..GreedyStats::default()
+            }),
+            ..PassReport::new(self.name(), false, 0)
+        }
+    }
+
+    fn run_function(
         &self,
-        program: &mut Program,
-        provenance: Option<&mut Provenance>,
+        k: usize,
+        functions: usize,
+        rw: &mut ProgramRewriter<'_>,
     ) -> Result<PassReport, PassError> {
-        let mut stats = GreedyStats {
-            converged: true,
-            ..GreedyStats::default()
+        // Each function gets an equal share of the time left.
+        let config = GreedyConfig {
+            deadline: self.config.deadline.map(|d| d.share(functions - k)),
+            ..self.config.clone()
         };
-        let mut changed = false;
-        let mut step_log = Vec::new();
-        let mut runs = Vec::new();
-        let functions = program.functions.len();
-        rewrite_functions_tracked(program, provenance, |k, rw| {
-            // Each function gets an equal share of the time left.
-            let config = GreedyConfig {
-                deadline: self.config.deadline.map(|d| d.share(functions - k)),
-                ..self.config.clone()
-            };
-            let mut r = apply_patterns_greedily(rw, &self.patterns, &config)?;
-            if let Some(log) = r.log.take() {
-                step_log.push((rw.function_name().to_string(), log));
-            }
-            runs.push((rw.function_name().to_string(), r.summary()));
-            if self.test_convergence && !r.converged {
-                return Err(PassError::NotConverged {
-                    function: rw.function_name().to_string(),
-                    iterations: r.stats.iterations,
-                });
-            }
-            changed |= r.changed;
-            stats.merge(&r.stats);
-            Ok(())
-        })?;
+        let mut r = apply_patterns_greedily(rw, &self.patterns, &config)?;
+        let function = rw.function_name().to_string();
+        if self.test_convergence && !r.converged {
+            return Err(PassError::NotConverged {
+                function,
+                iterations: r.stats.iterations,
+            });
+        }
+        let step_log = r.log.take().map(|log| (function.clone(), log));
         Ok(PassReport {
-            erased: stats.erased,
-            greedy: Some(stats),
-            step_log,
-            runs,
-            ..PassReport::new(self.name(), changed, 0)
+            erased: r.stats.erased,
+            runs: vec![(function, r.summary())],
+            step_log: step_log.into_iter().collect(),
+            greedy: Some(r.stats),
+            ..PassReport::new(self.name(), r.changed, 0)
         })
     }
 }

@@ -11,7 +11,7 @@
 //! computing those costs more than the pass); the scoped walk only proposes candidates, and
 //! a merge also requires that the earlier op dominate the later one.
 
-use super::{rewrite_functions_tracked, Pass, PassError, PassReport};
+use super::{run_function_pass, FunctionPass, Pass, PassError, PassReport};
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
@@ -123,7 +123,7 @@ impl Pass for Cse {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        self.run_tracked(program, None)
+        run_function_pass(self, program, None)
     }
 
     fn run_explained(
@@ -131,19 +131,26 @@ impl Pass for Cse {
         program: &mut Program,
         provenance: &mut Provenance,
     ) -> Result<PassReport, PassError> {
-        self.run_tracked(program, Some(provenance))
+        run_function_pass(self, program, Some(provenance))
+    }
+
+    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
+        Some(self)
     }
 }
 
-impl Cse {
-    fn run_tracked(
+impl FunctionPass for Cse {
+    fn empty_report(&self) -> PassReport {
+        PassReport::new(self.name(), false, 0)
+    }
+
+    fn run_function(
         &self,
-        program: &mut Program,
-        provenance: Option<&mut Provenance>,
+        _: usize,
+        _: usize,
+        rw: &mut ProgramRewriter<'_>,
     ) -> Result<PassReport, PassError> {
-        let counts =
-            rewrite_functions_tracked(program, provenance, |_, rw| Ok(eliminate(rw, &Live)))?;
-        let erased: usize = counts.iter().sum();
+        let erased = eliminate(rw, &Live);
         Ok(PassReport::new(self.name(), erased > 0, erased))
     }
 }

@@ -6,11 +6,12 @@
 //! decided. Impure ops (`rng`, calls of impure callees, region ops containing them) are never
 //! erased, used or not. The greedy driver runs the same sweep as its region simplification.
 
-use super::{rewrite_functions, Pass, PassError, PassReport};
+use super::{run_function_pass, FunctionPass, Pass, PassError, PassReport};
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::{InstId, Program};
+use ptir_rules::explain::Provenance;
 
 /// Erases every dead pure op of the function; returns how many ops were erased (counting a
 /// region op as one).
@@ -65,8 +66,35 @@ impl Pass for Dce {
     }
 
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        let counts = rewrite_functions(program, |_, rw| Ok(sweep(rw)))?;
-        let erased: usize = counts.iter().sum();
+        run_function_pass(self, program, None)
+    }
+
+    fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PassReport, PassError> {
+        // The rewriter drops the chains of the ops it erases.
+        run_function_pass(self, program, Some(provenance))
+    }
+
+    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+impl FunctionPass for Dce {
+    fn empty_report(&self) -> PassReport {
+        PassReport::new(self.name(), false, 0)
+    }
+
+    fn run_function(
+        &self,
+        _: usize,
+        _: usize,
+        rw: &mut ProgramRewriter<'_>,
+    ) -> Result<PassReport, PassError> {
+        let erased = sweep(rw);
         Ok(PassReport::new(self.name(), erased > 0, erased))
     }
 }

@@ -2,9 +2,14 @@
 //!
 //! The default pipeline is MLIR's `-canonicalize -cse` flow followed by DCE:
 //! [`Canonicalize`] (rules and folds, greedy, top-down) → [`Cse`] → [`Dce`]. Each pass runs
-//! on every function, through a [`ProgramRewriter`], and recurses into regions. The pass
-//! manager verifies the program after each pass (on by default), so a broken pass is caught
-//! where it happens. A pipeline can be written as text, as `mlir-opt --pass-pipeline` takes it
+//! on every function, through a [`ProgramRewriter`], and recurses into regions. The three are
+//! [`FunctionPass`]es: consecutive function passes run function by function, each function in
+//! one rewriter from the first to the last (MLIR's nested function pipelines; the IR is not
+//! moved out of the rewriter's arena and back between them). The pass manager verifies the
+//! program after each pass, or each run of function passes (on by default), so a broken pass
+//! is caught where it happens (within its run: build the pass manager with
+//! [`PassManager::with_ir_after_each`] to run every pass on its own and see each one's output).
+//! A pipeline can be written as text, as `mlir-opt --pass-pipeline` takes it
 //! ([`PassManager::parse_pipeline`], [`DEFAULT_PIPELINE`]), with passes the caller adds beside
 //! the built-in ones (the `ptir` facade adds `eqsat`).
 
@@ -31,6 +36,14 @@ use std::time::{Duration, Instant};
 pub trait Pass {
     /// Its name, for reports and errors.
     fn name(&self) -> &str;
+
+    /// The pass as a [`FunctionPass`], if it is one: a [`PassManager`] runs consecutive
+    /// function passes on one [`ProgramRewriter`] per function, so that the IR stays in the
+    /// rewriter's arena from one to the next (as MLIR's IR stays in one form between passes)
+    /// instead of being moved out and back in by each. Default: not one.
+    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
+        None
+    }
     /// Runs it. On error the program may be partly transformed.
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError>;
 
@@ -48,6 +61,38 @@ pub trait Pass {
         provenance.retain_defined(program);
         Ok(report)
     }
+}
+
+/// A pass that rewrites each function on its own, through its [`ProgramRewriter`], and reads
+/// nothing else of the program than the rewriter's `ProgramContext` (callee signatures and
+/// purity, which no function pass changes: it never erases an impure op nor adds one).
+pub trait FunctionPass {
+    /// The pass's report over no function, which the reports of the functions are merged
+    /// into ([`PassReport::merge`]).
+    fn empty_report(&self) -> PassReport;
+
+    /// Runs on function `k` of `functions` (in program order); what it did to that function.
+    fn run_function(
+        &self,
+        k: usize,
+        functions: usize,
+        rw: &mut ProgramRewriter<'_>,
+    ) -> Result<PassReport, PassError>;
+}
+
+/// Runs the function pass `pass` on every function of `program`: its report over all of them.
+fn run_function_pass(
+    pass: &dyn FunctionPass,
+    program: &mut Program,
+    provenance: Option<&mut Provenance>,
+) -> Result<PassReport, PassError> {
+    let functions = program.functions.len();
+    let mut report = pass.empty_report();
+    rewrite_functions_tracked(program, provenance, |k, rw| {
+        report.merge(pass.run_function(k, functions, rw)?);
+        Ok(())
+    })?;
+    Ok(report)
 }
 
 /// What a pass did.
@@ -83,6 +128,21 @@ impl PassReport {
             erased,
             ..PassReport::default()
         }
+    }
+
+    /// Adds what the same pass did elsewhere (another function): changes, erasures, the
+    /// greedy counters, step logs, runs and time.
+    pub fn merge(&mut self, other: PassReport) {
+        self.changed |= other.changed;
+        self.erased += other.erased;
+        match (&mut self.greedy, other.greedy) {
+            (Some(mine), Some(theirs)) => mine.merge(&theirs),
+            (mine @ None, theirs) => *mine = theirs,
+            (Some(_), None) => {}
+        }
+        self.step_log.extend(other.step_log);
+        self.runs.extend(other.runs);
+        self.time += other.time;
     }
 }
 
@@ -174,6 +234,7 @@ pub type PassFactory<'a> = (&'a str, &'a dyn Fn() -> Box<dyn Pass>);
 
 /// Runs `f` on a rewriter of each function in turn (with the function's index); functions
 /// are put back even on error.
+#[cfg(test)]
 pub(crate) fn rewrite_functions<T>(
     program: &mut Program,
     f: impl FnMut(usize, &mut ProgramRewriter<'_>) -> Result<T, PassError>,
@@ -361,7 +422,8 @@ impl PassManager {
         self
     }
 
-    /// Verifies the program after each pass (default on).
+    /// Verifies the program after each pass, or after each run of consecutive
+    /// [`FunctionPass`]es, which share one rewriter per function (default on).
     pub fn with_verify_each(mut self, on: bool) -> Self {
         self.verify_each = on;
         self
@@ -416,25 +478,84 @@ impl PassManager {
         mut provenance: Option<&mut Provenance>,
     ) -> Result<PipelineReport, PassError> {
         let mut report = PipelineReport::default();
-        for pass in &self.passes {
+        let mut next = 0;
+        while next < self.passes.len() {
+            let group = self.function_pass_group(next);
+            if group.len() > 1 {
+                report
+                    .passes
+                    .extend(self.run_group(&group, program, provenance.as_deref_mut())?);
+                next += group.len();
+                continue;
+            }
+            let pass = &self.passes[next];
+            next += 1;
             let start = Instant::now();
             let mut r = match provenance.as_deref_mut() {
                 Some(p) => pass.run_explained(program, p)?,
                 None => pass.run(program)?,
             };
             r.time = start.elapsed();
-            if self.verify_each {
-                ptir_ir::verify(program).map_err(|error| PassError::Verify {
-                    pass: pass.name().to_string(),
-                    error,
-                })?;
-            }
+            self.verify(program, pass.name())?;
             if self.ir_after_each {
                 r.ir_after = Some(program.clone());
             }
             report.passes.push(r);
         }
         Ok(report)
+    }
+
+    /// The function passes from `first` on, up to the first pass that is not one (none when
+    /// the program is kept after each pass: that needs it whole between passes).
+    fn function_pass_group(&self, first: usize) -> Vec<(&str, &dyn FunctionPass)> {
+        if self.ir_after_each {
+            return Vec::new();
+        }
+        self.passes[first..]
+            .iter()
+            .map_while(|p| Some((p.name(), p.as_function_pass()?)))
+            .collect()
+    }
+
+    /// Runs consecutive function passes function by function, each function in one rewriter
+    /// from the first pass to the last. The program is verified after the last one (the
+    /// passes' own outputs in between are never a program: the error names the group).
+    fn run_group(
+        &self,
+        group: &[(&str, &dyn FunctionPass)],
+        program: &mut Program,
+        provenance: Option<&mut Provenance>,
+    ) -> Result<Vec<PassReport>, PassError> {
+        let functions = program.functions.len();
+        let mut reports: Vec<PassReport> = group.iter().map(|(_, p)| p.empty_report()).collect();
+        let start = Instant::now();
+        rewrite_functions_tracked(program, provenance, |k, rw| {
+            for ((_, pass), report) in group.iter().zip(&mut reports) {
+                let start = Instant::now();
+                let mut r = pass.run_function(k, functions, rw)?;
+                r.time = start.elapsed();
+                report.merge(r);
+            }
+            Ok(())
+        })?;
+        // Moving the functions into their rewriters and back out is the group's: the first
+        // pass's time has it, as a pass run alone has its own.
+        let passes: Duration = reports.iter().map(|r| r.time).sum();
+        reports[0].time += start.elapsed().saturating_sub(passes);
+        let names: Vec<&str> = group.iter().map(|(name, _)| *name).collect();
+        self.verify(program, &names.join(","))?;
+        Ok(reports)
+    }
+
+    /// Verifies `program` after `pass` if asked to.
+    fn verify(&self, program: &Program, pass: &str) -> Result<(), PassError> {
+        if !self.verify_each {
+            return Ok(());
+        }
+        ptir_ir::verify(program).map_err(|error| PassError::Verify {
+            pass: pass.to_string(),
+            error,
+        })
     }
 }
 
