@@ -536,37 +536,26 @@ fn other_attributes(inst: &Instruction) -> Vec<Instruction> {
                 });
             }
         }
-        Op::Slice {
-            start,
-            limit,
-            stride,
-        } => {
+        Op::Slice(slice) => {
+            let ptir_ir::SliceDims {
+                start,
+                limit,
+                stride,
+            } = &**slice;
             for d in 0..start.len() {
                 let mut s = start.clone();
                 if s[d] + 1 < limit[d] {
                     s[d] += 1;
-                    ops.push(Op::Slice {
-                        start: s,
-                        limit: limit.clone(),
-                        stride: stride.clone(),
-                    });
+                    ops.push(ptir_ir::SliceDims::op(s, limit.clone(), stride.clone()));
                 }
                 if start[d] > 0 {
                     let mut s = start.clone();
                     s[d] -= 1;
-                    ops.push(Op::Slice {
-                        start: s,
-                        limit: limit.clone(),
-                        stride: stride.clone(),
-                    });
+                    ops.push(ptir_ir::SliceDims::op(s, limit.clone(), stride.clone()));
                 }
                 let mut t = stride.clone();
                 t[d] += 1;
-                ops.push(Op::Slice {
-                    start: start.clone(),
-                    limit: limit.clone(),
-                    stride: t,
-                });
+                ops.push(ptir_ir::SliceDims::op(start.clone(), limit.clone(), t));
             }
         }
         Op::TupleGet { index } => {

@@ -132,9 +132,7 @@ fn fold_splats(ir: &Ir<'_>, inst: &Instruction, s: &[Scalar]) -> Option<Scalar> 
         (Op::Compare(c), [x, y]) => compare_scalar(*c, *x, *y).ok().map(Scalar::Bool),
         (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
         (Op::Cast, [x]) => Some(cast_scalar(*x, inst.ty.as_tensor()?.dtype)),
-        (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice { .. }, [x]) => {
-            Some(*x)
-        }
+        (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice(_), [x]) => Some(*x),
         (Op::Concat { .. }, [x, rest @ ..]) if rest.iter().all(|y| y == x) => Some(*x),
         _ => None,
     }
@@ -187,7 +185,7 @@ fn fold_identity(ir: &Ir<'_>, inst: &Instruction) -> Fold {
             _ if t == f => keep(t),
             _ => Fold::None,
         },
-        (Op::Cast | Op::Slice { .. }, &[x]) => keep(x),
+        (Op::Cast | Op::Slice(_), &[x]) => keep(x),
         (Op::Broadcast { dims }, &[x]) if is_identity(dims) => keep(x),
         (Op::Reshape, &[x]) => match ir.inst_of(x).map(|i| (ir.op(i), ir.operands(i))) {
             _ if same_type(x) => Fold::Value(x),

@@ -246,14 +246,10 @@ fn infer_unchecked<'a>(
             check_broadcast(x, dims, r)?;
             Ok(Inferred::Tensor(r))
         }
-        Op::Slice {
-            start,
-            limit,
-            stride,
-        } => {
+        Op::Slice(slice) => {
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;
-            slice_type(x, start, limit, stride).map(|t| Type::from(t).into())
+            slice_type(x, &slice.start, &slice.limit, &slice.stride).map(|t| Type::from(t).into())
         }
         Op::Concat { axis } => {
             if operands.is_empty() {

@@ -33,7 +33,7 @@ pub use interp::{
     Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
 pub use loop_idioms::raise_loop_idioms;
-pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, UnaryOp};
+pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, SliceDims, UnaryOp};
 pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,
 };

@@ -551,17 +551,13 @@ impl FnPrinter<'_, '_, '_> {
                 "stablehlo.broadcast_in_dim",
                 &format!(" <{{broadcast_dimensions = {}}}>", array(dims)),
             ),
-            Op::Slice {
-                start,
-                limit,
-                stride,
-            } => generic(
+            Op::Slice(slice) => generic(
                 "stablehlo.slice",
                 &format!(
                     " <{{start_indices = {}, limit_indices = {}, strides = {}}}>",
-                    array(start),
-                    array(limit),
-                    array(stride)
+                    array(&slice.start),
+                    array(&slice.limit),
+                    array(&slice.stride)
                 ),
             ),
             Op::Concat { axis } => generic(

@@ -865,11 +865,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 self.emit_t(
                     out,
                     pos,
-                    Op::Slice {
-                        start,
-                        limit,
-                        stride,
-                    },
+                    ptir_ir::SliceDims::op(start, limit, stride),
                     &[x],
                     &ty,
                 )

@@ -112,7 +112,7 @@ impl CostModel for TensorCost {
             Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast => n,
             Op::Transpose { .. }
             | Op::Broadcast { .. }
-            | Op::Slice { .. }
+            | Op::Slice(_)
             | Op::Concat { .. }
             | Op::Take => bytes(result) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),

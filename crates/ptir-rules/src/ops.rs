@@ -47,14 +47,10 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
         Op::Reshape => vec![shape()],
         Op::Transpose { perm } => vec![AttrValue::Ints(perm.clone())],
         Op::Broadcast { dims } => vec![AttrValue::Ints(dims.clone()), shape()],
-        Op::Slice {
-            start,
-            limit,
-            stride,
-        } => vec![
-            AttrValue::Ints(start.clone()),
-            AttrValue::Ints(limit.clone()),
-            AttrValue::Ints(stride.clone()),
+        Op::Slice(slice) => vec![
+            AttrValue::Ints(slice.start.clone()),
+            AttrValue::Ints(slice.limit.clone()),
+            AttrValue::Ints(slice.stride.clone()),
         ],
         Op::Concat { axis } => vec![AttrValue::Int(*axis)],
         Op::DotGeneral(d) => vec![AttrValue::Dims((**d).clone())],
@@ -76,10 +72,10 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Reshape, 0) | (Op::Broadcast { .. }, 1) => shape(),
         (Op::Transpose { perm: xs }, 0)
         | (Op::Broadcast { dims: xs }, 0)
-        | (Op::Slice { start: xs, .. }, 0)
-        | (Op::Slice { limit: xs, .. }, 1)
-        | (Op::Slice { stride: xs, .. }, 2)
         | (Op::Reduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
+        (Op::Slice(s), 0) => Some(AttrRef::Ints(&s.start)),
+        (Op::Slice(s), 1) => Some(AttrRef::Ints(&s.limit)),
+        (Op::Slice(s), 2) => Some(AttrRef::Ints(&s.stride)),
         (Op::Concat { axis: i }, 0) | (Op::TupleGet { index: i }, 0) => Some(AttrRef::Int(*i)),
         (Op::DotGeneral(d), 0) => Some(AttrRef::Dims(d)),
         (Op::Reduce { keep_dims, .. }, 1) => Some(AttrRef::Bool(*keep_dims)),
@@ -139,11 +135,7 @@ pub fn make_op<A: Borrow<AttrValue>>(
             Some(with(None, Some(ints(a(1))?))?),
         ),
         OpKey::Slice => (
-            Op::Slice {
-                start: ints(a(0))?,
-                limit: ints(a(1))?,
-                stride: ints(a(2))?,
-            },
+            ptir_ir::SliceDims::op(ints(a(0))?, ints(a(1))?, ints(a(2))?),
             None,
         ),
         OpKey::Concat => (Op::Concat { axis: int(a(0))? }, None),
@@ -213,11 +205,7 @@ mod tests {
             Op::Reshape,
             Op::Transpose { perm: vec![1, 0] },
             Op::Broadcast { dims: vec![1] },
-            Op::Slice {
-                start: vec![0, 1],
-                limit: vec![2, 3],
-                stride: vec![1, 2],
-            },
+            ptir_ir::SliceDims::op(vec![0, 1], vec![2, 3], vec![1, 2]),
             Op::Concat { axis: 1 },
             Op::DotGeneral(Box::default()),
             Op::Reduce {

@@ -159,11 +159,7 @@ impl FunctionBuilder<'_> {
         limit: &[usize],
         stride: &[usize],
     ) -> Result<Val> {
-        let op = Op::Slice {
-            start: start.to_vec(),
-            limit: limit.to_vec(),
-            stride: stride.to_vec(),
-        };
+        let op = crate::SliceDims::op(start.to_vec(), limit.to_vec(), stride.to_vec());
         self.emit(op, &[x], None)
     }
 

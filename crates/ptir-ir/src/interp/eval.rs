@@ -198,7 +198,7 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::Reshape => Ok(shape_ops::reshape(x()?, ty)),
         Op::Transpose { perm } => Ok(shape_ops::transpose(x()?, perm)),
         Op::Broadcast { dims } => Ok(shape_ops::broadcast(x()?, dims, ty)),
-        Op::Slice { start, stride, .. } => Ok(shape_ops::slice(x()?, start, stride, ty)),
+        Op::Slice(s) => Ok(shape_ops::slice(x()?, &s.start, &s.stride, ty)),
         Op::Concat { axis } => shape_ops::concat(xs, *axis, ty),
         Op::DotGeneral(dims) => pair().and_then(|(l, r)| reduce::dot_general(dims, l, r, ty)),
         Op::Take => pair().and_then(|(t, i)| shape_ops::take(t, i, ty)),

@@ -689,11 +689,11 @@ impl<'s> Parser<'s> {
             OpKey::Broadcast => Op::Broadcast {
                 dims: self.list_attr(attrs, "dims", None)?,
             },
-            OpKey::Slice => Op::Slice {
-                start: self.list_attr(attrs, "start", None)?,
-                limit: self.list_attr(attrs, "limit", None)?,
-                stride: self.list_attr(attrs, "stride", None)?,
-            },
+            OpKey::Slice => crate::SliceDims::op(
+                self.list_attr(attrs, "start", None)?,
+                self.list_attr(attrs, "limit", None)?,
+                self.list_attr(attrs, "stride", None)?,
+            ),
             OpKey::Concat => Op::Concat {
                 axis: self.int_attr(attrs, "axis")?,
             },

@@ -268,14 +268,10 @@ fn write_attrs(out: &mut String, op: &Op) {
     match op {
         Op::Transpose { perm } => write_usizes(out, "perm", perm),
         Op::Broadcast { dims } => write_usizes(out, "dims", dims),
-        Op::Slice {
-            start,
-            limit,
-            stride,
-        } => {
-            write_usizes(out, "start", start);
-            write_usizes(out, "limit", limit);
-            write_usizes(out, "stride", stride);
+        Op::Slice(slice) => {
+            write_usizes(out, "start", &slice.start);
+            write_usizes(out, "limit", &slice.limit);
+            write_usizes(out, "stride", &slice.stride);
         }
         Op::Concat { axis } => {
             out.push_str(" axis=");

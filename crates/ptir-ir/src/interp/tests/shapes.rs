@@ -91,10 +91,8 @@ fn broadcast_can_permute_dims() {
 
 #[test]
 fn strided_slices() {
-    let slice = |start: &[usize], limit: &[usize], stride: &[usize]| Op::Slice {
-        start: start.to_vec(),
-        limit: limit.to_vec(),
-        stride: stride.to_vec(),
+    let slice = |start: &[usize], limit: &[usize], stride: &[usize]| {
+        crate::SliceDims::op(start.to_vec(), limit.to_vec(), stride.to_vec())
     };
     let r = apply_ok(slice(&[1], &[8], &[3]), &[iota(I32, &[10])], ty(I32, &[3]));
     assert_eq!(nums(&r), [1.0, 4.0, 7.0]);
