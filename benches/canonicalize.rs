@@ -12,7 +12,13 @@
 //! - `all-greedy-rules`: folds and every rule the greedy engine runs (the bundled library
 //!   minus `fast-math` and `algebra`), the matching cost of a real rule library;
 //! - `rules-only-unindexed`, `all-greedy-rules-unindexed`: the same with the pattern index off
-//!   (`GreedyConfig::pattern_index`), what the index costs or saves.
+//!   (`GreedyConfig::pattern_index`), what the index costs or saves;
+//! - `default-pipeline`: what a user of the greedy crate runs,
+//!   `PassManager::default_pipeline` with the bundled library (canonicalize, cse, dce,
+//!   verified after the run);
+//! - `optimize`: what a user of the library runs, `ptir::optimize` with the greedy engine and
+//!   default `Options` (the rules loaded and checked, the pipeline, the costs, the output
+//!   verified).
 //!
 //! Each sample canonicalizes a fresh copy of the program (making the copy and dropping the
 //! result are not timed).
@@ -76,6 +82,12 @@ fn canonicalize(c: &mut Criterion) {
             .expect("the rules compile")
             .with_config(unindexed),
     );
+    let default_pipeline =
+        PassManager::default_pipeline(&rules).expect("the bundled rules compile");
+    let options = ptir::Options {
+        engine: ptir::Engine::Greedy,
+        ..ptir::Options::default()
+    };
     let mut g = c.benchmark_group("canonicalize");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
@@ -103,6 +115,19 @@ fn canonicalize(c: &mut Criterion) {
                 )
             });
         }
+        g.bench_with_input(BenchmarkId::new("default-pipeline", n), &n, |b, _| {
+            b.iter_batched(
+                fresh,
+                |mut p| {
+                    let r = default_pipeline.run(&mut p);
+                    (p, r)
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        g.bench_with_input(BenchmarkId::new("optimize", n), &n, |b, _| {
+            b.iter(|| ptir::optimize(&program, &options))
+        });
     }
     g.finish();
 }
