@@ -6,7 +6,7 @@ use super::{
     GreedyConfig, GreedyError, GreedyReport, GreedyStats, Strictness, Traversal, Violation,
 };
 use crate::fold::{fold, Fold};
-use crate::ir::{BlockId, Stamp, WalkOrder, NONE};
+use crate::ir::{stamp_holds, BlockId, ReadLog, StampEntry, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, Candidates, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::analysis::speculation::SPECULATION_BYTE_LIMIT;
@@ -40,13 +40,28 @@ const INDEX_QUERY: PatternId = u32::MAX as PatternId;
 const OPS_PER_CLOCK_CHECK: usize = 32;
 
 /// The failure cache: for each instruction, the patterns that failed on it with the stamp of
-/// what they read (a list per instruction, in a dense table: no hashing on the hot path).
+/// what they read (a list per instruction, in a dense table: no hashing on the hot path). The
+/// stamps are slices of one pool, so that a record is 16 bytes and a stamp takes no more than
+/// its reads (most ops end with a record: the index query's empty answer).
 #[derive(Debug, Default)]
 struct FailureCache {
     /// Per instruction id, the first record (`NONE`: none).
     head: Vec<u32>,
-    /// (pattern, next record of the same instruction, stamp).
-    records: Vec<(u32, u32, Stamp)>,
+    records: Vec<FailureRecord>,
+    /// The stamps of the records, one after the other (a stamp replaced by a longer one
+    /// leaves its old entries unused).
+    stamps: Vec<StampEntry>,
+}
+
+/// One pattern that failed on one instruction.
+#[derive(Clone, Copy, Debug)]
+struct FailureRecord {
+    pattern: u32,
+    /// The next record of the same instruction (`NONE`: none).
+    next: u32,
+    /// Its stamp: `stamps[start..start + len]`.
+    start: u32,
+    len: u32,
 }
 
 impl FailureCache {
@@ -63,31 +78,55 @@ impl FailureCache {
     fn find(&self, op: InstId, pid: PatternId) -> Option<usize> {
         let mut r = *self.head.get(op.0 as usize)?;
         while r != NONE {
-            let (p, next, _) = &self.records[r as usize];
-            if *p as usize == pid {
+            let record = &self.records[r as usize];
+            if record.pattern as usize == pid {
                 return Some(r as usize);
             }
-            r = *next;
+            r = record.next;
         }
         None
     }
 
     /// Did `pid` fail on `op` before, with everything it read unchanged since?
     fn holds(&self, op: InstId, pid: PatternId, arena: &crate::ir::Arena) -> bool {
-        self.find(op, pid)
-            .is_some_and(|r| self.records[r].2.holds(arena))
+        self.find(op, pid).is_some_and(|r| {
+            let FailureRecord { start, len, .. } = self.records[r];
+            stamp_holds(&self.stamps[start as usize..(start + len) as usize], arena)
+        })
     }
 
-    fn insert(&mut self, op: InstId, pid: PatternId, stamp: Stamp) {
+    /// Records that `pid` failed on `op`, with the stamp of what the attempt logged in
+    /// `reads` read; nothing if that cannot be cached.
+    fn insert(&mut self, op: InstId, pid: PatternId, reads: &ReadLog, arena: &crate::ir::Arena) {
+        let start = self.stamps.len();
+        if !reads.stamp_into(arena, &mut self.stamps) {
+            return;
+        }
+        let len = (self.stamps.len() - start) as u32;
         if let Some(r) = self.find(op, pid) {
-            self.records[r].2 = stamp;
+            let old = self.records[r];
+            if len <= old.len {
+                // Over the old stamp, which is long enough.
+                let at = old.start as usize;
+                self.stamps.copy_within(start.., at);
+                self.stamps.truncate(start);
+                self.records[r].len = len;
+            } else {
+                self.records[r].start = start as u32;
+                self.records[r].len = len;
+            }
             return;
         }
         let i = op.0 as usize;
         if self.head.len() <= i {
             self.head.resize(i + 1, NONE);
         }
-        self.records.push((pid as u32, self.head[i], stamp));
+        self.records.push(FailureRecord {
+            pattern: pid as u32,
+            next: self.head[i],
+            start: start as u32,
+            len,
+        });
         self.head[i] = (self.records.len() - 1) as u32;
     }
 }
@@ -386,9 +425,7 @@ impl<'p> Driver<'p> {
         self.patterns.candidates(rw, op, out);
         rw.reads.stop();
         if out.ids().is_empty() {
-            if let Some(s) = rw.reads.stamp(rw.arena()) {
-                self.failures.insert(op, INDEX_QUERY, s);
-            }
+            self.failures.insert(op, INDEX_QUERY, &rw.reads, rw.arena());
         }
         true
     }
@@ -509,8 +546,8 @@ impl<'p> Driver<'p> {
                 reason: "pattern applied successfully",
             });
         } else {
-            if let (true, Some(s)) = (self.config.failure_cache, rw.reads.stamp(rw.arena())) {
-                self.failures.insert(op, pid, s);
+            if self.config.failure_cache {
+                self.failures.insert(op, pid, &rw.reads, rw.arena());
             }
             hooks(rw).step(|| Step::PatternEnd {
                 success: false,

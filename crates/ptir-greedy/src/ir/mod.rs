@@ -18,7 +18,7 @@ mod reads;
 
 pub use arena::BlockId;
 pub(crate) use arena::{Arena, Def, Use, NONE};
-pub(crate) use reads::{ReadLog, Stamp};
+pub(crate) use reads::{stamp_holds, ReadLog, StampEntry};
 
 use crate::facts::{op_is_pure, ProgramContext};
 use ptir_ir::{

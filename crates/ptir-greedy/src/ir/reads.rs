@@ -7,7 +7,6 @@
 
 use super::arena::Arena;
 use ptir_ir::ValueId;
-use smallvec::SmallVec;
 use std::cell::{Cell, RefCell};
 
 /// Tag bit of a read key: the use list was read (otherwise the definition).
@@ -21,9 +20,9 @@ pub(crate) struct ReadLog {
     keys: RefCell<Vec<u32>>,
 }
 
-/// The versions of everything a failed attempt read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Stamp(SmallVec<[(u32, u32); 4]>);
+/// The versions of everything a failed attempt read: (read key, version) pairs, as
+/// [`ReadLog::stamp_into`] writes them.
+pub(crate) type StampEntry = (u32, u32);
 
 impl ReadLog {
     fn record(&self, key: u32) {
@@ -61,17 +60,17 @@ impl ReadLog {
         self.on.set(false);
     }
 
-    /// The stamp of what the last attempt read, if it can be cached.
-    pub fn stamp(&self, arena: &Arena) -> Option<Stamp> {
+    /// Appends the stamp of what the last attempt read to `out`, if it can be cached;
+    /// returns whether it could.
+    pub fn stamp_into(&self, arena: &Arena, out: &mut Vec<StampEntry>) -> bool {
         if self.uncacheable.get() {
-            return None;
+            return false;
         }
         let mut keys = self.keys.borrow_mut();
         keys.sort_unstable();
         keys.dedup();
-        Some(Stamp(
-            keys.iter().map(|&k| (k, version(arena, k))).collect(),
-        ))
+        out.extend(keys.iter().map(|&k| (k, version(arena, k))));
+        true
     }
 }
 
@@ -84,9 +83,7 @@ fn version(arena: &Arena, key: u32) -> u32 {
     }
 }
 
-impl Stamp {
-    /// Does everything the attempt read still have the same version?
-    pub fn holds(&self, arena: &Arena) -> bool {
-        self.0.iter().all(|&(k, v)| version(arena, k) == v)
-    }
+/// Does everything a stamp's attempt read still have the same version?
+pub(crate) fn stamp_holds(stamp: &[StampEntry], arena: &Arena) -> bool {
+    stamp.iter().all(|&(k, v)| version(arena, k) == v)
 }
