@@ -500,7 +500,7 @@ fn run_pipeline(
     // Raising rules introduce calls to the rule set's externs, and the pass manager verifies
     // after every pass: declare them all, then keep the declarations of those called, in
     // the order the program calls them (as the e-graph engine declares them).
-    let added = declare_all_externs(&mut program, rules);
+    let added = rules.declare_externs(&mut program);
     let result = match provenance {
         Some(p) => pm.run_explained(&mut program, p),
         None => pm.run(&mut program),
@@ -522,22 +522,6 @@ fn run_pipeline(
     }
     // Verified by the caller, `optimize`, with what it adds after the pipeline.
     Ok(program)
-}
-
-/// Declares every extern of `rules` that `program` does not declare; returns their names.
-fn declare_all_externs(program: &mut Program, rules: &RuleSet) -> Vec<String> {
-    let mut added = Vec::new();
-    for (name, spec) in rules.externs() {
-        if program.function(name).is_none() && program.extern_decl(name).is_none() {
-            program.externs.push(ptir_ir::ExternDecl {
-                name: name.clone(),
-                signature: None,
-                pure: spec.pure,
-            });
-            added.push(name.clone());
-        }
-    }
-    added
 }
 
 /// Removes the declarations of `names` that no instruction of `program` calls.

@@ -208,15 +208,7 @@ fn function_passes_run_together_give_what_they_give_one_at_a_time() {
     for seed in 0..60u64 {
         let mut input = generate(&GenConfig::extended(seed, 30, vec![]));
         // Raising rules call the rule set's externs: declare them, as the facade does.
-        for (name, spec) in rules.externs() {
-            if input.function(name).is_none() && input.extern_decl(name).is_none() {
-                input.externs.push(ptir_ir::ExternDecl {
-                    name: name.clone(),
-                    signature: None,
-                    pure: spec.pure,
-                });
-            }
-        }
+        rules.declare_externs(&mut input);
         let mut fused = input.clone();
         let report = together
             .run(&mut fused)

@@ -259,6 +259,33 @@ impl RuleSet {
         &self.externs
     }
 
+    /// Declares in `program` every extern of the set that it neither defines nor declares
+    /// (a program the rules may rewrite into calls of them then verifies); returns their
+    /// names, in the set's order.
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {\n  return %0\n}").unwrap();
+    /// let added = rules.declare_externs(&mut p);
+    /// assert!(added.iter().any(|name| name == "linear"));
+    /// assert_eq!(p.externs.len(), added.len());
+    /// assert!(rules.declare_externs(&mut p).is_empty());
+    /// ```
+    pub fn declare_externs(&self, program: &mut Program) -> Vec<String> {
+        let mut added = Vec::new();
+        for (name, spec) in &self.externs {
+            if program.function(name).is_none() && program.extern_decl(name).is_none() {
+                program.externs.push(ptir_ir::ExternDecl {
+                    name: name.clone(),
+                    signature: None,
+                    pure: spec.pure,
+                });
+                added.push(name.clone());
+            }
+        }
+        added
+    }
+
     /// The registry the rules were checked against (engines evaluate constraints with it).
     pub fn registry(&self) -> &Registry {
         &self.registry
