@@ -1,13 +1,11 @@
 //! The canonicalize pass (MLIR's `-canonicalize`): the greedy driver with top-down seeding,
 //! folding and the canonicalization patterns, on every function.
 
-use super::{run_function_pass, FunctionPass, Pass, PassError, PassReport};
+use super::{FunctionPass, Pass, PassError, PassReport};
 use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats};
 use crate::pattern::{FrozenPatternSet, PatternSet};
 use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
-use ptir_ir::Program;
-use ptir_rules::explain::Provenance;
 use ptir_rules::{RuleFilter, RuleSet};
 use std::rc::Rc;
 
@@ -113,27 +111,7 @@ impl Canonicalize {
     }
 }
 
-impl Pass for Canonicalize {
-    fn name(&self) -> &str {
-        "canonicalize"
-    }
-
-    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        run_function_pass(self, program, None)
-    }
-
-    fn run_explained(
-        &self,
-        program: &mut Program,
-        provenance: &mut Provenance,
-    ) -> Result<PassReport, PassError> {
-        run_function_pass(self, program, Some(provenance))
-    }
-
-    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
-        Some(self)
-    }
-}
+function_pass!(Canonicalize, "canonicalize");
 
 impl FunctionPass for Canonicalize {
     fn empty_report(&self) -> PassReport {

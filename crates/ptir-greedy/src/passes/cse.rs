@@ -11,13 +11,12 @@
 //! computing those costs more than the pass); the scoped walk only proposes candidates, and
 //! a merge also requires that the earlier op dominate the later one.
 
-use super::{run_function_pass, FunctionPass, Pass, PassError, PassReport};
+use super::{FunctionPass, Pass, PassError, PassReport};
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use hashbrown::HashTable;
-use ptir_ir::{InstId, Program};
-use ptir_rules::explain::Provenance;
+use ptir_ir::InstId;
 use std::hash::{Hash, Hasher};
 
 /// The ops seen so far that later ones may reuse. The table holds op ids alone (4 bytes a
@@ -117,33 +116,9 @@ fn same(rw: &ProgramRewriter<'_>, a: InstId, b: InstId) -> bool {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cse;
 
-impl Pass for Cse {
-    fn name(&self) -> &str {
-        "cse"
-    }
-
-    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        run_function_pass(self, program, None)
-    }
-
-    fn run_explained(
-        &self,
-        program: &mut Program,
-        provenance: &mut Provenance,
-    ) -> Result<PassReport, PassError> {
-        run_function_pass(self, program, Some(provenance))
-    }
-
-    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
-        Some(self)
-    }
-}
+function_pass!(Cse, "cse");
 
 impl FunctionPass for Cse {
-    fn empty_report(&self) -> PassReport {
-        PassReport::new(self.name(), false, 0)
-    }
-
     fn run_function(
         &self,
         _: usize,

@@ -6,12 +6,11 @@
 //! decided. Impure ops (`rng`, calls of impure callees, region ops containing them) are never
 //! erased, used or not. The greedy driver runs the same sweep as its region simplification.
 
-use super::{run_function_pass, FunctionPass, Pass, PassError, PassReport};
+use super::{FunctionPass, Pass, PassError, PassReport};
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
-use ptir_ir::{InstId, Program};
-use ptir_rules::explain::Provenance;
+use ptir_ir::InstId;
 
 /// Erases every dead pure op of the function; returns how many ops were erased (counting a
 /// region op as one).
@@ -60,34 +59,9 @@ fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId, facts: &dyn Facts) -> u
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dce;
 
-impl Pass for Dce {
-    fn name(&self) -> &str {
-        "dce"
-    }
-
-    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        run_function_pass(self, program, None)
-    }
-
-    fn run_explained(
-        &self,
-        program: &mut Program,
-        provenance: &mut Provenance,
-    ) -> Result<PassReport, PassError> {
-        // The rewriter drops the chains of the ops it erases.
-        run_function_pass(self, program, Some(provenance))
-    }
-
-    fn as_function_pass(&self) -> Option<&dyn FunctionPass> {
-        Some(self)
-    }
-}
+function_pass!(Dce, "dce");
 
 impl FunctionPass for Dce {
-    fn empty_report(&self) -> PassReport {
-        PassReport::new(self.name(), false, 0)
-    }
-
     fn run_function(
         &self,
         _: usize,

@@ -13,6 +13,38 @@
 //! ([`PassManager::parse_pipeline`], [`DEFAULT_PIPELINE`]), with passes the caller adds beside
 //! the built-in ones (the `ptir` facade adds `eqsat`).
 
+/// Implements [`Pass`] for a [`FunctionPass`] named `$name`: it runs on every function
+/// through [`run_function_pass`], keeping provenance through the rewriter (which drops the
+/// chains of the ops it erases), and says it is a function pass.
+macro_rules! function_pass {
+    ($ty:ty, $name:literal) => {
+        impl $crate::passes::Pass for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn run(
+                &self,
+                program: &mut ptir_ir::Program,
+            ) -> Result<$crate::passes::PassReport, $crate::passes::PassError> {
+                $crate::passes::run_function_pass(self, program, None)
+            }
+
+            fn run_explained(
+                &self,
+                program: &mut ptir_ir::Program,
+                provenance: &mut ptir_rules::explain::Provenance,
+            ) -> Result<$crate::passes::PassReport, $crate::passes::PassError> {
+                $crate::passes::run_function_pass(self, program, Some(provenance))
+            }
+
+            fn as_function_pass(&self) -> Option<&dyn $crate::passes::FunctionPass> {
+                Some(self)
+            }
+        }
+    };
+}
+
 mod canonicalize;
 pub(crate) mod cse;
 pub(crate) mod dce;
@@ -66,10 +98,12 @@ pub trait Pass {
 /// A pass that rewrites each function on its own, through its [`ProgramRewriter`], and reads
 /// nothing else of the program than the rewriter's `ProgramContext` (callee signatures and
 /// purity, which no function pass changes: it never erases an impure op nor adds one).
-pub trait FunctionPass {
+pub trait FunctionPass: Pass {
     /// The pass's report over no function, which the reports of the functions are merged
-    /// into ([`PassReport::merge`]).
-    fn empty_report(&self) -> PassReport;
+    /// into ([`PassReport::merge`]): by default, changed nothing and erased nothing.
+    fn empty_report(&self) -> PassReport {
+        PassReport::new(self.name(), false, 0)
+    }
 
     /// Runs on function `k` of `functions` (in program order); what it did to that function.
     fn run_function(
@@ -81,7 +115,7 @@ pub trait FunctionPass {
 }
 
 /// Runs the function pass `pass` on every function of `program`: its report over all of them.
-fn run_function_pass(
+pub(crate) fn run_function_pass(
     pass: &dyn FunctionPass,
     program: &mut Program,
     provenance: Option<&mut Provenance>,
@@ -507,13 +541,13 @@ impl PassManager {
 
     /// The function passes from `first` on, up to the first pass that is not one (none when
     /// the program is kept after each pass: that needs it whole between passes).
-    fn function_pass_group(&self, first: usize) -> Vec<(&str, &dyn FunctionPass)> {
+    fn function_pass_group(&self, first: usize) -> Vec<&dyn FunctionPass> {
         if self.ir_after_each {
             return Vec::new();
         }
         self.passes[first..]
             .iter()
-            .map_while(|p| Some((p.name(), p.as_function_pass()?)))
+            .map_while(|p| p.as_function_pass())
             .collect()
     }
 
@@ -522,15 +556,15 @@ impl PassManager {
     /// passes' own outputs in between are never a program: the error names the group).
     fn run_group(
         &self,
-        group: &[(&str, &dyn FunctionPass)],
+        group: &[&dyn FunctionPass],
         program: &mut Program,
         provenance: Option<&mut Provenance>,
     ) -> Result<Vec<PassReport>, PassError> {
         let functions = program.functions.len();
-        let mut reports: Vec<PassReport> = group.iter().map(|(_, p)| p.empty_report()).collect();
+        let mut reports: Vec<PassReport> = group.iter().map(|p| p.empty_report()).collect();
         let start = Instant::now();
         rewrite_functions_tracked(program, provenance, |k, rw| {
-            for ((_, pass), report) in group.iter().zip(&mut reports) {
+            for (pass, report) in group.iter().zip(&mut reports) {
                 let start = Instant::now();
                 let mut r = pass.run_function(k, functions, rw)?;
                 r.time = start.elapsed();
@@ -542,7 +576,7 @@ impl PassManager {
         // pass's time has it, as a pass run alone has its own.
         let passes: Duration = reports.iter().map(|r| r.time).sum();
         reports[0].time += start.elapsed().saturating_sub(passes);
-        let names: Vec<&str> = group.iter().map(|(name, _)| *name).collect();
+        let names: Vec<&str> = group.iter().map(|p| p.name()).collect();
         self.verify(program, &names.join(","))?;
         Ok(reports)
     }
