@@ -102,6 +102,7 @@ fn canonicalize(c: &mut Criterion) {
             ("all-greedy-rules", &all),
             ("rules-only-unindexed", &rules_only_unindexed),
             ("all-greedy-rules-unindexed", &all_unindexed),
+            ("default-pipeline", &default_pipeline),
         ] {
             g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
                 // The program is returned, so dropping it is not timed either.
@@ -115,16 +116,6 @@ fn canonicalize(c: &mut Criterion) {
                 )
             });
         }
-        g.bench_with_input(BenchmarkId::new("default-pipeline", n), &n, |b, _| {
-            b.iter_batched(
-                fresh,
-                |mut p| {
-                    let r = default_pipeline.run(&mut p);
-                    (p, r)
-                },
-                BatchSize::LargeInput,
-            )
-        });
         g.bench_with_input(BenchmarkId::new("optimize", n), &n, |b, _| {
             b.iter(|| ptir::optimize(&program, &options))
         });
