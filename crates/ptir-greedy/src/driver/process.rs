@@ -412,12 +412,13 @@ impl<'p> Driver<'p> {
     /// match (most ops of most programs) is re-queried only after its neighbourhood changes,
     /// not at every visit.
     fn query(&mut self, rw: &ProgramRewriter<'_>, op: InstId, out: &mut Candidates) -> bool {
-        if !self.config.failure_cache {
+        // Any-op patterns are tried at every op whatever the index says: with them, an empty
+        // answer does not end the op's turn, and caching it would be dead weight.
+        if !self.config.failure_cache || !self.patterns.any_op().is_empty() {
             self.patterns.candidates(rw, op, out);
             return true;
         }
-        // Any-op patterns are tried at every op whatever the index says.
-        if self.patterns.any_op().is_empty() && self.failures.holds(op, INDEX_QUERY, rw.arena()) {
+        if self.failures.holds(op, INDEX_QUERY, rw.arena()) {
             return false;
         }
         rw.reads.start();

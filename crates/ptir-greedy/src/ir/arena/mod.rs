@@ -188,7 +188,7 @@ impl Arena {
         // 200k instructions): size it once by the largest id, which costs a read per
         // instruction, instead of regrowing it (copies and fresh pages) as ids come.
         let ids = body.max_value_id().map_or(0, |m| m as usize + 1);
-        a.nodes.resize_with(ids + 1, Node::default);
+        a.nodes.resize_with(ids, Node::default);
         a.uses
             .reserve(2 * (body.insts.len() + body.params.len() + 1));
         a.body = a.add_block(body, None)?;
