@@ -59,10 +59,11 @@ pub struct CompiledRules {
     pub builtin: usize,
     /// Rules left out (greedy-only ones).
     pub skipped: Vec<SkippedRule>,
-    /// Per rewrite: does its applier look its result up before building it (a
-    /// `ResultPlan`)? Such a match applied again finds its result and stops there, so the
-    /// saturation loop need not remember it.
-    pub(crate) planned: Vec<bool>,
+    /// Per rewrite: its applier, if it looks its result up before building it (a
+    /// `ResultPlan`). Such a match applied again finds its result and stops there, so the
+    /// saturation loop need not remember it; and it can be applied in two passes
+    /// ([`PlannedApplier::apply_existing`]).
+    pub(crate) planned: Vec<Option<PlannedApplier>>,
     /// Per rule of the set: was it compiled (or left out) here? The others were not asked
     /// for (see [`compile_where`]).
     pub attempted: Vec<bool>,
@@ -143,7 +144,7 @@ pub fn compile_where(
         order: (0..rewrites.len()).collect(),
         order_key: (0..rewrites.len()).map(|i| (0, i)).collect(),
         registry,
-        planned: vec![false; rewrites.len()],
+        planned: vec![None; rewrites.len()],
         attempted: vec![false; rules.rules().len()],
         rewrites,
         skipped: Vec::new(),
@@ -292,7 +293,13 @@ fn rewrite(
     name: &str,
     egraph: &mut PtirEGraph,
     registry: &Arc<Registry>,
-) -> Result<(Rewrite<PtirNode, crate::analysis::PtirAnalysis>, bool), String> {
+) -> Result<
+    (
+        Rewrite<PtirNode, crate::analysis::PtirAnalysis>,
+        Option<PlannedApplier>,
+    ),
+    String,
+> {
     let mut c = PatternCompiler {
         rule,
         variant,
@@ -307,7 +314,8 @@ fn rewrite(
         .map(|r| c.compile(*r))
         .collect::<Result<_, _>>()?;
     let applier = RuleApplier::new(rule, variant, registry, c.splats, egraph);
-    let planned = applier.plan.is_some();
+    let applier = SharedApplier(Arc::new(applier));
+    let planned = (applier.0.plan.is_some()).then(|| PlannedApplier(Arc::clone(&applier.0)));
     let rw = if asts.len() == 1 {
         let pat = Pattern::new(asts.into_iter().next().ok_or("no root")?);
         Rewrite::new(name, pat, applier)
@@ -954,6 +962,49 @@ fn source_node(
     }
 }
 
+/// A rule's applier as egg's rewrites hold it, shared with [`PlannedApplier`].
+struct SharedApplier(Arc<RuleApplier>);
+
+impl Applier<PtirNode, crate::analysis::PtirAnalysis> for SharedApplier {
+    fn apply_one(
+        &self,
+        egraph: &mut PtirEGraph,
+        eclass: Id,
+        subst: &Subst,
+        ast: Option<&PatternAst<PtirNode>>,
+        rule_name: Symbol,
+    ) -> Vec<Id> {
+        self.0.apply_one(egraph, eclass, subst, ast, rule_name)
+    }
+}
+
+/// The applier of a rewrite whose result is a `ResultPlan`, for the saturation loop's first
+/// pass over an iteration's matches.
+#[derive(Clone)]
+pub(crate) struct PlannedApplier(Arc<RuleApplier>);
+
+impl PlannedApplier {
+    /// Applies a match whose result is in the e-graph already: returns the roots that
+    /// changed (none if the constraints fail or the result is the root's class), or `None`,
+    /// having changed nothing, if applying it would add e-nodes.
+    ///
+    /// The saturation loop applies these first: their unions merge classes, so that the
+    /// e-nodes the other matches then add are built over merged classes and found more
+    /// often. Applied in rule order instead, a rule whose results are new (the right-nested
+    /// sub-chains `(a (b c))` of a left-nested matrix chain) makes a new class per match for
+    /// sub-chains that another rule's matches are about to merge, and the work depends on
+    /// which rule comes first: 3.7x the unions at N = 80.
+    pub(crate) fn apply_existing(
+        &self,
+        egraph: &mut PtirEGraph,
+        eclass: Id,
+        subst: &Subst,
+        rule_name: Symbol,
+    ) -> Option<Vec<Id>> {
+        self.0.apply_match(egraph, eclass, subst, rule_name, false)
+    }
+}
+
 impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
     fn apply_one(
         &self,
@@ -964,7 +1015,8 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
         rule_name: Symbol,
     ) -> Vec<Id> {
         let before = egraph.nodes().len();
-        let changed = self.apply_match(egraph, eclass, subst, rule_name);
+        let changed =
+            (self.apply_match(egraph, eclass, subst, rule_name, true)).unwrap_or_default();
         if egraph.analysis.created.is_some() && egraph.nodes().len() > before {
             // With explanations on (`--explain`): the e-nodes this application added exist
             // because of it, applied at the first root's own e-node.
@@ -978,16 +1030,18 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
 }
 
 impl RuleApplier {
-    /// [`Applier::apply_one`] without the record of what it added.
+    /// [`Applier::apply_one`] without the record of what it added. Unless `build`, a match
+    /// whose planned result is not all in the e-graph is left as it is (`None`).
     fn apply_match(
         &self,
         egraph: &mut PtirEGraph,
         eclass: Id,
         subst: &Subst,
         rule_name: Symbol,
-    ) -> Vec<Id> {
+        build: bool,
+    ) -> Option<Vec<Id>> {
         let Some(roots) = self.roots(eclass, subst) else {
-            return vec![];
+            return Some(vec![]);
         };
         // A match found again (every iteration finds the old ones) whose result is already
         // the root's class has nothing left to do, whatever its constraints say.
@@ -995,29 +1049,32 @@ impl RuleApplier {
         let found = (self.plan.as_ref()).and_then(|plan| {
             plan.resolve(egraph, &self.rule, &self.variant, subst, &mut steps, false)
         });
+        if found.is_none() && !build {
+            return None;
+        }
         if let Some(results) = &found {
             let done = roots
                 .iter()
                 .zip(results)
                 .all(|(r, x)| egraph.find(*r) == egraph.find(*x));
             if done {
-                return vec![];
+                return Some(vec![]);
             }
         }
         let b = match &self.constraints {
             Some(constraints) => {
                 if !constraints.hold(egraph, subst) {
-                    return vec![];
+                    return Some(vec![]);
                 }
                 None
             }
             None => {
                 let Some(b) = self.bindings(egraph, subst) else {
-                    return vec![];
+                    return Some(vec![]);
                 };
                 let type_of = |id: &Id| egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]));
                 if !(self.rule).constraints_hold(&b, &self.registry, type_of, |_, _| false) {
-                    return vec![];
+                    return Some(vec![]);
                 }
                 Some(b)
             }
@@ -1030,11 +1087,17 @@ impl RuleApplier {
                 plan.resolve(egraph, &self.rule, &self.variant, subst, &mut steps, true)
             })
         });
+        // Types are interned: equal types have equal ids.
         let planned = planned.filter(|results| {
-            (roots.iter().zip(results)).all(|(r, x)| egraph[*r].data.ty == egraph[*x].data.ty)
+            let ty = |id: &Id| egraph[*id].data.ty_id;
+            (roots.iter().zip(results)).all(|(r, x)| ty(r) == ty(x))
         });
         if let Some(results) = planned {
-            return union_roots(egraph, roots, results, rule_name);
+            return Some(union_roots(egraph, roots, results, rule_name));
+        }
+        if !build {
+            // The general path builds, and says what is wrong with a result of the wrong type.
+            return None;
         }
         let root_types: Vec<Type> = roots
             .iter()
@@ -1042,7 +1105,7 @@ impl RuleApplier {
             .collect();
         // Only the general path needs the bindings by name.
         let Some(b) = b.or_else(|| self.bindings(egraph, subst)) else {
-            return vec![];
+            return Some(vec![]);
         };
         let mut builder = EGraphBuilder { egraph };
         let results = match self
@@ -1050,13 +1113,13 @@ impl RuleApplier {
             .instantiate(&b, &root_types, &self.registry, &mut builder)
         {
             Ok(r) => r,
-            Err(ptir_rules::ApplyError::NativeDeclined(_)) => return vec![],
+            Err(ptir_rules::ApplyError::NativeDeclined(_)) => return Some(vec![]),
             Err(e) => {
                 egraph.analysis.type_errors.push(e.to_string());
-                return vec![];
+                return Some(vec![]);
             }
         };
-        union_roots(egraph, roots, results, rule_name)
+        Some(union_roots(egraph, roots, results, rule_name))
     }
 }
 
@@ -1407,5 +1470,56 @@ mod index_tests {
             report.rule_errors.iter().any(|e| e.contains("bad-square")),
             "{report}"
         );
+    }
+
+    /// The first pass over an iteration's matches unions a match's root with its result
+    /// only if the result is in the e-graph already, and otherwise changes nothing.
+    #[test]
+    fn the_first_pass_applies_only_matches_whose_result_exists() {
+        let rules = RuleSet::bundled().unwrap();
+        let dot = |x: &str, y: &str, ty: &str| {
+            format!("dot_general {x}, {y} lhs_contract=[1] rhs_contract=[0] : i32[{ty}]")
+        };
+        let params = "%0: i32[2,3], %1: i32[3,4], %2: i32[4,5]";
+        // ((a b) c) alone: its result (a (b c)) is not in the e-graph.
+        let alone = format!(
+            "func @f({params}) -> (i32[2,5]) {{\n  %3 = {}\n  %4 = {}\n  return %4\n}}",
+            dot("%0", "%1", "2,4"),
+            dot("%3", "%2", "2,5"),
+        );
+        // And beside (a (b c)).
+        let both = format!(
+            "func @f({params}) -> (i32[2,5], i32[2,5]) {{\n  %3 = {}\n  %4 = {}\n  %5 = {}\n  \
+             %6 = {}\n  return %4, %6\n}}",
+            dot("%0", "%1", "2,4"),
+            dot("%3", "%2", "2,5"),
+            dot("%1", "%2", "3,5"),
+            dot("%0", "%5", "2,5"),
+        );
+        for (text, exists) in [(alone, false), (both, true)] {
+            let program = ptir_ir::parse(&text).unwrap();
+            let mut lowered = crate::lower(&program, "f").unwrap();
+            let egraph = &mut lowered.egraph;
+            let compiled = compile(&rules, egraph);
+            egraph.rebuild();
+            let r = (compiled.rewrites.iter())
+                .position(|rw| rw.name.as_str() == "dot-assoc-int")
+                .unwrap();
+            let (rw, applier) = (&compiled.rewrites[r], compiled.planned[r].as_ref().unwrap());
+            let matches = rw.searcher.search(egraph);
+            assert_eq!(matches.len(), 1, "{text}");
+            let (m, before) = (&matches[0], egraph.total_size());
+            let classes = egraph.number_of_classes();
+            let applied = applier.apply_existing(egraph, m.eclass, &m.substs[0], rw.name);
+            assert_eq!(egraph.total_size(), before, "no e-node added: {text}");
+            egraph.rebuild();
+            if exists {
+                assert_eq!(applied, Some(vec![m.eclass]));
+                assert_eq!(egraph.number_of_classes(), classes - 1);
+            } else {
+                assert_eq!(applied, None);
+                assert_eq!(egraph.number_of_classes(), classes);
+            }
+        }
     }
 }
