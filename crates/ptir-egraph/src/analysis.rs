@@ -76,10 +76,10 @@ pub struct ClassData {
     /// The type of the values of the class (`None` for attribute classes).
     pub ty: Option<Type>,
     /// The attribute, for attribute classes.
-    pub attr: Option<AttrValue>,
+    pub attr: Option<Box<AttrValue>>,
     /// The value, when every member is a known constant of at most [`FOLD_ELEMENT_LIMIT`]
     /// elements.
-    pub constant: Option<Tensor>,
+    pub constant: Option<Box<Tensor>>,
     /// The one element of every member, when the class is a splat constant (any size).
     pub splat: Option<Scalar>,
     /// [`Self::ty`] interned in the analysis's tables.
@@ -120,7 +120,7 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
     // added to the e-graph.
     let attrs: SmallVec<[&AttrValue; 4]> = children[l.operands..l.operands + l.attrs]
         .iter()
-        .map(|c| (egraph[*c].data.attr.as_ref()).ok_or("an attribute child is not an attribute"))
+        .map(|c| (egraph[*c].data.attr.as_deref()).ok_or("an attribute child is not an attribute"))
         .collect::<Result<_, _>>()?;
     let annotated = kind
         .ty
@@ -198,7 +198,14 @@ impl PtirAnalysis {
         let l = layout(kind.key, children.len());
         let values: Vec<Value> = children[..l.operands]
             .iter()
-            .map(|c| egraph[*c].data.constant.clone().map(Value::Tensor))
+            .map(|c| {
+                egraph[*c]
+                    .data
+                    .constant
+                    .as_deref()
+                    .cloned()
+                    .map(Value::Tensor)
+            })
             .collect::<Option<_>>()?;
         let refs: Vec<&Value> = values.iter().collect();
         match eval_op(op, &refs, ty) {
@@ -334,12 +341,12 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
         };
         match enode {
             PtirNode::Param(_, t) => data.ty = tables.type_of(*t).cloned(),
-            PtirNode::Attr(a) => data.attr = tables.attr_value(*a),
+            PtirNode::Attr(a) => data.attr = tables.attr_value(*a).map(Box::new),
             PtirNode::Const(c) => {
                 if let Some((tt, lit)) = tables.const_of(*c) {
                     data.ty = Some(tt.clone().into());
-                    data.constant =
-                        (tt.num_elements() <= FOLD_ELEMENT_LIMIT).then(|| lit.to_tensor(tt));
+                    data.constant = (tt.num_elements() <= FOLD_ELEMENT_LIMIT)
+                        .then(|| Box::new(lit.to_tensor(tt)));
                     data.splat = lit.splat_value();
                 }
             }
@@ -367,7 +374,7 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
                     egraph.analysis.types.insert(key, ty);
                 }
                 if let Ok((op, ty)) = typed {
-                    data.constant = Self::fold(egraph, kind, children, &op, &ty);
+                    data.constant = Self::fold(egraph, kind, children, &op, &ty).map(Box::new);
                     data.splat = match (&data.constant, &op) {
                         (Some(t), _) => splat_of(t),
                         (None, Op::Cast) => {
@@ -460,6 +467,15 @@ mod tests {
     use super::*;
     use crate::saturate::{saturate, Limits};
     use ptir_ir::generate::{generate, matrix_chain, GenConfig};
+
+    /// egg keeps a class's data in its table of classes, and e-nodes in its hash-cons table
+    /// and the classes' lists, all probed and moved constantly: what only attribute and
+    /// constant classes hold is boxed (the data was 216 bytes with it inline).
+    #[test]
+    fn e_nodes_and_class_data_stay_small() {
+        assert!(std::mem::size_of::<ClassData>() <= 72);
+        assert!(std::mem::size_of::<PtirNode>() <= 48);
+    }
 
     /// Every op e-node of saturated generated programs, typed afresh, has the type its class
     /// got, most of them through the cache of types.

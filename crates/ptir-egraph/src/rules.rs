@@ -538,7 +538,7 @@ impl Subject for EGraphSubject<'_> {
         let (_, slots) = attr_slots(k.key)?;
         let first = children.len().checked_sub(slots.len())?;
         let child = *children.get(first + slot)?;
-        self.0[child].data.attr.as_ref().map(AttrRef::from)
+        self.0[child].data.attr.as_deref().map(AttrRef::from)
     }
 
     fn operand(&self, (c, i): (Id, usize), k: usize) -> Id {
@@ -862,7 +862,7 @@ impl RuleApplier {
         }
         for (v, e) in &self.attr_vars {
             if let Some(id) = subst.get(*e) {
-                if !bind_attr(&mut b, v, egraph[*id].data.attr.clone()?) {
+                if !bind_attr(&mut b, v, egraph[*id].data.attr.as_deref()?.clone()) {
                     return None;
                 }
             }
@@ -1225,7 +1225,7 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
         let (Some(t), Some(i)) = (subst.get(self.t), subst.get(self.i)) else {
             return vec![];
         };
-        let Some(AttrValue::Int(index)) = egraph[*i].data.attr.clone() else {
+        let Some(&AttrValue::Int(index)) = egraph[*i].data.attr.as_deref() else {
             return vec![];
         };
         let elements: Vec<Id> = egraph[*t]
