@@ -53,7 +53,7 @@ pub struct PtirAnalysis {
     pub now: u32,
     /// The classes of the union egg is performing, between [`egg::Analysis::pre_union`] and
     /// the [`egg::Analysis::modify`] that ends it.
-    union: std::cell::Cell<Option<PendingUnion>>,
+    union: UnionSlot,
     /// Whether the last [`egg::Analysis::merge`] changed the data it merged into.
     merge_changed: bool,
     /// The result type of an op of a kind on operands of given types and given attribute
@@ -69,6 +69,39 @@ pub struct PtirAnalysis {
 /// parents (egg keeps the one with more parents).
 #[derive(Clone, Copy, Debug)]
 struct PendingUnion([(Id, usize, usize); 2]);
+
+/// Where [`egg::Analysis::pre_union`], which sees the analysis only through a shared
+/// reference, leaves the [`PendingUnion`] for [`egg::Analysis::modify`]. A mutex rather than a
+/// cell so that the e-graph is `Sync`: the saturation loop searches it from several threads.
+#[derive(Debug, Default)]
+struct UnionSlot(std::sync::Mutex<Option<PendingUnion>>);
+
+impl UnionSlot {
+    fn set(&self, union: Option<PendingUnion>) {
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = union;
+    }
+
+    fn take(&mut self) -> Option<PendingUnion> {
+        (self
+            .0
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+        .take()
+    }
+}
+
+impl Clone for UnionSlot {
+    fn clone(&self) -> Self {
+        let union = *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        UnionSlot(std::sync::Mutex::new(union))
+    }
+}
 
 /// What the analysis knows of a class.
 #[derive(Clone, Debug, PartialEq)]

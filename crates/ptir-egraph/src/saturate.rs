@@ -52,6 +52,7 @@ use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_rules::index::{PatternIndex, INDEX_DEPTH};
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 use std::fmt;
@@ -917,6 +918,9 @@ struct Search<'s> {
 /// A single-root pattern searches only the e-classes holding its root's kind, as egg does,
 /// with `matcher`, its pattern compiled (see [`Search`] for what it skips); a multi-root one
 /// is searched by egg.
+///
+/// Many classes are searched in parallel, in runs of [`CLASSES_PER_TASK`] (rayon), and the
+/// matches are joined in class order: the answer is the one a search in order gives.
 fn search_until<'a>(
     rw: &'a PtirRewrite,
     matcher: Option<&TreeMatcher>,
@@ -935,41 +939,63 @@ fn search_until<'a>(
         return Some(Vec::new());
     };
     let ast = rw.searcher.get_pattern_ast().map(Cow::Borrowed);
+    let only = search.only;
+    let classes: Vec<egg::Id> = classes
+        .filter(|id| only.is_none_or(|only| only.contains(id)))
+        .collect();
+    // The matches rooted at a run of classes, at most `search.limit`.
+    let search_run = |classes: &[egg::Id]| -> Option<Matches<'a>> {
+        let mut out = Vec::new();
+        let mut left = search.limit;
+        for (k, &id) in classes.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if k % CLASSES_PER_CLOCK_CHECK == 0 && search.deadline.passed() {
+                return None;
+            }
+            let mut substs = Vec::new();
+            let mut stop = || search.deadline.passed();
+            let since = search.since;
+            if !matcher.search_class(egraph, id, &ground, since, left, &mut substs, &mut stop) {
+                return None;
+            }
+            if !substs.is_empty() {
+                left = left.saturating_sub(substs.len());
+                out.push(SearchMatches {
+                    eclass: id,
+                    substs,
+                    ast: ast.clone(),
+                });
+            }
+        }
+        Some(out)
+    };
+    if classes.len() < 2 * CLASSES_PER_TASK {
+        return search_run(&classes);
+    }
+    let runs: Vec<Option<Matches<'a>>> = classes
+        .par_chunks(CLASSES_PER_TASK)
+        .map(search_run)
+        .collect();
     let mut out = Vec::new();
     let mut left = search.limit;
-    let only = search.only;
-    let classes = classes.filter(|id| only.is_none_or(|only| only.contains(id)));
-    for (k, id) in classes.enumerate() {
-        if left == 0 {
-            break;
-        }
-        if k % CLASSES_PER_CLOCK_CHECK == 0 && search.deadline.passed() {
-            return None;
-        }
-        let mut substs = Vec::new();
-        let mut stop = || search.deadline.passed();
-        if !matcher.search_class(
-            egraph,
-            id,
-            &ground,
-            search.since,
-            left,
-            &mut substs,
-            &mut stop,
-        ) {
-            return None;
-        }
-        if !substs.is_empty() {
-            left = left.saturating_sub(substs.len());
-            out.push(SearchMatches {
-                eclass: id,
-                substs,
-                ast: ast.clone(),
-            });
+    for run in runs {
+        for mut m in run? {
+            if left == 0 {
+                return Some(out);
+            }
+            m.substs.truncate(left);
+            left -= m.substs.len();
+            out.push(m);
         }
     }
     Some(out)
 }
+
+/// Classes one parallel task of a rule's search takes (see [`search_until`]): enough that a
+/// task costs well over what rayon spends handing it out.
+const CLASSES_PER_TASK: usize = 64;
 
 /// Per-rule scheduling state.
 struct Schedule {
@@ -1149,6 +1175,73 @@ mod tests {
             let constants = c.nodes.iter().filter(|n| matches!(n, PtirNode::Const(_)));
             constants.count() > 1
         })
+    }
+
+    /// A search of many classes, run in parallel, gives the matches a search in class order
+    /// gives, and under a limit its first ones.
+    #[test]
+    fn a_parallel_search_answers_as_one_in_order() {
+        let rules = RuleSet::bundled().unwrap();
+        let (program, _) = ptir_ir::generate::matrix_chain(24, 5).unwrap();
+        let limits = Limits {
+            iterations: 4,
+            scheduler: Scheduler::Simple,
+            ..Limits::default()
+        };
+        let mut lowered = crate::lower(&program, &program.functions[0].name).unwrap();
+        saturate(&mut lowered, &rules, &limits);
+        let egraph = &mut lowered.egraph;
+        let compiled = compile(&rules, egraph);
+        egraph.rebuild();
+        let r = (compiled.rewrites.iter())
+            .position(|rw| rw.name.as_str() == "dot-assoc-int")
+            .unwrap();
+        let rw = &compiled.rewrites[r];
+        let ast = rw.searcher.get_pattern_ast().unwrap();
+        let matcher = TreeMatcher::new(ast, false).unwrap();
+        let ground = matcher.ground_classes(egraph).unwrap();
+        let mut in_order = Vec::new();
+        let classes: Vec<egg::Id> = egraph
+            .classes_for_op(&matcher.root_head())
+            .unwrap()
+            .collect();
+        assert!(
+            classes.len() >= 2 * CLASSES_PER_TASK,
+            "{} classes",
+            classes.len()
+        );
+        for &class in &classes {
+            let mut substs = Vec::new();
+            let limit = usize::MAX;
+            matcher.search_class(
+                egraph,
+                class,
+                &ground,
+                None,
+                limit,
+                &mut substs,
+                &mut || false,
+            );
+            in_order.extend(substs.into_iter().map(|s| (class, s)));
+        }
+        let search = |limit| {
+            let search = Search {
+                only: None,
+                since: None,
+                limit,
+                deadline: Deadline::after(Duration::from_secs(600)),
+            };
+            let found = search_until(rw, Some(&matcher), egraph, search).unwrap();
+            let found = found.into_iter().flat_map(|m| {
+                let class = m.eclass;
+                m.substs.into_iter().map(move |s| (class, s))
+            });
+            found.collect::<Vec<_>>()
+        };
+        assert_eq!(search(usize::MAX), in_order);
+        for limit in [1, 7, in_order.len() / 2, in_order.len() - 1] {
+            assert_eq!(search(limit), in_order[..limit], "limit {limit}");
+        }
     }
 
     #[test]
