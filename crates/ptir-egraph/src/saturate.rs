@@ -862,13 +862,16 @@ impl<'r> Run<'r> {
             matches,
             run,
         } = apply;
-        let found: Vec<Existing> = run
-            .par_iter()
-            .with_min_len(RUN_TASK)
-            .map(|&(_, k, s)| {
-                planned.find_existing(egraph, matches[k].eclass, &matches[k].substs[s])
-            })
-            .collect();
+        let find = |&(_, k, s): &Place| {
+            let m = &matches[k];
+            planned.find_existing(egraph, m.eclass, &m.substs[s])
+        };
+        // Handing a short run to rayon costs more than it saves.
+        let found: Vec<Existing> = if run.len() < 2 * RUN_TASK {
+            run.iter().map(find).collect()
+        } else {
+            run.par_iter().with_min_len(RUN_TASK).map(find).collect()
+        };
         for (&place, found) in run.iter().zip(found) {
             let changed = match (found, defer.as_deref_mut()) {
                 (Existing::Missing, Some(defer)) => {
