@@ -415,11 +415,8 @@ mod tests {
         name: &str,
     ) -> (TreeMatcher, Vec<Id>) {
         let egraph = &mut lowered.egraph;
-        let compiled = compile(rules, egraph);
-        egraph.rebuild();
-        let rw = (compiled.rewrites.iter())
-            .find(|rw| rw.name.as_str() == name)
-            .unwrap();
+        let (compiled, r) = crate::rules::compiled_rewrite(egraph, rules, name);
+        let rw = &compiled.rewrites[r];
         let matcher = TreeMatcher::new(rw.searcher.get_pattern_ast().unwrap(), false).unwrap();
         let ground = matcher.ground_classes(egraph).unwrap();
         (matcher, ground)

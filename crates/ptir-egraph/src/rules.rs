@@ -751,13 +751,15 @@ impl ResultPlan {
         Some(self.steps.len() - 1)
     }
 
-    /// The classes of the result roots, if every node of the result is in the e-graph.
+    /// The classes of the result roots: with [`Find`], if every node of the result is in the
+    /// e-graph; with [`Build`], once the missing nodes are added (`None` if one of them is
+    /// ill-typed: building it through [`Rule::instantiate`] then reports the rule's error).
     ///
     /// `ids` holds the classes of the steps resolved so far: a lookup that misses leaves
-    /// them there, and [`Self::build`] goes on from the step that missed.
-    fn lookup(
+    /// them there, and building goes on from the step that missed.
+    fn resolve(
         &self,
-        egraph: &PtirEGraph,
+        classes: &mut impl StepClasses,
         rule: &Rule,
         variant: &Variant,
         subst: &Subst,
@@ -770,46 +772,62 @@ impl ResultPlan {
         for step in &self.steps[ids.len()..] {
             let id = match step {
                 PlanStep::Op { .. } => {
-                    let attr = |leaf: PtirNode| egraph.lookup(leaf);
-                    step.write_node(ids, subst, &mut scratch, attr)?;
-                    egraph.lookup(&mut scratch)?
+                    step.write_node(ids, subst, &mut scratch, |leaf| classes.leaf(leaf))?;
+                    classes.op(&mut scratch)?
                 }
-                _ => step.value(rule, variant, egraph, subst)?,
+                _ => step.value(rule, variant, classes.egraph(), subst)?,
             };
             ids.push(id);
         }
         Some(self.roots.iter().map(|&s| ids[s]).collect())
     }
+}
 
-    /// The classes of the result roots once the nodes [`Self::lookup`] missed are added,
-    /// going on from the steps in `ids` (`None` if one of them is ill-typed: building it
-    /// through [`Rule::instantiate`] then reports the rule's error).
-    fn build(
-        &self,
-        egraph: &mut PtirEGraph,
-        rule: &Rule,
-        variant: &Variant,
-        subst: &Subst,
-        ids: &mut StepIds,
-    ) -> Option<Ids> {
-        let mut scratch = PtirNode::Op(OpKind::pure(OpKey::Tuple), Children::new());
-        for step in &self.steps[ids.len()..] {
-            let id = match step {
-                PlanStep::Op { .. } => {
-                    let attr = |leaf: PtirNode| Some(egraph.add(leaf));
-                    step.write_node(ids, subst, &mut scratch, attr)?;
-                    // egg's `add` looks the node up first. The analysis types the node as
-                    // it is added; an ill-typed one (a rule bug) is left out of the
-                    // result and the general path reports it, which fails the run.
-                    let id = egraph.add(scratch.clone());
-                    egraph[id].data.ty.as_ref()?;
-                    id
-                }
-                _ => step.value(rule, variant, egraph, subst)?,
-            };
-            ids.push(id);
-        }
-        Some(self.roots.iter().map(|&s| ids[s]).collect())
+/// How [`ResultPlan::resolve`] gets the classes of a result's e-nodes: [`Find`] looks them
+/// up, [`Build`] adds those missing.
+trait StepClasses {
+    fn egraph(&self) -> &PtirEGraph;
+    /// The class of an attribute leaf.
+    fn leaf(&mut self, leaf: PtirNode) -> Option<Id>;
+    /// The class of an op e-node, if it is well typed.
+    fn op(&mut self, node: &mut PtirNode) -> Option<Id>;
+}
+
+/// Looks a result's e-nodes up, reading the e-graph only.
+struct Find<'e>(&'e PtirEGraph);
+
+impl StepClasses for Find<'_> {
+    fn egraph(&self) -> &PtirEGraph {
+        self.0
+    }
+
+    fn leaf(&mut self, leaf: PtirNode) -> Option<Id> {
+        self.0.lookup(leaf)
+    }
+
+    fn op(&mut self, node: &mut PtirNode) -> Option<Id> {
+        self.0.lookup(node)
+    }
+}
+
+/// Adds a result's e-nodes (egg's `add` looks each up first).
+struct Build<'e>(&'e mut PtirEGraph);
+
+impl StepClasses for Build<'_> {
+    fn egraph(&self) -> &PtirEGraph {
+        self.0
+    }
+
+    fn leaf(&mut self, leaf: PtirNode) -> Option<Id> {
+        Some(self.0.add(leaf))
+    }
+
+    fn op(&mut self, node: &mut PtirNode) -> Option<Id> {
+        // The analysis types the node as it is added; an ill-typed one (a rule bug) is left
+        // out of the result and the general path reports it, which fails the run.
+        let id = self.0.add(node.clone());
+        self.0[id].data.ty.as_ref()?;
+        Some(id)
     }
 }
 
@@ -1019,10 +1037,21 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for SharedApplier {
         egraph: &mut PtirEGraph,
         eclass: Id,
         subst: &Subst,
-        ast: Option<&PatternAst<PtirNode>>,
+        _ast: Option<&PatternAst<PtirNode>>,
         rule_name: Symbol,
     ) -> Vec<Id> {
-        self.0.apply_one(egraph, eclass, subst, ast, rule_name)
+        let applier = &self.0;
+        let before = egraph.nodes().len();
+        let changed = applier.apply_match(egraph, eclass, subst, rule_name);
+        if egraph.analysis.created.is_some() && egraph.nodes().len() > before {
+            // With explanations on (`--explain`): the e-nodes this application added exist
+            // because of it, applied at the first root's own e-node.
+            let root = (applier.rule.source.roots.first())
+                .and_then(|&t| source_node(&applier.rule, &applier.variant, egraph, subst, t))
+                .map_or(Root::Class(eclass), Root::Node);
+            record_creation(egraph, before, root, rule_name);
+        }
+        changed
     }
 }
 
@@ -1068,39 +1097,26 @@ impl Existing {
     }
 }
 
-impl Applier<PtirNode, crate::analysis::PtirAnalysis> for RuleApplier {
-    fn apply_one(
-        &self,
-        egraph: &mut PtirEGraph,
-        eclass: Id,
-        subst: &Subst,
-        _ast: Option<&PatternAst<PtirNode>>,
-        rule_name: Symbol,
-    ) -> Vec<Id> {
-        let before = egraph.nodes().len();
-        let changed = self.apply_match(egraph, eclass, subst, rule_name);
-        if egraph.analysis.created.is_some() && egraph.nodes().len() > before {
-            // With explanations on (`--explain`): the e-nodes this application added exist
-            // because of it, applied at the first root's own e-node.
-            let root = (self.rule.source.roots.first())
-                .and_then(|&t| source_node(&self.rule, &self.variant, egraph, subst, t))
-                .map_or(Root::Class(eclass), Root::Node);
-            record_creation(egraph, before, root, rule_name);
-        }
-        changed
-    }
-}
-
 impl RuleApplier {
+    /// The classes of the result of the match `subst` through its plan, if it has one (see
+    /// [`ResultPlan::resolve`]).
+    fn result(
+        &self,
+        classes: &mut impl StepClasses,
+        subst: &Subst,
+        steps: &mut StepIds,
+    ) -> Option<Ids> {
+        let plan = self.plan.as_ref()?;
+        plan.resolve(classes, &self.rule, &self.variant, subst, steps)
+    }
+
     /// [`PlannedApplier::find_existing`].
     fn find_existing(&self, egraph: &PtirEGraph, eclass: Id, subst: &Subst) -> Existing {
         let Some(roots) = self.roots(eclass, subst) else {
             return Existing::Nothing;
         };
         let mut steps = StepIds::new();
-        let Some(results) = (self.plan.as_ref())
-            .and_then(|plan| plan.lookup(egraph, &self.rule, &self.variant, subst, &mut steps))
-        else {
+        let Some(results) = self.result(&mut Find(egraph), subst, &mut steps) else {
             return Existing::Missing;
         };
         if self.done(egraph, &roots, &results) {
@@ -1148,8 +1164,7 @@ impl RuleApplier {
             return vec![];
         };
         let mut steps = StepIds::new();
-        let found = (self.plan.as_ref())
-            .and_then(|plan| plan.lookup(egraph, &self.rule, &self.variant, subst, &mut steps));
+        let found = self.result(&mut Find(egraph), subst, &mut steps);
         if found
             .as_ref()
             .is_some_and(|results| self.done(egraph, &roots, results))
@@ -1162,10 +1177,7 @@ impl RuleApplier {
         // Built from the plan, the result's nodes are added as they are (their types checked
         // one by one); only a rule without a plan, or a result of the wrong type, takes the
         // general path, which says what is wrong.
-        let planned = found.or_else(|| {
-            (self.plan.as_ref())
-                .and_then(|plan| plan.build(egraph, &self.rule, &self.variant, subst, &mut steps))
-        });
+        let planned = found.or_else(|| self.result(&mut Build(egraph), subst, &mut steps));
         if let Some(results) = planned.filter(|results| same_types(egraph, &roots, results)) {
             return union_roots(egraph, roots, results, rule_name);
         }
@@ -1325,6 +1337,22 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for TupleGetOfTuple {
         }
         changed
     }
+}
+
+/// Test support: `rules` compiled for `egraph` (rebuilt after), and the index of the rewrite
+/// named `name`.
+#[cfg(test)]
+pub(crate) fn compiled_rewrite(
+    egraph: &mut PtirEGraph,
+    rules: &RuleSet,
+    name: &str,
+) -> (CompiledRules, usize) {
+    let compiled = compile(rules, egraph);
+    egraph.rebuild();
+    let r = (compiled.rewrites.iter())
+        .position(|rw| rw.name.as_str() == name)
+        .unwrap();
+    (compiled, r)
 }
 
 #[cfg(test)]
@@ -1577,11 +1605,7 @@ mod index_tests {
             let program = ptir_ir::parse(&text).unwrap();
             let mut lowered = crate::lower(&program, "f").unwrap();
             let egraph = &mut lowered.egraph;
-            let compiled = compile(&rules, egraph);
-            egraph.rebuild();
-            let r = (compiled.rewrites.iter())
-                .position(|rw| rw.name.as_str() == "dot-assoc-int")
-                .unwrap();
+            let (compiled, r) = compiled_rewrite(egraph, &rules, "dot-assoc-int");
             let (rw, applier) = (&compiled.rewrites[r], compiled.planned[r].as_ref().unwrap());
             let matches = rw.searcher.search(egraph);
             assert_eq!(matches.len(), 1, "{text}");

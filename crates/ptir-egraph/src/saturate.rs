@@ -1295,11 +1295,7 @@ mod tests {
         let mut lowered = crate::lower(&program, &program.functions[0].name).unwrap();
         saturate(&mut lowered, &rules, &limits);
         let egraph = &mut lowered.egraph;
-        let compiled = compile(&rules, egraph);
-        egraph.rebuild();
-        let r = (compiled.rewrites.iter())
-            .position(|rw| rw.name.as_str() == "dot-assoc-int")
-            .unwrap();
+        let (compiled, r) = crate::rules::compiled_rewrite(egraph, &rules, "dot-assoc-int");
         let rw = &compiled.rewrites[r];
         let ast = rw.searcher.get_pattern_ast().unwrap();
         let matcher = TreeMatcher::new(ast, false).unwrap();
