@@ -1004,7 +1004,8 @@ struct Search<'s> {
 /// is searched by egg.
 ///
 /// Many classes are searched in parallel, in runs of [`CLASSES_PER_TASK`] (rayon), and the
-/// matches are joined in class order: the answer is the one a search in order gives.
+/// matches are joined in class order: the answer is the one a search in order gives, and the
+/// search stops within a wave of [`TASKS_PER_WAVE`] runs of where that one would.
 fn search_until<'a>(
     rw: &'a PtirRewrite,
     matcher: Option<&TreeMatcher>,
@@ -1027,10 +1028,10 @@ fn search_until<'a>(
     let classes: Vec<egg::Id> = classes
         .filter(|id| only.is_none_or(|only| only.contains(id)))
         .collect();
-    // The matches rooted at a run of classes, at most `search.limit`.
-    let search_run = |classes: &[egg::Id]| -> Option<Matches<'a>> {
+    // The matches rooted at a run of classes, at most `limit`.
+    let search_run = |classes: &[egg::Id], limit: usize| -> Option<Matches<'a>> {
         let mut out = Vec::new();
-        let mut left = search.limit;
+        let mut left = limit;
         for (k, &id) in classes.iter().enumerate() {
             if left == 0 {
                 break;
@@ -1055,23 +1056,30 @@ fn search_until<'a>(
         }
         Some(out)
     };
-    if classes.len() < 2 * CLASSES_PER_TASK {
-        return search_run(&classes);
-    }
-    let runs: Vec<Option<Matches<'a>>> = classes
-        .par_chunks(CLASSES_PER_TASK)
-        .map(search_run)
-        .collect();
+    // In waves, so that a rule whose matches pass the limit (and is banned) is not searched
+    // much further than a search in order would have: every task of a wave may find up to
+    // what is left of the limit.
     let mut out = Vec::new();
     let mut left = search.limit;
-    for run in runs {
-        for mut m in run? {
-            if left == 0 {
-                return Some(out);
+    for wave in classes.chunks(CLASSES_PER_TASK * TASKS_PER_WAVE) {
+        if left == 0 {
+            break;
+        }
+        let runs: Vec<Option<Matches<'a>>> = if wave.len() < 2 * CLASSES_PER_TASK {
+            vec![search_run(wave, left)]
+        } else {
+            let runs = wave.par_chunks(CLASSES_PER_TASK);
+            runs.map(|run| search_run(run, left)).collect()
+        };
+        for run in runs {
+            for mut m in run? {
+                if left == 0 {
+                    return Some(out);
+                }
+                m.substs.truncate(left);
+                left -= m.substs.len();
+                out.push(m);
             }
-            m.substs.truncate(left);
-            left -= m.substs.len();
-            out.push(m);
         }
     }
     Some(out)
@@ -1102,6 +1110,10 @@ const RUN_TASK: usize = 256;
 /// Classes one parallel task of a rule's search takes (see [`search_until`]): enough that a
 /// task costs well over what rayon spends handing it out.
 const CLASSES_PER_TASK: usize = 64;
+
+/// Parallel tasks of a rule's search between two looks at its match limit (see
+/// [`search_until`]).
+const TASKS_PER_WAVE: usize = 8;
 
 /// Per-rule scheduling state.
 struct Schedule {
