@@ -62,7 +62,7 @@ pub struct CompiledRules {
     /// Per rewrite: its applier, if it looks its result up before building it (a
     /// `ResultPlan`). Such a match applied again finds its result and stops there, so the
     /// saturation loop need not remember it; and it can be applied in two passes
-    /// ([`PlannedApplier::apply_existing`]).
+    /// ([`PlannedApplier::find_existing`]).
     pub(crate) planned: Vec<Option<PlannedApplier>>,
     /// Per rule of the set: was it compiled (or left out) here? The others were not asked
     /// for (see [`compile_where`]).
@@ -1119,7 +1119,7 @@ impl RuleApplier {
         let Some(results) = self.result(&mut Find(egraph), subst, &mut steps) else {
             return Existing::Missing;
         };
-        if self.done(egraph, &roots, &results) {
+        if done(egraph, &roots, &results) {
             return Existing::Nothing;
         }
         if self.check(egraph, subst).is_none() {
@@ -1129,13 +1129,6 @@ impl RuleApplier {
             return Existing::Missing;
         }
         Existing::Union(roots, results)
-    }
-
-    /// Whether each root is the class of its result already: a match found again (every
-    /// iteration finds the old ones) has nothing left to do then, whatever its constraints
-    /// say.
-    fn done(&self, egraph: &PtirEGraph, roots: &Ids, results: &Ids) -> bool {
-        (roots.iter().zip(results)).all(|(r, x)| egraph.find(*r) == egraph.find(*x))
     }
 
     /// Whether the constraints hold (`None` if not), with the bindings by name if checking
@@ -1167,7 +1160,7 @@ impl RuleApplier {
         let found = self.result(&mut Find(egraph), subst, &mut steps);
         if found
             .as_ref()
-            .is_some_and(|results| self.done(egraph, &roots, results))
+            .is_some_and(|results| done(egraph, &roots, results))
         {
             return vec![];
         }
@@ -1203,6 +1196,12 @@ impl RuleApplier {
         };
         union_roots(egraph, roots, results, rule_name)
     }
+}
+
+/// Whether each root is the class of its result already: a match found again (every
+/// iteration finds the old ones) has nothing left to do then, whatever its constraints say.
+fn done(egraph: &PtirEGraph, roots: &Ids, results: &Ids) -> bool {
+    (roots.iter().zip(results)).all(|(r, x)| egraph.find(*r) == egraph.find(*x))
 }
 
 /// Whether each root and its result are of one type (types are interned: equal types have
