@@ -1,12 +1,12 @@
 module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<256x256xf32>) -> (tensor<256x4xf32> {jax.result_info = "result[0]"}, tensor<256x4xf32> {jax.result_info = "result[1]"}) {
-    %0 = call @sort(%arg0) : (tensor<256x256xf32>) -> tensor<256x256xf32>
-    %1 = stablehlo.reverse %0, dims = [1] : tensor<256x256xf32>
-    %2 = stablehlo.slice %1 [0:256, 0:4] : (tensor<256x256xf32>) -> tensor<256x4xf32>
-    %values, %indices = chlo.top_k(%arg0, k = 4) : tensor<256x256xf32> -> (tensor<256x4xf32>, tensor<256x4xi32>)
-    return %2, %values : tensor<256x4xf32>, tensor<256x4xf32>
+  func.func public @main(%arg0: tensor<32x128xf32>) -> (tensor<32x4xf32> {jax.result_info = "result[0]"}, tensor<32x4xf32> {jax.result_info = "result[1]"}) {
+    %0 = call @sort(%arg0) : (tensor<32x128xf32>) -> tensor<32x128xf32>
+    %1 = stablehlo.reverse %0, dims = [1] : tensor<32x128xf32>
+    %2 = stablehlo.slice %1 [0:32, 0:4] : (tensor<32x128xf32>) -> tensor<32x4xf32>
+    %values, %indices = chlo.top_k(%arg0, k = 4) : tensor<32x128xf32> -> (tensor<32x4xf32>, tensor<32x4xi32>)
+    return %2, %values : tensor<32x4xf32>, tensor<32x4xf32>
   }
-  func.func private @sort(%arg0: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  func.func private @sort(%arg0: tensor<32x128xf32>) -> tensor<32x128xf32> {
     %0 = "stablehlo.sort"(%arg0) <{dimension = 1 : i64, is_stable = true}> ({
     ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
       %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
@@ -25,7 +25,7 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
       %8 = stablehlo.select %7, %cst_4, %6 : tensor<i1>, tensor<f32>
       %9 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
       stablehlo.return %9 : tensor<i1>
-    }) : (tensor<256x256xf32>) -> tensor<256x256xf32>
-    return %0 : tensor<256x256xf32>
+    }) : (tensor<32x128xf32>) -> tensor<32x128xf32>
+    return %0 : tensor<32x128xf32>
   }
 }

@@ -142,13 +142,13 @@ def gpt2_block(x, p, heads, approximate):
        "layernorm (mean/var/sqrt/divide), dot_general, split, transpose, causal mask (iota compare, select), "
        "softmax, GELU with erfc (jax.nn.gelu(approximate=False) lowers to chlo.erfc)")
 def _gpt2_exact():
-    return (lambda x, p: gpt2_block(x, p, 4, approximate=False)), (spec(64, 128), gpt2_params(128, 512))
+    return (lambda x, p: gpt2_block(x, p, 4, approximate=False)), (spec(128, 256), gpt2_params(256, 1024))
 
 
 @model("gpt2_block_gelu_tanh", "transformer",
        "as gpt2_block_gelu_exact with the tanh GELU (jax.nn.gelu(approximate=True)): tanh, pow-free cubic")
 def _gpt2_tanh():
-    return (lambda x, p: gpt2_block(x, p, 4, approximate=True)), (spec(64, 128), gpt2_params(128, 512))
+    return (lambda x, p: gpt2_block(x, p, 4, approximate=True)), (spec(128, 256), gpt2_params(256, 1024))
 
 
 def llama_block(x, wn1, wq, wk, wv, wo, wn2, w_gate, w_up, w_down, heads=4):
@@ -166,8 +166,8 @@ def llama_block(x, wn1, wq, wk, wv, wo, wn2, w_gate, w_up, w_down, heads=4):
        "RMSNorm (square, mean, rsqrt), rotary embedding (iota, pow, sine, cosine, slice, concatenate), "
        "iota-compare causal mask, softmax, SwiGLU (silu as x / (1 + exp(-x)), multiply)")
 def _llama():
-    d, f = 128, 352
-    args = (spec(64, d), spec(d), spec(d, d), spec(d, d), spec(d, d), spec(d, d), spec(d),
+    d, f = 256, 688
+    args = (spec(128, d), spec(d), spec(d, d), spec(d, d), spec(d, d), spec(d, d), spec(d),
             spec(d, f), spec(d, f), spec(f, d))
     return llama_block, args
 
@@ -189,8 +189,8 @@ def mqa(x, wq, wk, wv, wo, heads=8):
        "multi-query attention: einsum with a shared K/V head, jnp.tril mask (iota, compare, select with -inf), "
        "softmax, divide by sqrt(d)")
 def _mqa():
-    d = 128
-    return mqa, (spec(64, d), spec(d, d), spec(d, d // 8), spec(d, d // 8), spec(d, d))
+    d = 256
+    return mqa, (spec(128, d), spec(d, d), spec(d, d // 8), spec(d, d // 8), spec(d, d))
 
 
 def vit_layer(x, p, heads=4):
@@ -204,9 +204,9 @@ def vit_layer(x, p, heads=4):
 
 
 @model("vit_layer", "transformer",
-       "ViT encoder layer on 65 tokens (class token + 8x8 patches): layernorm, unmasked attention, exact GELU")
+       "ViT-Tiny encoder layer on 197 tokens (class token + 14x14 patches, width 192, 3 heads): layernorm, unmasked attention, exact GELU")
 def _vit():
-    return vit_layer, (spec(65, 128), gpt2_params(128, 512))
+    return (lambda x, p: vit_layer(x, p, heads=3)), (spec(197, 192), gpt2_params(192, 768))
 
 
 @model("attention_scale_after", "transformer",
@@ -216,7 +216,7 @@ def _attention_scale_after():
         scores = jnp.einsum("hqd,hkd->hqk", q, k) * (1.0 / math.sqrt(q.shape[-1]))
         return jnp.einsum("hqk,hkd->hqd", jax.nn.softmax(scores, axis=-1), v)
 
-    return f, (spec(4, 128, 32), spec(4, 128, 32), spec(4, 128, 32))
+    return f, (spec(8, 256, 64), spec(8, 256, 64), spec(8, 256, 64))
 
 
 @model("last_token_logits", "transformer",
@@ -231,7 +231,7 @@ def _swiglu():
     def f(x, w_gate, w_up, w_down):
         return (jax.nn.silu(x @ w_gate) * (x @ w_up)) @ w_down
 
-    return f, (spec(64, 128), spec(128, 352), spec(128, 352), spec(352, 128))
+    return f, (spec(128, 256), spec(256, 688), spec(256, 688), spec(688, 256))
 
 
 # ----------------------------------------------------------------------------------------
@@ -242,19 +242,19 @@ def _swiglu():
 @model("layernorm_var", "normalization",
        "layernorm with jnp.mean and jnp.var (reduce add, subtract, square, divide by N, sqrt, divide)")
 def _layernorm_var():
-    return layernorm, (spec(256, 512), spec(512), spec(512))
+    return layernorm, (spec(1024, 1024), spec(1024), spec(1024))
 
 
 @model("layernorm_bf16", "normalization",
        "layernorm in bfloat16: bf16 reductions (JAX accumulates in f32: convert), sqrt, divide")
 def _layernorm_bf16():
-    return layernorm, (spec(256, 512, dtype=BF16), spec(512, dtype=BF16), spec(512, dtype=BF16))
+    return layernorm, (spec(1024, 1024, dtype=BF16), spec(1024, dtype=BF16), spec(1024, dtype=BF16))
 
 
 @model("rmsnorm_f16", "normalization",
        "RMSNorm in float16: square, mean (f32 accumulation via convert), rsqrt, multiply")
 def _rmsnorm_f16():
-    return rmsnorm, (spec(256, 512, dtype=F16), spec(512, dtype=F16))
+    return rmsnorm, (spec(1024, 1024, dtype=F16), spec(1024, dtype=F16))
 
 
 @model("batchnorm_inference", "normalization",
@@ -287,13 +287,13 @@ def _softplus():
 @model("outer_sum", "reduction",
        "broadcast then reduce: jnp.sum(x[:, None] * y[None, :], axis=1) (equals x * sum(y))")
 def _outer_sum():
-    return (lambda x, y: jnp.sum(x[:, None] * y[None, :], axis=1)), (spec(1024), spec(1024))
+    return (lambda x, y: jnp.sum(x[:, None] * y[None, :], axis=1)), (spec(4096), spec(4096))
 
 
 @model("broadcast_matmul", "reduction",
        "a matmul written as broadcast-multiply-reduce: jnp.sum(a[:, :, None] * b[None, :, :], axis=1)")
 def _broadcast_matmul():
-    return (lambda a, b: jnp.sum(a[:, :, None] * b[None, :, :], axis=1)), (spec(64, 96), spec(96, 80))
+    return (lambda a, b: jnp.sum(a[:, :, None] * b[None, :, :], axis=1)), (spec(256, 256), spec(256, 256))
 
 
 # ----------------------------------------------------------------------------------------
@@ -317,14 +317,14 @@ def chain4(a, b, c, d):
 
 
 @model("matrix_chain_unequal_f32", "matrix chain",
-       "four f32 matrices of unequal sizes (64x512, 512x32, 32x512, 512x8) multiplied left to right")
+       "four f32 matrices of unequal sizes (128x1024, 1024x64, 64x1024, 1024x16) multiplied left to right")
 def _chain_f32():
-    return chain4, (spec(64, 512), spec(512, 32), spec(32, 512), spec(512, 8))
+    return chain4, (spec(128, 1024), spec(1024, 64), spec(64, 1024), spec(1024, 16))
 
 
 @model("matrix_chain_unequal_i32", "matrix chain", "as matrix_chain_unequal_f32 in int32")
 def _chain_i32():
-    return chain4, tuple(spec(*s, dtype=I32) for s in ((64, 512), (512, 32), (32, 512), (512, 8)))
+    return chain4, tuple(spec(*s, dtype=I32) for s in ((128, 1024), (1024, 64), (64, 1024), (1024, 16)))
 
 
 @model("mixed_precision_matmul", "matrix chain",
@@ -335,7 +335,7 @@ def _mixed_precision():
         y = lax.dot_general(x, w, (((1,), (0,)), ((), ())), preferred_element_type=F32)
         return jax.nn.gelu(y + b).astype(F16)
 
-    return f, (spec(128, 256, dtype=F16), spec(256, 256, dtype=F16), spec(256))
+    return f, (spec(256, 512, dtype=F16), spec(512, 512, dtype=F16), spec(512))
 
 
 @model("einsum_ops", "contraction",
@@ -346,11 +346,11 @@ def _einsum():
         bil = jnp.einsum("bi,ij,bj->b", x, w, y)
         bmm = jnp.einsum("bij,bjk->bik", p, q)
         chain = jnp.einsum("ij,jk,kl->il", a, b, c)
-        chain = chain + jnp.einsum("ii->", a[:, :64])
+        chain = chain + jnp.einsum("ii->", a[:, :256])
         return bil, bmm, jnp.einsum("ij->ji", chain)
 
-    return f, (spec(32, 128), spec(128, 128), spec(32, 128), spec(8, 64, 64), spec(8, 64, 64),
-               spec(64, 256), spec(256, 16), spec(16, 64))
+    return f, (spec(256, 256), spec(256, 256), spec(256, 256), spec(16, 128, 128), spec(16, 128, 128),
+               spec(256, 1024), spec(1024, 64), spec(64, 256))
 
 
 # ----------------------------------------------------------------------------------------
@@ -373,8 +373,8 @@ def _mlp_train_step():
         loss, grads = jax.value_and_grad(mlp_loss)(params, x, y)
         return loss, jax.tree_util.tree_map(lambda p, g: p - 0.01 * g, params, grads)
 
-    params = (spec(64, 256), spec(256), spec(256, 16), spec(16))
-    return step, (params, spec(128, 64), spec(128, 16))
+    params = (spec(128, 512), spec(512), spec(512, 32), spec(32))
+    return step, (params, spec(256, 128), spec(256, 32))
 
 
 def gru_cell(h, x, w, u, b):
@@ -465,7 +465,7 @@ def convnet_params():
        "lax.conv_general_dilated (NHWC/HWIO, SAME), ReLU, max pooling and average pooling (reduce_window), "
        "reshape, dense")
 def _convnet():
-    return convnet, (convnet_params(), spec(4, 32, 32, 3))
+    return convnet, (convnet_params(), spec(8, 32, 32, 3))
 
 
 @model("convnet_grad", "convolution",
@@ -476,7 +476,7 @@ def _convnet_grad():
         logp = jax.nn.log_softmax(convnet(params, images))
         return -jnp.mean(jnp.sum(logp * labels, axis=-1))
 
-    return jax.grad(loss), (convnet_params(), spec(4, 32, 32, 3), spec(4, 10))
+    return jax.grad(loss), (convnet_params(), spec(8, 32, 32, 3), spec(8, 10))
 
 
 @model("moe_routing", "routing",
@@ -493,7 +493,7 @@ def _moe():
         load = jnp.sum(jax.nn.one_hot(jnp.argmax(logits, axis=-1), logits.shape[-1]), axis=0)
         return y, load
 
-    return f, (spec(64, 128), spec(128, 8), spec(8, 128, 128))
+    return f, (spec(128, 256), spec(256, 8), spec(8, 256, 256))
 
 
 @model("embedding_xent", "embedding",
@@ -505,18 +505,18 @@ def _embedding_xent():
         logp = jax.nn.log_softmax(jnp.tanh(h) @ w_out, axis=-1)
         return -jnp.mean(jnp.take_along_axis(logp, targets[:, None], axis=1))
 
-    return f, (spec(128, dtype=I32), spec(128, dtype=I32), spec(512, 64), spec(64, 512))
+    return f, (spec(256, dtype=I32), spec(256, dtype=I32), spec(2048, 128), spec(128, 2048))
 
 
 @model("scatter_add", "scatter",
        "segment sum with .at[ids].add (stablehlo.scatter with an add region) and a .at[].set of a row")
 def _scatter_add():
     def f(x, ids):
-        sums = jnp.zeros((16, x.shape[1]), x.dtype).at[ids].add(x)
-        counts = jnp.zeros((16,), x.dtype).at[ids].add(1.0)
+        sums = jnp.zeros((64, x.shape[1]), x.dtype).at[ids].add(x)
+        counts = jnp.zeros((64,), x.dtype).at[ids].add(1.0)
         return (sums / jnp.maximum(counts, 1.0)[:, None]).at[0].set(0.0)
 
-    return f, (spec(1024, 64), spec(1024, dtype=I32))
+    return f, (spec(8192, 128), spec(8192, dtype=I32))
 
 
 # ----------------------------------------------------------------------------------------
@@ -531,14 +531,14 @@ def laplace_step(u):
 
 
 @model("stencil_laplace_2d", "stencil",
-       "four unrolled 5-point Jacobi steps on 256x256: pad (edge mode: concatenate of slices), slices, adds")
+       "four unrolled 5-point Jacobi steps on 512x512: pad (edge mode: concatenate of slices), slices, adds")
 def _laplace():
     def f(u):
         for _ in range(4):
             u = laplace_step(u)
         return u
 
-    return f, (spec(256, 256),)
+    return f, (spec(512, 512),)
 
 
 @model("stencil_roll_1d", "stencil",
@@ -584,7 +584,7 @@ def _uint32_hash():
         uniform = lax.bitcast_convert_type((h >> 9) | jnp.uint32(0x3F800000), F32) - 1.0
         return h, lax.population_count(h), uniform, (h > jnp.uint32(0x80000000)).astype(U32)
 
-    return f, (spec(65536, dtype=U32), spec(dtype=U32))
+    return f, (spec(1 << 20, dtype=U32), spec(dtype=U32))
 
 
 @model("int64_lcg", "integer",
@@ -597,7 +597,7 @@ def _int64_lcg():
         r = jnp.remainder(bits, 1000) - 500
         return r * scale, jnp.sum(r), jnp.cumsum(r[:256]), jnp.max(jnp.abs(r))
 
-    return f, (spec(16384, dtype=I64), spec(dtype=I64))
+    return f, (spec(262144, dtype=I64), spec(dtype=I64))
 
 
 @model("numerics", "numerics",
@@ -628,7 +628,7 @@ def _sort():
     def f(x):
         return jnp.sort(x, axis=-1)[:, ::-1][:, :4], lax.top_k(x, 4)[0]
 
-    return f, (spec(256, 256),)
+    return f, (spec(32, 128),)
 
 
 # ----------------------------------------------------------------------------------------
