@@ -20,7 +20,8 @@ For each model and each optimizer setting (``default``; ``fast-math``: ``--fast-
    its A/A ratio median(A) / median(A').
 
 Each model runs in its own worker process (a crash or a hang of one model is recorded in the
-table and never stops the run). The result is a markdown table (printed, and written to
+table and never stops the run), with glibc's malloc thresholds fixed (``MALLOC_ENV``; see there
+why; ``--glibc-malloc-defaults`` turns that off). The result is a markdown table (printed, and written to
 ``--out``) and a JSON file with the raw numbers (``--json``, default: ``--out`` with ``.json``).
 
 The ptir-opt binary is copied once at the start (after waiting for it to exist and be stable),
@@ -63,6 +64,13 @@ SETTINGS = {
     "fast-math": ["--fast-math"],
     "greedy": ["--engine", "greedy"],
 }
+
+# IREE's local devices allocate each call's transient buffers with malloc. Under glibc's
+# dynamic mmap threshold a process may settle in a state where every buffer over 128 KiB is
+# mmapped and unmapped on every call: ~1000 page faults and 1.4 ms of system time per call on
+# a 0.17 ms model, decided by the allocation history (the agreement check alone can flip it).
+# Fixed thresholds keep freed memory in the heap, so every module is timed without that noise.
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(4 << 30)}
 
 # Extra ratio on iree_check.TOLERANCE for bf16 results (compared in f32 here): bf16 / f32.
 BF16_SCALE = iree_check.TOLERANCE["bf16"][0] / iree_check.TOLERANCE["f32"][0]
@@ -384,9 +392,10 @@ def run_worker(src, binary, args):
         result_path = fh.name
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", src, "--worker-out", result_path,
            "--ptir-opt", binary, *worker_flags(args)]
+    env = dict(os.environ, **({} if args.glibc_malloc_defaults else MALLOC_ENV))
     start = time.perf_counter()
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.model_timeout)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.model_timeout, env=env)
         if r.returncode == 0:
             with open(result_path) as fh:
                 record = json.load(fh)
@@ -474,7 +483,8 @@ def markdown(records, meta):
              f"{meta['ptir_opt']['mtime']}), git {meta['git']}; IREE llvm-cpu (target-cpu=host), "
              f"local-sync (one thread); {meta['rounds']} rounds x {meta['reps']} repetitions, "
              f"speedup = median(input) / median(output) per repetition, A/A = median(input) / "
-             f"median(input loaded again); `median (rep1, rep2)`. {meta['cpu']}.", "",
+             f"median(input loaded again); `median (rep1, rep2)`. {meta['cpu']}; malloc: "
+             f"{meta['malloc']}.", "",
              "| " + " | ".join(HEADER) + " |", "|" + " --- |" * len(HEADER)]
     for rec in records:
         if rec.get("error") or not rec["settings"]:
@@ -545,6 +555,8 @@ def parse_args(argv):
     ap.add_argument("--model-timeout", type=float, default=1800, help="seconds per model (all settings)")
     ap.add_argument("--wait-binary", type=float, default=1800,
                     help="seconds to wait for the ptir-opt binary to exist (it may be being rebuilt)")
+    ap.add_argument("--glibc-malloc-defaults", action="store_true",
+                    help="time with glibc's dynamic mmap threshold (default: fixed thresholds, see MALLOC_ENV)")
     ap.add_argument("--keep", default="", help="keep optimized outputs and vmfbs in this directory")
     ap.add_argument("--out", default="zoo_bench.md", help="the markdown table (default: zoo_bench.md)")
     ap.add_argument("--json", default="", help="the raw numbers (default: --out with .json)")
@@ -581,7 +593,9 @@ def metadata(args, binary_info):
             "git": git.stdout.strip() or "?", "rounds": args.rounds, "reps": args.reps,
             "trials": args.trials, "seed": args.seed, "settings": args.settings,
             "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
-            "fast_math_tolerance_scale": args.fast_math_tolerance_scale}
+            "fast_math_tolerance_scale": args.fast_math_tolerance_scale,
+            "malloc": "glibc defaults" if args.glibc_malloc_defaults else
+            " ".join(f"{k}={v}" for k, v in MALLOC_ENV.items())}
 
 
 def main(argv=None):
