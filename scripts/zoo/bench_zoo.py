@@ -16,8 +16,9 @@ For each model and each optimizer setting (``default``; ``fast-math``: ``--fast-
    outputs get ``--fast-math-tolerance-scale`` times that);
 3. times the input (A), the output (B) and a second copy of the input module (A', the A/A
    control that shows the noise) in one process, round-robin in rotating order, ``--rounds``
-   rounds, ``--reps`` times; the measured speedup of a repetition is median(A) / median(B) and
-   its A/A ratio median(A) / median(A').
+   rounds, ``--reps`` times (each repetition loads the three modules and uploads the inputs
+   afresh); the measured speedup of a repetition is median(A) / median(B) and its A/A ratio
+   median(A) / median(A').
 
 Each model runs in its own worker process (a crash or a hang of one model is recorded in the
 table and never stops the run), with glibc's malloc thresholds fixed (``MALLOC_ENV``; see there
@@ -278,18 +279,28 @@ def time_round_robin(fns, inputs, rounds, k):
     return times
 
 
-def measure(a, b, a2, inputs, rounds, reps, min_sample_s):
-    """Medians of A, B and A' for each repetition, the speedup A/B and the A/A ratio A/A'."""
-    fns = (a, b, a2)
-    k = calls_per_sample(fns, inputs, min_sample_s)
+def measure(vmfbs, sig, args):
+    """Median per-call time (s) of each module, for each repetition.
+
+    Every repetition loads the modules afresh and uploads fresh inputs: where a module's speed
+    depends on where its buffers land (some do, by 15%), the repetitions show it, and the A/A
+    control, loaded beside the output, is exposed to it as much as the output is.
+    """
     out = []
-    for _ in range(reps):
-        ta, tb, ta2 = (statistics.median(t) for t in time_round_robin(fns, inputs, rounds, k))
-        out.append({
-            "input_ms": ta * 1e3, "output_ms": tb * 1e3, "input_again_ms": ta2 * 1e3,
-            "speedup": ta / tb, "aa_ratio": ta / ta2, "calls_per_sample": k, "rounds": rounds,
-        })
+    for _ in range(args.reps):
+        fns = [iree_check.load(v, args.function) for v in vmfbs]
+        inputs = iree_check.on_device(random_inputs(sig, args.seed))
+        k = calls_per_sample(fns, inputs, args.min_sample_ms / 1e3)
+        out.append(([statistics.median(t) for t in time_round_robin(fns, inputs, args.rounds, k)], k))
+        del fns, inputs
     return out
+
+
+def timing_record(medians, k, rounds):
+    """Milliseconds and ratios of one repetition of (input, output, input again)."""
+    ta, tb, ta2 = medians
+    return {"input_ms": ta * 1e3, "output_ms": tb * 1e3, "input_again_ms": ta2 * 1e3,
+            "speedup": ta / tb, "aa_ratio": ta / ta2, "calls_per_sample": k, "rounds": rounds}
 
 
 # ----------------------------------------------------------------------------------------
@@ -298,14 +309,13 @@ def measure(a, b, a2, inputs, rounds, reps, min_sample_s):
 
 
 class Baseline:
-    """The input module compiled once and loaded twice (A and the A/A control A')."""
+    """The input module, compiled once (A, and the A/A control A' loaded from the same file)."""
 
     def __init__(self, src, workdir, function):
         self.sig = quiet(iree_check.signature, open(src).read(), function)
         self.vmfb = os.path.join(workdir, "input.vmfb")
         self.compile_s = compile_vmfb(src, self.vmfb)
         self.a = iree_check.load(self.vmfb, function)
-        self.a2 = iree_check.load(self.vmfb, function)
 
 
 def judge(base, src, attempt, workdir, setting, args, cache):
@@ -326,8 +336,9 @@ def judge(base, src, attempt, workdir, setting, args, cache):
     result.update(agree=problem is None, detail=problem or f"same on {args.trials} input sets",
                   tolerance_scale=scale)
     if args.rounds > 0:
-        inputs = iree_check.on_device(random_inputs(base.sig, args.seed))
-        result["reps"] = measure(base.a, b, base.a2, inputs, args.rounds, args.reps, args.min_sample_ms / 1e3)
+        del b
+        timings = measure([base.vmfb, cache[digest], base.vmfb], base.sig, args)
+        result["reps"] = [timing_record(m, k, args.rounds) for m, k in timings]
     return result
 
 
@@ -372,14 +383,8 @@ def bench_model(src, binary, args):
 
 def time_baseline(base, args):
     """The input alone (A against A') when no output could be timed: its time and the noise."""
-    inputs = iree_check.on_device(random_inputs(base.sig, args.seed))
-    fns = (base.a, base.a2)
-    k = calls_per_sample(fns, inputs, args.min_sample_ms / 1e3)
-    reps = []
-    for _ in range(args.reps):
-        ta, ta2 = (statistics.median(t) for t in time_round_robin(fns, inputs, args.rounds, k))
-        reps.append({"input_ms": ta * 1e3, "input_again_ms": ta2 * 1e3, "aa_ratio": ta / ta2})
-    return reps
+    return [{"input_ms": ta * 1e3, "input_again_ms": ta2 * 1e3, "aa_ratio": ta / ta2, "calls_per_sample": k}
+            for (ta, ta2), k in measure([base.vmfb, base.vmfb], base.sig, args)]
 
 
 def model_name(path):
