@@ -627,6 +627,18 @@ fn record_saturation(
         for (rule, n) in r.saturation.rules_applied() {
             *fired.entry(rule).or_default() += n;
         }
+        if r.saturation.folds > 0 {
+            *fired.entry("(constant folding)".into()).or_default() += r.saturation.folds;
+        }
+        for (rule, matches) in r.saturation.bans() {
+            match report.rules_banned.iter_mut().find(|b| b.rule == rule) {
+                Some(b) => b.count = b.count.max(matches),
+                None => report.rules_banned.push(RuleCount {
+                    rule,
+                    count: matches,
+                }),
+            }
+        }
         size.nodes += r.saturation.nodes;
         size.classes += r.saturation.classes;
         report.stops.push(FunctionRun {

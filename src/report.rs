@@ -34,6 +34,9 @@ pub struct Report {
     pub phases: Vec<Phase>,
     /// Rules that fired, with how often, most first.
     pub rules_fired: Vec<RuleCount>,
+    /// Rules the saturation scheduler banned for matching too often, each with the most
+    /// matches that banned it (the count of [`RuleCount`]), in the order first banned.
+    pub rules_banned: Vec<RuleCount>,
     /// Rules the engine left out, with why.
     pub rules_skipped: Vec<SkippedRule>,
     /// What translation validation checked (when [`crate::Options::validate`] is set).
@@ -320,6 +323,12 @@ impl fmt::Display for Report {
             for r in &self.rules_fired {
                 writeln!(f, "  {:6}  {}", r.count, r.rule)?;
             }
+        }
+        if !self.rules_banned.is_empty() {
+            let bans: Vec<String> = (self.rules_banned.iter())
+                .map(|b| format!("{} ({} matches)", b.rule, b.count))
+                .collect();
+            writeln!(f, "banned for matching too often: {}", bans.join(", "))?;
         }
         for r in &self.rules_skipped {
             writeln!(f, "skipped {}: {}", r.rule, r.reason)?;

@@ -9,6 +9,8 @@
 //! kernels (`ptir_ir::eval_op`), so a folded value is exactly what the interpreter would
 //! compute; the constant joins the class as a [`PtirNode::Const`] leaf. Operands and results
 //! larger than [`FOLD_ELEMENT_LIMIT`] elements are not expanded (they would bloat the e-graph),
+//! a dense result larger than the dense operands is not kept ([`ptir_ir::dense_fold_fits`]:
+//! a broadcast of a table stays computed, as in the greedy driver), `iota` is never folded,
 //! and nothing that fails to evaluate (an integer division by zero) is folded.
 //!
 //! Splats are known whatever their size ([`ClassData::splat`]): a splat constant, and an
@@ -19,8 +21,8 @@
 use crate::language::{OpKind, PtirNode, Stamp, Tables, TypeId};
 use egg::{DidMerge, EGraph, Id};
 use ptir_ir::{
-    binary_scalar, cast_scalar, compare_scalar, eval_op, unary_scalar, Literal, Op, OpKey, Scalar,
-    Tensor, Type, Value,
+    binary_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op, unary_scalar, Literal,
+    Op, OpKey, Scalar, Tensor, Type, Value,
 };
 use ptir_rules::{attr_slots, make_op, AttrValue};
 use smallvec::SmallVec;
@@ -51,6 +53,15 @@ pub struct PtirAnalysis {
     pub class_stamps: Vec<u32>,
     /// The step that changes are stamped with now.
     pub now: u32,
+    /// Constant leaves added to classes whose value became known (the analysis's folds), since
+    /// the e-graph was made: e-graph growth that no rule application accounts for.
+    pub folds: usize,
+    /// Unions performed (of two different classes), since the e-graph was made.
+    pub unions: usize,
+    /// Merges of two classes known to hold different constants: the e-graph equates different
+    /// values (a fast-math rule's reassociation rounds differently, or a rule is wrong). The
+    /// class keeps the first value, so what folds from it depends on the order of unions.
+    pub contradictions: usize,
     /// The classes of the union egg is performing, between [`egg::Analysis::pre_union`] and
     /// the [`egg::Analysis::modify`] that ends it.
     union: UnionSlot,
@@ -135,7 +146,7 @@ pub fn layout(key: OpKey, n: usize) -> Layout {
     let (attrs, regions) = match key {
         OpKey::Cond | OpKey::While => (0, 2),
         OpKey::Scan => (2, 1),
-        OpKey::Rng => (1, 0),
+        OpKey::Rng | OpKey::Iota => (1, 0),
         _ => (attr_slots(key).map_or(0, |(_, s)| s.len()), 0),
     };
     Layout {
@@ -167,14 +178,18 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
         .map(|c| egraph[*c].data.ty.as_ref().ok_or("an operand has no type"))
         .collect::<Result<_, _>>()?;
     let callee = kind.callee.map(|s| s.to_string());
-    if kind.key == OpKey::Rng {
-        let ty = annotated.ok_or("rng needs its type")?;
-        return Ok((
-            Op::Rng {
-                dist: rng_dist(&attrs),
-            },
-            ty,
-        ));
+    match (kind.key, &attrs[..]) {
+        (OpKey::Rng, _) => {
+            let ty = annotated.ok_or("rng needs its type")?;
+            let dist = rng_dist(&attrs);
+            return Ok((Op::Rng { dist }, ty));
+        }
+        (OpKey::Iota, [AttrValue::Int(dim)]) => {
+            let ty = annotated.ok_or("iota needs its type")?;
+            return Ok((Op::Iota { dim: *dim }, ty));
+        }
+        (OpKey::Iota, _) => return Err("malformed `iota` node".into()),
+        _ => {}
     }
     make_op(
         kind.key,
@@ -221,7 +236,10 @@ impl PtirAnalysis {
         op: &Op,
         ty: &Type,
     ) -> Option<Tensor> {
-        let foldable = kind.token == 0 && kind.key.is_pure_kind() && kind.key != OpKey::Tuple;
+        // An iota is never folded (see `Op::Iota`): what is computed from it stays computed.
+        let foldable = kind.token == 0
+            && kind.key.is_pure_kind()
+            && !matches!(kind.key, OpKey::Tuple | OpKey::Iota);
         let small = ty
             .as_tensor()
             .is_some_and(|t| t.num_elements() <= FOLD_ELEMENT_LIMIT);
@@ -240,9 +258,18 @@ impl PtirAnalysis {
                     .map(Value::Tensor)
             })
             .collect::<Option<_>>()?;
+        let dense_elements = children[..l.operands]
+            .iter()
+            .filter(|c| egraph[**c].data.splat.is_none())
+            .filter_map(|c| Some(egraph[*c].data.constant.as_ref()?.data.len()))
+            .sum();
         let refs: Vec<&Value> = values.iter().collect();
         match eval_op(op, &refs, ty) {
-            Ok(Value::Tensor(t)) => Some(t),
+            Ok(Value::Tensor(t))
+                if splat_of(&t).is_some() || dense_fold_fits(t.data.len(), dense_elements) =>
+            {
+                Some(t)
+            }
             _ => None,
         }
     }
@@ -316,6 +343,9 @@ fn type_key(
 fn stamp(egraph: &mut PtirEGraph, id: Id) {
     let now = egraph.analysis.now;
     let union = egraph.analysis.union.take();
+    if union.is_some() {
+        egraph.analysis.unions += 1;
+    }
     let merged = union.and_then(|PendingUnion(sides)| {
         let root = sides.iter().position(|s| s.0 == id)?;
         Some((sides[root], sides[1 - root]))
@@ -434,6 +464,13 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
             ));
         }
         let mut changed_a = false;
+        let differ =
+            |x: &Option<Box<Tensor>>, y: &Option<Box<Tensor>>| x.is_some() && y.is_some() && x != y;
+        if differ(&a.constant, &b.constant)
+            || (a.splat.is_some() && b.splat.is_some() && a.splat != b.splat)
+        {
+            self.contradictions += 1;
+        }
         if a.constant.is_none() && b.constant.is_some() {
             a.constant = b.constant.clone();
             changed_a = true;
@@ -463,35 +500,61 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
     fn modify(egraph: &mut PtirEGraph, id: Id) {
         egraph.analysis.touched.push(id);
         stamp(egraph, id);
-        // Look at the data first: scanning the nodes of every class a union touches would
-        // be quadratic in the size of large classes.
-        let class = &egraph[id];
-        let (ty, splat, dense) = match (&class.data.splat, &class.data.constant, &class.data.ty) {
-            (Some(s), _, Some(Type::Tensor(ty))) => (ty, Some(*s), None),
-            (None, Some(t), _) => (&t.ty, None, Some(&t.data)),
-            _ => return,
-        };
-        if class.nodes.iter().any(|n| matches!(n, PtirNode::Const(_))) {
-            return;
+        if add_constant_leaf(egraph, id) {
+            prune_to_leaves(egraph, id);
         }
-        let lit = match (splat, dense) {
-            (Some(s), _) => Literal::Splat(s),
-            (None, Some(data)) => Literal::Dense(data.clone()),
-            (None, None) => return,
-        };
-        let ty = ty.clone();
-        let c = egraph.analysis.tables.constant(&ty, &lit);
-        let before = egraph.nodes().len();
-        let leaf = egraph.add(PtirNode::Const(c));
-        if egraph.are_explanations_enabled() {
-            // The step explanations name (egg's `union` would name this line), and the
-            // constant's e-node exists because the class folded.
-            let fold = egg::Symbol::from(ptir_rules::explain::FOLD_STEP);
-            crate::explain::record_creation(egraph, before, crate::explain::Root::Class(id), fold);
-            egraph.union_trusted(id, leaf, fold);
-        } else {
-            egraph.union(id, leaf);
-        }
+    }
+}
+
+/// Gives class `id` its constant leaf if its value is known (a splat, or a constant of at most
+/// [`FOLD_ELEMENT_LIMIT`] elements). Returns whether the value is known.
+fn add_constant_leaf(egraph: &mut PtirEGraph, id: Id) -> bool {
+    // Look at the data first: scanning the nodes of every class a union touches would
+    // be quadratic in the size of large classes.
+    let class = &egraph[id];
+    let (ty, splat, dense) = match (&class.data.splat, &class.data.constant, &class.data.ty) {
+        (Some(s), _, Some(Type::Tensor(ty))) => (ty, Some(*s), None),
+        (None, Some(t), _) => (&t.ty, None, Some(&t.data)),
+        _ => return false,
+    };
+    if class.nodes.iter().any(|n| matches!(n, PtirNode::Const(_))) {
+        return true;
+    }
+    let lit = match (splat, dense) {
+        (Some(s), _) => Literal::Splat(s),
+        (None, Some(data)) => Literal::Dense(data.clone()),
+        (None, None) => return false,
+    };
+    let ty = ty.clone();
+    let c = egraph.analysis.tables.constant(&ty, &lit);
+    let before = egraph.nodes().len();
+    let leaf = egraph.add(PtirNode::Const(c));
+    egraph.analysis.folds += 1;
+    if egraph.are_explanations_enabled() {
+        // The step explanations name (egg's `union` would name this line), and the
+        // constant's e-node exists because the class folded.
+        let fold = egg::Symbol::from(ptir_rules::explain::FOLD_STEP);
+        crate::explain::record_creation(egraph, before, crate::explain::Root::Class(id), fold);
+        egraph.union_trusted(id, leaf, fold);
+    } else {
+        egraph.union(id, leaf);
+    }
+    true
+}
+
+/// Drops the pure op e-nodes of a class whose value is known, keeping its constant leaf (egg's
+/// own constant-folding example prunes so). Extraction would pick the leaf anyway, and what
+/// the pruned e-nodes would let rules do is enumerate arithmetic on constants: `0 = 0 + 0`
+/// seen by distributivity, `mul(2, add(1, 1))` by associativity, each new sum a new constant
+/// class that the next iteration combines again, until a limit stops saturation. egg keeps
+/// the pruned e-nodes in its hash-cons table, so a rule that builds one again finds the class
+/// and adds nothing. Effectful e-nodes (a token) and calls stay: they are the program's.
+fn prune_to_leaves(egraph: &mut PtirEGraph, id: Id) {
+    let id = egraph.find(id);
+    let prunable =
+        |n: &PtirNode| matches!(n, PtirNode::Op(k, _) if k.token == 0 && k.key.is_pure_kind());
+    if egraph[id].nodes.iter().any(prunable) {
+        egraph[id].nodes.retain(|n| !prunable(n));
     }
 }
 
@@ -515,7 +578,7 @@ mod tests {
     #[test]
     fn types_from_the_cache_are_those_inferred() {
         let rules = ptir_rules::RuleSet::bundled().unwrap();
-        let mut programs: Vec<_> = (0..10)
+        let mut programs: Vec<_> = (0..16)
             .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
             .collect();
         programs.push(matrix_chain(8, 2).unwrap().0);

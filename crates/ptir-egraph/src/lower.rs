@@ -232,6 +232,7 @@ impl Lowerer<'_> {
             .collect::<Result<Children, _>>()?;
         let attrs = match &inst.op {
             Op::Rng { dist } => vec![AttrValue::Int((*dist == RngDist::Normal) as usize)],
+            Op::Iota { dim } => vec![AttrValue::Int(*dim)],
             Op::Scan {
                 num_carry, length, ..
             } => vec![AttrValue::Int(*num_carry), AttrValue::Int(*length)],
@@ -246,7 +247,7 @@ impl Lowerer<'_> {
         let key = inst.op.key();
         let needs_type = matches!(
             key,
-            OpKey::Call | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan
+            OpKey::Call | OpKey::Rng | OpKey::Iota | OpKey::Cond | OpKey::While | OpKey::Scan
         );
         let kind = OpKind {
             key,

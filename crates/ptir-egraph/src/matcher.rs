@@ -323,7 +323,7 @@ mod tests {
     use std::time::Duration;
 
     fn programs() -> Vec<ptir_ir::Program> {
-        let mut programs: Vec<_> = (0..16)
+        let mut programs: Vec<_> = (0..24)
             .map(|seed| generate(&GenConfig::extended(seed, 40, vec![])))
             .collect();
         programs.extend((0..6).map(|seed| generate(&GenConfig::new(seed, 25))));

@@ -1042,7 +1042,13 @@ impl Applier<PtirNode, crate::analysis::PtirAnalysis> for SharedApplier {
     ) -> Vec<Id> {
         let applier = &self.0;
         let before = egraph.nodes().len();
-        let changed = applier.apply_match(egraph, eclass, subst, rule_name);
+        let mut changed = applier.apply_match(egraph, eclass, subst, rule_name);
+        if changed.is_empty() && egraph.nodes().len() > before {
+            // The result was built but its union merged nothing (the analysis had folded it
+            // into the root's class already): the e-graph grew all the same, and an
+            // application that grows it is one the report counts.
+            changed.push(eclass);
+        }
         if egraph.analysis.created.is_some() && egraph.nodes().len() > before {
             // With explanations on (`--explain`): the e-nodes this application added exist
             // because of it, applied at the first root's own e-node.
@@ -1490,7 +1496,7 @@ mod index_tests {
         use egg::Searcher;
         let rules = crate::saturate::bundled_and_fuzzed(11_000, 80);
         let registry = Arc::new(rules.registry().clone());
-        let mut programs: Vec<_> = (0..8)
+        let mut programs: Vec<_> = (0..24)
             .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
             .collect();
         programs.push(ptir_ir::generate::matrix_chain(6, 1).unwrap().0);

@@ -180,6 +180,18 @@ pub struct IterationReport {
     /// Rules not applied in this iteration because the backoff scheduler bans them (banned
     /// before, or banned now for matching too often).
     pub banned: Vec<String>,
+    /// The rules banned in this iteration, with the number of matches that banned them.
+    pub bans: IndexMap<String, usize>,
+    /// Constants the analysis folded in this iteration (a leaf added to a class whose value
+    /// became known): growth that is no rule's application.
+    pub folds: usize,
+    /// Unions of two different classes in this iteration (rule applications, folds and
+    /// congruence closure).
+    pub unions: usize,
+    /// Whether applying this iteration's matches was cut short because the estimated size
+    /// crossed the node limit, while the size after rebuilding was under it (the run went
+    /// on): which matches were applied then depends on how many were found.
+    pub cut: bool,
     /// Time searching.
     pub search: Duration,
     /// Time applying.
@@ -199,16 +211,25 @@ impl fmt::Display for IterationReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} nodes, {} classes, {} applications, search {:.2?} apply {:.2?} rebuild {:.2?}",
+            "{} nodes, {} classes, {} applications, {} folds, {} unions, search {:.2?} apply {:.2?} \
+             rebuild {:.2?}",
             self.nodes,
             self.classes,
             self.applications(),
+            self.folds,
+            self.unions,
             self.search,
             self.apply,
             self.rebuild
         )?;
         if !self.banned.is_empty() {
             write!(f, ", banned: {}", self.banned.join(", "))?;
+        }
+        for (rule, matches) in &self.bans {
+            write!(f, "; {rule} banned for {matches} matches")?;
+        }
+        if self.cut {
+            write!(f, "; applications cut short at the node limit")?;
         }
         Ok(())
     }
@@ -233,9 +254,26 @@ pub struct SaturationReport {
     pub nodes: usize,
     /// Final e-classes.
     pub classes: usize,
+    /// Constants folded by the analysis over the run (see [`IterationReport::folds`]).
+    pub folds: usize,
+    /// Unions over the run (see [`IterationReport::unions`]).
+    pub unions: usize,
 }
 
 impl SaturationReport {
+    /// The rules the backoff scheduler banned, each with the most matches that banned it, in
+    /// the order they were first banned.
+    pub fn bans(&self) -> IndexMap<String, usize> {
+        let mut bans: IndexMap<String, usize> = IndexMap::new();
+        for it in &self.iterations {
+            for (rule, &n) in &it.bans {
+                let most = bans.entry(rule.clone()).or_default();
+                *most = (*most).max(n);
+            }
+        }
+        bans
+    }
+
     /// Applications per rule over all iterations, most applied first.
     pub fn rules_applied(&self) -> Vec<(String, usize)> {
         let mut total: IndexMap<String, usize> = IndexMap::new();
@@ -320,6 +358,7 @@ pub fn saturate_until(
 ) -> SaturationReport {
     let start = Instant::now();
     let mut egraph = std::mem::take(&mut lowered.egraph);
+    let (folds, unions) = (egraph.analysis.folds, egraph.analysis.unions);
     let mut iterations = Vec::new();
     let mut total = 0;
     let node_limit = limits.node_limit(egraph.total_number_of_nodes());
@@ -389,6 +428,8 @@ pub fn saturate_until(
         time: start.elapsed(),
         nodes: egraph.total_number_of_nodes(),
         classes: egraph.number_of_classes(),
+        folds: egraph.analysis.folds - folds,
+        unions: egraph.analysis.unions - unions,
     };
     lowered.root = egraph.find(lowered.root);
     lowered.egraph = egraph;
@@ -587,6 +628,10 @@ impl<'r> Run<'r> {
             classes: 0,
             applied: IndexMap::new(),
             banned: Vec::new(),
+            bans: IndexMap::new(),
+            folds: 0,
+            unions: 0,
+            cut: false,
             search: Duration::ZERO,
             apply: Duration::ZERO,
             rebuild: Duration::ZERO,
@@ -599,8 +644,9 @@ impl<'r> Run<'r> {
         // What is touched from now on goes to the next entry of `changes`.
         egraph.analysis.now = self.step(self.changes.len());
         let seen_before = self.seen.clone();
+        let (folds, unions) = (egraph.analysis.folds, egraph.analysis.unions);
         let t = Instant::now();
-        let (matches, mut stop) = self.search(&rewrites, egraph, i, &mut report.banned);
+        let (matches, mut stop) = self.search(&rewrites, egraph, i, &mut report);
         report.search = t.elapsed();
         let t = Instant::now();
         let mut applied = vec![0; rewrites.len()];
@@ -623,6 +669,8 @@ impl<'r> Run<'r> {
         report.rebuild = t.elapsed();
         report.nodes = egraph.total_number_of_nodes();
         report.classes = egraph.number_of_classes();
+        report.folds = egraph.analysis.folds - folds;
+        report.unions = egraph.analysis.unions - unions;
         self.counted = (report.nodes, egraph.total_size());
         if let Some(StopReason::NodeLimit { nodes, .. }) = &mut stop {
             // The estimate crossed the limit; the count after rebuilding decides. Under it,
@@ -630,6 +678,7 @@ impl<'r> Run<'r> {
             *nodes = report.nodes;
             if report.nodes <= self.node_limit && !report.applied.is_empty() {
                 stop = None;
+                report.cut = true;
             }
         }
         let quiet = report.applied.is_empty() && (report.nodes, report.classes) == size_before;
@@ -702,7 +751,7 @@ impl<'r> Run<'r> {
         rewrites: &'a [Arc<PtirRewrite>],
         egraph: &PtirEGraph,
         i: usize,
-        banned: &mut Vec<String>,
+        report: &mut IterationReport,
     ) -> (Vec<(usize, Matches<'a>)>, Option<StopReason>) {
         let mut out = Vec::new();
         let mut frontiers = Vec::new();
@@ -710,7 +759,7 @@ impl<'r> Run<'r> {
             let r = self.compiled.order[k];
             let rw = &rewrites[r];
             let Some(threshold) = self.schedule.threshold(r, i) else {
-                banned.push(rw.name.to_string());
+                report.banned.push(rw.name.to_string());
                 continue;
             };
             let limit = threshold.saturating_add(1);
@@ -732,7 +781,8 @@ impl<'r> Run<'r> {
             let found: usize = ms.iter().map(|m| m.substs.len()).sum();
             if found > threshold {
                 self.schedule.ban(r, i);
-                banned.push(rw.name.to_string());
+                report.banned.push(rw.name.to_string());
+                report.bans.insert(rw.name.to_string(), found);
                 continue;
             }
             // Applied in this iteration (unless a limit cuts the application short: see
@@ -1247,7 +1297,12 @@ mod tests {
                             .iter()
                             .map(|i| (i.nodes, i.classes))
                             .collect();
-                        let contradiction = holds_two_constants(&lowered.egraph);
+                        // A run whose applications the node limit cut short applied the
+                        // matches found first, and a semi-naive search finds fewer: such runs
+                        // are compared no further than that.
+                        let cut = report.iterations.iter().any(|i| i.cut)
+                            || matches!(report.stop, StopReason::NodeLimit { .. });
+                        let contradiction = holds_two_constants(&lowered.egraph) || cut;
                         Some((sizes, report.stop, report.rewrites, contradiction))
                     };
                     let (Some(semi), Some(full)) = (run(true), run(false)) else {
@@ -1284,13 +1339,14 @@ mod tests {
         );
     }
 
-    /// Whether a class of `egraph` holds two constant leaves (different constants, since
-    /// constants are interned): the e-graph equates different values.
+    /// Whether `egraph` equates different values: a merge saw two different constants, or a
+    /// class holds two constant leaves (different constants, since constants are interned).
     fn holds_two_constants(egraph: &PtirEGraph) -> bool {
-        egraph.classes().any(|c| {
-            let constants = c.nodes.iter().filter(|n| matches!(n, PtirNode::Const(_)));
-            constants.count() > 1
-        })
+        egraph.analysis.contradictions > 0
+            || egraph.classes().any(|c| {
+                let constants = c.nodes.iter().filter(|n| matches!(n, PtirNode::Const(_)));
+                constants.count() > 1
+            })
     }
 
     /// A search of many classes, run in parallel, gives the matches a search in class order

@@ -9,7 +9,9 @@
 //!    tensors. So a folded program computes bit for bit what the interpreter computes. An
 //!    error (integer division or remainder by zero, a malformed op) means no fold: the error
 //!    stays in the program, where it belongs. Folds whose operands or result would exceed
-//!    [`FOLD_ELEMENT_LIMIT`] elements are skipped (a splat result is always fine).
+//!    [`FOLD_ELEMENT_LIMIT`] elements are skipped, and so are folds whose dense result is
+//!    larger than their dense operands ([`dense_fold_fits`]: a broadcast or an outer product
+//!    stays computed); a splat result is always fine. `iota` is never folded.
 //! 2. **Identities** MLIR puts in fold hooks, only where they are exact in IEEE arithmetic:
 //!    `x * 1`, `x / 1`, `x + -0.0` and `x - +0.0` (floats; `+0`/`-0` for integers, where
 //!    `x - x`, `x * 0` and `x % 1` fold to zero too), `max(x, x)`, `max(x, -inf)`,
@@ -29,9 +31,9 @@
 
 use crate::ir::Ir;
 use ptir_ir::{
-    binary_scalar, cast_scalar, compare_scalar, eval_op, unary_scalar, BinaryOp, CmpOp, DType,
-    InstId, Instruction, Literal, Op, OpKey, ReduceKind, Scalar, Tensor, Type, UnaryOp, Value,
-    ValueId,
+    binary_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op, unary_scalar, BinaryOp,
+    CmpOp, DType, InstId, Instruction, Literal, Op, OpKey, ReduceKind, Scalar, Tensor, Type,
+    UnaryOp, Value, ValueId,
 };
 
 pub use ptir_ir::FOLD_ELEMENT_LIMIT;
@@ -138,19 +140,28 @@ fn fold_splats(ir: &Ir<'_>, inst: &Instruction, s: &[Scalar]) -> Option<Scalar> 
     }
 }
 
-/// Folds by running [`eval_op`] on the expanded operands.
+/// Folds by running [`eval_op`] on the expanded operands, keeping a dense result only where
+/// [`dense_fold_fits`] allows it.
 fn fold_dense(inst: &Instruction, lits: &[(&Literal, &Type)]) -> Option<Literal> {
     let too_big = |ty: &Type| elements(ty) > FOLD_ELEMENT_LIMIT;
     if too_big(&inst.ty) || lits.iter().any(|(_, ty)| too_big(ty)) {
         return None;
     }
+    let dense_elements = lits
+        .iter()
+        .filter(|(lit, _)| lit.splat_value().is_none())
+        .map(|(_, ty)| elements(ty))
+        .sum();
     let values = lits
         .iter()
         .map(|(lit, ty)| Some(Value::Tensor(lit.to_tensor(ty.as_tensor()?))))
         .collect::<Option<Vec<_>>>()?;
     let refs: Vec<&Value> = values.iter().collect();
     match eval_op(&inst.op, &refs, &inst.ty).ok()? {
-        Value::Tensor(t) => Some(literal_of(t)),
+        Value::Tensor(t) => match literal_of(t) {
+            Literal::Dense(d) if !dense_fold_fits(d.len(), dense_elements) => None,
+            lit => Some(lit),
+        },
         Value::Tuple(_) => None,
     }
 }

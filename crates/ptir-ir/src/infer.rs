@@ -162,12 +162,23 @@ fn infer_unchecked<'a>(
             crate::verify::check_literal(lit, ty)?;
             Ok(Inferred::Tensor(ty))
         }
+        Op::Iota { dim } => {
+            arity(op, operands, 0)?;
+            let ty = tensor(annotated(op, cx)?, "iota type")?;
+            if *dim >= ty.shape.len() {
+                return Err(format!("iota dimension {dim} is out of range for {ty}"));
+            }
+            if ty.dtype == DType::Bool {
+                return Err("`iota` is not defined on bool".into());
+            }
+            Ok(Inferred::Tensor(ty))
+        }
         Op::Unary(u) => {
             arity(op, operands, 1)?;
             let t = tensor(operands[0], "operand")?;
             let ok = match u {
                 UnaryOp::Not => !t.dtype.is_float(),
-                UnaryOp::Neg | UnaryOp::Abs => t.dtype != DType::Bool,
+                _ if !u.float_only() => t.dtype != DType::Bool,
                 _ => t.dtype.is_float(),
             };
             if !ok {
@@ -588,7 +599,27 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
             .iter()
             .map(|&d| r.shape[d]),
     );
-    Ok(TensorType::new(l.dtype, shape))
+    let dtype = match dims.result_dtype {
+        None => l.dtype,
+        Some(d) if widens(l.dtype, d) => d,
+        Some(d) => {
+            return Err(format!(
+                "dot_general of {} operands cannot accumulate in {d} (a wider type of the same kind is needed)",
+                l.dtype
+            ))
+        }
+    };
+    Ok(TensorType::new(dtype, shape))
+}
+
+/// Is every value of dtype `from` exactly a value of `to`, of the same kind (float or int)?
+/// The result types a `dot_general` may accumulate in.
+fn widens(from: DType, to: DType) -> bool {
+    use DType::*;
+    matches!(
+        (from, to),
+        (F16 | BF16, F32 | F64) | (F32, F64) | (I32, I64)
+    ) || from == to
 }
 
 #[cfg(test)]

@@ -28,9 +28,10 @@ pub use infer::{
     reduced_shape, region_param_types, slice_type, InferContext,
 };
 pub use interp::{
-    binary_scalar, cast_scalar, check_size, check_value, compare_scalar, eval_op, float_max,
-    float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError, InterpResult,
-    Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
+    binary_scalar, cast_scalar, check_size, check_value, compare_scalar, dense_fold_fits, eval_op,
+    float_max, float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError,
+    InterpResult, Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT,
+    WHILE_FUEL,
 };
 pub use loop_idioms::raise_loop_idioms;
 pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, SliceDims, UnaryOp};
@@ -42,8 +43,8 @@ pub use tensor::{
     Tensor, Value,
 };
 pub use text::{
-    parse, parse_with_source_map, print, print_inst, LocatedDiagnostic, ParseError, SourceLoc,
-    SourceMap,
+    is_bare_symbol, parse, parse_with_source_map, print, print_inst, write_symbol,
+    LocatedDiagnostic, ParseError, SourceLoc, SourceMap,
 };
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
 pub use value_ids::{keep_value_ids, ValueNumbers};

@@ -62,13 +62,59 @@ keyword_enum! {
         Logistic = "logistic",
         /// Logical not (bool) or bitwise not (integers).
         Not = "not",
+        /// `x * x` (wrapping for integers; `chlo.square`).
+        Square = "square",
+        /// Sine (floats).
+        Sin = "sin",
+        /// Cosine (floats).
+        Cos = "cos",
+        /// Tangent (floats).
+        Tan = "tan",
+        /// Complementary error function `1 - erf(x)`, computed without the cancellation
+        /// (floats).
+        Erfc = "erfc",
+        /// `log(1 + x)`, accurate near 0 (floats).
+        Log1p = "log1p",
+        /// `e^x - 1`, accurate near 0 (floats).
+        Expm1 = "expm1",
+        /// Cube root (floats).
+        Cbrt = "cbrt",
+        /// Round toward -inf (floats).
+        Floor = "floor",
+        /// Round toward +inf (floats).
+        Ceil = "ceil",
+        /// Round to nearest, ties to even (floats; `round_nearest_even`).
+        Round = "round",
+        /// Round to nearest, ties away from zero (floats; `round_nearest_afz`).
+        RoundAfz = "round_afz",
+        /// -1, 0 or 1 by the sign (`-0.0` and NaN stay themselves for floats).
+        Sign = "sign",
     }
 }
 
 impl UnaryOp {
     /// Is the op defined only on floats?
     pub fn float_only(self) -> bool {
-        !matches!(self, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not)
+        !matches!(
+            self,
+            UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not | UnaryOp::Square | UnaryOp::Sign
+        )
+    }
+
+    /// Is the op a transcendental function (priced as several FLOPs per element)?
+    pub fn is_transcendental(self) -> bool {
+        !matches!(
+            self,
+            UnaryOp::Neg
+                | UnaryOp::Abs
+                | UnaryOp::Not
+                | UnaryOp::Square
+                | UnaryOp::Sign
+                | UnaryOp::Floor
+                | UnaryOp::Ceil
+                | UnaryOp::Round
+                | UnaryOp::RoundAfz
+        )
     }
 }
 
@@ -174,6 +220,10 @@ pub struct DotDims {
     pub lhs_contract: Vec<usize>,
     /// Contracting dims of the rhs (paired with `lhs_contract`).
     pub rhs_contract: Vec<usize>,
+    /// The result's element type when it is wider than the operands' (StableHLO's mixed
+    /// precision, JAX's `preferred_element_type`: f16 or bf16 operands, an f32 result):
+    /// products and sums are computed in it. `None`: the operands' own.
+    pub result_dtype: Option<crate::types::DType>,
 }
 
 impl DotDims {
@@ -193,6 +243,7 @@ impl DotDims {
             rhs_batch: vec![0],
             lhs_contract: vec![2],
             rhs_contract: vec![1],
+            result_dtype: None,
         }
     }
 }
@@ -224,6 +275,13 @@ impl SliceDims {
 pub enum Op {
     /// A constant of the annotated type.
     Constant(Literal),
+    /// The index along `dim` of each element, of the annotated type (StableHLO `iota`).
+    /// Kept as an op, never folded into a constant: a compiler computes it for free inside
+    /// the kernel that reads it, where a constant would be read from memory.
+    Iota {
+        /// The dimension whose index each element holds.
+        dim: usize,
+    },
     /// Elementwise unary op.
     Unary(UnaryOp),
     /// Elementwise binary op on two operands of the same type.
@@ -324,6 +382,7 @@ pub enum Op {
 #[allow(missing_docs)]
 pub enum OpKey {
     Constant,
+    Iota,
     Unary(UnaryOp),
     Binary(BinaryOp),
     Compare(CmpOp),
@@ -349,7 +408,7 @@ pub enum OpKey {
 impl OpKey {
     /// Every op kind.
     pub fn all() -> Vec<OpKey> {
-        let mut keys = vec![OpKey::Constant];
+        let mut keys = vec![OpKey::Constant, OpKey::Iota];
         keys.extend(UnaryOp::ALL.iter().map(|&u| OpKey::Unary(u)));
         keys.extend(BinaryOp::ALL.iter().map(|&b| OpKey::Binary(b)));
         keys.extend(CmpOp::ALL.iter().map(|&c| OpKey::Compare(c)));
@@ -381,6 +440,7 @@ impl OpKey {
     pub fn name(self) -> &'static str {
         match self {
             OpKey::Constant => "constant",
+            OpKey::Iota => "iota",
             OpKey::Unary(u) => u.name(),
             OpKey::Binary(b) => b.name(),
             OpKey::Compare(c) => c.name(),
@@ -437,6 +497,7 @@ impl Op {
     pub fn key(&self) -> OpKey {
         match self {
             Op::Constant(_) => OpKey::Constant,
+            Op::Iota { .. } => OpKey::Iota,
             Op::Unary(u) => OpKey::Unary(*u),
             Op::Binary(b) => OpKey::Binary(*b),
             Op::Compare(c) => OpKey::Compare(*c),

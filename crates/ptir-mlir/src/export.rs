@@ -247,7 +247,8 @@ impl<'p, 'o> Exporter<'p, 'o> {
         let vis = if public { "public" } else { "private" };
         let _ = writeln!(
             p.out,
-            "  func.func {vis} @{name}({}) -> ({}) {{",
+            "  func.func {vis} {}({}) -> ({}) {{",
+            symbol(name),
             params.join(", "),
             type_list(&results)
         );
@@ -525,7 +526,10 @@ impl FnPrinter<'_, '_, '_> {
         };
         let text = match &inst.op {
             Op::Constant(lit) => format!("{r} = stablehlo.constant {} : {ty}", dense(lit, &t)),
+            Op::Iota { dim } => format!("{r} = stablehlo.iota dim = {dim} : {ty}"),
             Op::Unary(UnaryOp::Erf) => generic("chlo.erf", ""),
+            Op::Unary(UnaryOp::Erfc) => generic("chlo.erfc", ""),
+            Op::Unary(UnaryOp::Square) => format!("{r} = stablehlo.multiply {args}, {args} : {ty}"),
             Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
             Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
             Op::Compare(c) => {
@@ -732,11 +736,14 @@ impl FnPrinter<'_, '_, '_> {
         let opaque = self.ex.options.source.and_then(|s| s.opaque.get(callee));
         let text = match (opaque, target) {
             (Some(op), _) => format!("{lhs}{}", op.with_operands(&args)),
-            (None, Some(f)) => format!("{lhs}func.call @{f}({}) : {sig}", args.join(", ")),
+            (None, Some(f)) => {
+                format!("{lhs}func.call {}({}) : {sig}", symbol(&f), args.join(", "))
+            }
             (None, None) => {
                 let pure = self.ex.program.extern_decl(callee).is_some_and(|e| e.pure);
                 format!(
-                    "{lhs}stablehlo.custom_call @{callee}({}) {{has_side_effect = {}}} : {sig}",
+                    "{lhs}stablehlo.custom_call {}({}) {{has_side_effect = {}}} : {sig}",
+                    symbol(callee),
                     args.join(", "),
                     !pure
                 )
@@ -756,6 +763,14 @@ fn flat_types(t: &Type, p: &FnPrinter) -> Result<Vec<TensorType>> {
     }
 }
 
+/// A symbol reference as MLIR writes it: `@name`, or `@"name"` when the name is not a bare
+/// identifier (JAX's `@"<lambda>"`; escapes as they were read).
+fn symbol(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 3);
+    ptir_ir::write_symbol(&mut out, name);
+    out
+}
+
 fn unary_name(u: UnaryOp) -> &'static str {
     match u {
         UnaryOp::Neg => "negate",
@@ -768,6 +783,19 @@ fn unary_name(u: UnaryOp) -> &'static str {
         UnaryOp::Abs => "abs",
         UnaryOp::Logistic => "logistic",
         UnaryOp::Not => "not",
+        UnaryOp::Square => "multiply",
+        UnaryOp::Sin => "sine",
+        UnaryOp::Cos => "cosine",
+        UnaryOp::Tan => "tan",
+        UnaryOp::Erfc => "erfc",
+        UnaryOp::Log1p => "log_plus_one",
+        UnaryOp::Expm1 => "exponential_minus_one",
+        UnaryOp::Cbrt => "cbrt",
+        UnaryOp::Floor => "floor",
+        UnaryOp::Ceil => "ceil",
+        UnaryOp::Round => "round_nearest_even",
+        UnaryOp::RoundAfz => "round_nearest_afz",
+        UnaryOp::Sign => "sign",
     }
 }
 

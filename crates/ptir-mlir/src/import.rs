@@ -5,13 +5,14 @@
 //!
 //! | StableHLO | PTIR |
 //! | --- | --- |
-//! | `iota` | a `constant` (shapes are static) |
+//! | `iota` | `iota` (kept as an op: never a stored constant) |
 //! | `reduce` with `add` / `maximum` | `reduce_sum` / `reduce_max`, then the init folded in with `add` / `max` unless it is the identity |
 //! | `reduce` with `minimum` | `neg(reduce_max(neg x))` (floats), `not(reduce_max(not x))` (integers: `not` reverses the order) |
 //! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
 //! | `gather` of the `jnp.take(table, ids, axis=0)` form | `take` (indices clamped, as `gather` clamps) |
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
-//! | `dot_general` with another result dtype | `dot_general`, then `cast` |
+//! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
+//! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
 //! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature |
 //! | anything else, with [`ImportOptions::allow_opaque`] | `call @opaque.<op>.<k>` of an impure extern; the op's text is kept in [`SourceInfo::opaque`] |
@@ -27,10 +28,9 @@ use crate::error::{MlirError, Pos, Result};
 use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
 use ptir_ir::{
-    infer_type, num_elements, parse_float, round_float, strides, wrap_int, BinaryOp, CmpOp, DType,
-    Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
+    infer_type, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp, DType, Data,
+    DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
     ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
-    TENSOR_ELEMENT_LIMIT,
 };
 use std::collections::HashMap;
 
@@ -758,9 +758,9 @@ impl<'a, 's> FnLower<'a, 's> {
     ) -> Result<(ValueId, TensorType)> {
         let pos = op.pos;
         let ty = self.result_type(op)?;
-        if op.name == "chlo.erf" {
+        if let Some(u) = chlo_unary_of(&op.name) {
             let x = self.operand(out, op, 0)?;
-            return self.emit_t(out, pos, Op::Unary(UnaryOp::Erf), &[x], &ty);
+            return self.emit_t(out, pos, Op::Unary(u), &[x], &ty);
         }
         if stablehlo_short(&op.name).is_none() {
             return Err(pos.unsupported(format!("op '{}'", op.name)));
@@ -781,6 +781,10 @@ impl<'a, 's> FnLower<'a, 's> {
             return self.emit_t(out, pos, Op::Binary(b), &args, &ty);
         }
         match short {
+            "iota" => {
+                let dim = int_attr(op, &["dim", "iota_dimension"])?;
+                self.emit_t(out, pos, Op::Iota { dim }, &[], &ty)
+            }
             "compare" => {
                 let dir_word = op
                     .words
@@ -905,6 +909,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 rhs_batch: get("rhs_batching_dimensions")?,
                 lhs_contract: get("lhs_contracting_dimensions")?,
                 rhs_contract: get("rhs_contracting_dimensions")?,
+                result_dtype: None,
             }
         } else {
             let pair = |k: &str| -> Result<(Vec<usize>, Vec<usize>)> {
@@ -924,9 +929,19 @@ impl<'a, 's> FnLower<'a, 's> {
                 rhs_batch,
                 lhs_contract,
                 rhs_contract,
+                result_dtype: None,
             }
         };
         if l.1.dtype != ty.dtype {
+            // A wider result (JAX's `preferred_element_type`) is where products and sums are
+            // computed; a narrower one is computed in the operands' type and converted.
+            let wide = DotDims {
+                result_dtype: Some(ty.dtype),
+                ..dims.clone()
+            };
+            if ptir_ir::dot_general_type(&l.1, &r.1, &wide).is_ok() {
+                return self.emit_t(out, pos, Op::DotGeneral(Box::new(wide)), &[l, r], ty);
+            }
             let acc = TensorType::new(l.1.dtype, ty.shape.clone());
             let d = self.emit_t(out, pos, Op::DotGeneral(Box::new(dims)), &[l, r], &acc)?;
             return self.emit_t(out, pos, Op::Cast, &[d], ty);
@@ -962,6 +977,22 @@ impl<'a, 's> FnLower<'a, 's> {
         };
         let init_is = |s: Scalar| init_const.is_some_and(|c| c == s);
         let (result, identity, combine) = match (body.as_str(), d) {
+            ("stablehlo.add", _) if d.is_float() && !init_is(Scalar::zero(d)) => {
+                // PTIR's float sum starts from +0.0; IEEE's additive identity is -0.0 (a sum
+                // of -0.0s from +0.0 is +0.0, from -0.0 is -0.0). The sum from -0.0 is
+                // -(sum of -x from +0.0), exactly: negation commutes with rounding. Then any
+                // other init is added to it, and a -0.0 init is that sum itself.
+                let nx = self.emit_t(
+                    out,
+                    pos,
+                    Op::Unary(UnaryOp::Neg),
+                    std::slice::from_ref(&x),
+                    &x.1,
+                )?;
+                let m = self.emit_t(out, pos, reduce(ReduceKind::Sum), &[nx], ty)?;
+                let r = self.emit_t(out, pos, Op::Unary(UnaryOp::Neg), &[m], ty)?;
+                (r, init_is(Scalar::Float(-0.0)), BinaryOp::Add)
+            }
             ("stablehlo.add", _) if d != DType::Bool => {
                 let r = self.emit_t(out, pos, reduce(ReduceKind::Sum), &[x], ty)?;
                 (r, init_is(Scalar::zero(d)), BinaryOp::Add)
@@ -1068,35 +1099,17 @@ impl<'a, 's> FnLower<'a, 's> {
     }
 }
 
-/// The literal and type of `stablehlo.constant` and `stablehlo.iota` (`None` for other ops).
+/// The literal and type of `stablehlo.constant` (`None` for other ops).
 fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType)>> {
-    if stablehlo_short(&op.name).is_none() || !matches!(short, "constant" | "iota") {
+    if stablehlo_short(&op.name).is_none() || short != "constant" {
         return Ok(None);
     }
     let pos = op.pos;
     let ty = declared_type(op)?;
-    if short == "constant" {
-        return match op.attr("value").or_else(|| op.attr("values")) {
-            Some(Attr::Dense(d, _)) => Ok(Some((literal(d, &ty, pos)?, ty))),
-            _ => Err(pos.syntax(format!("expected `dense<...>` in `{}`", op.name))),
-        };
+    match op.attr("value").or_else(|| op.attr("values")) {
+        Some(Attr::Dense(d, _)) => Ok(Some((literal(d, &ty, pos)?, ty))),
+        _ => Err(pos.syntax(format!("expected `dense<...>` in `{}`", op.name))),
     }
-    let dim = int_attr(op, &["dim", "iota_dimension"])?;
-    if dim >= ty.rank() {
-        return Err(pos.invalid(format!("iota dimension {dim} is out of range for {ty}")));
-    }
-    let n = num_elements(&ty.shape);
-    if n > TENSOR_ELEMENT_LIMIT {
-        return Err(pos.unsupported(format!(
-            "`stablehlo.iota` of {n} elements (it becomes a constant; the limit is {TENSOR_ELEMENT_LIMIT})"
-        )));
-    }
-    let (stride, size) = (strides(&ty.shape)[dim], ty.shape[dim]);
-    let data = Data::from_scalars(
-        ty.dtype,
-        (0..n).map(|i| Scalar::from_f64(ty.dtype, ((i / stride) % size) as f64)),
-    );
-    Ok(Some((Literal::Dense(data), ty)))
 }
 
 /// The StableHLO name (without `stablehlo.`) of an op we read: StableHLO's own, and the
@@ -1149,6 +1162,28 @@ fn unary_of(short: &str) -> Option<UnaryOp> {
         "abs" => UnaryOp::Abs,
         "logistic" => UnaryOp::Logistic,
         "not" => UnaryOp::Not,
+        "sine" => UnaryOp::Sin,
+        "cosine" => UnaryOp::Cos,
+        "tan" => UnaryOp::Tan,
+        "log_plus_one" => UnaryOp::Log1p,
+        "exponential_minus_one" => UnaryOp::Expm1,
+        "cbrt" => UnaryOp::Cbrt,
+        "floor" => UnaryOp::Floor,
+        "ceil" => UnaryOp::Ceil,
+        "round_nearest_even" => UnaryOp::Round,
+        "round_nearest_afz" => UnaryOp::RoundAfz,
+        "sign" => UnaryOp::Sign,
+        _ => return None,
+    })
+}
+
+/// The CHLO elementwise ops JAX emits that are PTIR unary ops.
+fn chlo_unary_of(name: &str) -> Option<UnaryOp> {
+    Some(match name {
+        "chlo.erf" => UnaryOp::Erf,
+        "chlo.erfc" => UnaryOp::Erfc,
+        "chlo.square" => UnaryOp::Square,
+        "chlo.tan" => UnaryOp::Tan,
         _ => return None,
     })
 }

@@ -20,7 +20,7 @@
 //! ```
 
 use indexmap::IndexMap;
-use ptir_ir::{Op, Program, Type, UnaryOp, ValueId};
+use ptir_ir::{Op, Program, Type, ValueId};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -104,12 +104,10 @@ impl CostModel for TensorCost {
         let n = elements(result);
         match op {
             Op::Constant(_) | Op::Reshape | Op::Tuple | Op::TupleGet { .. } => 0.0,
-            Op::Unary(u) => match u {
-                UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not => n,
-                _ => n * self.transcendental,
-            },
+            Op::Unary(u) if u.is_transcendental() => n * self.transcendental,
+            Op::Unary(_) => n,
             Op::Binary(ptir_ir::BinaryOp::Pow) => n * self.transcendental,
-            Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast => n,
+            Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast | Op::Iota { .. } => n,
             Op::Transpose { .. }
             | Op::Broadcast { .. }
             | Op::Slice(_)

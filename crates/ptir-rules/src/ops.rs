@@ -32,7 +32,9 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
         OpKey::Call | OpKey::Tuple => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
-        OpKey::Constant | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => return None,
+        OpKey::Constant | OpKey::Iota | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
+            return None
+        }
     })
 }
 
@@ -161,7 +163,7 @@ pub fn make_op<A: Borrow<AttrValue>>(
             },
             annotated.cloned(),
         ),
-        OpKey::Constant | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
+        OpKey::Constant | OpKey::Iota | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
             return Err(format!("`{key}` cannot be built by a rule"))
         }
     };

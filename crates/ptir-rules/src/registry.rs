@@ -281,6 +281,7 @@ pub fn swap_dot_dims(d: &DotDims) -> DotDims {
         rhs_batch: d.lhs_batch.clone(),
         lhs_contract: d.rhs_contract.clone(),
         rhs_contract: d.lhs_contract.clone(),
+        result_dtype: d.result_dtype,
     }
 }
 

@@ -598,6 +598,26 @@ fn progress_spinner(message: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// A function name as part of a file name: every byte but ASCII letters, digits, `_`, `-` and
+/// `.` becomes `_` (JAX's quoted names hold `<`, `>` and `/`), and a name that changed gets the
+/// hex of its bytes' FNV hash, so that two names never share a file.
+fn file_safe(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '-' | '.' => c,
+            _ => '_',
+        })
+        .collect();
+    if safe == name {
+        return safe;
+    }
+    let hash = name.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    });
+    format!("{safe}_{:08x}", hash as u32)
+}
+
 /// Writes one e-graph to `path`, or several to `path` with the function name inserted.
 fn write_egraphs(path: &std::path::Path, egraphs: &[ptir::FunctionText]) -> Result<(), CliError> {
     for ptir::FunctionText {
@@ -608,7 +628,7 @@ fn write_egraphs(path: &std::path::Path, egraphs: &[ptir::FunctionText]) -> Resu
         let target = if egraphs.len() == 1 {
             path.to_path_buf()
         } else {
-            path.with_extension(format!("{name}.json"))
+            path.with_extension(format!("{}.json", file_safe(name)))
         };
         std::fs::write(&target, json).map_err(|source| CliError::Io {
             path: target.display().to_string(),

@@ -221,6 +221,11 @@ impl FunctionBuilder<'_> {
         self.emit(op, args, Some(result))
     }
 
+    /// The index along `dim` of each element of a tensor of type `ty`.
+    pub fn iota(&mut self, dim: usize, ty: TensorType) -> Result<Val> {
+        self.emit(Op::Iota { dim }, &[], Some(ty.into()))
+    }
+
     /// A random tensor (the impure op).
     pub fn rng(&mut self, dist: RngDist, ty: TensorType) -> Result<Val> {
         self.emit(Op::Rng { dist }, &[], Some(ty.into()))

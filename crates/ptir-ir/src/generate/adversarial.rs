@@ -12,6 +12,8 @@
 //!   inputs do not take;
 //! - the fusion idioms the bundled rules raise to library calls, and a user function named
 //!   after one of those externs (with the extern's signature and, mostly, another body);
+//! - index arithmetic and masks as JAX writes them: integer `iota`s combined with splat and
+//!   dense constants, compared into a mask that selects between two values;
 //! - long straight chains of elementwise ops (a separate mode).
 //!
 //! Generated inputs make the guards matter: integer inputs are zero a third of the time
@@ -635,5 +637,62 @@ impl Gen<'_> {
         if let Err(e) = built {
             self.reject(format!("long chain: {e}"));
         }
+    }
+}
+
+/// The integer dtypes of generated index arithmetic.
+const INDEX_DTYPES: [DType; 2] = [DType::I32, DType::I64];
+
+/// The longest chain of `add`/`sub`/`mul` in one generated index expression.
+const INDEX_CHAIN_LIMIT: usize = 6;
+
+impl Gen<'_> {
+    /// A mask from index arithmetic ([`GenConfig::index_arith_weight`]): two index
+    /// expressions over one integer type, compared; the mask selects between two values of
+    /// its shape when the pool has one, and is the result otherwise.
+    ///
+    /// [`GenConfig::index_arith_weight`]: super::GenConfig::index_arith_weight
+    pub(super) fn gen_index_arith(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        let rank = self.rng.gen_range(1..=2usize.min(self.cfg.max_rank));
+        let shape: Shape = (0..rank)
+            .map(|_| self.rng.gen_range(1..=self.cfg.max_dim.clamp(1, 8)))
+            .collect();
+        let dtype = *INDEX_DTYPES.choose(&mut self.rng).unwrap_or(&DType::I32);
+        let ty = TensorType::new(dtype, shape.clone());
+        let (row, col) = (self.index_expr(f, &ty)?, self.index_expr(f, &ty)?);
+        let cmp = *CmpOp::ALL.choose(&mut self.rng).unwrap_or(&CmpOp::Ge);
+        let mask = f.compare(cmp, row, col)?;
+        let same_shape = |t: &Type| t.as_tensor().is_some_and(|t| t.shape == shape);
+        let Some(on_true) = self.pick(f, same_shape) else {
+            return Ok(mask);
+        };
+        let on_false = splat(f, 0, &ty_of(f, on_true)?)?;
+        f.select(mask, on_true, on_false)
+    }
+
+    /// An index expression: an iota along a random dim, then a chain of `add`, `sub` and
+    /// `mul` with small splats, other iotas and dense constants, on either side.
+    fn index_expr(&mut self, f: &mut FunctionBuilder<'_>, ty: &TensorType) -> Result<Val> {
+        let dim = self.rng.gen_range(0..ty.rank().max(1));
+        let mut x = f.iota(dim, ty.clone())?;
+        for _ in 0..self.rng.gen_range(1..=INDEX_CHAIN_LIMIT) {
+            let c = match self.rng.gen_range(0..10) {
+                0..=6 => splat(f, self.rng.gen_range(-3..=4), ty)?,
+                7 | 8 => {
+                    let dim = self.rng.gen_range(0..ty.rank().max(1));
+                    f.iota(dim, ty.clone())?
+                }
+                _ => self.constant(f, ty.clone())?,
+            };
+            let b = *[BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul]
+                .choose(&mut self.rng)
+                .unwrap_or(&BinaryOp::Add);
+            x = if self.coin(0.5) {
+                f.binary(b, x, c)?
+            } else {
+                f.binary(b, c, x)?
+            };
+        }
+        Ok(x)
     }
 }

@@ -45,6 +45,7 @@ enum Kind {
     RiskyCall,
     HugeBroadcast,
     Idiom,
+    IndexArith,
 }
 
 /// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`],
@@ -166,6 +167,7 @@ impl Gen<'_> {
             (Kind::RiskyCall, c.risky_call_weight),
             (Kind::HugeBroadcast, c.huge_broadcast_weight),
             (Kind::Idiom, c.idiom_weight),
+            (Kind::IndexArith, c.index_arith_weight),
         ]
         .into_iter()
         .filter(|&(_, w)| w > 0)
@@ -219,6 +221,7 @@ impl Gen<'_> {
             Kind::RiskyCall => self.gen_risky_call(f),
             Kind::HugeBroadcast => self.gen_huge_broadcast(f),
             Kind::Idiom => self.gen_idiom(f),
+            Kind::IndexArith => self.gen_index_arith(f),
         }
     }
 

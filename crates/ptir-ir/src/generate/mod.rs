@@ -118,6 +118,12 @@ pub struct GenConfig {
     /// (`linear`, `softmax_fused`, `gelu_fused`, `moments`, `transpose_add_mul`; see
     /// [`IDIOMS`]) (default 0: never).
     pub idiom_weight: u32,
+    /// Step weight of index arithmetic as JAX writes masks and indices: integer `iota`s
+    /// combined with splat and dense constants by `add`, `sub` and `mul`, compared into a
+    /// mask that selects between two values (`jnp.tril`, causal masks, strided indices). The
+    /// integer associativity and distributivity rules, whose results the analysis folds into
+    /// new constants, once made saturation enumerate sums on such programs (default 0: never).
+    pub index_arith_weight: u32,
     /// Names a program may give one of its own functions: the externs rules introduce,
     /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`
     /// (default empty).
@@ -152,6 +158,7 @@ impl Default for GenConfig {
             risky_call_weight: 0,
             huge_broadcast_weight: 0,
             idiom_weight: 0,
+            index_arith_weight: 0,
             clash_names: Vec::new(),
             clash_percent: 0,
             chain_len: 0,
@@ -172,7 +179,8 @@ impl GenConfig {
     /// The extended generator: the default config plus the shapes that broke the optimizer
     /// (issue 9), at rates that suit `ptir-opt diff --random`: 0–2 extra helpers, one
     /// trapping and one looping helper, guarded divisions, risky calls in `cond`s and
-    /// zero-trip loops, huge broadcasts in branches not taken, fusion idioms, and in
+    /// zero-trip loops, huge broadcasts in branches not taken, fusion idioms, iota index
+    /// arithmetic and masks, and in
     /// `clash_percent` = 30% of programs a function named after one of `clash_names`.
     ///
     /// ```
@@ -191,6 +199,7 @@ impl GenConfig {
             risky_call_weight: 3,
             huge_broadcast_weight: 1,
             idiom_weight: 2,
+            index_arith_weight: 2,
             clash_names,
             clash_percent: 30,
             ..GenConfig::default()

@@ -17,7 +17,7 @@ const DOT_PLAN_TRIES: usize = 8;
 pub(super) fn unary_ok(u: UnaryOp, d: DType) -> bool {
     match u {
         UnaryOp::Not => !d.is_float(),
-        UnaryOp::Neg | UnaryOp::Abs => d != DType::Bool,
+        _ if !u.float_only() => d != DType::Bool,
         _ => d.is_float(),
     }
 }

@@ -119,6 +119,26 @@ fn tensor_operand(v: &Value) -> InterpResult<&Tensor> {
 /// gain; past this size the op stays and runs at run time (splats fold at any size).
 pub const FOLD_ELEMENT_LIMIT: usize = 1 << 16;
 
+/// May constant folding store a dense (non-splat) result of `result_elements` elements,
+/// computed from dense operands of `dense_operand_elements` elements in all? Only when it
+/// is no larger than they are (and within [`FOLD_ELEMENT_LIMIT`]): folding never turns
+/// something cheap to compute (a broadcast, an outer product, elementwise work on an iota or
+/// a splat) into a larger stored constant, which the kernel would read from memory where it
+/// computed the value for free (XLA's constant folder keeps iota and broadcasts for the same
+/// reason). A splat result is always fine: it is stored as one element. Both engines fold
+/// under this rule.
+///
+/// ```
+/// use ptir_ir::dense_fold_fits;
+/// assert!(dense_fold_fits(16, 16));     // elementwise op of a dense constant
+/// assert!(dense_fold_fits(4, 16));      // a slice or a reduction of one
+/// assert!(!dense_fold_fits(256, 16));   // a broadcast of one
+/// assert!(!dense_fold_fits(16, 0));     // computed from splats only
+/// ```
+pub fn dense_fold_fits(result_elements: usize, dense_operand_elements: usize) -> bool {
+    result_elements <= FOLD_ELEMENT_LIMIT && result_elements <= dense_operand_elements
+}
+
 /// Evaluates `op` on `operands`, giving a value of type `result_ty` (the instruction's
 /// annotated type).
 ///
@@ -187,6 +207,7 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
     };
     match op {
         Op::Constant(lit) => Ok(lit.to_tensor(ty)),
+        Op::Iota { dim } => Ok(shape_ops::iota(*dim, ty)),
         Op::Unary(u) => kernels::unary(*u, x()?),
         Op::Binary(b) => pair().and_then(|(l, r)| kernels::binary(*b, l, r)),
         Op::Compare(c) => pair().and_then(|(l, r)| kernels::compare(*c, l, r)),

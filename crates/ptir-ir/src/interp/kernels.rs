@@ -77,6 +77,20 @@ pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar
                 UnaryOp::Erf => libm::erf(f),
                 UnaryOp::Abs => f.abs(),
                 UnaryOp::Logistic => 1.0 / (1.0 + libm::exp(-f)),
+                UnaryOp::Square => f * f,
+                UnaryOp::Sin => libm::sin(f),
+                UnaryOp::Cos => libm::cos(f),
+                UnaryOp::Tan => libm::tan(f),
+                UnaryOp::Erfc => libm::erfc(f),
+                UnaryOp::Log1p => libm::log1p(f),
+                UnaryOp::Expm1 => libm::expm1(f),
+                UnaryOp::Cbrt => libm::cbrt(f),
+                UnaryOp::Floor => f.floor(),
+                UnaryOp::Ceil => f.ceil(),
+                UnaryOp::Round => f.round_ties_even(),
+                UnaryOp::RoundAfz => f.round(),
+                UnaryOp::Sign if f.is_nan() || f == 0.0 => f,
+                UnaryOp::Sign => f.signum(),
                 UnaryOp::Not => return Err(class_error(op, dtype)),
             };
             Ok(Scalar::Float(round_float(dtype, r)))
@@ -86,6 +100,8 @@ pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar
                 UnaryOp::Neg => i.wrapping_neg(),
                 UnaryOp::Abs => i.wrapping_abs(),
                 UnaryOp::Not => !i,
+                UnaryOp::Square => i.wrapping_mul(i),
+                UnaryOp::Sign => i.signum(),
                 _ => return Err(class_error(op, dtype)),
             };
             Ok(Scalar::Int(wrap_int(dtype, r)))

@@ -13,7 +13,7 @@
 //!   `start[d] + j * stride[d]`.
 
 use super::error::{InterpError, InterpResult};
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, Scalar, Tensor};
 use crate::types::{num_elements, strides, DType, TensorType};
 
 /// Reads `num_elements(shape)` elements of `src` in row-major order of `shape`, where moving
@@ -176,4 +176,20 @@ pub(crate) fn leading_row(x: &Tensor, i: usize) -> InterpResult<Tensor> {
     let mut data = empty_data(ty.dtype);
     append_range(&mut data, &x.data, i * n..(i + 1) * n)?;
     Ok(Tensor { ty, data })
+}
+
+/// `iota`: each element is its index along `dim`, converted to the dtype as `cast` converts
+/// an integer (wrapping, or rounding to the float format).
+pub(crate) fn iota(dim: usize, ty: &TensorType) -> Tensor {
+    let st = strides(&ty.shape);
+    let size = ty.shape.get(dim).copied().unwrap_or(1).max(1);
+    let step = st.get(dim).copied().unwrap_or(1).max(1);
+    let elements = (0..ty.num_elements()).map(|i| {
+        let index = (i / step) % size;
+        Scalar::from_f64(ty.dtype, index as f64)
+    });
+    Tensor {
+        ty: ty.clone(),
+        data: Data::from_scalars(ty.dtype, elements),
+    }
 }

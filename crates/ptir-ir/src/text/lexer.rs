@@ -138,6 +138,21 @@ impl<'s> Lexer<'s> {
         self.src.get(start..p).unwrap_or("")
     }
 
+    /// The text of a quoted symbol `@"..."` from `start` (after the opening quote) to the
+    /// closing quote, escapes kept as written (`\"` and `\\` do not close it); the
+    /// position moves past the closing quote. An unterminated quote runs to the end of the
+    /// input, which then fails to parse where the symbol was expected to end.
+    fn quoted(&mut self, start: usize) -> &'s str {
+        let b = self.bytes();
+        let mut p = start;
+        while p < b.len() && b[p] != b'"' {
+            p += if b[p] == b'\\' { 2 } else { 1 };
+        }
+        let end = p.min(b.len());
+        self.pos = (end + 1).min(b.len());
+        self.src.get(start..end).unwrap_or("")
+    }
+
     fn number(&mut self, start: usize) -> &'s str {
         let b = self.bytes();
         let mut p = start;
@@ -224,6 +239,7 @@ impl<'s> Lexer<'s> {
         };
         let tok = match c {
             b'%' => Tok::Value(self.name(start + 1)),
+            b'@' if b.get(start + 1) == Some(&b'"') => Tok::Symbol(self.quoted(start + 2)),
             b'@' => Tok::Symbol(self.name(start + 1)),
             b'-' if b.get(start + 1) == Some(&b'>') => {
                 self.pos = start + 2;

@@ -109,15 +109,16 @@ impl Recorder {
 type PResult<T> = Result<T, ParseError>;
 
 /// A parsed attribute value.
-enum Attr {
+enum Attr<'s> {
     List(Vec<usize>),
     Int(usize),
     Bool(bool),
+    Word(&'s str),
 }
 
 /// The attributes of one instruction, with their positions, consumed as the op is built.
 struct Attrs<'s> {
-    items: Vec<(&'s str, Attr, usize)>,
+    items: Vec<(&'s str, Attr<'s>, usize)>,
 }
 
 struct Parser<'s> {
@@ -621,6 +622,10 @@ impl<'s> Parser<'s> {
                     self.bump();
                     Attr::Bool(false)
                 }
+                Tok::Ident(word) => {
+                    self.bump();
+                    Attr::Word(word)
+                }
                 _ => Attr::Int(self.usize_lit()?),
             };
             if items.iter().any(|(n, _, _)| *n == name) {
@@ -631,7 +636,12 @@ impl<'s> Parser<'s> {
         Ok(Attrs { items })
     }
 
-    fn take(&self, attrs: &mut Attrs<'s>, name: &str, default: Option<Attr>) -> PResult<Attr> {
+    fn take(
+        &self,
+        attrs: &mut Attrs<'s>,
+        name: &str,
+        default: Option<Attr<'s>>,
+    ) -> PResult<Attr<'s>> {
         match attrs.items.iter().position(|(n, _, _)| *n == name) {
             Some(i) => Ok(attrs.items.remove(i).1),
             None => default.ok_or_else(|| self.expected(&format!("attribute `{name}=`"))),
@@ -663,6 +673,23 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// An optional attribute naming a dtype (`result_dtype=f32`).
+    fn dtype_attr(&self, attrs: &mut Attrs<'s>, name: &str) -> PResult<Option<DType>> {
+        let Some(i) = attrs.items.iter().position(|(n, _, _)| *n == name) else {
+            return Ok(None);
+        };
+        let (_, value, pos) = attrs.items.remove(i);
+        match value {
+            Attr::Word(w) => DType::from_name(w).map(Some).ok_or_else(|| {
+                self.error_at(
+                    pos,
+                    format!("attribute `{name}` must be a dtype, found `{w}`"),
+                )
+            }),
+            _ => Err(self.error_at(pos, format!("attribute `{name}` must be a dtype like f32"))),
+        }
+    }
+
     fn bool_attr(&self, attrs: &mut Attrs<'s>, name: &str) -> PResult<bool> {
         match self.take(attrs, name, Some(Attr::Bool(false)))? {
             Attr::Bool(b) => Ok(b),
@@ -683,6 +710,9 @@ impl<'s> Parser<'s> {
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
             OpKey::Take => Op::Take,
+            OpKey::Iota => Op::Iota {
+                dim: self.int_attr(attrs, "dim")?,
+            },
             OpKey::Transpose => Op::Transpose {
                 perm: self.list_attr(attrs, "perm", None)?,
             },
@@ -702,6 +732,7 @@ impl<'s> Parser<'s> {
                 rhs_batch: self.list_attr(attrs, "rhs_batch", Some(vec![]))?,
                 lhs_contract: self.list_attr(attrs, "lhs_contract", None)?,
                 rhs_contract: self.list_attr(attrs, "rhs_contract", None)?,
+                result_dtype: self.dtype_attr(attrs, "result_dtype")?,
             })),
             OpKey::Reduce(kind) => Op::Reduce {
                 kind,

@@ -58,9 +58,31 @@ fn write_program(out: &mut String, program: &Program) {
     }
 }
 
+/// `@name`, quoted (`@"<lambda>"`, escapes as they were read) unless every byte of the name
+/// is a name byte (ASCII alphanumeric, `_`, `.`, `$`) and it starts with a letter or `_`.
+pub fn write_symbol(out: &mut String, name: &str) {
+    out.push('@');
+    if is_bare_symbol(name) {
+        out.push_str(name);
+    } else {
+        out.push('"');
+        out.push_str(name);
+        out.push('"');
+    }
+}
+
+/// Can `name` be written `@name` (in PTIR and in MLIR alike)?
+pub fn is_bare_symbol(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && bytes.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
+}
+
 fn write_extern(out: &mut String, e: &ExternDecl) {
-    out.push_str("extern @");
-    out.push_str(&e.name);
+    out.push_str("extern ");
+    write_symbol(out, &e.name);
     if let Some(sig) = &e.signature {
         out.push('(');
         comma_list(out, &sig.params, write_type);
@@ -72,8 +94,8 @@ fn write_extern(out: &mut String, e: &ExternDecl) {
 }
 
 fn write_function(out: &mut String, func: &Function) {
-    out.push_str("func @");
-    out.push_str(&func.name);
+    out.push_str("func ");
+    write_symbol(out, &func.name);
     out.push('(');
     comma_list(out, &func.body.params, write_param);
     out.push_str(") -> (");
@@ -235,8 +257,8 @@ fn write_inst(out: &mut String, inst: &Instruction, depth: usize) {
     out.push_str(inst.op.name());
     match &inst.op {
         Op::Call { callee } => {
-            out.push_str(" @");
-            out.push_str(callee);
+            out.push(' ');
+            write_symbol(out, callee);
             out.push('(');
             comma_list(out, &inst.operands, write_value);
             out.push(')');
@@ -277,6 +299,10 @@ fn write_attrs(out: &mut String, op: &Op) {
             out.push_str(" axis=");
             write_usize(out, *axis);
         }
+        Op::Iota { dim } => {
+            out.push_str(" dim=");
+            write_usize(out, *dim);
+        }
         Op::DotGeneral(d) => {
             if !d.lhs_batch.is_empty() || !d.rhs_batch.is_empty() {
                 write_usizes(out, "lhs_batch", &d.lhs_batch);
@@ -284,6 +310,10 @@ fn write_attrs(out: &mut String, op: &Op) {
             }
             write_usizes(out, "lhs_contract", &d.lhs_contract);
             write_usizes(out, "rhs_contract", &d.rhs_contract);
+            if let Some(dtype) = d.result_dtype {
+                out.push_str(" result_dtype=");
+                out.push_str(dtype.name());
+            }
         }
         Op::Reduce {
             axes, keep_dims, ..

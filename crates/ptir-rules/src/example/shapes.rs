@@ -388,5 +388,6 @@ pub(super) fn swap(d: DotDims) -> DotDims {
         rhs_batch: d.lhs_batch,
         lhs_contract: d.rhs_contract,
         rhs_contract: d.lhs_contract,
+        result_dtype: d.result_dtype,
     }
 }
