@@ -1,0 +1,706 @@
+#!/usr/bin/env python3
+"""Measure what each distinct op of a corpus costs in IREE: the table a calibrated cost model fits.
+
+The measuring half of the calibrated cost model ("A cost model that predicts the runtime,
+calibrated on a real one"). Given StableHLO programs (``.mlir`` files or directories of them;
+``.ptir`` files are read as they are), the script
+
+1. translates each with ``ptir-opt translate FILE --emit ptir`` (a file ptir-opt refuses is
+   skipped with a notice; ``--allow-opaque`` retries it keeping the unsupported ops opaque) and
+   collects every distinct op *signature*: the instruction with its value names replaced by
+   their types, ``op attrs : operand types -> result type``, e.g.
+   ``dot_general lhs_contract=[1] rhs_contract=[0] : f16[256,512], f16[512,512] -> f32[256,512]``.
+   Region ops (``cond``, ``while``, ``scan``) are not calibrated but their bodies are read, as
+   are the bodies of called functions; ``call``, ``tuple``, ``tuple_get``, ``constant`` and
+   ``rng`` are not calibrated;
+2. writes each signature as a one-op PTIR program whose operands are the function's parameters,
+   translates it to StableHLO (``ptir-opt translate X.ptir --emit mlir``) and compiles it with
+   IREE (llvm-cpu, ``--iree-llvmcpu-target-cpu=host``, via ``scripts/iree_check.py``), two
+   compilations at a time; compiled modules are cached in ``--cache`` under a hash of the
+   signature, the StableHLO text, the IREE version and the CPU, so a second run only times;
+3. times every module in one worker process on IREE's single-threaded ``local-sync`` device
+   with glibc's malloc thresholds fixed (both from ``scripts/zoo/bench_zoo.py``; see
+   ``bench_zoo.MALLOC_ENV`` for why): ``--warmup`` calls, then ``--calls`` timed calls, keeping
+   the minimum (and the median, for the noise). The per-call overhead of the runtime is
+   measured on a module whose function returns its argument (``call_overhead_us``). A worker
+   that crashes or hangs on a module is restarted after it (the module is listed as a failure);
+4. fits ``time_us ≈ call_overhead_us + kernel_overhead_us + max(flops / peak, bytes / bandwidth)``
+   (least absolute deviations of log(time_us), by grid search: see ``fit_roofline``), writes
+   the JSON cost table (``--out``) and prints a summary: signatures, time taken, the fit and
+   the Spearman rank correlation between the fitted roofline and the measured times (and,
+   for comparison, that of ptir-opt's current ``TensorCost``: FLOPs, and 0.25 per byte of a
+   layout op's result).
+
+The cost table (``format`` ``ptir-cost-table``, ``version`` 1)::
+
+    {"format": "ptir-cost-table", "version": 1,
+     "machine": {"cpu": "<model name in /proc/cpuinfo>", "cores": N, "hostname": "..."},
+     "tools": {"iree": "<iree-base-compiler version>", "ptir_opt": "<sha256 prefix of the binary>"},
+     "created": "<ISO 8601 UTC>",
+     "settings": {"device": "local-sync", "target_cpu": "host", "warmup": 3, "calls": 20,
+                  "statistic": "min", "malloc": "..."},
+     "call_overhead_us": 3.1,      # one call of an identity module (min over calls)
+     "fit": {"peak_gflops": ..., "bandwidth_gbs": ..., "kernel_overhead_us": ...,
+             "method": "...", "n": ..., "spearman": ..., "median_abs_log2_error": ...},
+     "ops": [{"signature": "...", "op": "dot_general", "time_us": 123.4, "median_us": 125.0,
+              "flops": ..., "bytes": ..., "count": 3}, ...],
+     "failures": [{"signature": "...", "op": "...", "stage": "ptir-opt|iree-compile|iree-run",
+                   "error": "..."}, ...],
+     "sources": {"read": [...], "skipped": {"file": "reason"}}}
+
+``time_us`` is the minimum wall time of one call of the one-op module, the runtime's call
+overhead included (subtract ``call_overhead_us`` for the op's own time). ``flops`` are
+ptir-opt's analytical estimates (``dot_general`` 2·M·N·K; elementwise ops, compares, selects,
+casts and iotas one per element, transcendental ones and ``pow`` 4 per element as in
+``UnaryOp::is_transcendental``; reductions one per input element; layout ops none); ``bytes``
+are the operands' bytes plus the result's (f16/bf16 2, f32/i32 4, f64/i64 8, bool 1). ``ops``
+is sorted by signature, so two runs differ only in their timings. ``count`` is how many times
+the signature occurs in the programs read; ``median_us`` is the median of the timed calls (its
+distance from ``time_us`` shows the noise). In ``fit``, ``n`` is the number of ops fitted,
+``spearman`` the rank correlation of the fitted prediction with ``time_us`` and
+``median_abs_log2_error`` the median of |log2(predicted / measured)| (0.2: a typical op is
+predicted within 15%). ``failures`` lists the signatures whose one-op module ptir-opt could
+not translate (``ptir-opt``), IREE could not compile (``iree-compile``) or run
+(``iree-run``), with the first line of the error. The file has one line per op.
+
+Usage (with the project's venv, ``scripts/requirements.txt``)::
+
+    python scripts/calibrate.py                                   # corpus/zoo and corpus/mlir
+    python scripts/calibrate.py corpus/zoo/softmax.mlir my_dir/ --out my_table.json
+    python scripts/calibrate.py --allow-opaque --calls 50 --cache /tmp/cal-cache
+"""
+
+import argparse
+import concurrent.futures
+import datetime
+import glob
+import hashlib
+import importlib.metadata
+import json
+import math
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "zoo"))
+import iree_check  # noqa: E402  (compile flags, signature, load, on_device)
+import bench_zoo  # noqa: E402  (MALLOC_ENV, local-sync, random inputs, snapshot of the binary)
+
+DEFAULT_INPUTS = [os.path.join(ROOT, "corpus", "zoo"), os.path.join(ROOT, "corpus", "mlir")]
+DEFAULT_CACHE = ".ptir-calibration-cache"
+
+# Ops that are not calibrated: regions (their bodies are), calls (their callees are), tuples,
+# constants and rng.
+SKIPPED_OPS = {"cond", "while", "scan", "call", "tuple", "tuple_get", "constant", "rng"}
+
+# Unary ops that are not transcendental (crates/ptir-ir/src/ops.rs, UnaryOp::is_transcendental):
+# every other unary op is, and so is the binary `pow` (crates/ptir-rules/src/cost.rs).
+UNARY_OPS = {"neg", "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "abs", "logistic", "not",
+             "square", "sin", "cos", "tan", "erfc", "log1p", "expm1", "cbrt", "floor", "ceil",
+             "round", "round_afz", "sign"}
+CHEAP_UNARY = {"neg", "abs", "not", "square", "sign", "floor", "ceil", "round", "round_afz"}
+TRANSCENDENTAL = (UNARY_OPS - CHEAP_UNARY) | {"pow"}
+TRANSCENDENTAL_FLOPS = 4
+REDUCTIONS = {"reduce_sum", "reduce_max"}
+LAYOUT_OPS = {"reshape", "transpose", "broadcast", "slice", "concat", "take"}
+
+DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8, "i64": 8, "bool": 1}
+
+COMPILE_FLAGS = "llvm-cpu --iree-llvmcpu-target-cpu=host"  # what iree_check.compile_module uses
+
+
+# ----------------------------------------------------------------------------------------
+# PTIR text: types, instructions, signatures.
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TensorType:
+    """A PTIR tensor type such as ``f32[256,512]`` (``f32[]`` is a scalar)."""
+
+    dtype: str
+    dims: tuple
+
+    @staticmethod
+    def parse(text):
+        """The tensor type in `text`, or None for a tuple or anything else."""
+        m = re.fullmatch(r"\s*([a-z][a-z0-9]*)\[([0-9,\s]*)\]\s*", text)
+        if not m:
+            return None
+        dims = tuple(int(d) for d in m.group(2).split(",") if d.strip())
+        return TensorType(m.group(1), dims)
+
+    def __str__(self):
+        return f"{self.dtype}[{','.join(map(str, self.dims))}]"
+
+    def elements(self):
+        return math.prod(self.dims)
+
+    def nbytes(self):
+        return self.elements() * DTYPE_BYTES.get(self.dtype, 4)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One op applied to operands of given types: what a one-op module computes."""
+
+    op: str
+    attrs: str
+    operands: tuple  # of TensorType
+    result: TensorType
+
+    def key(self):
+        """``op attrs : operand types -> result type`` (the cost table's ``signature``)."""
+        head = f"{self.op} {self.attrs}".rstrip()
+        args = ", ".join(map(str, self.operands))
+        return f"{head} : {args} -> {self.result}" if args else f"{head} : -> {self.result}"
+
+    def program(self):
+        """The one-op PTIR program: the operands are the parameters of ``@main``."""
+        params = ", ".join(f"%{i}: {t}" for i, t in enumerate(self.operands))
+        args = ", ".join(f"%{i}" for i in range(len(self.operands)))
+        body = " ".join(p for p in (self.op, args, self.attrs) if p)
+        return (f"func @main({params}) -> ({self.result}) {{\n"
+                f"  %r = {body} : {self.result}\n  return %r\n}}\n")
+
+    def digest(self):
+        return hashlib.sha256(self.key().encode()).hexdigest()[:16]
+
+
+FUNC_RE = re.compile(r"^\s*func\s+@[\w.$-]+\((.*)\)\s*->")
+BLOCK_RE = re.compile(r"^\s*\^\((.*)\)\s*:\s*$")
+INSTR_RE = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*([a-z_][a-z0-9_]*)\b(.*)$")
+PARAM_RE = re.compile(r"(%[\w.$-]+)\s*:\s*([a-z][a-z0-9]*\[[0-9,\s]*\])")
+OPERANDS_RE = re.compile(r"^\s*((?:%[\w.$-]+)(?:\s*,\s*%[\w.$-]+)*)?\s*(.*)$")
+
+
+def parse_instruction(line, types):
+    """(value name, Signature or None) of an instruction line; records its result type.
+
+    Returns None for a line that is not an instruction. The Signature is None for ops that are
+    not calibrated and for instructions whose operand types are not all known tensors.
+    """
+    m = INSTR_RE.match(line)
+    if not m:
+        return None
+    name, op, rest = m.groups()
+    if rest.rstrip().endswith("{"):  # a region op: its result is a tuple
+        return name, None
+    lhs, sep, ty = rest.rpartition(" : ")
+    result = TensorType.parse(ty) if sep else None
+    if result is None:
+        return name, None
+    types[name] = result  # constants, calls, tuple_gets too: later operands need their types
+    if op in SKIPPED_OPS:
+        return name, None
+    operands_text, attrs = OPERANDS_RE.match(lhs).groups()
+    names = [v.strip() for v in operands_text.split(",")] if operands_text else []
+    operands = tuple(types.get(v) for v in names)
+    if any(t is None for t in operands):
+        return name, None
+    return name, Signature(op, " ".join(attrs.split()), operands, result)
+
+
+def signatures_of(ptir_text):
+    """Counter of the Signatures of every calibrated instruction of a PTIR program.
+
+    Value names are scoped by function; block parameters of regions and function parameters
+    give their types, instruction results theirs.
+    """
+    found = Counter()
+    types = {}
+    for line in ptir_text.splitlines():
+        line = line.split("//", 1)[0]
+        func = FUNC_RE.match(line)
+        if func:
+            types = dict(PARAM_RE.findall(func.group(1)))
+            types = {k: TensorType.parse(v) for k, v in types.items()}
+            continue
+        block = BLOCK_RE.match(line)
+        if block:
+            types.update({k: TensorType.parse(v) for k, v in PARAM_RE.findall(block.group(1))})
+            continue
+        parsed = parse_instruction(line, types)
+        if parsed and parsed[1] is not None:
+            found[parsed[1]] += 1
+    return found
+
+
+# ----------------------------------------------------------------------------------------
+# Analytical FLOPs and bytes.
+# ----------------------------------------------------------------------------------------
+
+
+def list_attr(attrs, name):
+    """The integer list attribute `name=[...]` of an attribute string ([] if absent)."""
+    m = re.search(rf"\b{name}=\[([0-9,\s]*)\]", attrs)
+    return [int(x) for x in m.group(1).split(",") if x.strip()] if m else []
+
+
+def flops(sig):
+    """Analytical FLOPs of a signature, as ptir-opt's TensorCost counts them."""
+    n = sig.result.elements()
+    if sig.op == "dot_general":
+        lhs = sig.operands[0].dims
+        return 2 * n * math.prod(lhs[i] for i in list_attr(sig.attrs, "lhs_contract"))
+    if sig.op in TRANSCENDENTAL:
+        return TRANSCENDENTAL_FLOPS * n
+    if sig.op in REDUCTIONS:
+        return sig.operands[0].elements()
+    if sig.op in LAYOUT_OPS:
+        return 0
+    return n  # other unary, binary, compare, select, cast, iota
+
+
+def nbytes(sig):
+    """Bytes read and written: every operand once, the result once."""
+    return sum(t.nbytes() for t in sig.operands) + sig.result.nbytes()
+
+
+def tensor_cost(sig):
+    """ptir-opt's current TensorCost of the op (FLOPs, layout ops 0.25 per result byte)."""
+    if sig.op == "reshape":
+        return 0.0
+    if sig.op in LAYOUT_OPS:
+        return 0.25 * sig.result.nbytes()
+    return float(flops(sig))
+
+
+# ----------------------------------------------------------------------------------------
+# Reading the programs.
+# ----------------------------------------------------------------------------------------
+
+
+def input_files(paths):
+    """The `.mlir` (and `.ptir`) files named, directories expanded (sorted, not recursive)."""
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            files += sorted(glob.glob(os.path.join(p, "*.mlir")) + glob.glob(os.path.join(p, "*.ptir")))
+        elif os.path.isfile(p):
+            files.append(p)
+        else:
+            raise SystemExit(f"no such file or directory: {p}")
+    return files
+
+
+def to_ptir(binary, path, allow_opaque):
+    """(PTIR text, None) of a program, or (None, the first line of ptir-opt's refusal)."""
+    if path.endswith(".ptir"):
+        return open(path).read(), None
+    cmd = [binary, "translate", path, "--emit", "ptir"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0 and allow_opaque:
+        r = subprocess.run(cmd + ["--allow-opaque"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, bench_zoo.first_line(r.stderr or r.stdout).replace(ROOT + os.sep, "")
+    return r.stdout, None
+
+
+def collect(binary, files, allow_opaque):
+    """Counter of Signatures over the files, the files read and {file: reason} skipped."""
+    found, read, skipped = Counter(), [], {}
+    for path in files:
+        text, error = to_ptir(binary, path, allow_opaque)
+        rel = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
+        if text is None:
+            print(f"skipped {rel}: {error}", file=sys.stderr)
+            skipped[rel] = error
+            continue
+        found.update(signatures_of(text))
+        read.append(rel)
+    return found, read, skipped
+
+
+# ----------------------------------------------------------------------------------------
+# One-op modules: translate, compile (cached), in parallel.
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Module:
+    """A one-op module on its way through ptir-opt and IREE."""
+
+    key: str  # the signature key ("identity" for the call-overhead module)
+    op: str
+    vmfb: str = ""
+    error: str = ""
+    stage: str = ""
+    compile_s: float = 0.0
+    cached: bool = False
+
+
+def build_module(key, op, program, binary, cache, salt):
+    """Writes `program`, translates it to StableHLO and compiles it unless cached.
+
+    Runs in a worker process. The cache name hashes the signature, the StableHLO text and
+    `salt` (IREE version, CPU, flags); a failure is cached as a `.err` file beside it.
+    """
+    mod = Module(key, op)
+    base = os.path.join(cache, hashlib.sha256(key.encode()).hexdigest()[:16])
+    with open(base + ".ptir", "w") as fh:
+        fh.write(program)
+    r = subprocess.run([binary, "translate", base + ".ptir", "--emit", "mlir", "-o", base + ".mlir"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        mod.stage, mod.error = "ptir-opt", bench_zoo.first_line(r.stderr or r.stdout)
+        return mod
+    mlir = open(base + ".mlir").read()
+    digest = hashlib.sha256("\n".join([key, mlir, salt]).encode()).hexdigest()[:24]
+    mod.vmfb = os.path.join(cache, f"{digest}.vmfb")
+    if os.path.exists(mod.vmfb) or os.path.exists(mod.vmfb + ".err"):
+        mod.cached = True
+    else:
+        compile_into_cache(base + ".mlir", mod)
+    if os.path.exists(mod.vmfb + ".err"):
+        mod.stage, mod.error = "iree-compile", open(mod.vmfb + ".err").read().strip()
+    return mod
+
+
+def compile_into_cache(mlir_path, mod):
+    """Compiles to a temporary file, then renames (or writes the error to `.err`)."""
+    tmp = mod.vmfb + f".{os.getpid()}.tmp"
+    try:
+        mod.compile_s = bench_zoo.compile_vmfb(mlir_path, tmp)
+        os.replace(tmp, mod.vmfb)
+    except bench_zoo.IreeError as e:
+        with open(mod.vmfb + ".err", "w") as fh:
+            fh.write(str(e) + "\n")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def build_all(jobs, binary, cache, salt, workers):
+    """Builds every (key, op, program) job with `workers` processes; Modules in job order."""
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(build_module, k, op, prog, binary, cache, salt) for k, op, prog in jobs]
+        return [f.result() for f in futures]
+
+
+IDENTITY_KEY = "identity"
+IDENTITY_PROGRAM = "func @main(%0: f32[1]) -> (f32[1]) {\n  return %0\n}\n"
+
+
+# ----------------------------------------------------------------------------------------
+# Timing (in a worker process with bench_zoo.MALLOC_ENV, one module after the other).
+# ----------------------------------------------------------------------------------------
+
+
+def inputs_for(mlir_text, op, seed):
+    """Seeded inputs for the one-op module (bench_zoo's), with nonzero integer divisors for
+    div and rem, and f64 arguments as f32: IREE demotes f64 to f32 by default
+    (``--iree-input-demote-f64-to-f32``), so an f64 op is timed as the f32 code IREE runs."""
+    sig = bench_zoo.quiet(iree_check.signature, mlir_text, "main")
+    inputs = bench_zoo.random_inputs(sig, seed)
+    if op in ("div", "rem"):
+        inputs = [np.where(x == 0, 1, x).astype(x.dtype) if x.dtype.kind in "iu" else x for x in inputs]
+    return [x.astype(np.float32) if x.dtype == np.float64 else x for x in inputs]
+
+
+def time_module(job, warmup, calls):
+    """(min, median) wall time in microseconds of one call of the job's module."""
+    f = iree_check.load(job["vmfb"], "main")
+    inputs = iree_check.on_device(inputs_for(open(job["mlir"]).read(), job["op"], 0))
+    for _ in range(warmup):
+        f(*inputs)
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        f(*inputs)
+        times.append(time.perf_counter() - start)
+    return min(times) * 1e6, statistics.median(times) * 1e6
+
+
+def timing_worker(jobs_path, out_path):
+    """Times every job of the jobs file; appends one JSON line per job to `out_path`."""
+    bench_zoo.use_local_sync()
+    with open(jobs_path) as fh:
+        spec = json.load(fh)
+    for job in spec["jobs"]:
+        calls = max(spec["calls"], 200) if job["key"] == IDENTITY_KEY else spec["calls"]
+        try:
+            t_min, t_med = time_module(job, spec["warmup"], calls)
+            line = {"key": job["key"], "time_us": t_min, "median_us": t_med}
+        except Exception as e:  # noqa: BLE001  (a failure of one module is a table entry)
+            line = {"key": job["key"], "error": f"{type(e).__name__}: {bench_zoo.first_line(str(e))}"}
+        with open(out_path, "a") as fh:
+            fh.write(json.dumps(line) + "\n")
+
+
+def read_lines(path):
+    """The JSON lines written so far by the timing worker."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as fh:
+        return [json.loads(line) for line in fh if line.endswith("\n")]
+
+
+def run_timing(modules, args, tmp):
+    """{key: timing line} for every compiled module, the worker restarted past any crash."""
+    pending = [{"key": m.key, "op": m.op, "vmfb": m.vmfb, "mlir": mlir_of(m, args.cache)}
+               for m in modules if not m.error]
+    results = {}
+    env = dict(os.environ, **bench_zoo.MALLOC_ENV)
+    while pending:
+        jobs_path, out_path = os.path.join(tmp, "jobs.json"), os.path.join(tmp, "times.jsonl")
+        with open(jobs_path, "w") as fh:
+            json.dump({"jobs": pending, "warmup": args.warmup, "calls": args.calls}, fh)
+        if os.path.exists(out_path):
+            os.unlink(out_path)
+        status = watch_worker(jobs_path, out_path, env, args.op_timeout)
+        for line in read_lines(out_path):
+            results[line["key"]] = line
+        pending = [j for j in pending if j["key"] not in results]
+        if pending:  # the worker died (or hung) on the first job it did not finish
+            results[pending[0]["key"]] = {"key": pending[0]["key"], "error": status}
+            print(f"timing worker: {status} on {pending[0]['key']}", file=sys.stderr)
+            pending = pending[1:]
+    return results
+
+
+def mlir_of(mod, cache):
+    return os.path.join(cache, hashlib.sha256(mod.key.encode()).hexdigest()[:16] + ".mlir")
+
+
+def watch_worker(jobs_path, out_path, env, op_timeout):
+    """Runs the timing worker until it exits, or kills it after `op_timeout` s without progress."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", jobs_path, "--worker-out", out_path]
+    err_path = out_path + ".stderr"
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen(cmd, env=env, stderr=err)
+    seen, last = 0, time.time()
+    while proc.poll() is None:
+        time.sleep(0.2)
+        n = len(read_lines(out_path))
+        if n != seen:
+            seen, last = n, time.time()
+        elif time.time() - last > op_timeout:
+            proc.kill()
+            proc.wait()
+            return f"timeout after {op_timeout:g} s"
+    with open(err_path) as fh:
+        tail = fh.read()[-2000:]
+    return f"worker exit {proc.returncode}: {bench_zoo.first_line(tail)}" if proc.returncode else "ok"
+
+
+# ----------------------------------------------------------------------------------------
+# The fit: time ≈ call_overhead + kernel_overhead + max(flops / peak, bytes / bandwidth).
+# ----------------------------------------------------------------------------------------
+
+
+def roofline(fl, by, peak, bw, k0):
+    """Predicted microseconds of one op (without the call overhead); arrays broadcast."""
+    return k0 + np.maximum(fl / (peak * 1e3), by / (bw * 1e3))
+
+
+def log_error(pred, measured):
+    """Absolute log errors, summed over the last axis: the fit's objective."""
+    return np.sum(np.abs(np.log(pred) - np.log(measured)), axis=-1)
+
+
+def grid_search(fl, by, t, overhead, peaks, bws, k0s):
+    """The (peak, bandwidth, kernel overhead) of the grids with the least absolute log error."""
+    best = (math.inf, None)
+    k0 = k0s[:, None]
+    for peak in peaks:
+        for bw in bws:
+            err = log_error(overhead + roofline(fl, by, peak, bw, k0), t)
+            i = int(np.argmin(err))
+            if err[i] < best[0]:
+                best = (float(err[i]), (float(peak), float(bw), float(k0s[i])))
+    return best[1]
+
+
+def fit_roofline(rows, overhead):
+    """Fits the roofline to the measured rows (dicts with flops, bytes, time_us).
+
+    Least absolute deviations of log(time) (relative errors: the times span orders of
+    magnitude, and a few large kernels must not decide the fit; absolute rather than squared
+    so that outliers, such as results over 32 MiB that glibc mmaps afresh on every call, do
+    not either), the call overhead fixed at its measurement, by grid search: a coarse
+    log-spaced grid (peak 0.1-10^4 GFLOP/s, bandwidth 0.01-10^4 GB/s, kernel overhead 0 or
+    10^-2-10^3 us), then two finer grids around the best point.
+    """
+    fl = np.array([r["flops"] for r in rows], float)
+    by = np.array([r["bytes"] for r in rows], float)
+    t = np.array([r["time_us"] for r in rows], float)
+    peaks, bws = np.logspace(-1, 4, 41), np.logspace(-2, 4, 49)
+    k0s = np.concatenate([[0.0], np.logspace(-2, 3, 41)])
+    peak, bw, k0 = grid_search(fl, by, t, overhead, peaks, bws, k0s)
+    for span in (10 ** 0.25, 10 ** 0.05):
+        peaks = np.geomspace(peak / span, peak * span, 21)
+        bws = np.geomspace(bw / span, bw * span, 21)
+        k0s = np.concatenate([[0.0], np.geomspace(max(k0, 1e-3) / span, max(k0, 1e-3) * span, 41)])
+        peak, bw, k0 = grid_search(fl, by, t, overhead, peaks, bws, k0s)
+    pred = overhead + roofline(fl, by, peak, bw, k0)
+    return {"peak_gflops": round(peak, 3), "bandwidth_gbs": round(bw, 3), "kernel_overhead_us": round(k0, 3),
+            "method": "least absolute deviations of log(time_us), grid search; time_us ~ "
+                      "call_overhead_us + kernel_overhead_us + max(flops / peak, bytes / bandwidth)",
+            "n": len(rows), "spearman": round(spearman(pred, t), 4),
+            "median_abs_log2_error": round(float(np.median(np.abs(np.log2(pred / t)))), 4)}
+
+
+def spearman(x, y):
+    """Spearman's rank correlation (scipy's, ties averaged)."""
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(x, y).statistic) if len(x) > 1 else float("nan")
+
+
+# ----------------------------------------------------------------------------------------
+# The table.
+# ----------------------------------------------------------------------------------------
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or platform.machine()
+
+
+def op_rows(sigs, modules, times):
+    """The `ops` and `failures` lists, sorted by signature."""
+    by_key = {m.key: m for m in modules}
+    ops, failures = [], []
+    for key in sorted(sigs):
+        sig, count = sigs[key]
+        mod, line = by_key[key], times.get(key, {})
+        if mod.error or "error" in line:
+            stage = mod.stage or "iree-run"
+            failures.append({"signature": key, "op": sig.op, "stage": stage, "error": mod.error or line["error"]})
+            continue
+        ops.append({"signature": key, "op": sig.op, "time_us": round(line["time_us"], 3),
+                    "median_us": round(line["median_us"], 3), "flops": flops(sig),
+                    "bytes": nbytes(sig), "count": count})
+    return ops, failures
+
+
+def table(args, info, iree_version, overhead, ops, failures, read, skipped):
+    """The cost table (see the module docstring)."""
+    return {"format": "ptir-cost-table", "version": 1,
+            "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "hostname": socket.gethostname()},
+            "tools": {"iree": iree_version, "ptir_opt": info["sha256"]},
+            "created": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+            "settings": {"device": "local-sync", "target_cpu": "host", "warmup": args.warmup,
+                         "calls": args.calls, "statistic": "min",
+                         "malloc": " ".join(f"{k}={v}" for k, v in bench_zoo.MALLOC_ENV.items())},
+            "call_overhead_us": round(overhead, 3),
+            "fit": fit_roofline(ops, overhead) if ops else None,
+            "ops": ops, "failures": failures,
+            "sources": {"read": read, "skipped": skipped}}
+
+
+def dumps_table(tab):
+    """The table as JSON text: one line per top-level field, and per entry of the lists."""
+    fields = []
+    for key, value in tab.items():
+        if key in ("ops", "failures") and value:
+            items = ",\n  ".join(json.dumps(x) for x in value)
+            fields.append(f" {json.dumps(key)}: [\n  {items}\n ]")
+        else:
+            fields.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def summary(tab, sigs, elapsed, build_s, time_s, cached):
+    """The lines printed at the end."""
+    fit, ops = tab["fit"], tab["ops"]
+    lines = [f"{len(sigs)} signatures from {len(tab['sources']['read'])} programs "
+             f"({len(tab['sources']['skipped'])} skipped); {len(ops)} timed, {len(tab['failures'])} failed",
+             f"time: {elapsed:.1f} s (translate+compile {build_s:.1f} s, {cached} modules cached; "
+             f"timing {time_s:.1f} s)",
+             f"call overhead: {tab['call_overhead_us']:.2f} us"]
+    if fit:
+        by_key = {k: s for k, (s, _) in sigs.items()}
+        tc = spearman([tensor_cost(by_key[o["signature"]]) for o in ops], [o["time_us"] for o in ops])
+        lines += [f"fit: peak {fit['peak_gflops']} GFLOP/s, bandwidth {fit['bandwidth_gbs']} GB/s, "
+                  f"kernel overhead {fit['kernel_overhead_us']} us (median |log2 error| "
+                  f"{fit['median_abs_log2_error']})",
+                  f"Spearman(fitted roofline, measured) = {fit['spearman']:.3f} over {fit['n']} ops "
+                  f"(ptir-opt's TensorCost: {tc:.3f})"]
+    lines += [f"FAILED [{f['stage']}] {f['signature']}: {f['error']}" for f in tab["failures"]]
+    return lines
+
+
+# ----------------------------------------------------------------------------------------
+# Command line.
+# ----------------------------------------------------------------------------------------
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(__doc__.splitlines()[-5:]))
+    ap.add_argument("inputs", nargs="*", help="StableHLO .mlir files or directories (default: corpus/zoo corpus/mlir)")
+    ap.add_argument("--out", default="calibration.json", help="the cost table (default: calibration.json)")
+    ap.add_argument("--cache", default=DEFAULT_CACHE, help=f"compiled modules (default: {DEFAULT_CACHE}/)")
+    ap.add_argument("--ptir-opt", default=bench_zoo.DEFAULT_PTIR_OPT, help="the ptir-opt binary")
+    ap.add_argument("--allow-opaque", action="store_true",
+                    help="read programs ptir-opt refuses with --allow-opaque (their supported ops only)")
+    ap.add_argument("--warmup", type=int, default=3, help="untimed calls per module (default 3)")
+    ap.add_argument("--calls", type=int, default=20, help="timed calls per module; the minimum is kept (default 20)")
+    ap.add_argument("--jobs", type=int, default=2, help="parallel compilations (default 2)")
+    ap.add_argument("--op-timeout", type=float, default=120, help="seconds without progress before a timing worker is killed")
+    ap.add_argument("--wait-binary", type=float, default=600, help="seconds to wait for the ptir-opt binary")
+    ap.add_argument("--worker", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--worker-out", default="", help=argparse.SUPPRESS)
+    return ap.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.worker:
+        timing_worker(args.worker, args.worker_out)
+        return 0
+    start = time.perf_counter()
+    os.makedirs(args.cache, exist_ok=True)
+    args.cache = os.path.abspath(args.cache)
+    iree_version = importlib.metadata.version("iree-base-compiler")
+    salt = f"iree {iree_version}; {cpu_model()}; {COMPILE_FLAGS}"
+    with tempfile.TemporaryDirectory(prefix="ptir_calibrate_") as tmp:
+        binary, info = bench_zoo.snapshot_binary(args.ptir_opt, tmp, args.wait_binary)
+        found, read, skipped = collect(binary, input_files(args.inputs or DEFAULT_INPUTS), args.allow_opaque)
+        sigs = {s.key(): (s, n) for s, n in found.items()}
+        jobs = [(IDENTITY_KEY, "identity", IDENTITY_PROGRAM)]
+        jobs += [(k, s.op, s.program()) for k, (s, _) in sorted(sigs.items())]
+        print(f"{len(sigs)} signatures; compiling ({args.jobs} at a time) ...", file=sys.stderr)
+        modules = build_all(jobs, binary, args.cache, salt, args.jobs)
+        build_s = time.perf_counter() - start
+        print(f"compiled in {build_s:.1f} s; timing {len(modules)} modules ...", file=sys.stderr)
+        times = run_timing(modules, args, tmp)
+    time_s = time.perf_counter() - start - build_s
+    ident = times.get(IDENTITY_KEY, {})
+    if "time_us" not in ident:
+        raise SystemExit(f"the call-overhead module failed: {modules[0].error or ident.get('error')}")
+    ops, failures = op_rows(sigs, modules[1:], times)
+    tab = table(args, info, iree_version, ident["time_us"], ops, failures, read, skipped)
+    with open(args.out, "w") as fh:
+        fh.write(dumps_table(tab))
+    cached = sum(m.cached for m in modules)
+    print("\n".join(summary(tab, sigs, time.perf_counter() - start, build_s, time_s, cached)))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
