@@ -62,6 +62,10 @@ pub struct ReadOptions {
     /// MLIR: an op the importer does not support becomes an opaque op (an impure extern call
     /// the optimizer leaves as it is, printed back as it came) instead of an error.
     pub allow_opaque: bool,
+    /// MLIR: keep the calls of the module's own functions. By default they are inlined
+    /// ([`ptir_ir::inline_calls`]): JAX wraps helpers in private functions (`@_var`,
+    /// `@tril`) that no rule could match across.
+    pub keep_calls: bool,
 }
 
 /// How to write a program.
@@ -96,6 +100,9 @@ pub fn read_source(
         }
     };
     ptir_ir::verify(&program)?;
+    if format == Format::Mlir && !options.keep_calls {
+        return Ok((ptir_ir::inline_calls(&program).0, source));
+    }
     Ok((program, source))
 }
 

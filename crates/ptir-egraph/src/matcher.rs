@@ -323,7 +323,7 @@ mod tests {
     use std::time::Duration;
 
     fn programs() -> Vec<ptir_ir::Program> {
-        let mut programs: Vec<_> = (0..24)
+        let mut programs: Vec<_> = (0..32)
             .map(|seed| generate(&GenConfig::extended(seed, 40, vec![])))
             .collect();
         programs.extend((0..6).map(|seed| generate(&GenConfig::new(seed, 25))));
@@ -438,7 +438,8 @@ mod tests {
         text += "  return %18\n}\n";
         let program = ptir_ir::parse(&text).unwrap();
         let mut lowered = crate::lower(&program, "f").unwrap();
-        let rules = RuleSet::bundled().unwrap();
+        let mut rules = RuleSet::bundled().unwrap();
+        (rules.add_source("unbounded.rules", crate::saturate::UNBOUNDED_RULES)).unwrap();
         let limits = Limits {
             scheduler: Scheduler::Simple,
             iterations: 5,
@@ -446,7 +447,7 @@ mod tests {
             ..Limits::default()
         };
         saturate(&mut lowered, &rules, &limits);
-        let (matcher, ground) = compiled_matcher(&mut lowered, &rules, "mul-assoc-int");
+        let (matcher, ground) = compiled_matcher(&mut lowered, &rules, "mul-assoc-int-unbounded");
         let egraph = &lowered.egraph;
         let (mut stopped, mut completed) = (0, 0);
         for class in egraph.classes() {

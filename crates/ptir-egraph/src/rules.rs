@@ -1496,8 +1496,8 @@ mod index_tests {
         use egg::Searcher;
         let rules = crate::saturate::bundled_and_fuzzed(11_000, 80);
         let registry = Arc::new(rules.registry().clone());
-        let mut programs: Vec<_> = (0..24)
-            .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
+        let mut programs: Vec<_> = (0..32)
+            .map(|seed| generate(&GenConfig::extended(seed, 40, vec![])))
             .collect();
         programs.push(ptir_ir::generate::matrix_chain(6, 1).unwrap().0);
         let limits = Limits {

@@ -453,9 +453,9 @@ pub(crate) fn saturated<'p>(
     })
 }
 
-/// Test support: the bundled rules and `count` fuzzed ones from `seed` that the proof
-/// accepts (repeated variables, named roots and subterms, splats: what the rule language can
-/// say).
+/// Test support: the bundled rules, `count` fuzzed ones from `seed` that the proof accepts
+/// (repeated variables, named roots and subterms, splats: what the rule language can say),
+/// and the unbounded associativity of [`UNBOUNDED_RULES`].
 #[cfg(test)]
 pub(crate) fn bundled_and_fuzzed(seed: u64, count: usize) -> RuleSet {
     let mut rules = RuleSet::bundled().unwrap();
@@ -464,7 +464,23 @@ pub(crate) fn bundled_and_fuzzed(seed: u64, count: usize) -> RuleSet {
         .add_source("fuzz.rules", &fuzzed.rules_text())
         .unwrap();
     rules
+        .add_source("unbounded.rules", UNBOUNDED_RULES)
+        .unwrap();
+    rules
 }
+
+/// Test support: integer associativity and distributivity without the bounds of the bundled
+/// rules (which regroup only where constants fold): what makes large e-graphs, whose every
+/// grouping of a sum is a class, for the tests of search and matching.
+#[cfg(test)]
+pub(crate) const UNBOUNDED_RULES: &str = "\
+; (a + b) + c = a + (b + c) in Z/2^w.
+(rule add-assoc-int-unbounded :bounded-recursion (add (add ?a ?b) ?c) => (add ?a (add ?b ?c)) :when ((int ?a)))
+; (a * b) * c = a * (b * c) in Z/2^w.
+(rule mul-assoc-int-unbounded :bounded-recursion (mul (mul ?a ?b) ?c) => (mul ?a (mul ?b ?c)) :when ((int ?a)))
+; a * (b + c) = a*b + a*c in Z/2^w.
+(rule mul-add-distribute-int-unbounded :bounded-recursion (mul ?a (add ?b ?c)) => (add (mul ?a ?b) (mul ?a ?c)) :when ((int ?a)))
+";
 
 type PtirRewrite = Rewrite<PtirNode, PtirAnalysis>;
 type Matches<'a> = Vec<SearchMatches<'a, PtirNode>>;
@@ -1286,6 +1302,9 @@ mod tests {
                         let limits = Limits {
                             scheduler: Scheduler::Simple,
                             time: Duration::from_secs(600),
+                            // Fast-math blow-ups of generated programs reach a limit
+                            // either way; a smaller one keeps the test short.
+                            nodes: Some(20_000),
                             pattern_index,
                             semi_naive,
                             ..Limits::default()

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod builder;
 pub mod generate;
 mod infer;
+pub mod inline;
 mod interp;
 pub mod loop_idioms;
 mod ops;
@@ -27,6 +28,7 @@ pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
 };
+pub use inline::{inline_calls, InlineStats};
 pub use interp::{
     binary_scalar, cast_scalar, check_size, check_value, compare_scalar, dense_fold_fits, eval_op,
     float_max, float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError,

@@ -57,6 +57,12 @@ struct IoArgs {
     /// the optimizer leaves as it is, printed back exactly as it came) instead of failing.
     #[arg(long, global = true)]
     allow_opaque: bool,
+    /// MLIR input: keep the calls of the module's own functions instead of inlining them (by
+    /// default JAX's private helpers, `@_var`, `@tril`, `@"<lambda>"`, are inlined so that
+    /// rules and folds see across them; recursive functions always stay; `translate` and
+    /// `verify` always keep them).
+    #[arg(long, global = true)]
+    keep_calls: bool,
 }
 
 /// How a program is printed (`ptir-opt FILE`, `verify`, `translate`).
@@ -919,8 +925,15 @@ fn run(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
+    // `translate` and `verify` show the module as it is; the commands that optimize or run
+    // it inline its helpers.
+    let shows = matches!(
+        cli.command,
+        Some(Command::Translate { .. } | Command::Verify { .. })
+    );
     let _ = READ_OPTIONS.set(ReadOptions {
         allow_opaque: cli.io.allow_opaque,
+        keep_calls: cli.io.keep_calls || shows,
     });
     let (result, status) = match run_command(&cli) {
         Ok((out, agreed)) => (Ok(out), if agreed { 0 } else { 1 }),
