@@ -189,13 +189,7 @@ fn infer_unchecked<'a>(
         Op::Binary(b) => {
             arity(op, operands, 2)?;
             let t = same_types(operands[0], operands[1])?;
-            use crate::ops::BinaryOp::*;
-            let ok = match b {
-                And | Or => !t.dtype.is_float(),
-                Pow => t.dtype.is_float(),
-                _ => t.dtype != DType::Bool,
-            };
-            if !ok {
+            if !b.dtype_class().admits(t.dtype) {
                 return Err(format!("`{b}` is not defined on {}", t.dtype));
             }
             Ok(Inferred::Tensor(t))
@@ -305,6 +299,31 @@ fn infer_unchecked<'a>(
             let mut shape = ids.shape.clone();
             shape.extend_from_slice(&table.shape[1..]);
             Ok(Type::from(TensorType::new(table.dtype, shape)).into())
+        }
+        Op::DynamicSlice { sizes } => {
+            let x = tensor(
+                operands.first().ok_or("`dynamic_slice` needs an operand")?,
+                "operand",
+            )?;
+            check_start_indices(op, x, &operands[1..])?;
+            if sizes.len() != x.rank() || sizes.iter().zip(&x.shape).any(|(s, d)| s > d) {
+                return Err(format!("slice sizes {sizes:?} do not fit in {x}"));
+            }
+            Ok(Type::from(TensorType::new(x.dtype, sizes.clone())).into())
+        }
+        Op::DynamicUpdateSlice => {
+            let [x, u, indices @ ..] = operands else {
+                return Err("`dynamic_update_slice` needs an operand and an update".into());
+            };
+            let (x, u) = (tensor(x, "operand")?, tensor(u, "update")?);
+            check_start_indices(op, x, indices)?;
+            if u.dtype != x.dtype
+                || u.rank() != x.rank()
+                || u.shape.iter().zip(&x.shape).any(|(s, d)| s > d)
+            {
+                return Err(format!("the update {u} does not fit in {x}"));
+            }
+            Ok(Inferred::Tensor(x))
         }
         Op::DotGeneral(dims) => {
             arity(op, operands, 2)?;
@@ -610,6 +629,30 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
         }
     };
     Ok(TensorType::new(dtype, shape))
+}
+
+/// The start indices of a dynamic slice or update of `x`: one scalar integer per dim, all of
+/// one dtype.
+fn check_start_indices(op: &Op, x: &TensorType, indices: &[&Type]) -> Result<()> {
+    if indices.len() != x.rank() {
+        return Err(format!(
+            "`{}` of {x} needs {} start indices, found {}",
+            op.name(),
+            x.rank(),
+            indices.len()
+        ));
+    }
+    let first = indices.first().and_then(|t| t.as_tensor()).map(|t| t.dtype);
+    for t in indices {
+        let t = tensor(t, "start index")?;
+        if t.rank() != 0 || !t.dtype.is_int() || Some(t.dtype) != first {
+            return Err(format!(
+                "the start indices of `{}` must be integer scalars of one dtype, found {t}",
+                op.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Is every value of dtype `from` exactly a value of `to`, of the same kind (float or int)?

@@ -36,7 +36,9 @@ pub use interp::{
     WHILE_FUEL,
 };
 pub use loop_idioms::raise_loop_idioms;
-pub use ops::{BinaryOp, CmpOp, DotDims, Op, OpKey, ReduceKind, RngDist, SliceDims, UnaryOp};
+pub use ops::{
+    BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, ReduceKind, RngDist, SliceDims, UnaryOp,
+};
 pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,
 };

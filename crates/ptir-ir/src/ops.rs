@@ -141,10 +141,46 @@ keyword_enum! {
         And = "and",
         /// Logical / bitwise or (bool, integers).
         Or = "or",
+        /// Logical / bitwise exclusive or (bool, integers).
+        Xor = "xor",
+        /// `atan2(y, x)`: the angle of the point (x, y), in `[-pi, pi]` (floats).
+        Atan2 = "atan2",
+        /// Shift left by the second operand; by the bit width or more (or a negative amount)
+        /// gives 0 (integers; StableHLO `shift_left`).
+        Shl = "shl",
+        /// Shift right, filling with the sign bit; by the bit width or more (or a negative
+        /// amount) gives 0 or -1 by the sign (integers; `shift_right_arithmetic`).
+        ShrArith = "shr_arith",
+        /// Shift right of the two's complement bits as unsigned, filling with zeros; by the bit
+        /// width or more (or a negative amount) gives 0 (integers; `shift_right_logical`).
+        ShrLogical = "shr_logical",
     }
 }
 
+/// Which element types an elementwise op is defined on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DTypeClass {
+    /// Floats only.
+    Float,
+    /// Integers only.
+    Int,
+    /// Integers and bool.
+    IntOrBool,
+    /// Floats and integers.
+    Numeric,
+}
+
 impl BinaryOp {
+    /// The element types the op is defined on.
+    pub fn dtype_class(self) -> DTypeClass {
+        match self {
+            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => DTypeClass::IntOrBool,
+            BinaryOp::Pow | BinaryOp::Atan2 => DTypeClass::Float,
+            BinaryOp::Shl | BinaryOp::ShrArith | BinaryOp::ShrLogical => DTypeClass::Int,
+            _ => DTypeClass::Numeric,
+        }
+    }
+
     /// Is `op(a, b) == op(b, a)` for all values (bit-exact, NaN-ness included)?
     pub fn is_commutative(self) -> bool {
         matches!(
@@ -155,6 +191,7 @@ impl BinaryOp {
                 | BinaryOp::Min
                 | BinaryOp::And
                 | BinaryOp::Or
+                | BinaryOp::Xor
         )
     }
 }
@@ -320,6 +357,16 @@ pub enum Op {
     /// `[0, rows - 1]`, as StableHLO's `gather` clamps start indices (the embedding-lookup
     /// form `jnp.take(table, ids, axis=0)` lowers to).
     Take,
+    /// `dynamic_slice(x, i0, ..., i{r-1})`: the block of shape `sizes` of `x` starting at
+    /// the scalar integer indices, each clamped to `[0, dim - size]` (StableHLO's clamp: never
+    /// out of bounds, never a trap).
+    DynamicSlice {
+        /// The block's shape.
+        sizes: Vec<usize>,
+    },
+    /// `dynamic_update_slice(x, u, i0, ..., i{r-1})`: `x` with the block `u` written at the
+    /// scalar integer indices, each clamped to `[0, dim - size]`.
+    DynamicUpdateSlice,
     /// Reduction over `axes`.
     Reduce {
         /// Sum or max.
@@ -395,6 +442,8 @@ pub enum OpKey {
     Concat,
     DotGeneral,
     Take,
+    DynamicSlice,
+    DynamicUpdateSlice,
     Reduce(ReduceKind),
     Call,
     Rng,
@@ -422,6 +471,8 @@ impl OpKey {
             OpKey::Concat,
             OpKey::DotGeneral,
             OpKey::Take,
+            OpKey::DynamicSlice,
+            OpKey::DynamicUpdateSlice,
         ]);
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
         keys.extend([
@@ -453,6 +504,8 @@ impl OpKey {
             OpKey::Concat => "concat",
             OpKey::DotGeneral => "dot_general",
             OpKey::Take => "take",
+            OpKey::DynamicSlice => "dynamic_slice",
+            OpKey::DynamicUpdateSlice => "dynamic_update_slice",
             OpKey::Reduce(r) => r.name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
@@ -510,6 +563,8 @@ impl Op {
             Op::Concat { .. } => OpKey::Concat,
             Op::DotGeneral(_) => OpKey::DotGeneral,
             Op::Take => OpKey::Take,
+            Op::DynamicSlice { .. } => OpKey::DynamicSlice,
+            Op::DynamicUpdateSlice => OpKey::DynamicUpdateSlice,
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,
@@ -549,6 +604,18 @@ impl Op {
             Op::While { cond, body } => smallvec![&mut **cond, &mut **body],
             Op::Scan { body, .. } => smallvec![&mut **body],
             _ => SmallVec::new(),
+        }
+    }
+}
+
+impl DTypeClass {
+    /// Is the op defined on elements of `d`?
+    pub fn admits(self, d: crate::types::DType) -> bool {
+        match self {
+            DTypeClass::Float => d.is_float(),
+            DTypeClass::Int => d.is_int(),
+            DTypeClass::IntOrBool => !d.is_float(),
+            DTypeClass::Numeric => d != crate::types::DType::Bool,
         }
     }
 }

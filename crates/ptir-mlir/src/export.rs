@@ -527,6 +527,11 @@ impl FnPrinter<'_, '_, '_> {
         let text = match &inst.op {
             Op::Constant(lit) => format!("{r} = stablehlo.constant {} : {ty}", dense(lit, &t)),
             Op::Iota { dim } => format!("{r} = stablehlo.iota dim = {dim} : {ty}"),
+            Op::DynamicSlice { sizes } => generic(
+                "stablehlo.dynamic_slice",
+                &format!(" <{{slice_sizes = {}}}>", array(sizes)),
+            ),
+            Op::DynamicUpdateSlice => generic("stablehlo.dynamic_update_slice", ""),
             Op::Unary(UnaryOp::Erf) => generic("chlo.erf", ""),
             Op::Unary(UnaryOp::Erfc) => generic("chlo.erfc", ""),
             Op::Unary(UnaryOp::Square) => format!("{r} = stablehlo.multiply {args}, {args} : {ty}"),
@@ -809,6 +814,11 @@ fn binary_name(b: BinaryOp) -> &'static str {
         BinaryOp::Max => "maximum",
         BinaryOp::Min => "minimum",
         BinaryOp::Pow => "power",
+        BinaryOp::Xor => "xor",
+        BinaryOp::Atan2 => "atan2",
+        BinaryOp::Shl => "shift_left",
+        BinaryOp::ShrArith => "shift_right_arithmetic",
+        BinaryOp::ShrLogical => "shift_right_logical",
         BinaryOp::And => "and",
         BinaryOp::Or => "or",
     }

@@ -6,6 +6,9 @@
 //! | StableHLO | PTIR |
 //! | --- | --- |
 //! | `iota` | `iota` (kept as an op: never a stored constant) |
+//! | `dynamic_slice`, `dynamic_update_slice` | the same ops (start indices clamped) |
+//! | `is_finite` | `lt(abs x, inf)` (exact) |
+//! | `clamp` | `min(max(x, lo), hi)` (StableHLO's definition) |
 //! | `reduce` with `add` / `maximum` | `reduce_sum` / `reduce_max`, then the init folded in with `add` / `max` unless it is the identity |
 //! | `reduce` with `minimum` | `neg(reduce_max(neg x))` (floats), `not(reduce_max(not x))` (integers: `not` reverses the order) |
 //! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
@@ -837,6 +840,45 @@ impl<'a, 's> FnLower<'a, 's> {
                 let x = self.operand(out, op, 0)?;
                 self.emit_t(out, pos, Op::Cast, &[x], &ty)
             }
+            "dynamic_slice" => {
+                let sizes = ints_attr(op, &["sizes", "slice_sizes"])?;
+                let args = self.operands(out, op)?;
+                self.emit_t(out, pos, Op::DynamicSlice { sizes }, &args, &ty)
+            }
+            "dynamic_update_slice" => {
+                let args = self.operands(out, op)?;
+                self.emit_t(out, pos, Op::DynamicUpdateSlice, &args, &ty)
+            }
+            "is_finite" => {
+                // |x| < inf: false for NaN (no order) and for both infinities, exactly.
+                let x = self.operand(out, op, 0)?;
+                let a = self.emit_t(
+                    out,
+                    pos,
+                    Op::Unary(UnaryOp::Abs),
+                    std::slice::from_ref(&x),
+                    &x.1,
+                )?;
+                let inf = Op::Constant(Literal::Splat(Scalar::Float(f64::INFINITY)));
+                let inf = self.emit_t(out, pos, inf, &[], &x.1)?;
+                self.emit_t(out, pos, Op::Compare(CmpOp::Lt), &[a, inf], &ty)
+            }
+            "clamp" => {
+                // StableHLO's definition: minimum(maximum(operand, min), max), the bounds
+                // broadcast when they are scalars.
+                let x = self.operand(out, op, 1)?;
+                let mut bound = |i: usize, out: &mut Insts| {
+                    let b = self.operand(out, op, i)?;
+                    if b.1.rank() == 0 && ty.rank() > 0 {
+                        return self.emit_t(out, pos, Op::Broadcast { dims: vec![] }, &[b], &ty);
+                    }
+                    Ok(b)
+                };
+                let lo = bound(0, out)?;
+                let hi = bound(2, out)?;
+                let m = self.emit_t(out, pos, Op::Binary(BinaryOp::Max), &[x, lo], &ty)?;
+                self.emit_t(out, pos, Op::Binary(BinaryOp::Min), &[m, hi], &ty)
+            }
             "reshape" => {
                 let x = self.operand(out, op, 0)?;
                 self.emit_t(out, pos, Op::Reshape, &[x], &ty)
@@ -1198,6 +1240,11 @@ fn binary_of(short: &str) -> Option<BinaryOp> {
         "maximum" => BinaryOp::Max,
         "minimum" => BinaryOp::Min,
         "power" => BinaryOp::Pow,
+        "xor" => BinaryOp::Xor,
+        "atan2" => BinaryOp::Atan2,
+        "shift_left" => BinaryOp::Shl,
+        "shift_right_arithmetic" => BinaryOp::ShrArith,
+        "shift_right_logical" => BinaryOp::ShrLogical,
         "and" => BinaryOp::And,
         "or" => BinaryOp::Or,
         _ => return None,

@@ -486,3 +486,64 @@ fn quoted_symbol_names_round_trip() {
     let out = run(src, &[f32s(&[4], &[0.0, 1.0, -0.0, 3.0])]);
     assert_eq!(out, "f32[4] [0.0, 0.84147096, -0.0, 0.14112]");
 }
+
+/// The ops JAX emits for indexing loops and integer code, at their edge values: start
+/// indices out of range (StableHLO clamps them), shifts by the bit width or more, NaN and
+/// infinities, scalar clamp bounds.
+#[test]
+fn dynamic_slices_shifts_and_numerics_at_their_edges() {
+    let i32s = |shape: &[usize], xs: &[f64]| t(DType::I32, shape, xs);
+    let slices = r#"func.func @main(%x: tensor<5xf32>, %i: tensor<i32>, %u: tensor<2xf32>) -> (tensor<2xf32>, tensor<5xf32>) {
+  %0 = stablehlo.dynamic_slice %x, %i, sizes = [2] : (tensor<5xf32>, tensor<i32>) -> tensor<2xf32>
+  %1 = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<5xf32>, tensor<2xf32>, tensor<i32>) -> tensor<5xf32>
+  return %0, %1 : tensor<2xf32>, tensor<5xf32>
+}"#;
+    let x = f32s(&[5], &[0.0, 1.0, 2.0, 3.0, 4.0]);
+    let u = f32s(&[2], &[-1.0, -2.0]);
+    for (i, want) in [
+        (1.0, "f32[2] [1.0, 2.0]; f32[5] [0.0, -1.0, -2.0, 3.0, 4.0]"),
+        (
+            -7.0,
+            "f32[2] [0.0, 1.0]; f32[5] [-1.0, -2.0, 2.0, 3.0, 4.0]",
+        ),
+        (9.0, "f32[2] [3.0, 4.0]; f32[5] [0.0, 1.0, 2.0, -1.0, -2.0]"),
+    ] {
+        let got = run(slices, &[x.clone(), i32s(&[], &[i]), u.clone()]);
+        assert_eq!(got, want, "start {i}");
+    }
+    let ints = r#"func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  %0 = stablehlo.shift_left %a, %b : tensor<4xi32>
+  %1 = stablehlo.shift_right_arithmetic %a, %b : tensor<4xi32>
+  %2 = stablehlo.shift_right_logical %a, %b : tensor<4xi32>
+  %3 = stablehlo.xor %a, %b : tensor<4xi32>
+  return %0, %1, %2, %3 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
+}"#;
+    let got = run(
+        ints,
+        &[
+            i32s(&[4], &[-8.0, 1.0, -1.0, 3.0]),
+            i32s(&[4], &[1.0, 31.0, 32.0, -1.0]),
+        ],
+    );
+    assert_eq!(
+        got,
+        "i32[4] [-16, -2147483648, 0, 0]; i32[4] [-4, 0, -1, 0]; \
+         i32[4] [2147483644, 0, 0, 0]; i32[4] [-7, 30, -33, -4]"
+    );
+    let floats = r#"func.func @main(%a: tensor<5xf32>, %lo: tensor<f32>, %hi: tensor<f32>) -> (tensor<5xi1>, tensor<5xf32>, tensor<5xf32>) {
+  %0 = stablehlo.is_finite %a : (tensor<5xf32>) -> tensor<5xi1>
+  %1 = stablehlo.clamp %lo, %a, %hi : (tensor<f32>, tensor<5xf32>, tensor<f32>) -> tensor<5xf32>
+  %2 = stablehlo.atan2 %a, %1 : tensor<5xf32>
+  return %0, %1, %2 : tensor<5xi1>, tensor<5xf32>, tensor<5xf32>
+}"#;
+    let a = f32s(
+        &[5],
+        &[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 7.0],
+    );
+    let got = run(floats, &[a, f32s(&[], &[-1.0]), f32s(&[], &[1.0])]);
+    assert_eq!(
+        got,
+        "bool[5] [false, false, false, true, true]; f32[5] [nan, 1.0, -1.0, -0.0, 1.0]; \
+         f32[5] [nan, 1.5707964, -1.5707964, -3.1415927, 1.4288993]"
+    );
+}

@@ -106,13 +106,18 @@ impl CostModel for TensorCost {
             Op::Constant(_) | Op::Reshape | Op::Tuple | Op::TupleGet { .. } => 0.0,
             Op::Unary(u) if u.is_transcendental() => n * self.transcendental,
             Op::Unary(_) => n,
-            Op::Binary(ptir_ir::BinaryOp::Pow) => n * self.transcendental,
+            Op::Binary(ptir_ir::BinaryOp::Pow | ptir_ir::BinaryOp::Atan2) => {
+                n * self.transcendental
+            }
             Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast | Op::Iota { .. } => n,
             Op::Transpose { .. }
             | Op::Broadcast { .. }
             | Op::Slice(_)
             | Op::Concat { .. }
-            | Op::Take => bytes(result) * self.byte_weight,
+            | Op::Take
+            | Op::DynamicSlice { .. } => bytes(result) * self.byte_weight,
+            // Written in place: the update's bytes.
+            Op::DynamicUpdateSlice => operands.get(1).map_or(0.0, |u| bytes(u)) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
             Op::DotGeneral(d) => {
                 let k: f64 = operands

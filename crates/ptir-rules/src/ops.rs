@@ -21,6 +21,8 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
     Some(match key {
         OpKey::Unary(_) => (Some(1), &[]),
         OpKey::Binary(_) | OpKey::Compare(_) | OpKey::Take => (Some(2), &[]),
+        OpKey::DynamicSlice => (None, &[Ints]),
+        OpKey::DynamicUpdateSlice => (None, &[]),
         OpKey::Select => (Some(3), &[]),
         OpKey::Cast => (Some(1), &[DType]),
         OpKey::Reshape => (Some(1), &[Ints]),
@@ -48,6 +50,7 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
             .unwrap_or_default(),
         Op::Reshape => vec![shape()],
         Op::Transpose { perm } => vec![AttrValue::Ints(perm.clone())],
+        Op::DynamicSlice { sizes } => vec![AttrValue::Ints(sizes.clone())],
         Op::Broadcast { dims } => vec![AttrValue::Ints(dims.clone()), shape()],
         Op::Slice(slice) => vec![
             AttrValue::Ints(slice.start.clone()),
@@ -73,6 +76,7 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Cast, 0) => ty.as_tensor().map(|t| AttrRef::DType(t.dtype)),
         (Op::Reshape, 0) | (Op::Broadcast { .. }, 1) => shape(),
         (Op::Transpose { perm: xs }, 0)
+        | (Op::DynamicSlice { sizes: xs }, 0)
         | (Op::Broadcast { dims: xs }, 0)
         | (Op::Reduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
         (Op::Slice(s), 0) => Some(AttrRef::Ints(&s.start)),
@@ -125,6 +129,8 @@ pub fn make_op<A: Borrow<AttrValue>>(
         OpKey::Compare(c) => (Op::Compare(c), None),
         OpKey::Select => (Op::Select, None),
         OpKey::Take => (Op::Take, None),
+        OpKey::DynamicSlice => (Op::DynamicSlice { sizes: ints(a(0))? }, None),
+        OpKey::DynamicUpdateSlice => (Op::DynamicUpdateSlice, None),
         OpKey::Tuple => (Op::Tuple, None),
         OpKey::Cast => match a(0) {
             Some(AttrValue::DType(d)) => (Op::Cast, Some(with(Some(*d), None)?)),

@@ -653,6 +653,11 @@ impl Gen<'_> {
     ///
     /// [`GenConfig::index_arith_weight`]: super::GenConfig::index_arith_weight
     pub(super) fn gen_index_arith(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        if self.coin(0.3) {
+            if let Some(x) = self.pick(f, |t| t.as_tensor().is_some_and(|t| t.rank() > 0)) {
+                return self.dynamic_block(f, x);
+            }
+        }
         let rank = self.rng.gen_range(1..=2usize.min(self.cfg.max_rank));
         let shape: Shape = (0..rank)
             .map(|_| self.rng.gen_range(1..=self.cfg.max_dim.clamp(1, 8)))
@@ -668,6 +673,36 @@ impl Gen<'_> {
         };
         let on_false = splat(f, 0, &ty_of(f, on_true)?)?;
         f.select(mask, on_true, on_false)
+    }
+
+    /// A block of `x` at scalar indices that may be out of range (StableHLO clamps them):
+    /// `dynamic_slice`, and half the time that block written back into `x`
+    /// elsewhere by `dynamic_update_slice`.
+    fn dynamic_block(&mut self, f: &mut FunctionBuilder<'_>, x: Val) -> Result<Val> {
+        let ty = ty_of(f, x)?;
+        let dtype = *INDEX_DTYPES.choose(&mut self.rng).unwrap_or(&DType::I32);
+        let sizes: Vec<usize> = ty
+            .shape
+            .iter()
+            .map(|&d| self.rng.gen_range(1..=d.max(1)).min(d))
+            .collect();
+        let indices = |gen: &mut Self, f: &mut FunctionBuilder<'_>| -> Result<Vec<Val>> {
+            (ty.shape.iter())
+                .map(|&d| {
+                    let i = gen.rng.gen_range(-2..=d as i64 + 2);
+                    splat(f, i, &TensorType::new(dtype, vec![]))
+                })
+                .collect()
+        };
+        let starts = indices(self, f)?;
+        let operands: Vec<Val> = std::iter::once(x).chain(starts).collect();
+        let block = f.emit(Op::DynamicSlice { sizes }, &operands, None)?;
+        if self.coin(0.5) {
+            return Ok(block);
+        }
+        let starts = indices(self, f)?;
+        let operands: Vec<Val> = [x, block].into_iter().chain(starts).collect();
+        f.emit(Op::DynamicUpdateSlice, &operands, None)
     }
 
     /// An index expression: an iota along a random dim, then a chain of `add`, `sub` and

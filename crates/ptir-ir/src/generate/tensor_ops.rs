@@ -24,11 +24,7 @@ pub(super) fn unary_ok(u: UnaryOp, d: DType) -> bool {
 
 /// Is the binary op defined on this dtype?
 pub(super) fn binary_ok(b: BinaryOp, d: DType) -> bool {
-    match b {
-        BinaryOp::And | BinaryOp::Or => !d.is_float(),
-        BinaryOp::Pow => d.is_float(),
-        _ => d != DType::Bool,
-    }
+    b.dtype_class().admits(d)
 }
 
 fn numeric(d: DType) -> bool {

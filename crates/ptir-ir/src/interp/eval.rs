@@ -223,6 +223,17 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::Concat { axis } => shape_ops::concat(xs, *axis, ty),
         Op::DotGeneral(dims) => pair().and_then(|(l, r)| reduce::dot_general(dims, l, r, ty)),
         Op::Take => pair().and_then(|(t, i)| shape_ops::take(t, i, ty)),
+        Op::DynamicSlice { .. } => {
+            let start = shape_ops::clamped_starts(x()?, &xs[1..], &ty.shape);
+            let st = vec![1; ty.rank()];
+            Ok(shape_ops::slice(x()?, &start, &st, ty))
+        }
+        Op::DynamicUpdateSlice => match xs {
+            [x, u, indices @ ..] => Ok(shape_ops::update_slice(x, u, indices)),
+            _ => Err(InterpError::malformed(
+                "`dynamic_update_slice` takes an update",
+            )),
+        },
         Op::Reduce { kind, axes, .. } => reduce::reduce(*kind, axes, x()?, ty),
         _ => Err(InterpError::NotEvaluable(op.name())),
     }

@@ -126,11 +126,12 @@ pub fn binary_scalar(op: BinaryOp, dtype: DType, a: Scalar, b: Scalar) -> Interp
             binary_float(op, x, y).map(|r| Scalar::Float(round_float(dtype, r)))
         }
         (Scalar::Int(x), Scalar::Int(y)) if dtype.is_int() => {
-            binary_int(op, x, y).map(|r| Scalar::Int(wrap_int(dtype, r)))
+            binary_int(op, dtype, x, y).map(|r| Scalar::Int(wrap_int(dtype, r)))
         }
         (Scalar::Bool(x), Scalar::Bool(y)) if dtype == DType::Bool => match op {
             BinaryOp::And => Ok(Scalar::Bool(x && y)),
             BinaryOp::Or => Ok(Scalar::Bool(x || y)),
+            BinaryOp::Xor => Ok(Scalar::Bool(x != y)),
             _ => Err(class_error(op, dtype)),
         },
         _ => Err(class_error(op, dtype)),
@@ -147,14 +148,38 @@ fn binary_float(op: BinaryOp, x: f64, y: f64) -> InterpResult<f64> {
         BinaryOp::Max => float_max(x, y),
         BinaryOp::Min => float_min(x, y),
         BinaryOp::Pow => libm::pow(x, y),
-        BinaryOp::And | BinaryOp::Or => {
-            return Err(InterpError::malformed(format!("`{op}` on floats")))
-        }
+        BinaryOp::Atan2 => libm::atan2(x, y),
+        BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Xor
+        | BinaryOp::Shl
+        | BinaryOp::ShrArith
+        | BinaryOp::ShrLogical => return Err(InterpError::malformed(format!("`{op}` on floats"))),
     })
 }
 
-fn binary_int(op: BinaryOp, x: i64, y: i64) -> InterpResult<i64> {
+fn binary_int(op: BinaryOp, dtype: DType, x: i64, y: i64) -> InterpResult<i64> {
+    let bits: i64 = if dtype == DType::I32 { 32 } else { 64 };
+    let in_range = (0..bits).contains(&y);
     Ok(match op {
+        BinaryOp::Shl if in_range => x.wrapping_shl(y as u32),
+        BinaryOp::ShrArith if in_range => x >> y,
+        BinaryOp::ShrLogical if in_range => {
+            let unsigned = if bits == 32 {
+                x as u32 as u64
+            } else {
+                x as u64
+            };
+            (unsigned >> y) as i64
+        }
+        BinaryOp::Shl | BinaryOp::ShrLogical => 0,
+        BinaryOp::ShrArith => {
+            if x < 0 {
+                -1
+            } else {
+                0
+            }
+        }
         BinaryOp::Add => x.wrapping_add(y),
         BinaryOp::Sub => x.wrapping_sub(y),
         BinaryOp::Mul => x.wrapping_mul(y),
@@ -166,7 +191,10 @@ fn binary_int(op: BinaryOp, x: i64, y: i64) -> InterpResult<i64> {
         BinaryOp::Min => x.min(y),
         BinaryOp::And => x & y,
         BinaryOp::Or => x | y,
-        BinaryOp::Pow => return Err(InterpError::malformed("`pow` on integers")),
+        BinaryOp::Xor => x ^ y,
+        BinaryOp::Pow | BinaryOp::Atan2 => {
+            return Err(InterpError::malformed(format!("`{op}` on integers")))
+        }
     })
 }
 

@@ -193,3 +193,38 @@ pub(crate) fn iota(dim: usize, ty: &TensorType) -> Tensor {
         data: Data::from_scalars(ty.dtype, elements),
     }
 }
+
+/// The start of a dynamic slice or update of a block of shape `sizes` in `x` at the scalar
+/// `indices`, each clamped to `[0, dim - size]` as StableHLO clamps them.
+pub(crate) fn clamped_starts(x: &Tensor, indices: &[&Tensor], sizes: &[usize]) -> Vec<usize> {
+    (x.ty.shape.iter().zip(sizes).zip(indices))
+        .map(|((&dim, &size), i)| {
+            let i = match i.data.iter().next() {
+                Some(Scalar::Int(i)) => i,
+                _ => 0,
+            };
+            let top = dim.saturating_sub(size) as i64;
+            i.clamp(0, top) as usize
+        })
+        .collect()
+}
+
+/// `dynamic_update_slice`: `x` with `u` written at the clamped start `indices`.
+pub(crate) fn update_slice(x: &Tensor, u: &Tensor, indices: &[&Tensor]) -> Tensor {
+    let start = clamped_starts(x, indices, &u.ty.shape);
+    let xs = strides(&x.ty.shape);
+    let us = strides(&u.ty.shape);
+    let mut elements: Vec<Scalar> = x.data.iter().collect();
+    for k in 0..u.ty.num_elements() {
+        let at: usize = (us.iter().zip(&u.ty.shape).zip(&start).zip(&xs))
+            .map(|(((&s, &n), &o), &t)| ((k / s.max(1)) % n.max(1) + o) * t)
+            .sum();
+        if let Some(e) = elements.get_mut(at) {
+            *e = u.data.get(k);
+        }
+    }
+    Tensor {
+        ty: x.ty.clone(),
+        data: Data::from_scalars(x.ty.dtype, elements),
+    }
+}

@@ -710,6 +710,10 @@ impl<'s> Parser<'s> {
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
             OpKey::Take => Op::Take,
+            OpKey::DynamicSlice => Op::DynamicSlice {
+                sizes: self.list_attr(attrs, "sizes", None)?,
+            },
+            OpKey::DynamicUpdateSlice => Op::DynamicUpdateSlice,
             OpKey::Iota => Op::Iota {
                 dim: self.int_attr(attrs, "dim")?,
             },

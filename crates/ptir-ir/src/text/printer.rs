@@ -290,6 +290,7 @@ fn write_attrs(out: &mut String, op: &Op) {
     match op {
         Op::Transpose { perm } => write_usizes(out, "perm", perm),
         Op::Broadcast { dims } => write_usizes(out, "dims", dims),
+        Op::DynamicSlice { sizes } => write_usizes(out, "sizes", sizes),
         Op::Slice(slice) => {
             write_usizes(out, "start", &slice.start);
             write_usizes(out, "limit", &slice.limit);

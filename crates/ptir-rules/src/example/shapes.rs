@@ -374,10 +374,11 @@ fn unary_class(u: UnaryOp) -> DClass {
 }
 
 fn binary_class(b: BinaryOp) -> DClass {
-    match b {
-        BinaryOp::And | BinaryOp::Or => DClass::IntOrBool,
-        BinaryOp::Pow => DClass::Float,
-        _ => DClass::NotBool,
+    match b.dtype_class() {
+        ptir_ir::DTypeClass::IntOrBool => DClass::IntOrBool,
+        ptir_ir::DTypeClass::Float => DClass::Float,
+        ptir_ir::DTypeClass::Int => DClass::Is(ptir_ir::DType::I32),
+        ptir_ir::DTypeClass::Numeric => DClass::NotBool,
     }
 }
 
