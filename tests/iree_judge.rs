@@ -4,7 +4,9 @@
 //! (tolerance 0), and the default optimization (import, optimize, export) one with the same results within the
 //! tolerance by dtype, on seeded random inputs (`scripts/iree_check.py`). The f32 matrix chain
 //! optimized with `--fast-math` (the DP-optimal product order, f32 reassociated) is judged too,
-//! within 100 times that tolerance (the tolerance `scripts/iree_bench.sh` uses).
+//! within 100 times that tolerance (the tolerance `scripts/iree_bench.sh` uses). The same for
+//! every model of the zoo (`corpus/zoo`) the importer reads (the f32 chains with `--fast-math`
+//! too); timing them is `scripts/zoo/bench_zoo.py`'s job, not a test's.
 //!
 //! The tools come from a Python venv with `scripts/requirements.txt` installed: `$PTIR_VENV`,
 //! else `.venv` in the repository. When it is missing the test prints a notice and passes,
@@ -55,9 +57,10 @@ fn check(python: &Path, reference: &Path, candidates: &[(PathBuf, u32)]) -> Resu
     }
 }
 
-#[test]
-fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
-    let Some(python) = venv_python() else {
+/// The venv's python, or `None` after the notice (a failure under `CI=true`).
+fn python_or_notice() -> Option<PathBuf> {
+    let python = venv_python();
+    if python.is_none() {
         let msg = "NOTICE: no venv with IREE ($PTIR_VENV or .venv; see scripts/requirements.txt); \
                    skipping the IREE judge";
         if std::env::var("CI").is_ok_and(|v| v == "true") {
@@ -66,17 +69,27 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
         // Straight to the stderr handle: the harness captures `println!`/`eprintln!` of
         // passing tests, and this notice must show in normal test output.
         let _ = writeln!(std::io::stderr(), "{msg}");
-        return;
-    };
-    let dir = root().join("corpus/mlir");
-    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus/mlir")
+    }
+    python
+}
+
+/// The `.mlir` files of `dir` (generic twins left out: they import to the same programs,
+/// tested in ptir-mlir), sorted.
+fn mlir_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("a corpus directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        // The generic twins import to the same programs (tests in ptir-mlir).
         .filter(|p| !p.to_string_lossy().ends_with(".generic.mlir"))
         .collect();
-    fixtures.sort();
+    files.sort();
+    files
+}
+
+/// Judges each file of `files`: translated (identical results) and optimized with default
+/// options (the dtype's tolerance), and with `--fast-math` for `fast_math` (100 times it).
+/// A file the importer refuses is returned with the reason when `refusals_ok`, else a failure.
+fn judge(python: &Path, files: &[PathBuf], fast_math: &[&str], refusals_ok: bool) -> Vec<String> {
     let tmp = std::env::temp_dir().join(format!("ptir-iree-judge-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let mut failures = Vec::new();
@@ -90,11 +103,17 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
         std::fs::write(&path, out).expect("write");
         path
     };
-    for fixture in &fixtures {
-        let name = fixture.file_stem().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(fixture).expect("fixture");
-        let (program, source) =
-            read_source(&text, Format::Mlir, &ReadOptions::default()).expect("fixture imports");
+    for file in files {
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(file).expect("fixture");
+        let (program, source) = match read_source(&text, Format::Mlir, &ReadOptions::default()) {
+            Ok(read) => read,
+            Err(e) if refusals_ok => {
+                println!("{name}: not read ({e})");
+                continue;
+            }
+            Err(e) => panic!("{name} does not import: {e}"),
+        };
         // `translate` to PTIR text and back: the same program (numbers kept, so names too).
         let ptir = write_program(&program, Format::Ptir, &WriteOptions::default()).expect("prints");
         let via_ptir = read_program(&ptir, Format::Ptir).expect("the PTIR text reads back");
@@ -104,7 +123,7 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
             .expect("fixture optimizes")
             .program;
         candidates.push((write(&name, "optimized", &optimized, &source), 1));
-        if name == "matrix_chain_f32" {
+        if fast_math.contains(&name.as_str()) {
             let options = ptir::Options {
                 fast_math: true,
                 ..ptir::Options::default()
@@ -117,11 +136,35 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
             );
             candidates.push((write(&name, "fast-math", &fast.program, &source), 100));
         }
-        match check(&python, fixture, &candidates) {
+        match check(python, file, &candidates) {
             Ok(report) => print!("{name}: IREE agrees\n{report}"),
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
+    failures
+}
+
+#[test]
+fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
+    let Some(python) = python_or_notice() else {
+        return;
+    };
+    let fixtures = mlir_files(&root().join("corpus/mlir"));
+    let failures = judge(&python, &fixtures, &["matrix_chain_f32"], false);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The model zoo (`corpus/zoo`, JAX programs as users write them): every model the importer
+/// reads comes out, translated and optimized, with its input's results in IREE.
+#[test]
+fn iree_agrees_on_every_zoo_model_the_importer_reads() {
+    let Some(python) = python_or_notice() else {
+        return;
+    };
+    let models = mlir_files(&root().join("corpus/zoo"));
+    assert!(models.len() >= 30, "{} zoo models", models.len());
+    let chains = ["matrix_chain_unequal_f32", "matvec_chain_f32"];
+    let failures = judge(&python, &models, &chains, true);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -389,7 +389,7 @@ mod tests {
                 compared += ours.len();
             }
         }
-        assert!(compared > 8_000, "only {compared} matches compared");
+        assert!(compared > 6_000, "only {compared} matches compared");
     }
 
     /// The matches of `matcher` rooted at `class` (at most `limit`), asking `stop`; whether
