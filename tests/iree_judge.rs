@@ -90,7 +90,12 @@ fn mlir_files(dir: &Path) -> Vec<PathBuf> {
 /// options (the dtype's tolerance), and with `--fast-math` for `fast_math` (100 times it).
 /// A file the importer refuses is returned with the reason when `refusals_ok`, else a failure.
 fn judge(python: &Path, files: &[PathBuf], fast_math: &[&str], refusals_ok: bool) -> Vec<String> {
-    let tmp = std::env::temp_dir().join(format!("ptir-iree-judge-{}", std::process::id()));
+    // One directory per call: the two tests run in parallel and each removes its own.
+    let corpus = files
+        .first()
+        .and_then(|f| f.parent()?.file_name()?.to_str())
+        .unwrap_or("");
+    let tmp = std::env::temp_dir().join(format!("ptir-iree-judge-{}-{corpus}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let mut failures = Vec::new();
     let write = |name: &str, what: &str, p: &ptir::ir::Program, source: &SourceInfo| {
