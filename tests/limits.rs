@@ -232,9 +232,9 @@ const TRIL: &str = r#"module @jit_f {
 
 #[test]
 fn a_tril_mask_saturates_small_and_stays_computed() {
-    for keep_calls in [false, true] {
+    for inline_calls in [false, true] {
         let options = ptir::format::ReadOptions {
-            keep_calls,
+            inline_calls,
             ..Default::default()
         };
         let (program, _) =
