@@ -191,7 +191,8 @@ pub(crate) fn dense(lit: &Literal, t: &TensorType) -> String {
     let mut s = String::from("dense<");
     let n = data.len();
     if n == 0 {
-        s.push_str("[]>");
+        // What MLIR prints for any zero-size shape (`dense<[]>` is only for rank 1).
+        s.push('>');
         return s;
     }
     // The elements of dim `d` come in blocks of `stride[d] * shape[d]`: a block starts with `[`

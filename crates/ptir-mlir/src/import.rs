@@ -1357,14 +1357,11 @@ pub(crate) fn literal(d: &Dense, ty: &TensorType, pos: Pos) -> Result<Literal> {
     };
     match scalars.as_slice() {
         [s] => Ok(Literal::Splat(*s)),
-        _ if scalars.len() == n => {
-            let first = scalars[0];
-            if scalars.iter().all(|s| *s == first) {
-                Ok(Literal::Splat(first))
-            } else {
-                Ok(Literal::Dense(Data::from_scalars(dt, scalars)))
-            }
+        [first, rest @ ..] if scalars.len() == n && rest.iter().all(|s| s == first) => {
+            Ok(Literal::Splat(*first))
         }
+        // A zero-size tensor has no elements to make a splat of.
+        _ if scalars.len() == n => Ok(Literal::Dense(Data::from_scalars(dt, scalars))),
         _ => Err(pos.invalid(format!(
             "a dense literal of {} elements does not fill {ty}",
             scalars.len()

@@ -547,3 +547,18 @@ fn dynamic_slices_shifts_and_numerics_at_their_edges() {
          f32[5] [nan, 1.5707964, -1.5707964, -3.1415927, 1.4288993]"
     );
 }
+
+/// Zero-size constants of every rank export as MLIR writes them (`dense<>`; `dense<[]>` is
+/// read as rank 1 only) and read back to the same program.
+#[test]
+fn zero_size_constants_round_trip() {
+    for ty in ["f32[0]", "f32[0,4]", "i32[2,0,3]"] {
+        let text = format!(
+            "func @main() -> ({ty}) {{\n  %0 = constant dense([]) : {ty}\n  return %0\n}}\n"
+        );
+        let p = ptir_ir::parse(&text).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
+        assert!(back.contains("dense<>"), "{back}");
+        assert_eq!(ptir_mlir::import(&back).unwrap(), p, "{back}");
+    }
+}
