@@ -230,8 +230,13 @@ impl<'a, 's> FnLower<'a, 's> {
     /// Lowers the ops of a block; returns its instructions and the terminator's operands.
     fn block(&mut self, block: &Block, pos: Pos) -> Result<(Insts, Vec<(ValueId, TensorType)>)> {
         let mut out = Vec::new();
-        for op in &block.ops {
+        for (k, op) in block.ops.iter().enumerate() {
             if let Some(results) = self.op(op, &mut out)? {
+                if let Some(after) = block.ops.get(k + 1) {
+                    return Err(after
+                        .pos
+                        .invalid(format!("`{}` after the block's terminator", after.name)));
+                }
                 return Ok((out, results));
             }
         }
@@ -1392,21 +1397,39 @@ fn from_bytes(c: &[u8], dt: DType) -> Scalar {
 }
 
 fn scalar(e: &Elem, dt: DType, pos: Pos) -> Result<Scalar> {
-    let bad = || pos.invalid(format!("{e:?} is not a valid {} value", dt.name()));
+    let text = match e {
+        Elem::Bool(b) => b.to_string(),
+        Elem::Num(s) => s.clone(),
+        Elem::Hex(h) => format!("0x{h:X}"),
+    };
+    let bad = |why: &str| pos.invalid(format!("`{text}` is not a valid {} value{why}", dt.name()));
     Ok(match (e, dt) {
         (Elem::Bool(b), DType::Bool) => Scalar::Bool(*b),
         (Elem::Num(s), DType::Bool) => match s.as_str() {
             "0" => Scalar::Bool(false),
             "1" => Scalar::Bool(true),
-            _ => return Err(bad()),
+            _ => return Err(bad("")),
         },
         (Elem::Hex(h), DType::Bool) => Scalar::Bool(*h != 0),
         (Elem::Num(s), d) if d.is_int() => {
-            Scalar::Int(wrap_int(d, s.parse::<i64>().map_err(|_| bad())?))
+            Scalar::Int(wrap_int(d, s.parse::<i64>().map_err(|_| bad(""))?))
         }
         (Elem::Hex(h), d) if d.is_int() => Scalar::Int(wrap_int(d, *h as i64)),
-        (Elem::Num(s), d) => Scalar::Float(parse_float(d, s).ok_or_else(bad)?),
-        (Elem::Hex(h), d) => Scalar::Float(round_float(d, float_from_bits(d, *h))),
-        (Elem::Bool(_), _) => return Err(bad()),
+        (Elem::Num(s), d) => {
+            let x = parse_float(d, s).ok_or_else(|| bad(""))?;
+            // A finite number past the type's range (`1e39` as f32): MLIR refuses it too.
+            if x.is_infinite() && s.parse::<f64>().is_ok_and(f64::is_finite) {
+                return Err(bad(" (out of range)"));
+            }
+            Scalar::Float(x)
+        }
+        (Elem::Hex(h), d) => {
+            let bits = 8 * d.size_bytes() as u32;
+            if bits < 64 && *h >> bits != 0 {
+                return Err(bad(&format!(" (a bit pattern wider than {bits} bits)")));
+            }
+            Scalar::Float(round_float(d, float_from_bits(d, *h)))
+        }
+        (Elem::Bool(_), _) => return Err(bad("")),
     })
 }

@@ -562,3 +562,38 @@ fn zero_size_constants_round_trip() {
         assert_eq!(ptir_mlir::import(&back).unwrap(), p, "{back}");
     }
 }
+
+/// Literals a type cannot hold are located errors in the text's own words, not silent
+/// infinities or zeros, and not Rust's debug text.
+#[test]
+fn literals_out_of_their_type_are_refused() {
+    let module = |lit: &str, ty: &str| {
+        format!("func.func @main() -> tensor<{ty}> {{\n  %0 = stablehlo.constant dense<{lit}> : tensor<{ty}>\n  return %0 : tensor<{ty}>\n}}")
+    };
+    for (lit, ty, want) in [
+        (
+            "1e39",
+            "f32",
+            "2:8: `1e39` is not a valid f32 value (out of range)",
+        ),
+        (
+            "0x7FC000000",
+            "f32",
+            "2:8: `0x7FC000000` is not a valid f32 value (a bit pattern wider than 32 bits)",
+        ),
+        ("1.5", "i32", "2:8: `1.5` is not a valid i32 value"),
+    ] {
+        assert_eq!(err(&module(lit, ty)), want);
+    }
+    assert_eq!(run(&module("1e38", "f32"), &[]), "f32[] [1e38]");
+}
+
+/// An op after `return` is an error at that op, not dropped.
+#[test]
+fn an_op_after_the_terminator_is_refused() {
+    let src = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n  %0 = stablehlo.negate %x : tensor<2xf32>\n}";
+    assert_eq!(
+        err(src),
+        "3:8: `stablehlo.negate` after the block's terminator"
+    );
+}
