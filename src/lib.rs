@@ -48,8 +48,8 @@ pub use equivalence::{
 };
 pub use error::Error;
 pub use optimize::{
-    compile_rules, load_rules, load_target, optimize, optimize_owned, Optimized, EQSAT_PASS,
-    USER_RULE_PROOF_SEEDS,
+    compile_rules, fast_math_hint, load_rules, load_target, optimize, optimize_owned, Optimized,
+    EQSAT_PASS, FAST_MATH_HINT_RATIO, USER_RULE_PROOF_SEEDS,
 };
 pub use options::{Cost, Engine, Limits, Options, RuleText};
 pub use ptir_convert as convert;

@@ -671,3 +671,57 @@ fn record_saturation(
     let proved = reports.iter().all(|r| r.optimal);
     report.extraction_optimal = Some(report.extraction_optimal.unwrap_or(true) && proved);
 }
+
+/// How many times cheaper `--fast-math` must predict a program for [`fast_math_hint`] to say so.
+pub const FAST_MATH_HINT_RATIO: f64 = 2.0;
+
+/// What was left on the table: when `out` came from saturation without `--fast-math`, runs it
+/// again with the fast-math rules and, if the cost model predicts the result more than
+/// [`FAST_MATH_HINT_RATIO`] times cheaper, says by how much and by which rules (the note
+/// `ptir-opt --report` adds). `None` when it is not, or when the options are not saturation's
+/// plain engine.
+pub fn fast_math_hint(
+    program: &Program,
+    options: &Options,
+    out: &Optimized,
+) -> Result<Option<String>, Error> {
+    if options.fast_math || options.engine != Engine::Saturation || options.pipeline.is_some() {
+        return Ok(None);
+    }
+    let fast = optimize(
+        program,
+        &Options {
+            fast_math: true,
+            validate: None,
+            explain: false,
+            ..options.clone()
+        },
+    )?;
+    let (now, then) = (out.report.cost_after, fast.report.cost_after);
+    if then <= 0.0 || now / then <= FAST_MATH_HINT_RATIO {
+        return Ok(None);
+    }
+    let fired_now: Vec<&str> = out
+        .report
+        .rules_fired
+        .iter()
+        .map(|r| r.rule.as_str())
+        .collect();
+    let new_rules: Vec<String> = (fast.report.rules_fired.iter())
+        .filter(|r| !fired_now.contains(&r.rule.as_str()) && !r.rule.starts_with('('))
+        .map(|r| format!("{} ({})", r.rule, r.count))
+        .collect();
+    Ok(Some(format!(
+        "--fast-math would make the program {:.1}x cheaper under the {} cost model ({} -> {}), \
+         reassociating floats with {}",
+        now / then,
+        out.report.cost_model,
+        now,
+        then,
+        if new_rules.is_empty() {
+            "the same rules".to_string()
+        } else {
+            new_rules.join(", ")
+        }
+    )))
+}

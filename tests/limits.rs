@@ -296,3 +296,36 @@ fn index_arithmetic_saturates_within_20_e_nodes_per_instruction() {
     }
     assert!(runs >= 80, "{runs} runs");
 }
+
+/// `--report` says what `--fast-math` would have made of a program when the cost model
+/// predicts it more than twice as cheap (an f32 matrix-vector chain: the dot order), and says
+/// nothing when it would not (a softmax).
+#[test]
+fn the_report_says_what_fast_math_would_have_made_cheaper() {
+    let read = |path: &str| {
+        let text = std::fs::read_to_string(path).expect("the zoo model");
+        ptir::format::read_program(&text, ptir::format::Format::Mlir).expect("reads")
+    };
+    let options = Options::default();
+    let chain = read("corpus/zoo/matvec_chain_f32.mlir");
+    let out = ptir::optimize(&chain, &options).unwrap();
+    let hint = ptir::fast_math_hint(&chain, &options, &out).unwrap();
+    let hint = hint.expect("a hint for the f32 chain");
+    assert!(
+        hint.starts_with("--fast-math would make the program"),
+        "{hint}"
+    );
+    assert!(hint.contains("dot-assoc"), "{hint}");
+    let softmax = read("corpus/mlir/softmax.mlir");
+    let out = ptir::optimize(&softmax, &options).unwrap();
+    assert_eq!(
+        ptir::fast_math_hint(&softmax, &options, &out).unwrap(),
+        None
+    );
+    let fast = Options {
+        fast_math: true,
+        ..Options::default()
+    };
+    let out = ptir::optimize(&chain, &fast).unwrap();
+    assert_eq!(ptir::fast_math_hint(&chain, &fast, &out).unwrap(), None);
+}

@@ -533,9 +533,15 @@ fn optimize_one(
         Format::Ptir => (parse(path, source)?, SourceInfo::default()),
     };
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
+    // `--report` says what `--fast-math` would have made of it: the input is kept for that.
+    let hint_input = (args.output.report
+        && !options.fast_math
+        && options.engine == ptir::Engine::Saturation
+        && options.pipeline.is_none())
+    .then(|| program.clone());
     let result = ptir::optimize_owned(program, options);
     spinner.finish_and_clear();
-    let out = result.map_err(|error| match error {
+    let mut out = result.map_err(|error| match error {
         ptir::Error::Verify(e) if format == Format::Ptir => located(path, source, &e),
         error => CliError::Optimize {
             path: path.to_string(),
@@ -548,6 +554,12 @@ fn optimize_one(
             dump.pass,
             emit(&dump.program, &names, emit_args, format, path)?
         );
+    }
+    if let Some(input) = &hint_input {
+        // A run that fails with fast-math rules gives no hint; the user's run stands.
+        if let Ok(Some(note)) = ptir::fast_math_hint(input, options, &out) {
+            out.report.notes.push(note);
+        }
     }
     if args.output.report {
         eprint!("{}", out.report);
