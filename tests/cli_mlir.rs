@@ -74,7 +74,7 @@ fn unsupported_ops_are_one_located_message() {
         let out = ptir_opt(args, src);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert_eq!(stderr, "error: -:2:8: unsupported op 'stablehlo.fft'\n");
+        assert_eq!(stderr, "error: -:2:8: unsupported op 'stablehlo.fft' (--allow-opaque keeps it as an opaque call)\n");
     }
 }
 
@@ -108,7 +108,7 @@ fn unsupported_ops_are_opaque_with_allow_opaque_and_print_back_as_they_came() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: -:4:8: unsupported op 'stablehlo.fft'\n"
+        "error: -:4:8: unsupported op 'stablehlo.fft' (--allow-opaque keeps it as an opaque call)\n"
     );
     // Translated: every line of the input comes back as it was.
     let back = stdout_ok(

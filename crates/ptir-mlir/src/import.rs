@@ -771,7 +771,7 @@ impl<'a, 's> FnLower<'a, 's> {
             return self.emit_t(out, pos, Op::Unary(u), &[x], &ty);
         }
         if stablehlo_short(&op.name).is_none() {
-            return Err(pos.unsupported(format!("op '{}'", op.name)));
+            return Err(pos.unsupported(format!("op '{}' ({ALLOW_OPAQUE_HINT})", op.name)));
         }
         if op.name == "tosa.negate" {
             // `tosa.negate %x, %input_zp, %output_zp`: plain negation when both are zero.
@@ -929,7 +929,7 @@ impl<'a, 's> FnLower<'a, 's> {
             "dot_general" | "dot" => self.dot(op, short, &ty, out),
             "reduce" => self.reduce(op, &ty, out),
             "gather" => self.gather(op, &ty, out),
-            _ => Err(pos.unsupported(format!("op '{}'", op.name))),
+            _ => Err(pos.unsupported(format!("op '{}' ({ALLOW_OPAQUE_HINT})", op.name))),
         }
     }
 
@@ -1145,6 +1145,9 @@ impl<'a, 's> FnLower<'a, 's> {
         self.emit_t(out, pos, Op::Take, &[table, ids], ty)
     }
 }
+
+/// What every refusal of an op says: how to keep it all the same.
+const ALLOW_OPAQUE_HINT: &str = "--allow-opaque keeps it as an opaque call";
 
 /// The literal and type of `stablehlo.constant` (`None` for other ops).
 fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType)>> {

@@ -8,7 +8,7 @@
 //! no input can overflow the stack.
 
 use crate::ast::{Attr, Block, Dense, Elem, Func, Module, OpSyntax};
-use crate::error::{Pos, Result};
+use crate::error::{MlirError, Pos, Result};
 use ptir_ir::{DType, TensorType};
 
 /// The deepest region nesting accepted (regions inside regions inside a function).
@@ -669,7 +669,16 @@ impl<'s> Reader<'s> {
                     .pos
                     .syntax(format!("expected an op, found {}", self.found())));
             }
-            self.pretty_op(&mut op, depth)?;
+            // An op whose custom syntax this reader does not know is named, not reported as a
+            // syntax error in what may be valid MLIR.
+            self.pretty_op(&mut op, depth).map_err(|e| match e {
+                MlirError::Syntax { line, col, message } => op.pos.unsupported(format!(
+                    "custom syntax of op '{}' ({line}:{col}: {message}); its generic form \
+                     (`mlir-opt --mlir-print-op-generic`) can be read",
+                    op.name
+                )),
+                other => other,
+            })?;
         }
         op.span = (start, self.at);
         self.skip_ws();

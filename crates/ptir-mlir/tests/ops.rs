@@ -201,7 +201,7 @@ fn errors_name_the_op_and_its_location() {
     let head = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n";
     assert_eq!(
         err(&format!("{head}  %0 = stablehlo.fft %a, type = FFT, length = [4] : (tensor<4xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}}")),
-        "2:8: unsupported op 'stablehlo.fft'"
+        "2:8: unsupported op 'stablehlo.fft' (--allow-opaque keeps it as an opaque call)"
     );
     assert_eq!(
         err(&format!(
@@ -375,7 +375,10 @@ fn opaque_ops_with_several_results_and_in_regions_round_trip() {
   }
   return %values, %indices, %0 : tensor<2xf32>, tensor<2xi32>, tensor<i32>
 }"#;
-    assert_eq!(err(src), "2:23: unsupported op 'chlo.top_k'");
+    assert_eq!(
+        err(src),
+        "2:23: unsupported op 'chlo.top_k' (--allow-opaque keeps it as an opaque call)"
+    );
     let options = ptir_mlir::ImportOptions { allow_opaque: true };
     let (p, source) = ptir_mlir::import_with(src, &options).unwrap();
     ptir_ir::verify(&p).unwrap();
@@ -595,5 +598,17 @@ fn an_op_after_the_terminator_is_refused() {
     assert_eq!(
         err(src),
         "3:8: `stablehlo.negate` after the block's terminator"
+    );
+}
+
+/// Valid MLIR whose custom syntax the reader does not know (JAX's `chlo.top_k(%x, k = 2)`)
+/// is refused naming the op, at the op, never as a syntax error.
+#[test]
+fn an_unknown_custom_syntax_names_its_op() {
+    let src = "func.func @main(%a: tensor<8xf32>) -> tensor<2xf32> {\n  %v, %i = chlo.top_k(%a, k = 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)\n  return %v : tensor<2xf32>\n}";
+    let e = err(src);
+    assert!(
+        e.starts_with("2:12: unsupported custom syntax of op 'chlo.top_k' (2:27:"),
+        "{e}"
     );
 }
