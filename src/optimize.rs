@@ -78,7 +78,14 @@ fn add_rule_files(set: &mut RuleSet, files: &[std::path::PathBuf]) -> Result<(),
             source,
         };
         let bytes = std::fs::read(path).map_err(io)?;
-        if ptir_rules::compiled::is_compiled(&bytes) {
+        // A `.ptrl` file, or one cut inside the magic, is a library, damaged if it does not
+        // load: never read as rule text (an empty one would have been zero rules).
+        let magic = &ptir_rules::compiled::MAGIC;
+        let cut_magic = !bytes.is_empty() && bytes.len() < magic.len() && magic.starts_with(&bytes);
+        if ptir_rules::compiled::is_compiled(&bytes)
+            || cut_magic
+            || path.extension().is_some_and(|e| e == "ptrl")
+        {
             set.add_compiled(&bytes).map_err(|source| Error::Library {
                 path: name.clone(),
                 source: Box::new(source),

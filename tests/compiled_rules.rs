@@ -143,6 +143,11 @@ fn damaged_truncated_and_stale_libraries_are_refused() {
         err.contains("corrupt compiled rule library: checksum"),
         "{err}"
     );
+    // An empty `.ptrl` and one cut inside its magic are damaged libraries, not rule text.
+    let err = refused(&dir, "empty.ptrl", b"");
+    assert!(err.contains("not a compiled rule library"), "{err}");
+    let err = refused(&dir, "cut.rules", &bytes[..5]);
+    assert!(err.contains("truncated compiled rule library"), "{err}");
     let mut newer = bytes.clone();
     newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let err = refused(&dir, "newer.ptrl", &newer);

@@ -289,6 +289,13 @@ fn with_header(payload: &[u8]) -> Vec<u8> {
 /// The payload of `bytes` after checking the header (magic, version, schema, length,
 /// checksum, in that order).
 fn payload(bytes: &[u8]) -> Result<&[u8], LibraryError> {
+    if !bytes.is_empty() && bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
+        // Cut inside the magic itself.
+        return Err(LibraryError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len() as u64,
+        });
+    }
     if !is_compiled(bytes) {
         return Err(LibraryError::NotALibrary);
     }
@@ -570,7 +577,7 @@ mod tests {
         for n in 0..bytes.len() {
             let err = load(&bytes[..n]).unwrap_err();
             let expected = match n {
-                0..8 => LibraryError::NotALibrary,
+                0 => LibraryError::NotALibrary,
                 _ if n < HEADER_LEN => LibraryError::Truncated {
                     expected: HEADER_LEN as u64,
                     found: n as u64,
