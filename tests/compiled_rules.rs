@@ -167,3 +167,20 @@ fn damaged_truncated_and_stale_libraries_are_refused() {
         "{err}"
     );
 }
+
+/// `compile-rules -o` to a path it cannot write says only the error, not "compiled ... into"
+/// first.
+#[test]
+fn an_unwritable_output_gets_only_the_error() {
+    let out = ptir_opt(
+        &["compile-rules", "rules", "-o", "/nonexistent-dir/lib.ptrl"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("compiled"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: /nonexistent-dir/lib.ptrl:"),
+        "{stderr}"
+    );
+}

@@ -98,6 +98,10 @@ impl From<FormatArg> for Format {
 /// `--input-format`, set once from the command line before any file is read.
 static INPUT_FORMAT: std::sync::OnceLock<Option<Format>> = std::sync::OnceLock::new();
 
+/// What to say on stderr once the output is written (and only then: `compile-rules` to an
+/// unwritable path says nothing but the error).
+static AFTER_WRITE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 /// How files are read (`--allow-opaque`), set once from the command line.
 static READ_OPTIONS: std::sync::OnceLock<ReadOptions> = std::sync::OnceLock::new();
 
@@ -967,7 +971,12 @@ fn main() -> ExitCode {
         }
     });
     match written {
-        Ok(()) => ExitCode::from(status),
+        Ok(()) => {
+            if let Some(message) = AFTER_WRITE.get() {
+                eprintln!("{message}");
+            }
+            ExitCode::from(status)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_status())
@@ -992,12 +1001,12 @@ fn compile_rules(files: &[std::path::PathBuf], output: Option<&str>) -> Result<V
         path: "compile-rules".into(),
         source,
     })?;
-    eprintln!(
+    let _ = AFTER_WRITE.set(format!(
         "compiled {} rule files into {} bytes{}",
         paths.len(),
         bytes.len(),
         output.map(|o| format!(" ({o})")).unwrap_or_default()
-    );
+    ));
     Ok(bytes)
 }
 
