@@ -230,6 +230,20 @@ const TRIL: &str = r#"module @jit_f {
   }
 }"#;
 
+/// Asserts that every function of the run saturated (`context` names the case); the number of
+/// functions.
+fn assert_saturated(report: &ptir::Report, context: &str) -> usize {
+    for run in &report.stops {
+        assert!(
+            matches!(run.run.stop, StopReason::Saturated),
+            "{context} @{}: {}",
+            run.function,
+            run.run
+        );
+    }
+    report.stops.len()
+}
+
 #[test]
 fn a_tril_mask_saturates_small_and_stays_computed() {
     for inline_calls in [false, true] {
@@ -240,14 +254,7 @@ fn a_tril_mask_saturates_small_and_stays_computed() {
         let (program, _) =
             ptir::format::read_source(TRIL, ptir::format::Format::Mlir, &options).unwrap();
         let out = ptir::optimize(&program, &Options::default()).unwrap();
-        for run in &out.report.stops {
-            assert!(
-                matches!(run.run.stop, StopReason::Saturated),
-                "@{}: {}",
-                run.function,
-                run.run
-            );
-        }
+        assert_saturated(&out.report, "tril");
         let nodes = out.report.egraph.map_or(0, |e| e.nodes);
         assert!(nodes <= 40, "{nodes} e-nodes\n{}", out.report);
         let text = ptir::ir::print(&out.program);
@@ -278,15 +285,7 @@ fn index_arithmetic_saturates_within_20_e_nodes_per_instruction() {
         };
         let program = generate(&cfg);
         let out = ptir::optimize(&program, &Options::default()).unwrap();
-        for run in &out.report.stops {
-            assert!(
-                matches!(run.run.stop, StopReason::Saturated),
-                "seed {seed} @{}: {}\n{program}",
-                run.function,
-                run.run
-            );
-            runs += 1;
-        }
+        runs += assert_saturated(&out.report, &format!("seed {seed}\n{program}"));
         let nodes = out.report.egraph.map_or(0, |e| e.nodes);
         let insts = program.num_insts().max(1);
         assert!(

@@ -73,9 +73,6 @@ SETTINGS = {
 # Fixed thresholds keep freed memory in the heap, so every module is timed without that noise.
 MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(4 << 30)}
 
-# Extra ratio on iree_check.TOLERANCE for bf16 results (compared in f32 here): bf16 / f32.
-BF16_SCALE = iree_check.TOLERANCE["bf16"][0] / iree_check.TOLERANCE["f32"][0]
-
 
 # ----------------------------------------------------------------------------------------
 # ptir-opt.
@@ -205,17 +202,13 @@ def compile_vmfb(src, out):
 
 def random_inputs(sig, seed):
     """Seeded inputs: iree_check's own (so `iree_check.py --seed S` sees the same ones) when it
-    knows every dtype; else the same recipe extended to bf16, unsigned and other integers."""
+    knows every dtype; else the same recipe extended to unsigned and other integers."""
     if all(dtype in iree_check.NUMPY for _, dtype in sig):
         return quiet(iree_check.random_inputs, sig, seed)
     rng = np.random.default_rng(seed)
     out = []
     for shape, dtype in sig:
-        if dtype == "bf16":
-            import ml_dtypes
-
-            out.append((rng.standard_normal(size=shape) * 0.5).astype(ml_dtypes.bfloat16))
-        elif dtype in iree_check.NUMPY and dtype.startswith("f"):
+        if dtype in iree_check.NUMPY and dtype.startswith(("f", "bf")):
             out.append((rng.standard_normal(size=shape) * 0.5).astype(iree_check.NUMPY[dtype]))
         elif dtype == "i1":
             out.append(rng.integers(0, 2, size=shape).astype(np.bool_))
@@ -227,24 +220,11 @@ def random_inputs(sig, seed):
     return out
 
 
-def agree(ref, cand, scale):
-    """Compares two result lists with iree_check.compare; bf16 results in f32, bf16 tolerance."""
-    if len(ref) != len(cand):
-        return [f"{len(ref)} results against {len(cand)}"]
-    problems = []
-    for i, (x, y) in enumerate(zip(ref, cand)):
-        s = scale
-        if x.dtype.name == "bfloat16" and y.dtype.name == "bfloat16":
-            x, y, s = x.astype(np.float32), y.astype(np.float32), scale * BF16_SCALE
-        problems += [p.replace("result 0", f"result {i}") for p in iree_check.compare([x], [y], s)]
-    return problems
-
-
 def check_agreement(ref, cand, sig, trials, seed, scale):
     """`None` if the two functions agree on `trials` seeded input sets, else the first problem."""
     for trial in range(trials):
         inputs = random_inputs(sig, seed + trial)
-        problems = agree(iree_check.call(ref, inputs), iree_check.call(cand, inputs), scale)
+        problems = iree_check.compare(iree_check.call(ref, inputs), iree_check.call(cand, inputs), scale)
         if problems:
             return f"MISMATCH (seed {seed + trial}): " + "; ".join(problems[:3])
     return None

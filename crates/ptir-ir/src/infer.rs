@@ -6,7 +6,7 @@
 //! type. It returns the result type or a message naming the rule that is broken.
 //! [`region_param_types`] gives the parameter types that each region of a region op must have.
 
-use crate::ops::{DotDims, Op, ReduceKind, RngDist, UnaryOp};
+use crate::ops::{DotDims, Op, ReduceKind, RngDist};
 use crate::program::Signature;
 use crate::types::{DType, Shape, TensorType, Type};
 
@@ -176,12 +176,7 @@ fn infer_unchecked<'a>(
         Op::Unary(u) => {
             arity(op, operands, 1)?;
             let t = tensor(operands[0], "operand")?;
-            let ok = match u {
-                UnaryOp::Not => !t.dtype.is_float(),
-                _ if !u.float_only() => t.dtype != DType::Bool,
-                _ => t.dtype.is_float(),
-            };
-            if !ok {
+            if !u.dtype_class().admits(t.dtype) {
                 return Err(format!("`{u}` is not defined on {}", t.dtype));
             }
             Ok(Inferred::Tensor(t))
@@ -714,7 +709,7 @@ mod tests {
             annotated: Some(&t(&[3])),
             ..Default::default()
         };
-        let r = infer_type(&Op::Unary(UnaryOp::Exp), &[&t(&[2])], &cx);
+        let r = infer_type(&Op::Unary(crate::ops::UnaryOp::Exp), &[&t(&[2])], &cx);
         assert!(r.unwrap_err().contains("does not match"));
     }
 

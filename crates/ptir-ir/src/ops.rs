@@ -93,12 +93,18 @@ keyword_enum! {
 }
 
 impl UnaryOp {
+    /// The element types the op is defined on.
+    pub fn dtype_class(self) -> DTypeClass {
+        match self {
+            UnaryOp::Not => DTypeClass::IntOrBool,
+            UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Square | UnaryOp::Sign => DTypeClass::Numeric,
+            _ => DTypeClass::Float,
+        }
+    }
+
     /// Is the op defined only on floats?
     pub fn float_only(self) -> bool {
-        !matches!(
-            self,
-            UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not | UnaryOp::Square | UnaryOp::Sign
-        )
+        self.dtype_class() == DTypeClass::Float
     }
 
     /// Is the op a transcendental function (priced as several FLOPs per element)?

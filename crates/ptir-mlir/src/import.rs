@@ -1029,15 +1029,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 // of -0.0s from +0.0 is +0.0, from -0.0 is -0.0). The sum from -0.0 is
                 // -(sum of -x from +0.0), exactly: negation commutes with rounding. Then any
                 // other init is added to it, and a -0.0 init is that sum itself.
-                let nx = self.emit_t(
-                    out,
-                    pos,
-                    Op::Unary(UnaryOp::Neg),
-                    std::slice::from_ref(&x),
-                    &x.1,
-                )?;
-                let m = self.emit_t(out, pos, reduce(ReduceKind::Sum), &[nx], ty)?;
-                let r = self.emit_t(out, pos, Op::Unary(UnaryOp::Neg), &[m], ty)?;
+                let r = self.flipped(out, pos, UnaryOp::Neg, reduce(ReduceKind::Sum), x, ty)?;
                 (r, init_is(Scalar::Float(-0.0)), BinaryOp::Add)
             }
             ("stablehlo.add", _) if d != DType::Bool => {
@@ -1058,21 +1050,11 @@ impl<'a, 's> FnLower<'a, 's> {
                 } else {
                     UnaryOp::Not
                 };
-                let nx = self.emit_t(out, pos, Op::Unary(flip), std::slice::from_ref(&x), &x.1)?;
-                let m = self.emit_t(out, pos, reduce(ReduceKind::Max), &[nx], ty)?;
-                let r = self.emit_t(out, pos, Op::Unary(flip), &[m], ty)?;
+                let r = self.flipped(out, pos, flip, reduce(ReduceKind::Max), x, ty)?;
                 (r, init_is(highest(d)), BinaryOp::Min)
             }
             ("stablehlo.and", DType::Bool) => {
-                let nx = self.emit_t(
-                    out,
-                    pos,
-                    Op::Unary(UnaryOp::Not),
-                    std::slice::from_ref(&x),
-                    &x.1,
-                )?;
-                let m = self.emit_t(out, pos, reduce(ReduceKind::Max), &[nx], ty)?;
-                let r = self.emit_t(out, pos, Op::Unary(UnaryOp::Not), &[m], ty)?;
+                let r = self.flipped(out, pos, UnaryOp::Not, reduce(ReduceKind::Max), x, ty)?;
                 (r, init_is(Scalar::Bool(true)), BinaryOp::And)
             }
             _ => {
@@ -1091,6 +1073,24 @@ impl<'a, 's> FnLower<'a, 's> {
         }
         let b = self.emit_t(out, pos, Op::Broadcast { dims: vec![] }, &[init], ty)?;
         self.emit_t(out, pos, Op::Binary(combine), &[result, b], ty)
+    }
+
+    /// `flip(reduce(flip(x)))`: a reduction PTIR does not have, through one it has and an
+    /// involution that exchanges them (min by max of negations, and by max of nots, a sum
+    /// from -0.0 by the negated sum of negations from +0.0).
+    fn flipped(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        flip: UnaryOp,
+        reduce: Op,
+        x: (ValueId, TensorType),
+        ty: &TensorType,
+    ) -> Result<(ValueId, TensorType)> {
+        let xt = x.1.clone();
+        let nx = self.emit_t(out, pos, Op::Unary(flip), &[x], &xt)?;
+        let m = self.emit_t(out, pos, reduce, &[nx], ty)?;
+        self.emit_t(out, pos, Op::Unary(flip), &[m], ty)
     }
 
     /// `gather` of the form `jnp.take(table, ids, axis=0)` lowers to.

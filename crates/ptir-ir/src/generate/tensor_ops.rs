@@ -15,11 +15,7 @@ const DOT_PLAN_TRIES: usize = 8;
 
 /// Is the unary op defined on this dtype?
 pub(super) fn unary_ok(u: UnaryOp, d: DType) -> bool {
-    match u {
-        UnaryOp::Not => !d.is_float(),
-        _ if !u.float_only() => d != DType::Bool,
-        _ => d.is_float(),
-    }
+    u.dtype_class().admits(d)
 }
 
 /// Is the binary op defined on this dtype?

@@ -366,15 +366,16 @@ fn list(types: &[Type]) -> String {
 }
 
 fn unary_class(u: UnaryOp) -> DClass {
-    match u {
-        UnaryOp::Not => DClass::IntOrBool,
-        UnaryOp::Neg | UnaryOp::Abs => DClass::NotBool,
-        _ => DClass::Float,
-    }
+    dclass(u.dtype_class())
 }
 
 fn binary_class(b: BinaryOp) -> DClass {
-    match b.dtype_class() {
+    dclass(b.dtype_class())
+}
+
+/// The example builder's class of the element types an op takes.
+fn dclass(c: ptir_ir::DTypeClass) -> DClass {
+    match c {
         ptir_ir::DTypeClass::IntOrBool => DClass::IntOrBool,
         ptir_ir::DTypeClass::Float => DClass::Float,
         ptir_ir::DTypeClass::Int => DClass::Is(ptir_ir::DType::I32),
