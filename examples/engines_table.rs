@@ -104,8 +104,8 @@ fn egraphs(programs: &[(String, Program)]) {
     println!("\n| stack | e-nodes | e-classes | saturation | stop | extract tree | extract greedy | extract exact (optimal) | tensor cost before -> after |");
     println!("|---|--:|--:|--:|---|--:|--:|--:|---|");
     let rules = ptir::load_rules(&Options::default()).expect("bundled rules load");
-    let model = ptir::Cost::Tensor.model(&rules);
     for (name, p) in programs.iter().filter(|(n, _)| n.starts_with("gpt2")) {
+        let model = ptir::Cost::Tensor.model(&rules, p);
         let Ok(mut lowered) = ptir::egraph::lower(p, "gpt2") else {
             continue;
         };

@@ -5,16 +5,19 @@ The measuring half of the calibrated cost model ("A cost model that predicts the
 calibrated on a real one"). Given StableHLO programs (``.mlir`` files or directories of them;
 ``.ptir`` files are read as they are), the script
 
-1. translates each with ``ptir-opt translate FILE --emit ptir`` (a file ptir-opt refuses is
-   skipped with a notice; ``--allow-opaque`` retries it keeping the unsupported ops opaque) and
-   collects every distinct op *signature*: the instruction with its value names replaced by
-   their types, ``op attrs : operand types -> result type``, e.g.
-   ``dot_general lhs_contract=[1] rhs_contract=[0] : f16[256,512], f16[512,512] -> f32[256,512]``.
-   Region ops (``cond``, ``while``, ``scan``) are not calibrated but their bodies are read, as
-   are the bodies of called functions; ``call``, ``tuple``, ``tuple_get``, ``constant`` and
-   ``rng`` are not calibrated;
-2. writes each signature as a one-op PTIR program whose operands are the function's parameters,
-   translates it to StableHLO (``ptir-opt translate X.ptir --emit mlir``) and compiles it with
+1. lists the distinct kernels of each with ``ptir-opt signatures FILE`` (a file ptir-opt
+   refuses is skipped with a notice; ``--allow-opaque`` retries it keeping the unsupported
+   ops opaque): every op *signature*, the instruction with its value names replaced by their
+   types, ``op attrs : operand types -> result type``, e.g.
+   ``dot_general lhs_contract=[1] rhs_contract=[0] : f16[256,512], f16[512,512] -> f32[256,512]``,
+   with the op's FLOPs and bytes, the default roofline's prediction and the one-op PTIR
+   program computing it. ptir-opt makes the signatures, so they are exactly the keys
+   ``--cost measured=FILE`` looks up. Region ops (``cond``, ``while``, ``scan``) are not
+   calibrated but their bodies are, as are the bodies of called functions; ``call``,
+   ``tuple``, ``tuple_get``, ``constant`` and ``rng`` are not calibrated. The kernels of each
+   program optimized with default options and with ``--fast-math`` are listed too (not with
+   ``--inputs-only``): those are the programs a measured model prices during extraction;
+2. writes each one-op PTIR program (its operands are the function's parameters), translates it to StableHLO (``ptir-opt translate X.ptir --emit mlir``) and compiles it with
    IREE (llvm-cpu, ``--iree-llvmcpu-target-cpu=host``, via ``scripts/iree_check.py``), two
    compilations at a time; compiled modules are cached in ``--cache`` under a hash of the
    signature, the StableHLO text, the IREE version and the CPU, so a second run only times;
@@ -27,9 +30,8 @@ calibrated on a real one"). Given StableHLO programs (``.mlir`` files or directo
 4. fits ``time_us ≈ call_overhead_us + kernel_overhead_us + max(flops / peak, bytes / bandwidth)``
    (least absolute deviations of log(time_us), by grid search: see ``fit_roofline``), writes
    the JSON cost table (``--out``) and prints a summary: signatures, time taken, the fit and
-   the Spearman rank correlation between the fitted roofline and the measured times (and,
-   for comparison, that of ptir-opt's current ``TensorCost``: FLOPs, and 0.25 per byte of a
-   layout op's result).
+   the Spearman rank correlation between the fitted roofline and the measured times (and
+   that of ptir-opt's default, unfitted roofline).
 
 The cost table (``format`` ``ptir-cost-table``, ``version`` 1)::
 
@@ -43,24 +45,24 @@ The cost table (``format`` ``ptir-cost-table``, ``version`` 1)::
      "fit": {"peak_gflops": ..., "bandwidth_gbs": ..., "kernel_overhead_us": ...,
              "method": "...", "n": ..., "spearman": ..., "median_abs_log2_error": ...},
      "ops": [{"signature": "...", "op": "dot_general", "time_us": 123.4, "median_us": 125.0,
-              "flops": ..., "bytes": ..., "count": 3}, ...],
+              "flops": ..., "bytes": ..., "predicted_us": ..., "count": 3}, ...],
      "failures": [{"signature": "...", "op": "...", "stage": "ptir-opt|iree-compile|iree-run",
                    "error": "..."}, ...],
      "sources": {"read": [...], "skipped": {"file": "reason"}}}
 
 ``time_us`` is the minimum wall time of one call of the one-op module, the runtime's call
-overhead included (subtract ``call_overhead_us`` for the op's own time). ``flops`` are
-ptir-opt's analytical estimates (``dot_general`` 2·M·N·K; elementwise ops, compares, selects,
-casts and iotas one per element, transcendental ones and ``pow`` 4 per element as in
-``UnaryOp::is_transcendental``; reductions one per input element; layout ops none); ``bytes``
-are the operands' bytes plus the result's (f16/bf16 2, f32/i32 4, f64/i64 8, bool 1). ``ops``
-is sorted by signature, so two runs differ only in their timings. ``count`` is how many times
-the signature occurs in the programs read; ``median_us`` is the median of the timed calls (its
-distance from ``time_us`` shows the noise). In ``fit``, ``n`` is the number of ops fitted,
-``spearman`` the rank correlation of the fitted prediction with ``time_us`` and
-``median_abs_log2_error`` the median of |log2(predicted / measured)| (0.2: a typical op is
-predicted within 15%). ``failures`` lists the signatures whose one-op module ptir-opt could
-not translate (``ptir-opt``), IREE could not compile (``iree-compile``) or run
+overhead included (subtract ``call_overhead_us`` for the op's own time). ``flops`` and
+``bytes`` are ptir-opt's (``ptir_rules::cost::op_work``: ``dot_general`` 2·M·N·K, reductions
+one per input element, elementwise ops one per element and transcendental ones 4, layout ops
+none; bytes read and written, a ``reshape`` none and a slice only its block);
+``predicted_us`` is the default roofline's time of the op as its own kernel (``Machine::
+REFERENCE``). ``ops`` is sorted by signature, so two runs differ only in their timings.
+``count`` is how many times the signature occurs in the programs read; ``median_us`` is the
+median of the timed calls (its distance from ``time_us`` shows the noise). In ``fit``, ``n``
+is the number of ops fitted, ``spearman`` the rank correlation of the fitted prediction with
+``time_us`` and ``median_abs_log2_error`` the median of |log2(predicted / measured)| (0.2: a
+typical op is predicted within 15%). ``failures`` lists the signatures whose one-op module
+ptir-opt could not translate (``ptir-opt``), IREE could not compile (``iree-compile``) or run
 (``iree-run``), with the first line of the error. The file has one line per op.
 
 Usage (with the project's venv, ``scripts/requirements.txt``)::
@@ -79,14 +81,12 @@ import importlib.metadata
 import json
 import math
 import os
-import re
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,183 +100,6 @@ import bench_zoo  # noqa: E402  (MALLOC_ENV, local-sync, random inputs, snapshot
 
 DEFAULT_INPUTS = [os.path.join(ROOT, "corpus", "zoo"), os.path.join(ROOT, "corpus", "mlir")]
 DEFAULT_CACHE = ".ptir-calibration-cache"
-
-# Ops that are not calibrated: regions (their bodies are), calls (their callees are), tuples,
-# constants and rng.
-SKIPPED_OPS = {"cond", "while", "scan", "call", "tuple", "tuple_get", "constant", "rng"}
-
-# Unary ops that are not transcendental (crates/ptir-ir/src/ops.rs, UnaryOp::is_transcendental):
-# every other unary op is, and so is the binary `pow` (crates/ptir-rules/src/cost.rs).
-UNARY_OPS = {"neg", "exp", "log", "sqrt", "rsqrt", "tanh", "erf", "abs", "logistic", "not",
-             "square", "sin", "cos", "tan", "erfc", "log1p", "expm1", "cbrt", "floor", "ceil",
-             "round", "round_afz", "sign"}
-CHEAP_UNARY = {"neg", "abs", "not", "square", "sign", "floor", "ceil", "round", "round_afz"}
-TRANSCENDENTAL = (UNARY_OPS - CHEAP_UNARY) | {"pow"}
-TRANSCENDENTAL_FLOPS = 4
-REDUCTIONS = {"reduce_sum", "reduce_max"}
-LAYOUT_OPS = {"reshape", "transpose", "broadcast", "slice", "concat", "take"}
-
-DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8, "i64": 8, "bool": 1}
-
-COMPILE_FLAGS = "llvm-cpu --iree-llvmcpu-target-cpu=host"  # what iree_check.compile_module uses
-
-
-# ----------------------------------------------------------------------------------------
-# PTIR text: types, instructions, signatures.
-# ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TensorType:
-    """A PTIR tensor type such as ``f32[256,512]`` (``f32[]`` is a scalar)."""
-
-    dtype: str
-    dims: tuple
-
-    @staticmethod
-    def parse(text):
-        """The tensor type in `text`, or None for a tuple or anything else."""
-        m = re.fullmatch(r"\s*([a-z][a-z0-9]*)\[([0-9,\s]*)\]\s*", text)
-        if not m:
-            return None
-        dims = tuple(int(d) for d in m.group(2).split(",") if d.strip())
-        return TensorType(m.group(1), dims)
-
-    def __str__(self):
-        return f"{self.dtype}[{','.join(map(str, self.dims))}]"
-
-    def elements(self):
-        return math.prod(self.dims)
-
-    def nbytes(self):
-        return self.elements() * DTYPE_BYTES.get(self.dtype, 4)
-
-
-@dataclass(frozen=True)
-class Signature:
-    """One op applied to operands of given types: what a one-op module computes."""
-
-    op: str
-    attrs: str
-    operands: tuple  # of TensorType
-    result: TensorType
-
-    def key(self):
-        """``op attrs : operand types -> result type`` (the cost table's ``signature``)."""
-        head = f"{self.op} {self.attrs}".rstrip()
-        args = ", ".join(map(str, self.operands))
-        return f"{head} : {args} -> {self.result}" if args else f"{head} : -> {self.result}"
-
-    def program(self):
-        """The one-op PTIR program: the operands are the parameters of ``@main``."""
-        params = ", ".join(f"%{i}: {t}" for i, t in enumerate(self.operands))
-        args = ", ".join(f"%{i}" for i in range(len(self.operands)))
-        body = " ".join(p for p in (self.op, args, self.attrs) if p)
-        return (f"func @main({params}) -> ({self.result}) {{\n"
-                f"  %r = {body} : {self.result}\n  return %r\n}}\n")
-
-    def digest(self):
-        return hashlib.sha256(self.key().encode()).hexdigest()[:16]
-
-
-FUNC_RE = re.compile(r"^\s*func\s+@[\w.$-]+\((.*)\)\s*->")
-BLOCK_RE = re.compile(r"^\s*\^\((.*)\)\s*:\s*$")
-INSTR_RE = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*([a-z_][a-z0-9_]*)\b(.*)$")
-PARAM_RE = re.compile(r"(%[\w.$-]+)\s*:\s*([a-z][a-z0-9]*\[[0-9,\s]*\])")
-OPERANDS_RE = re.compile(r"^\s*((?:%[\w.$-]+)(?:\s*,\s*%[\w.$-]+)*)?\s*(.*)$")
-
-
-def parse_instruction(line, types):
-    """(value name, Signature or None) of an instruction line; records its result type.
-
-    Returns None for a line that is not an instruction. The Signature is None for ops that are
-    not calibrated and for instructions whose operand types are not all known tensors.
-    """
-    m = INSTR_RE.match(line)
-    if not m:
-        return None
-    name, op, rest = m.groups()
-    if rest.rstrip().endswith("{"):  # a region op: its result is a tuple
-        return name, None
-    lhs, sep, ty = rest.rpartition(" : ")
-    result = TensorType.parse(ty) if sep else None
-    if result is None:
-        return name, None
-    types[name] = result  # constants, calls, tuple_gets too: later operands need their types
-    if op in SKIPPED_OPS:
-        return name, None
-    operands_text, attrs = OPERANDS_RE.match(lhs).groups()
-    names = [v.strip() for v in operands_text.split(",")] if operands_text else []
-    operands = tuple(types.get(v) for v in names)
-    if any(t is None for t in operands):
-        return name, None
-    return name, Signature(op, " ".join(attrs.split()), operands, result)
-
-
-def signatures_of(ptir_text):
-    """Counter of the Signatures of every calibrated instruction of a PTIR program.
-
-    Value names are scoped by function; block parameters of regions and function parameters
-    give their types, instruction results theirs.
-    """
-    found = Counter()
-    types = {}
-    for line in ptir_text.splitlines():
-        line = line.split("//", 1)[0]
-        func = FUNC_RE.match(line)
-        if func:
-            types = dict(PARAM_RE.findall(func.group(1)))
-            types = {k: TensorType.parse(v) for k, v in types.items()}
-            continue
-        block = BLOCK_RE.match(line)
-        if block:
-            types.update({k: TensorType.parse(v) for k, v in PARAM_RE.findall(block.group(1))})
-            continue
-        parsed = parse_instruction(line, types)
-        if parsed and parsed[1] is not None:
-            found[parsed[1]] += 1
-    return found
-
-
-# ----------------------------------------------------------------------------------------
-# Analytical FLOPs and bytes.
-# ----------------------------------------------------------------------------------------
-
-
-def list_attr(attrs, name):
-    """The integer list attribute `name=[...]` of an attribute string ([] if absent)."""
-    m = re.search(rf"\b{name}=\[([0-9,\s]*)\]", attrs)
-    return [int(x) for x in m.group(1).split(",") if x.strip()] if m else []
-
-
-def flops(sig):
-    """Analytical FLOPs of a signature, as ptir-opt's TensorCost counts them."""
-    n = sig.result.elements()
-    if sig.op == "dot_general":
-        lhs = sig.operands[0].dims
-        return 2 * n * math.prod(lhs[i] for i in list_attr(sig.attrs, "lhs_contract"))
-    if sig.op in TRANSCENDENTAL:
-        return TRANSCENDENTAL_FLOPS * n
-    if sig.op in REDUCTIONS:
-        return sig.operands[0].elements()
-    if sig.op in LAYOUT_OPS:
-        return 0
-    return n  # other unary, binary, compare, select, cast, iota
-
-
-def nbytes(sig):
-    """Bytes read and written: every operand once, the result once."""
-    return sum(t.nbytes() for t in sig.operands) + sig.result.nbytes()
-
-
-def tensor_cost(sig):
-    """ptir-opt's current TensorCost of the op (FLOPs, layout ops 0.25 per result byte)."""
-    if sig.op == "reshape":
-        return 0.0
-    if sig.op in LAYOUT_OPS:
-        return 0.25 * sig.result.nbytes()
-    return float(flops(sig))
-
 
 # ----------------------------------------------------------------------------------------
 # Reading the programs.
@@ -296,30 +119,66 @@ def input_files(paths):
     return files
 
 
-def to_ptir(binary, path, allow_opaque):
-    """(PTIR text, None) of a program, or (None, the first line of ptir-opt's refusal)."""
-    if path.endswith(".ptir"):
-        return open(path).read(), None
-    cmd = [binary, "translate", path, "--emit", "ptir"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0 and allow_opaque:
-        r = subprocess.run(cmd + ["--allow-opaque"], capture_output=True, text=True)
+# What the optimizer makes of each program, whose kernels are calibrated too: a measured
+# model is asked to price the programs extraction may choose, not only the input.
+OPTIMIZED_SETTINGS = {"default": [], "fast-math": ["--fast-math"]}
+
+
+def run_signatures(binary, path, extra):
+    """The kernel dicts of ``ptir-opt signatures path``, or raises RuntimeError(first line)."""
+    r = subprocess.run([binary, "signatures", path] + extra, capture_output=True, text=True)
     if r.returncode != 0:
-        return None, bench_zoo.first_line(r.stderr or r.stdout).replace(ROOT + os.sep, "")
-    return r.stdout, None
+        raise RuntimeError(bench_zoo.first_line(r.stderr or r.stdout).replace(ROOT + os.sep, ""))
+    return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
 
 
-def collect(binary, files, allow_opaque):
-    """Counter of Signatures over the files, the files read and {file: reason} skipped."""
-    found, read, skipped = Counter(), [], {}
+def kernels_of(binary, path, allow_opaque, optimized, tmp):
+    """(list of kernel dicts, None) of a program, or (None, the first line of ptir-opt's refusal).
+
+    Each dict is a line of ``ptir-opt signatures``: signature, op, flops, bytes, fusion,
+    count, predicted_us (the default roofline's time of the op as its own kernel) and program
+    (the one-op PTIR program computing it). With `optimized`, the kernels of the program
+    optimized under each of OPTIMIZED_SETTINGS are added (a setting that fails adds none).
+    """
+    extra = []
+    try:
+        kernels = run_signatures(binary, path, extra)
+    except RuntimeError as e:
+        if not allow_opaque:
+            return None, str(e)
+        extra = ["--allow-opaque"]
+        try:
+            kernels = run_signatures(binary, path, extra)
+        except RuntimeError as e2:
+            return None, str(e2)
+    for name, flags in OPTIMIZED_SETTINGS.items() if optimized else ():
+        out = os.path.join(tmp, f"optimized-{name}.ptir")
+        r = subprocess.run([binary, path, "--emit", "ptir", "-o", out] + extra + flags,
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            try:
+                kernels += run_signatures(binary, out, [])
+            except RuntimeError:
+                pass
+    return kernels, None
+
+
+def collect(binary, files, allow_opaque, optimized, tmp):
+    """{signature: kernel dict (count summed over the files)}, the files read and
+    {file: reason} skipped."""
+    found, read, skipped = {}, [], {}
     for path in files:
-        text, error = to_ptir(binary, path, allow_opaque)
+        kernels, error = kernels_of(binary, path, allow_opaque, optimized, tmp)
         rel = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
-        if text is None:
+        if kernels is None:
             print(f"skipped {rel}: {error}", file=sys.stderr)
             skipped[rel] = error
             continue
-        found.update(signatures_of(text))
+        for k in kernels:
+            if k["signature"] in found:
+                found[k["signature"]]["count"] += k["count"]
+            else:
+                found[k["signature"]] = k
         read.append(rel)
     return found, read, skipped
 
@@ -583,15 +442,15 @@ def op_rows(sigs, modules, times):
     by_key = {m.key: m for m in modules}
     ops, failures = [], []
     for key in sorted(sigs):
-        sig, count = sigs[key]
+        k = sigs[key]
         mod, line = by_key[key], times.get(key, {})
         if mod.error or "error" in line:
             stage = mod.stage or "iree-run"
-            failures.append({"signature": key, "op": sig.op, "stage": stage, "error": mod.error or line["error"]})
+            failures.append({"signature": key, "op": k["op"], "stage": stage, "error": mod.error or line["error"]})
             continue
-        ops.append({"signature": key, "op": sig.op, "time_us": round(line["time_us"], 3),
-                    "median_us": round(line["median_us"], 3), "flops": flops(sig),
-                    "bytes": nbytes(sig), "count": count})
+        ops.append({"signature": key, "op": k["op"], "time_us": round(line["time_us"], 3),
+                    "median_us": round(line["median_us"], 3), "flops": k["flops"],
+                    "bytes": k["bytes"], "predicted_us": k["predicted_us"], "count": k["count"]})
     return ops, failures
 
 
@@ -631,13 +490,12 @@ def summary(tab, sigs, elapsed, build_s, time_s, cached):
              f"timing {time_s:.1f} s)",
              f"call overhead: {tab['call_overhead_us']:.2f} us"]
     if fit:
-        by_key = {k: s for k, (s, _) in sigs.items()}
-        tc = spearman([tensor_cost(by_key[o["signature"]]) for o in ops], [o["time_us"] for o in ops])
+        default = spearman([o["predicted_us"] for o in ops], [o["time_us"] for o in ops])
         lines += [f"fit: peak {fit['peak_gflops']} GFLOP/s, bandwidth {fit['bandwidth_gbs']} GB/s, "
                   f"kernel overhead {fit['kernel_overhead_us']} us (median |log2 error| "
                   f"{fit['median_abs_log2_error']})",
                   f"Spearman(fitted roofline, measured) = {fit['spearman']:.3f} over {fit['n']} ops "
-                  f"(ptir-opt's TensorCost: {tc:.3f})"]
+                  f"(ptir-opt's default roofline, unfitted: {default:.3f})"]
     lines += [f"FAILED [{f['stage']}] {f['signature']}: {f['error']}" for f in tab["failures"]]
     return lines
 
@@ -657,6 +515,9 @@ def parse_args(argv):
     ap.add_argument("--ptir-opt", default=bench_zoo.DEFAULT_PTIR_OPT, help="the ptir-opt binary")
     ap.add_argument("--allow-opaque", action="store_true",
                     help="read programs ptir-opt refuses with --allow-opaque (their supported ops only)")
+    ap.add_argument("--inputs-only", action="store_true",
+                    help="calibrate the programs' own kernels only, not those of their optimized forms "
+                         "(default and --fast-math), which a measured model also prices")
     ap.add_argument("--warmup", type=int, default=3, help="untimed calls per module (default 3)")
     ap.add_argument("--calls", type=int, default=20, help="timed calls per module; the minimum is kept (default 20)")
     ap.add_argument("--jobs", type=int, default=2, help="parallel compilations (default 2)")
@@ -679,10 +540,11 @@ def main(argv=None):
     salt = f"iree {iree_version}; {cpu_model()}; {COMPILE_FLAGS}"
     with tempfile.TemporaryDirectory(prefix="ptir_calibrate_") as tmp:
         binary, info = bench_zoo.snapshot_binary(args.ptir_opt, tmp, args.wait_binary)
-        found, read, skipped = collect(binary, input_files(args.inputs or DEFAULT_INPUTS), args.allow_opaque)
-        sigs = {s.key(): (s, n) for s, n in found.items()}
+        found, read, skipped = collect(binary, input_files(args.inputs or DEFAULT_INPUTS), args.allow_opaque,
+                                       not args.inputs_only, tmp)
+        sigs = found
         jobs = [(IDENTITY_KEY, "identity", IDENTITY_PROGRAM)]
-        jobs += [(k, s.op, s.program()) for k, (s, _) in sorted(sigs.items())]
+        jobs += [(key, k["op"], k["program"]) for key, k in sorted(sigs.items())]
         print(f"{len(sigs)} signatures; compiling ({args.jobs} at a time) ...", file=sys.stderr)
         modules = build_all(jobs, binary, args.cache, salt, args.jobs)
         build_s = time.perf_counter() - start

@@ -9,7 +9,7 @@ use std::fmt;
 
 /// The result of [`compare_cost_models`]: one row per (model, extractor) pair.
 #[derive(Clone, Debug)]
-pub struct CostTable {
+pub struct CostComparison {
     /// The rows, in the order the pairs were given.
     pub rows: Vec<Comparison>,
     /// The input's cost under each model.
@@ -25,7 +25,7 @@ pub struct ModelCost {
     pub cost: f64,
 }
 
-impl fmt::Display for CostTable {
+impl fmt::Display for CostComparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:<10} {:<10}", "model", "extractor")?;
         for c in &self.input_costs {
@@ -73,10 +73,13 @@ pub fn compare_cost_models(
     program: &Program,
     options: &Options,
     pairs: &[(Cost, ExtractorKind)],
-) -> Result<CostTable, Error> {
+) -> Result<CostComparison, Error> {
     ptir_ir::verify(program)?;
     let (rules, _) = load_rules(options)?.renaming_externs_for(program);
-    let models: Vec<_> = pairs.iter().map(|(c, k)| (c.model(&rules), *k)).collect();
+    let models: Vec<_> = pairs
+        .iter()
+        .map(|(c, k)| (c.model(&rules, program), *k))
+        .collect();
     let rows = ptir_egraph::compare(program, &rules, &options.saturation_limits(), &models)?;
     let mut input_costs: Vec<ModelCost> = Vec::new();
     for (m, _) in &models {
@@ -87,5 +90,5 @@ pub fn compare_cost_models(
             });
         }
     }
-    Ok(CostTable { rows, input_costs })
+    Ok(CostComparison { rows, input_costs })
 }

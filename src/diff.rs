@@ -23,6 +23,7 @@
 //! `neg(t)` is used elsewhere). For it (and for chaos extraction) the costs are reported but not
 //! compared, and the report says so ([`DiffReport::cost_unchecked`]).
 
+use ptir_rules::cost::format_cost;
 use crate::equivalence::{Divergence, Trial};
 use crate::optimize::optimize;
 use crate::options::{Engine, Options};
@@ -182,8 +183,14 @@ impl fmt::Display for DiffReport {
         } = self.costs;
         writeln!(
             f,
-            "{} instructions, {} trials ({} runs skipped: the input fails), cost ({}): input {i}, greedy {g}, eqsat {s}",
-            self.insts, self.trials, self.skipped, self.cost_model
+            "{} instructions, {} trials ({} runs skipped: the input fails), cost ({}): input {}, greedy {}, eqsat {}",
+            self.insts,
+            self.trials,
+            self.skipped,
+            self.cost_model,
+            format_cost(i),
+            format_cost(g),
+            format_cost(s)
         )?;
         if let Some(why) = self.cost_unchecked {
             writeln!(f, "cost not compared: {why}")?;

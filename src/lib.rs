@@ -37,7 +37,7 @@ mod options;
 mod report;
 mod run;
 
-pub use compare::{compare_cost_models, CostTable, ModelCost};
+pub use compare::{compare_cost_models, CostComparison, ModelCost};
 pub use diff::{
     diff, diff_batch, optimize_batch, time_limit_bound, DiffCosts, DiffReport, DiffRules, Mismatch,
     Overshoot, DIFF_TRIALS, DIFF_WHILE_FUEL,
@@ -59,6 +59,7 @@ pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
+pub use ptir_rules::cost;
 pub use report::{
     Conversion, EGraphSize, FunctionExplanation, FunctionRun, FunctionText, InstCounts,
     IrAfterPass, OpExplanation, Phase, Report, RuleCount, SkippedRule, StepLog,

@@ -208,7 +208,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
     let (rules, renamed) = load_rules(options)?.renaming_externs_for(&input);
-    let model = options.cost.model(&rules);
+    let model = options.cost.model(&rules, &input);
     let mut report = Report {
         engine: options
             .pipeline
@@ -311,6 +311,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     }
     report.explanations = explanations;
     report.cost_after = program_cost(&program, model.as_ref());
+    report.notes.extend(model.notes());
     report.instructions.after = program.num_insts();
     if let (Some(seeds), Some(input)) = (options.validate, &input) {
         let t = Instant::now();

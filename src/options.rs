@@ -4,7 +4,8 @@ use crate::run::ExternImpls;
 use ptir_egraph::{ExtractorKind, Scheduler};
 use ptir_egraph::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
 use ptir_greedy::GreedyConfig;
-use ptir_rules::cost::{CostModel, OpCount, TensorCost};
+use ptir_ir::Program;
+use ptir_rules::cost::{CostModel, CostTable, OpCount, Roofline, TensorCost};
 use ptir_rules::{Deadline, Registry, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
@@ -90,13 +91,19 @@ impl Limits {
 }
 
 /// A cost model by name, or a user's.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub enum Cost {
     /// One per instruction ([`OpCount`]).
     Ops,
-    /// FLOPs and bytes from the shapes ([`TensorCost`]), with the rule set's fused extern
-    /// costs.
+    /// FLOPs and bytes from the shapes ([`TensorCost`]), unit-free, with the rule set's
+    /// fused extern costs.
     Tensor,
+    /// Predicted microseconds on a runtime that fuses ([`Roofline`]): the default.
+    #[default]
+    Roofline,
+    /// The roofline with kernels measured on a real runtime ([`Roofline::measured`]; the
+    /// table from `scripts/calibrate.py`, read with [`CostTable::read`]).
+    Measured(Arc<CostTable>),
     /// A user-supplied model.
     Custom(Arc<dyn CostModel>),
 }
@@ -106,24 +113,36 @@ impl fmt::Debug for Cost {
         match self {
             Cost::Ops => f.write_str("Ops"),
             Cost::Tensor => f.write_str("Tensor"),
+            Cost::Roofline => f.write_str("Roofline"),
+            Cost::Measured(t) => write!(f, "Measured({})", t.file),
             Cost::Custom(m) => write!(f, "Custom({})", m.name()),
         }
     }
 }
 
 impl Cost {
-    /// The model, with the extern costs declared by `rules` for the tensor model.
-    pub fn model(&self, rules: &RuleSet) -> Arc<dyn CostModel> {
+    /// The model for optimizing `program` with `rules`: the tensor and roofline models take
+    /// the extern costs `rules` declare, the roofline the functions `program` defines.
+    pub fn model(&self, rules: &RuleSet, program: &Program) -> Arc<dyn CostModel> {
+        let extern_costs = || {
+            rules
+                .externs()
+                .iter()
+                .map(|(k, e)| (k.clone(), e.cost))
+                .collect()
+        };
+        let roofline = |mut r: Roofline| {
+            r.extern_flops = extern_costs();
+            Arc::new(r.for_program(program))
+        };
         match self {
             Cost::Ops => Arc::new(OpCount),
             Cost::Tensor => Arc::new(TensorCost {
-                extern_costs: rules
-                    .externs()
-                    .iter()
-                    .map(|(k, e)| (k.clone(), e.cost))
-                    .collect(),
+                extern_costs: extern_costs(),
                 ..TensorCost::default()
             }),
+            Cost::Roofline => roofline(Roofline::default()),
+            Cost::Measured(table) => roofline(Roofline::measured(table.clone())),
             Cost::Custom(m) => m.clone(),
         }
     }
@@ -151,7 +170,7 @@ impl RuleText {
 /// Everything [`crate::optimize`] needs to know.
 ///
 /// `Options::default()` is: equality saturation, the bundled rules without `fast-math`,
-/// default limits, the tensor cost model, the DAG-aware greedy extractor (the output program
+/// default limits, the roofline cost model, the DAG-aware greedy extractor (the output program
 /// computes each value once, so its cost is the DAG cost of the choice; the tree extractor
 /// pays a shared value once per use and cannot see that sharing a value is cheaper).
 #[derive(Clone, Debug)]
@@ -244,7 +263,7 @@ impl Default for Options {
             disable: Vec::new(),
             fast_math: false,
             limits: Limits::default(),
-            cost: Cost::Tensor,
+            cost: Cost::Roofline,
             scheduler: Scheduler::default(),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,

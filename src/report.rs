@@ -2,6 +2,7 @@
 //! JSON (serde; what `ptir-opt --report-json` writes), with, when asked for, where each op of
 //! the output came from ([`FunctionExplanation`], `--explain`).
 
+use ptir_rules::cost::format_cost;
 use ptir_ir::Program;
 use ptir_rules::RunSummary;
 use serde::Serialize;
@@ -302,7 +303,10 @@ impl fmt::Display for Report {
         writeln!(
             f,
             "cost ({}): {} -> {} ({:.3}x)",
-            self.cost_model, self.cost_before, self.cost_after, ratio
+            self.cost_model,
+            format_cost(self.cost_before),
+            format_cost(self.cost_after),
+            ratio
         )?;
         if let Some(EGraphSize { nodes, classes }) = self.egraph {
             writeln!(f, "e-graph: {nodes} e-nodes, {classes} e-classes")?;

@@ -57,7 +57,7 @@ fn optimizing_prints_a_verified_program_and_the_report() {
     let report = text(&out.stderr);
     for line in [
         "engine: eqsat",
-        "cost (tensor): ",
+        "cost (roofline): ",
         "e-graph: ",
         "rules fired:",
     ] {
@@ -91,7 +91,7 @@ fn compare_prints_a_row_per_model_and_extractor() {
 
 #[test]
 fn diff_on_a_file_and_on_random_programs() {
-    let out = ptir_opt(&["diff", "corpus/matrix_chain.ptir"], "");
+    let out = ptir_opt(&["diff", "corpus/matrix_chain.ptir", "--cost", "tensor"], "");
     assert!(
         out.status.success(),
         "{}{}",
@@ -144,6 +144,8 @@ fn run_reads_inputs_and_json_report_and_egraph_dump_are_written() {
     let out = ptir_opt(
         &[
             "corpus/softmax.ptir",
+            "--cost",
+            "tensor",
             "--report-json",
             "--dump-egraph",
             dump.to_str().unwrap(),

@@ -189,7 +189,10 @@ fn diff_holds_saturation_to_greedy_cost_only_with_the_exact_extractor() {
     // program 150725 at size 15, which cost 88 against 80).
     let shared = "func @f(%x: f64[2,4]) -> (f64[2,4], f64[2,4]) {\n  %t = tanh %x : f64[2,4]\n  \
         %n = neg %t : f64[2,4]\n  %m = min %n, %x : f64[2,4]\n  %p = mul %x, %n : f64[2,4]\n  return %m, %p\n}\n";
-    let out = ptir_opt(&["diff", "-", "--extractor", "tree"], shared);
+    let out = ptir_opt(
+        &["diff", "-", "--extractor", "tree", "--cost", "tensor"],
+        shared,
+    );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("greedy 56, eqsat 64"), "{stdout}");
@@ -198,7 +201,10 @@ fn diff_holds_saturation_to_greedy_cost_only_with_the_exact_extractor() {
         "{stdout}"
     );
     for extractor in ["greedy", "exact"] {
-        let out = ptir_opt(&["diff", "-", "--extractor", extractor], shared);
+        let out = ptir_opt(
+            &["diff", "-", "--extractor", extractor, "--cost", "tensor"],
+            shared,
+        );
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{stdout}");
         assert!(stdout.contains("greedy 56, eqsat 56"), "{stdout}");

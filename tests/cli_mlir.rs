@@ -44,13 +44,19 @@ fn optimizing_mlir_emits_mlir_with_extern_bodies_or_custom_calls() {
     let out = dir.join("softmax.opt.mlir");
     let out_s = out.to_string_lossy().into_owned();
     assert_eq!(
-        stdout_ok(&["corpus/mlir/softmax.mlir", "-o", &out_s], ""),
+        stdout_ok(
+            &["corpus/mlir/softmax.mlir", "--cost", "tensor", "-o", &out_s],
+            ""
+        ),
         ""
     );
     let text = std::fs::read_to_string(&out).expect("-o wrote the file");
     assert!(text.contains("func.call @softmax_fused(%arg0)"), "{text}");
     assert!(text.contains("func.func private @softmax_fused("), "{text}");
-    let kept = stdout_ok(&["corpus/mlir/softmax.mlir", "--custom-calls"], "");
+    let kept = stdout_ok(
+        &["corpus/mlir/softmax.mlir", "--cost", "tensor", "--custom-calls"],
+        "",
+    );
     assert!(
         kept.contains("stablehlo.custom_call @softmax_fused(%arg0)"),
         "{kept}"

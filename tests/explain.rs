@@ -26,6 +26,7 @@ fn explained(src: &str, engine: Engine) -> (ptir::Optimized, Vec<FunctionExplana
     let options = Options {
         engine,
         explain: true,
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     };
     let out = ptir::optimize(&p, &options).expect("it optimizes");
@@ -97,6 +98,7 @@ fn folds_are_steps_and_chains_compose_across_passes() {
     let options = Options {
         pipeline: Some("canonicalize,eqsat".into()),
         explain: true,
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     };
     let out = ptir::optimize(&p, &options).expect("it optimizes");
@@ -125,6 +127,7 @@ fn without_explain_the_report_has_no_explanations() {
     for engine in ENGINES {
         let options = Options {
             engine,
+            cost: ptir::Cost::Tensor,
             ..Options::default()
         };
         let out = ptir::optimize(&p, &options).expect("it optimizes");
@@ -277,6 +280,7 @@ fn outlining_is_a_step() {
     let options = Options {
         outline: true,
         explain: true,
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     };
     let out = ptir::optimize(&p, &options).expect("it optimizes");

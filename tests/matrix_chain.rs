@@ -51,10 +51,14 @@ fn optimize(program: &Program, options: &Options) -> (u64, StopReason) {
 }
 
 #[test]
-fn matrix_chain_of_20_reaches_the_optimum_with_default_options() {
+fn matrix_chain_of_20_reaches_the_optimum_under_the_tensor_model() {
+    let options = Options {
+        cost: ptir::Cost::Tensor,
+        ..Options::default()
+    };
     for seed in [1, 2] {
         let (program, dims) = chain(20, seed);
-        let (cost, stop) = optimize(&program, &Options::default());
+        let (cost, stop) = optimize(&program, &options);
         assert_eq!(cost, optimal_multiply_adds(&dims), "seed {seed}: {stop}");
     }
 }
@@ -67,6 +71,7 @@ fn backoff_bans_are_waited_out_before_the_run_saturates() {
     let (program, dims) = chain(20, 1);
     let options = Options {
         scheduler: Scheduler::Backoff,
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     };
     let out = ptir::optimize(&program, &options).expect("the chain optimizes");

@@ -23,6 +23,7 @@ fn user_rules(engine: Engine, path: PathBuf) -> Options {
         engine,
         bundled_rules: false,
         rule_files: vec![path],
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     }
 }
@@ -63,6 +64,7 @@ fn with_rules(engine: Engine, path: &Path) -> Options {
     Options {
         engine,
         rule_files: vec![path.to_path_buf()],
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     }
 }
@@ -125,6 +127,7 @@ fn an_enable_or_disable_name_matching_nothing_is_an_error() {
                 engine,
                 enable: enable.iter().map(|s| s.to_string()).collect(),
                 disable: disable.iter().map(|s| s.to_string()).collect(),
+                cost: ptir::Cost::Tensor,
                 ..Options::default()
             };
             let err = ptir::optimize(&program, &options).expect_err("an unknown name");
@@ -139,6 +142,7 @@ fn an_enable_or_disable_name_matching_nothing_is_an_error() {
         let options = Options {
             engine,
             enable: vec!["canonicalize".into(), "mul-one".into()],
+            cost: ptir::Cost::Tensor,
             ..Options::default()
         };
         ptir::optimize(&program, &options).expect("known names");
@@ -157,6 +161,7 @@ fn fast_math_reaches_both_engines() {
             &program,
             &Options {
                 engine,
+                cost: ptir::Cost::Tensor,
                 ..Options::default()
             },
         )
@@ -169,6 +174,7 @@ fn fast_math_reaches_both_engines() {
         let fast = Options {
             engine,
             fast_math: true,
+            cost: ptir::Cost::Tensor,
             ..Options::default()
         };
         let out = ptir::optimize(&program, &fast).expect("optimizes");
@@ -267,6 +273,7 @@ fn rule_results_never_call_a_users_function() {
     for engine in ENGINES {
         let options = Options {
             engine,
+            cost: ptir::Cost::Tensor,
             ..Options::default()
         };
         assert_same_results(&program, &options, "linear", &linear_args());
@@ -396,6 +403,7 @@ func @main(%x: f32[1,4]) -> (f32[1,4]) {
     for engine in ENGINES {
         let options = Options {
             engine,
+            cost: ptir::Cost::Tensor,
             ..Options::default()
         };
         let out = assert_same_results(&program, &options, "main", std::slice::from_ref(&x));

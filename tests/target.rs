@@ -87,6 +87,7 @@ fn the_library_call_legalizes_and_reports() {
         ptir::ir::parse(&std::fs::read_to_string("corpus/softmax.ptir").unwrap()).unwrap();
     let options = ptir::Options {
         target: Some(ptir::load_target("portable").unwrap()),
+        cost: ptir::Cost::Tensor,
         ..ptir::Options::default()
     };
     let out = ptir::optimize(&program, &options).unwrap();
@@ -109,7 +110,14 @@ fn the_library_call_legalizes_and_reports() {
 fn outline_defines_every_fused_function_and_runs_without_externs() {
     for engine in ["eqsat", "greedy"] {
         let out = ptir_opt(
-            &["corpus/gpt2_block.ptir", "--engine", engine, "--outline"],
+            &[
+                "corpus/gpt2_block.ptir",
+                "--engine",
+                engine,
+                "--outline",
+                "--cost",
+                "tensor",
+            ],
             "",
         );
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -156,6 +164,7 @@ fn a_function_defining_a_fused_extern_never_calls_itself() {
         &input,
         &ptir::Options {
             outline: true,
+            cost: ptir::Cost::Tensor,
             ..Default::default()
         },
     )
@@ -165,6 +174,7 @@ fn a_function_defining_a_fused_extern_never_calls_itself() {
         let options = ptir::Options {
             engine,
             outline: true,
+            cost: ptir::Cost::Tensor,
             ..Default::default()
         };
         let again = ptir::optimize(&outlined, &options).unwrap().program;

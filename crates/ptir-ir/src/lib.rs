@@ -47,7 +47,7 @@ pub use tensor::{
     Tensor, Value,
 };
 pub use text::{
-    is_bare_symbol, parse, parse_with_source_map, print, print_inst, write_symbol,
+    is_bare_symbol, op_signature, parse, parse_with_source_map, print, print_inst, write_symbol,
     LocatedDiagnostic, ParseError, SourceLoc, SourceMap,
 };
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};

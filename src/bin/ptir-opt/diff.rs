@@ -56,7 +56,7 @@ pub(crate) fn options(
     let mut options = ptir::Options::default();
     rules.apply(&mut options)?;
     limits.apply(&mut options)?;
-    extract.apply(&mut options);
+    extract.apply(&mut options)?;
     Ok(options)
 }
 

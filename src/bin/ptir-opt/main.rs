@@ -227,8 +227,11 @@ pub(crate) struct LimitArgs {
 #[derive(clap::Args, Clone, Debug)]
 #[command(next_help_heading = "Extraction")]
 pub(crate) struct ExtractArgs {
-    /// The cost model extraction minimizes and the report uses.
-    #[arg(long, value_enum, default_value = "tensor")]
+    /// The cost model extraction minimizes and the report uses: `roofline` (predicted
+    /// microseconds on a runtime that fuses, as IREE; the default), `measured=FILE` (the
+    /// roofline with the kernels a `scripts/calibrate.py` table timed), `tensor` (FLOPs and
+    /// bytes, unit-free) or `ops` (one per instruction).
+    #[arg(long, value_name = "MODEL", value_parser = parse_cost, default_value = "roofline")]
     cost: CostArg,
     /// The extractor.
     #[arg(long, value_enum, default_value = "dag-greedy")]
@@ -292,12 +295,30 @@ enum EngineArg {
     Eqsat,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum CostArg {
-    /// One per instruction.
     Ops,
-    /// FLOPs and bytes from the shapes.
     Tensor,
+    Roofline,
+    Measured(std::path::PathBuf),
+}
+
+/// `--cost`: a model's name, or `measured=FILE`.
+fn parse_cost(s: &str) -> Result<CostArg, String> {
+    match s {
+        "ops" => Ok(CostArg::Ops),
+        "tensor" => Ok(CostArg::Tensor),
+        "roofline" => Ok(CostArg::Roofline),
+        "measured" | "measured=" => {
+            Err("`measured` needs its table: --cost measured=FILE (from scripts/calibrate.py)".into())
+        }
+        _ => match s.strip_prefix("measured=") {
+            Some(file) => Ok(CostArg::Measured(file.into())),
+            None => Err(format!(
+                "unknown cost model `{s}`: expected roofline, measured=FILE, tensor or ops"
+            )),
+        },
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -340,7 +361,7 @@ impl OptArgs {
         };
         self.rules.apply(&mut options)?;
         self.limits.apply(&mut options)?;
-        self.extract.apply(&mut options);
+        self.extract.apply(&mut options)?;
         Ok(options)
     }
 }
@@ -383,16 +404,21 @@ impl LimitArgs {
 }
 
 impl ExtractArgs {
-    pub(crate) fn apply(&self, options: &mut ptir::Options) {
-        options.cost = match self.cost {
+    pub(crate) fn apply(&self, options: &mut ptir::Options) -> Result<(), CliError> {
+        options.cost = match &self.cost {
             CostArg::Ops => ptir::Cost::Ops,
             CostArg::Tensor => ptir::Cost::Tensor,
+            CostArg::Roofline => ptir::Cost::Roofline,
+            CostArg::Measured(file) => ptir::Cost::Measured(std::sync::Arc::new(
+                ptir::cost::CostTable::read(file).map_err(CliError::CostTable)?,
+            )),
         };
         options.extractor = match self.extractor {
             ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
             ExtractorArg::DagGreedy => ptir::egraph::ExtractorKind::DagGreedy,
             ExtractorArg::Exact => ptir::egraph::ExtractorKind::Exact,
         };
+        Ok(())
     }
 }
 
@@ -435,6 +461,36 @@ fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, C
         }
     })?;
     Ok(table.to_string())
+}
+
+/// `ptir-opt signatures`: the distinct kernels of `files`, one JSON object per line.
+fn signatures(files: &[String]) -> Result<String, CliError> {
+    let mut kernels = indexmap::IndexMap::new();
+    for path in files {
+        let (program, _, _) = load(path)?;
+        ptir::cost::collect_kernels(&program, &mut kernels);
+    }
+    let mut out = String::new();
+    for k in kernels.values() {
+        let fusion = match k.work.fusion {
+            ptir::cost::Fusion::Free => "free",
+            ptir::cost::Fusion::Fused => "fused",
+            ptir::cost::Fusion::Load => "load",
+            ptir::cost::Fusion::Kernel => "kernel",
+        };
+        let line = serde_json::json!({
+            "signature": k.signature,
+            "op": k.op,
+            "flops": k.work.flops,
+            "bytes": k.work.bytes,
+            "fusion": fusion,
+            "predicted_us": ptir::cost::Machine::REFERENCE.kernel_us(&k.work),
+            "count": k.count,
+            "program": ir::print(&k.program),
+        });
+        let _ = writeln!(out, "{line}");
+    }
+    Ok(out)
 }
 
 /// `ptir-opt FILE`: optimizes the file (or, with `--split-input-file`, each of its chunks)
@@ -688,6 +744,15 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// List the distinct kernels (op signatures) of programs as JSON lines: signature, op,
+    /// FLOPs, bytes, fusion class, the default roofline's time of the op as its own kernel,
+    /// count, and the one-op PTIR program computing it. What
+    /// `scripts/calibrate.py` times to make a `--cost measured=FILE` table.
+    Signatures {
+        /// `.ptir` or `.mlir` files (`-`: stdin).
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
     /// Greedy against saturation on a file, or on N generated programs: both outputs verified,
     /// run on the same random inputs and compared; exit status 1 on any mismatch.
     Diff {
@@ -767,6 +832,8 @@ pub(crate) enum CliError {
     Format { path: String, source: FormatError },
     #[error("{path}: {message}")]
     Usage { path: String, message: String },
+    #[error("{0}")]
+    CostTable(ptir::cost::CostTableError),
     #[error("{path}: {source}")]
     Optimize { path: String, source: ptir::Error },
     #[error("{path}: {source}")]
@@ -1043,6 +1110,7 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
             }),
             _,
         ) => ok(compare(file, rules, limits)?),
+        (Some(Command::Signatures { files }), _) => ok(signatures(files)?),
         (
             Some(Command::Diff {
                 file,

@@ -21,5 +21,5 @@ mod printer;
 mod source_map;
 
 pub use parser::{parse, parse_with_source_map, ParseError, NESTING_LIMIT};
-pub use printer::{is_bare_symbol, print, print_inst, write_symbol};
+pub use printer::{is_bare_symbol, op_signature, print, print_inst, write_symbol};
 pub use source_map::{LocatedDiagnostic, SourceLoc, SourceMap};

@@ -342,6 +342,35 @@ fn write_attrs(out: &mut String, op: &Op) {
     }
 }
 
+/// An op applied to operands of the given types, with the value names left out:
+/// `name attrs : operand types -> result type`. Two instructions with the same signature
+/// compute the same function of their operands (regions, constants' values and callees
+/// aside), so a signature names a one-op kernel (cost tables key their timings by it).
+///
+/// ```
+/// use ptir_ir::{op_signature, Op, Type};
+/// let p = ptir_ir::parse("func @f(%a: f32[2,3]) -> (f32[3,2]) {\n  %t = transpose %a perm=[1, 0] : f32[3,2]\n  return %t\n}").unwrap();
+/// let inst = &p.functions[0].body.insts[0];
+/// let a = &p.functions[0].body.params[0].ty;
+/// assert_eq!(op_signature(&inst.op, &[a], &inst.ty), "transpose perm=[1,0] : f32[2,3] -> f32[3,2]");
+/// ```
+pub fn op_signature(op: &Op, operands: &[&Type], result: &Type) -> String {
+    let mut out = String::from(op.name());
+    if let Op::Call { callee } = op {
+        out.push(' ');
+        write_symbol(&mut out, callee);
+    }
+    write_attrs(&mut out, op);
+    out.push_str(" :");
+    for (i, t) in operands.iter().enumerate() {
+        out.push_str(if i == 0 { " " } else { ", " });
+        write_type(&mut out, t);
+    }
+    out.push_str(" -> ");
+    write_type(&mut out, result);
+    out
+}
+
 /// Prints one instruction (with its regions) on its own, as it appears in a block.
 pub fn print_inst(inst: &Instruction) -> String {
     let mut s = String::new();

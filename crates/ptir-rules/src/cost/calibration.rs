@@ -1,0 +1,116 @@
+//! The kernels a cost table times: every distinct op signature of a program, each with its
+//! work and the one-op program that computes it (`ptir-opt signatures`, which
+//! `scripts/calibrate.py` reads, so that the signatures it times are the ones
+//! [`super::Roofline::measured`] looks up).
+
+use super::{op_work, OpWork};
+use indexmap::IndexMap;
+use ptir_ir::{op_signature, Function, Instruction, Op, Param, Program, Region, Type, ValueId};
+
+/// One distinct kernel of a program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// Its signature ([`ptir_ir::op_signature`]).
+    pub signature: String,
+    /// The op's name.
+    pub op: &'static str,
+    /// Its work, run on its own.
+    pub work: OpWork,
+    /// How many instructions of the programs have it.
+    pub count: usize,
+    /// `@main`, computing just this op on its parameters.
+    pub program: Program,
+}
+
+/// Is `op` timed on its own? Not constants, calls, random numbers, tuples or region ops:
+/// they are not kernels of their own (a region op's body is, and is listed).
+fn timed(op: &Op) -> bool {
+    !matches!(
+        op,
+        Op::Constant(_)
+            | Op::Call { .. }
+            | Op::Rng { .. }
+            | Op::Tuple
+            | Op::TupleGet { .. }
+            | Op::Cond { .. }
+            | Op::While { .. }
+            | Op::Scan { .. }
+    )
+}
+
+/// Adds the kernels of `program` (every function, region bodies included) to `into`, keyed
+/// by signature, in the order first met.
+///
+/// ```
+/// let p = ptir_ir::parse("func @f(%a: f32[4]) -> (f32[4]) {\n  %b = exp %a : f32[4]\n  %c = exp %b : f32[4]\n  return %c\n}").unwrap();
+/// let mut kernels = indexmap::IndexMap::new();
+/// ptir_rules::cost::collect_kernels(&p, &mut kernels);
+/// let k = &kernels["exp : f32[4] -> f32[4]"];
+/// assert_eq!((k.count, k.work.flops), (2, 16.0));
+/// assert_eq!(ptir_ir::print(&k.program), "func @main(%0: f32[4]) -> (f32[4]) {\n  %1 = exp %0 : f32[4]\n  return %1\n}\n");
+/// ```
+pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
+    for f in &program.functions {
+        let mut types: rustc_hash::FxHashMap<ValueId, &Type> = Default::default();
+        for p in &f.body.params {
+            types.insert(p.id, &p.ty);
+        }
+        f.body.walk(&mut |i, _| {
+            let operands: Option<Vec<&Type>> =
+                i.operands.iter().map(|v| types.get(v).copied()).collect();
+            types.insert(i.result, &i.ty);
+            for r in i.op.regions() {
+                for p in &r.params {
+                    types.insert(p.id, &p.ty);
+                }
+            }
+            let Some(operands) = operands.filter(|_| timed(&i.op)) else {
+                return;
+            };
+            let signature = op_signature(&i.op, &operands, &i.ty);
+            if let Some(k) = into.get_mut(&signature) {
+                k.count += 1;
+                return;
+            }
+            let kernel = Kernel {
+                op: i.op.name(),
+                work: op_work(&i.op, &operands, &i.ty),
+                count: 1,
+                program: one_op_program(i, &operands),
+                signature: signature.clone(),
+            };
+            into.insert(signature, kernel);
+        });
+    }
+}
+
+/// `@main(operands) -> result`, computing `inst`'s op on its parameters.
+fn one_op_program(inst: &Instruction, operands: &[&Type]) -> Program {
+    let params: Vec<Param> = operands
+        .iter()
+        .zip(0u32..)
+        .map(|(t, id)| Param {
+            id: ValueId(id),
+            ty: (*t).clone(),
+        })
+        .collect();
+    let result = ValueId(params.len() as u32);
+    let body = Region {
+        insts: vec![Instruction {
+            result,
+            ty: inst.ty.clone(),
+            op: inst.op.clone(),
+            operands: params.iter().map(|p| p.id).collect(),
+        }],
+        params,
+        results: vec![result],
+    };
+    Program {
+        externs: Vec::new(),
+        functions: vec![Function {
+            name: "main".to_string(),
+            result_types: vec![inst.ty.clone()],
+            body,
+        }],
+    }
+}

@@ -1,0 +1,216 @@
+//! [`CostTable`]: kernels timed one by one on a real runtime, read from the JSON file
+//! `scripts/calibrate.py` writes (format `ptir-cost-table`, version [`COST_TABLE_VERSION`]).
+//!
+//! The table maps an op signature ([`ptir_ir::op_signature`]: `op attrs : operand types ->
+//! result type`) to the minimum wall time of one call of a module computing just that op,
+//! and carries the machine parameters fitted to those times. [`super::Roofline::measured`]
+//! prices with it. A file that cannot be read, is not JSON, is not a cost table, or was
+//! written by another version of the format is refused with its name (and line:column
+//! where the JSON is at fault).
+//!
+//! ```
+//! use ptir_rules::cost::CostTable;
+//! let text = r#"{"format": "ptir-cost-table", "version": 1,
+//!   "machine": {"cpu": "x", "cores": 2, "hostname": "h"}, "call_overhead_us": 2.5,
+//!   "fit": {"peak_gflops": 100, "bandwidth_gbs": 50, "kernel_overhead_us": 1},
+//!   "ops": [{"signature": "exp : f32[4] -> f32[4]", "op": "exp", "time_us": 3.0}]}"#;
+//! let table = CostTable::parse(text, "t.json")?;
+//! assert_eq!(table.ops["exp : f32[4] -> f32[4]"], 3.0);
+//! let err = CostTable::parse("{\"format\": \"ptir-cost-table\",\n \"version\": }", "t.json").unwrap_err();
+//! assert!(err.to_string().starts_with("t.json:2:13: "), "{err}");
+//! # Ok::<(), ptir_rules::cost::CostTableError>(())
+//! ```
+
+use super::Machine;
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+/// The version of the cost table format this build reads.
+pub const COST_TABLE_VERSION: u64 = 1;
+
+/// The `format` field of a cost table.
+const FORMAT: &str = "ptir-cost-table";
+
+/// A cost table that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CostTableError {
+    /// The file could not be read.
+    #[error("{file}: cannot read the cost table: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The text is not JSON, or a field is missing or of the wrong kind.
+    #[error("{file}:{line}:{column}: damaged cost table: {message}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The JSON is well formed but is not a usable table.
+    #[error("{file}: not a usable cost table: {message}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Written by another version of the format.
+    #[error(
+        "{file}: cost table format version {found}, this ptir-opt reads version {expected}: \
+         remake it with scripts/calibrate.py"
+    )]
+    Stale {
+        /// The file.
+        file: String,
+        /// The version the file says.
+        found: u64,
+        /// [`COST_TABLE_VERSION`].
+        expected: u64,
+    },
+}
+
+/// Where a table was measured.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+pub struct TableMachine {
+    /// The CPU model.
+    #[serde(default)]
+    pub cpu: String,
+    /// Its cores.
+    #[serde(default)]
+    pub cores: u64,
+    /// The host.
+    #[serde(default)]
+    pub hostname: String,
+}
+
+/// Kernels timed on a real runtime (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct CostTable {
+    /// The file it was read from (for messages).
+    pub file: String,
+    /// Where it was measured.
+    pub machine: TableMachine,
+    /// The runtime's cost of calling a function that does nothing, microseconds: included in
+    /// every time of [`CostTable::ops`], paid once per program run.
+    pub call_overhead_us: f64,
+    /// The machine parameters fitted to the times.
+    pub fit: Machine,
+    /// Op signature to the minimum time of one call of its one-op module, microseconds.
+    pub ops: IndexMap<String, f64>,
+}
+
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    version: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct RawTable {
+    #[serde(default)]
+    machine: TableMachine,
+    call_overhead_us: f64,
+    fit: RawFit,
+    ops: Vec<RawOp>,
+}
+
+#[derive(Deserialize)]
+struct RawFit {
+    peak_gflops: f64,
+    bandwidth_gbs: f64,
+    kernel_overhead_us: f64,
+}
+
+#[derive(Deserialize)]
+struct RawOp {
+    signature: String,
+    time_us: f64,
+}
+
+impl CostTable {
+    /// Reads the table in `path`.
+    pub fn read(path: &std::path::Path) -> Result<CostTable, CostTableError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| CostTableError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        CostTable::parse(&text, &file)
+    }
+
+    /// The table in `text`, read from `file` (for messages).
+    pub fn parse(text: &str, file: &str) -> Result<CostTable, CostTableError> {
+        let syntax = |e: serde_json::Error| CostTableError::Syntax {
+            file: file.to_string(),
+            line: e.line(),
+            // serde_json counts the column before the first character as 0.
+            column: e.column().max(1),
+            message: e.to_string(),
+        };
+        let invalid = |message: String| CostTableError::Invalid {
+            file: file.to_string(),
+            message,
+        };
+        // The header first: a table of another version is stale, not damaged.
+        let header: Header = serde_json::from_str(text).map_err(syntax)?;
+        match header.format.as_deref() {
+            Some(FORMAT) => {}
+            Some(other) => return Err(invalid(format!("format is `{other}`, not `{FORMAT}`"))),
+            None => return Err(invalid(format!("no `format` field (`{FORMAT}`)"))),
+        }
+        match header.version {
+            Some(COST_TABLE_VERSION) => {}
+            Some(found) => {
+                return Err(CostTableError::Stale {
+                    file: file.to_string(),
+                    found,
+                    expected: COST_TABLE_VERSION,
+                })
+            }
+            None => return Err(invalid("no `version` field".to_string())),
+        }
+        let raw: RawTable = serde_json::from_str(text).map_err(syntax)?;
+        let fit = Machine {
+            peak_gflops: raw.fit.peak_gflops,
+            bandwidth_gbs: raw.fit.bandwidth_gbs,
+            kernel_overhead_us: raw.fit.kernel_overhead_us,
+        };
+        fit.check().map_err(|m| invalid(format!("fit: {m}")))?;
+        if !(raw.call_overhead_us.is_finite() && raw.call_overhead_us >= 0.0) {
+            return Err(invalid(format!(
+                "call_overhead_us must be zero or positive, found {}",
+                raw.call_overhead_us
+            )));
+        }
+        let mut ops = IndexMap::with_capacity(raw.ops.len());
+        for (i, op) in raw.ops.into_iter().enumerate() {
+            if !(op.time_us.is_finite() && op.time_us >= 0.0) {
+                return Err(invalid(format!(
+                    "ops[{i}] (`{}`): time_us must be zero or positive, found {}",
+                    op.signature, op.time_us
+                )));
+            }
+            if let Some(first) = ops.insert(op.signature.clone(), op.time_us) {
+                return Err(invalid(format!(
+                    "ops[{i}]: `{}` is listed twice ({first} and {} us)",
+                    op.signature, op.time_us
+                )));
+            }
+        }
+        Ok(CostTable {
+            file: file.to_string(),
+            machine: raw.machine,
+            call_overhead_us: raw.call_overhead_us,
+            fit,
+            ops,
+        })
+    }
+}

@@ -1,0 +1,244 @@
+//! Cost models: what an op costs, from its kind, attributes and types.
+//!
+//! A [`CostModel`] prices one op given its operand and result types; the cost of a program
+//! (or of an extracted e-graph, DAG-wise) is the sum over its ops. Costs must be finite and
+//! non-negative: extractors add them up and compare sums.
+//!
+//! - [`Roofline`] (the default, `roofline.rs`): predicted microseconds on a CPU runtime that
+//!   fuses, as IREE does: a kernel (`dot_general`, `reduce`, gathers, opaque calls) pays a
+//!   launch overhead plus `max(flops / peak, bytes / bandwidth)`; elementwise and layout ops
+//!   fuse into the kernels around them and pay only their arithmetic; a stored constant pays
+//!   the bytes it loads; a fused extern pays its defining body. Machine parameters are
+//!   [`Machine`] values fitted on a real runtime.
+//! - [`Roofline::measured`] (`measured.rs`): the roofline with a [`CostTable`] of kernels timed one by
+//!   one in IREE (`scripts/calibrate.py`); kernels the table lacks fall back to the roofline,
+//!   and the model says which ([`CostModel::notes`]).
+//! - [`TensorCost`] (`tensor.rs`): FLOPs and bytes moved, unit-free, the model before the
+//!   roofline.
+//! - [`OpCount`]: every instruction costs 1 — the model of "fewer ops".
+//! - [`FnCost`]: any closure.
+//!
+//! ```
+//! use ptir_rules::cost::{program_cost, CostModel, OpCount, TensorCost};
+//! let p = ptir_ir::parse("func @f(%a: f32[4,8], %b: f32[8,16]) -> (f32[4,16]) {\n  \
+//!     %c = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[4,16]\n  return %c\n}").unwrap();
+//! assert_eq!(program_cost(&p, &OpCount), 1.0);
+//! assert_eq!(program_cost(&p, &TensorCost::default()), 2.0 * 4.0 * 16.0 * 8.0);
+//! ```
+
+mod calibration;
+mod measured;
+mod roofline;
+mod tensor;
+
+pub use calibration::{collect_kernels, Kernel};
+pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
+pub use roofline::{op_work, Fusion, Machine, OpWork, Roofline, TRANSCENDENTAL_FLOPS};
+pub use tensor::TensorCost;
+
+use indexmap::IndexMap;
+use ptir_ir::{Op, Program, Type, ValueId};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// Prices one op.
+pub trait CostModel: Send + Sync {
+    /// The model's name, for reports.
+    fn name(&self) -> &str;
+    /// The cost of `op` applied to operands of types `operands`, giving `result`.
+    fn op_cost(&self, op: &Op, operands: &[&Type], result: &Type) -> f64;
+    /// The fixed cost of running a function with these parameter and result types, whatever
+    /// its body: reading its arguments and writing its results. Extraction never sees it (it is
+    /// the same for every choice); [`program_cost`] adds it once per entry function, so that a
+    /// predicted speedup (cost before / cost after) is a ratio of whole runs. Default 0.
+    fn entry_cost(&self, _params: &[&Type], _results: &[&Type]) -> f64 {
+        0.0
+    }
+    /// What the model wants the report to say after pricing (e.g. ops a measured table
+    /// lacked). Default none.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// One per instruction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpCount;
+
+impl CostModel for OpCount {
+    fn name(&self) -> &str {
+        "ops"
+    }
+
+    fn op_cost(&self, _: &Op, _: &[&Type], _: &Type) -> f64 {
+        1.0
+    }
+}
+
+/// The signature of a closure cost model: op, operand types, result type.
+pub type CostFn = dyn Fn(&Op, &[&Type], &Type) -> f64 + Send + Sync;
+
+/// A cost model from a closure.
+#[derive(Clone)]
+pub struct FnCost {
+    name: String,
+    f: Arc<CostFn>,
+}
+
+impl FnCost {
+    /// A model named `name` that prices ops with `f`.
+    pub fn new(
+        name: &str,
+        f: impl Fn(&Op, &[&Type], &Type) -> f64 + Send + Sync + 'static,
+    ) -> Self {
+        FnCost {
+            name: name.to_string(),
+            f: Arc::new(f),
+        }
+    }
+}
+
+impl CostModel for FnCost {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn op_cost(&self, op: &Op, operands: &[&Type], result: &Type) -> f64 {
+        (self.f)(op, operands, result)
+    }
+}
+
+/// The types of a function's values by id: a table indexed by id for the ids below a bound
+/// proportional to the function's size (the numbers parsed and rewritten programs use), a
+/// hash map beyond it.
+struct ValueTypes<'p> {
+    dense: Vec<Option<&'p Type>>,
+    sparse: FxHashMap<ValueId, &'p Type>,
+}
+
+impl<'p> ValueTypes<'p> {
+    fn new(values: usize) -> Self {
+        ValueTypes {
+            dense: vec![None; 2 * values + 1024],
+            sparse: FxHashMap::default(),
+        }
+    }
+
+    fn insert(&mut self, v: ValueId, ty: &'p Type) {
+        match self.dense.get_mut(v.0 as usize) {
+            Some(slot) => *slot = Some(ty),
+            None => {
+                self.sparse.insert(v, ty);
+            }
+        }
+    }
+
+    fn get(&self, v: ValueId) -> Option<&'p Type> {
+        match self.dense.get(v.0 as usize) {
+            Some(slot) => *slot,
+            None => self.sparse.get(&v).copied(),
+        }
+    }
+}
+
+/// The entry of `map` for a call of `callee`: its own, else that of the extern it is an
+/// outlined or renamed instance of (`@linear_0` and `@ptir.linear` find `linear`'s).
+pub(crate) fn extern_entry<'m, T>(map: &'m IndexMap<String, T>, callee: &str) -> Option<&'m T> {
+    if let Some(c) = map.get(callee) {
+        return Some(c);
+    }
+    let base = crate::externs::base_name(callee);
+    map.iter()
+        .find(|(name, _)| crate::callee_matches(name, base))
+        .map(|(_, c)| c)
+}
+
+/// A cost as reports print it: whole numbers as they are, others to six significant digits
+/// (a roofline's microseconds are sums of tiny fractions; their last digits are noise).
+///
+/// ```
+/// use ptir_rules::cost::format_cost;
+/// assert_eq!(format_cost(10256.0), "10256");
+/// assert_eq!(format_cost(17.193938556295674), "17.1939");
+/// assert_eq!(format_cost(0.000123456789), "0.000123457");
+/// ```
+pub fn format_cost(x: f64) -> String {
+    if !x.is_finite() || (x.fract() == 0.0 && x.abs() < 1e15) {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (5 - magnitude).clamp(0, 17) as usize;
+    let s = format!("{x:.decimals$}");
+    match s.contains('.') {
+        true => s.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => s,
+    }
+}
+
+pub(crate) fn elements(t: &Type) -> f64 {
+    match t {
+        Type::Tensor(t) => t.num_elements() as f64,
+        Type::Tuple(ts) => ts.iter().map(elements).sum(),
+    }
+}
+
+pub(crate) fn bytes(t: &Type) -> f64 {
+    t.size_bytes() as f64
+}
+
+/// The cost of a program: the sum over every instruction (a region body counted once, not
+/// per iteration: extraction prices an e-graph the same way, so that the program it picks is
+/// the cheapest under this sum), plus [`CostModel::entry_cost`] for every entry function (one
+/// no other function calls). Functions that define a fused extern (an outlined `@linear_0`)
+/// are not counted: their calls are priced as the extern.
+pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
+    let mut called: rustc_hash::FxHashSet<&str> = Default::default();
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            if let Op::Call { callee } = &i.op {
+                called.insert(callee);
+            }
+        });
+    }
+    let mut total = 0.0;
+    for f in &program.functions {
+        if crate::externs::defined_by(f).is_some() {
+            continue;
+        }
+        let mut types = ValueTypes::new(f.body.params.len() + f.body.insts.len());
+        for p in &f.body.params {
+            types.insert(p.id, &p.ty);
+        }
+        total += region_cost(&f.body, &mut types, model);
+        if !called.contains(f.name.as_str()) {
+            let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
+            let results: Vec<&Type> = f.result_types.iter().collect();
+            total += model.entry_cost(&params, &results);
+        }
+    }
+    total
+}
+
+/// The cost of `region`'s instructions, nested regions included. Operands (earlier values,
+/// region parameters, captures) are typed before their use is priced.
+fn region_cost<'p>(
+    region: &'p ptir_ir::Region,
+    types: &mut ValueTypes<'p>,
+    model: &dyn CostModel,
+) -> f64 {
+    let mut total = 0.0;
+    let mut operands: Vec<&Type> = Vec::new();
+    for i in &region.insts {
+        operands.clear();
+        operands.extend(i.operands.iter().filter_map(|&v| types.get(v)));
+        total += model.op_cost(&i.op, &operands, &i.ty);
+        types.insert(i.result, &i.ty);
+        for r in i.op.regions() {
+            for p in &r.params {
+                types.insert(p.id, &p.ty);
+            }
+            total += region_cost(r, types, model);
+        }
+    }
+    total
+}

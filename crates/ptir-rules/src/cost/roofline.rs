@@ -1,0 +1,391 @@
+//! [`Roofline`]: the default cost model, predicted microseconds on a CPU runtime that fuses.
+//!
+//! How a compiler such as IREE or XLA runs a tensor program on a CPU: ops are grouped into
+//! kernels (dispatches). A kernel is rooted at an op that needs its operands materialized or
+//! loops over a contraction: `dot_general`, `reduce`, gathers, in-place updates, opaque calls
+//! ([`Fusion::Kernel`]). Elementwise ops, broadcasts, transposes, slices and concatenations
+//! fuse into the kernels around them ([`Fusion::Fused`]): they never write their result to
+//! memory, so they pay their arithmetic and nothing else (Constable, equality saturation on
+//! StableHLO, prices layout ops at zero for the same reason). `reshape`, tuples and the shells
+//! of region ops are free. A stored (non-splat) constant is read from memory by the kernel
+//! that uses it: it pays its bytes ([`Fusion::Load`]), which is why folding a mask computed
+//! from `iota`s into a constant makes a program slower.
+//!
+//! A kernel pays `overhead + max(flops / peak, bytes / bandwidth)` for the bytes it reads and
+//! writes ([`Machine::kernel_us`]); a function pays once for reading its arguments and writing
+//! its results ([`CostModel::entry_cost`]). A call of a fused extern (`@linear`,
+//! `@softmax_fused`, ...) pays its defining body, priced the same way, not the size of its
+//! result; a call of an extern with no body (a user's library kernel, declared by a rule file)
+//! is taken to fuse as well as its callers: it pays its declared FLOPs per element (default 1).
+//! A region body is paid once, not per iteration (see [`super::program_cost`]).
+//!
+//! With a [`CostTable`] ([`Roofline::measured`]) a kernel whose signature the table holds is
+//! priced at its measured time instead, and the machine parameters are the table's fit.
+//!
+//! ```
+//! use ptir_rules::cost::{program_cost, Roofline};
+//! let p = ptir_ir::parse("func @f(%a: f32[256,256], %b: f32[256,256]) -> (f32[256,256]) {\n  \
+//!     %c = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[256,256]\n  \
+//!     %d = exp %c : f32[256,256]\n  return %d\n}").unwrap();
+//! let us = program_cost(&p, &Roofline::default());
+//! assert!(us > 100.0 && us < 1000.0, "{us} us"); // 33.5 MFLOP at ~170 GFLOP/s, plus the I/O
+//! ```
+
+use super::{bytes, elements, extern_entry, CostModel, CostTable};
+use indexmap::{IndexMap, IndexSet};
+use ptir_ir::{op_signature, BinaryOp, Op, Program, Type};
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, Mutex};
+
+/// FLOPs per element of a transcendental function (`exp`, `tanh`, `pow`, ...).
+pub const TRANSCENDENTAL_FLOPS: f64 = 4.0;
+
+/// The machine a [`Roofline`] predicts for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Machine {
+    /// Arithmetic throughput, GFLOP/s.
+    pub peak_gflops: f64,
+    /// Memory bandwidth, GB/s.
+    pub bandwidth_gbs: f64,
+    /// Fixed cost of launching one kernel, microseconds.
+    pub kernel_overhead_us: f64,
+}
+
+impl Machine {
+    /// The machine this project is measured on: fitted by `scripts/calibrate.py` to 489 one-op
+    /// kernels of `corpus/zoo` and `corpus/mlir` timed in IREE 3.13 (llvm-cpu, one thread,
+    /// `local-sync`) on a 2-core AMD EPYC virtual machine, 2026-11-26
+    /// (`corpus/calibration/example.json`). Rank correlation of the fitted kernel times with
+    /// the measured ones: 0.94.
+    pub const REFERENCE: Machine = Machine {
+        peak_gflops: 167.88,
+        bandwidth_gbs: 77.625,
+        kernel_overhead_us: 1.311,
+    };
+
+    /// Microseconds to compute `flops` at peak.
+    pub fn compute_us(&self, flops: f64) -> f64 {
+        flops / (self.peak_gflops * 1e3)
+    }
+
+    /// Microseconds to move `bytes` at full bandwidth.
+    pub fn memory_us(&self, bytes: f64) -> f64 {
+        bytes / (self.bandwidth_gbs * 1e3)
+    }
+
+    /// Microseconds of one kernel doing `work` on its own: overhead plus the roofline.
+    pub fn kernel_us(&self, work: &OpWork) -> f64 {
+        self.kernel_overhead_us + self.compute_us(work.flops).max(self.memory_us(work.bytes))
+    }
+
+    /// Checks that every parameter is a positive finite number (the overhead may be zero).
+    pub fn check(&self) -> Result<(), String> {
+        let ok = |x: f64| x.is_finite() && x > 0.0;
+        if !ok(self.peak_gflops) {
+            return Err(format!("peak_gflops must be positive, found {}", self.peak_gflops));
+        }
+        if !ok(self.bandwidth_gbs) {
+            return Err(format!(
+                "bandwidth_gbs must be positive, found {}",
+                self.bandwidth_gbs
+            ));
+        }
+        if !(self.kernel_overhead_us.is_finite() && self.kernel_overhead_us >= 0.0) {
+            return Err(format!(
+                "kernel_overhead_us must be zero or positive, found {}",
+                self.kernel_overhead_us
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for Machine {
+    fn default() -> Self {
+        Machine::REFERENCE
+    }
+}
+
+/// How an op runs in a fused program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fusion {
+    /// Costs nothing: a view (`reshape`), a tuple, a splat constant, a region op's shell.
+    Free,
+    /// Fuses into the kernels around it: pays its arithmetic only.
+    Fused,
+    /// A stored constant: pays the bytes a kernel loads.
+    Load,
+    /// Roots a kernel: pays the launch and the roofline of its bytes and FLOPs.
+    Kernel,
+}
+
+/// What one op does: its arithmetic, the bytes it reads and writes run on its own, and how
+/// it runs in a fused program.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpWork {
+    /// Floating-point (or integer) operations.
+    pub flops: f64,
+    /// Bytes read and written when the op runs as its own kernel.
+    pub bytes: f64,
+    /// How it runs in a fused program.
+    pub fusion: Fusion,
+}
+
+/// The work of `op` on operands of types `operands` giving `result`. FLOPs: `dot_general`
+/// `2·M·N·K`, reductions one per input element, elementwise ops one per element
+/// ([`TRANSCENDENTAL_FLOPS`] for transcendental ones), layout ops none. Bytes: every operand
+/// and the result, except that a `reshape` moves nothing, a slice reads only its block and an
+/// in-place update touches only the update.
+///
+/// ```
+/// use ptir_ir::{DType, Op, TensorType, Type};
+/// use ptir_rules::cost::{op_work, Fusion};
+/// let t: Type = TensorType::new(DType::F32, vec![8, 8]).into();
+/// let w = op_work(&Op::Transpose { perm: vec![1, 0] }, &[&t], &t);
+/// assert_eq!((w.flops, w.bytes, w.fusion), (0.0, 512.0, Fusion::Fused));
+/// ```
+pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
+    let n = elements(result);
+    let out = bytes(result);
+    let all = operands.iter().map(|t| bytes(t)).sum::<f64>() + out;
+    let work = |flops: f64, bytes: f64, fusion: Fusion| OpWork {
+        flops,
+        bytes,
+        fusion,
+    };
+    match op {
+        Op::Constant(lit) if lit.splat_value().is_some() => work(0.0, 0.0, Fusion::Free),
+        Op::Constant(_) => work(0.0, out, Fusion::Load),
+        Op::Reshape | Op::Tuple | Op::TupleGet { .. } => work(0.0, 0.0, Fusion::Free),
+        Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => work(0.0, 0.0, Fusion::Free),
+        Op::Unary(u) if u.is_transcendental() => {
+            work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused)
+        }
+        Op::Binary(BinaryOp::Pow | BinaryOp::Atan2) => {
+            work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused)
+        }
+        Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Compare(_)
+        | Op::Select
+        | Op::Cast
+        | Op::Iota { .. } => work(n, all, Fusion::Fused),
+        Op::Transpose { .. } | Op::Broadcast { .. } | Op::Concat { .. } => {
+            work(0.0, all, Fusion::Fused)
+        }
+        Op::Slice(_) | Op::DynamicSlice { .. } => work(0.0, 2.0 * out, Fusion::Fused),
+        Op::Take => {
+            let ids = operands.get(1).map_or(0.0, |t| bytes(t));
+            work(0.0, ids + 2.0 * out, Fusion::Kernel)
+        }
+        Op::DynamicUpdateSlice => {
+            let update = operands.get(1).map_or(out, |t| bytes(t));
+            work(0.0, 2.0 * update, Fusion::Kernel)
+        }
+        Op::Reduce { .. } => work(
+            operands.first().map_or(n, |t| elements(t)),
+            all,
+            Fusion::Kernel,
+        ),
+        Op::DotGeneral(d) => {
+            let k: f64 = operands
+                .first()
+                .and_then(|t| t.as_tensor())
+                .map_or(1.0, |l| {
+                    d.lhs_contract
+                        .iter()
+                        .map(|&i| l.shape.get(i).copied().unwrap_or(1) as f64)
+                        .product()
+                });
+            work(2.0 * n * k, all, Fusion::Kernel)
+        }
+        Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
+    }
+}
+
+/// The roofline cost model: predicted microseconds (see the module documentation).
+pub struct Roofline {
+    /// The machine predicted for.
+    pub machine: Machine,
+    /// FLOPs per output element of externs that have no defining body (declared by rule
+    /// files); other calls of unknown callees cost one per element. Such calls fuse.
+    pub extern_flops: IndexMap<String, f64>,
+    /// Functions of the program: their bodies are priced where they are defined, so a call of
+    /// one costs nothing of its own.
+    defined: IndexSet<String>,
+    /// Measured kernels, and the kernel signatures priced without them.
+    table: Option<Arc<CostTable>>,
+    misses: Mutex<IndexSet<String>>,
+    /// The cost of a fused extern's body, by call signature.
+    bodies: Mutex<FxHashMap<String, f64>>,
+}
+
+impl Default for Roofline {
+    fn default() -> Self {
+        Roofline::new(Machine::REFERENCE)
+    }
+}
+
+impl std::fmt::Debug for Roofline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Roofline")
+            .field("machine", &self.machine)
+            .field("table", &self.table.as_ref().map(|t| &t.file))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Roofline {
+    /// The analytical model for `machine`.
+    pub fn new(machine: Machine) -> Self {
+        Roofline {
+            machine,
+            extern_flops: IndexMap::new(),
+            defined: IndexSet::new(),
+            table: None,
+            misses: Mutex::new(IndexSet::new()),
+            bodies: Mutex::new(FxHashMap::default()),
+        }
+    }
+
+    /// The calibrated model: kernels `table` holds at their measured time, the others (and
+    /// fused ops) by the roofline of the table's fitted machine.
+    pub fn measured(table: Arc<CostTable>) -> Self {
+        Roofline {
+            table: Some(table.clone()),
+            ..Roofline::new(table.fit)
+        }
+    }
+
+    /// This model, knowing the functions `program` defines (a call of one is priced by the
+    /// callee's body, counted where it is defined).
+    pub fn for_program(mut self, program: &Program) -> Self {
+        self.defined = program
+            .functions
+            .iter()
+            .filter(|f| crate::externs::defined_by(f).is_none())
+            .map(|f| f.name.clone())
+            .collect();
+        self
+    }
+
+    /// The kernel signatures priced by the roofline because the table lacks them, in the
+    /// order met.
+    pub fn table_misses(&self) -> Vec<String> {
+        self.misses
+            .lock()
+            .map(|m| m.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn priced(&self, work: &OpWork) -> f64 {
+        match work.fusion {
+            Fusion::Free => 0.0,
+            Fusion::Fused => self.machine.compute_us(work.flops),
+            Fusion::Load => self.machine.memory_us(work.bytes),
+            Fusion::Kernel => self.machine.kernel_us(work),
+        }
+    }
+
+    /// A kernel at its measured time, if the table has it (the runtime's call overhead, paid
+    /// once per program rather than per kernel, taken off).
+    fn measured_kernel(&self, op: &Op, operands: &[&Type], result: &Type) -> Option<f64> {
+        let table = self.table.as_ref()?;
+        let signature = op_signature(op, operands, result);
+        match table.ops.get(&signature) {
+            Some(t) => Some((t - table.call_overhead_us).max(0.0)),
+            None => {
+                if let Ok(mut m) = self.misses.lock() {
+                    m.insert(signature);
+                }
+                None
+            }
+        }
+    }
+
+    /// The cost of a call of the fused extern `callee` (possibly outlined or renamed) on
+    /// operands of these types: its defining body under this model. `None` if `callee` has
+    /// no reference body or it does not apply to these types.
+    fn extern_body(&self, callee: &str, operands: &[&Type], result: &Type) -> Option<f64> {
+        let base = crate::externs::base_name(callee);
+        let name = crate::externs::reference_names()
+            .into_iter()
+            .find(|n| crate::callee_matches(n, base))?;
+        let key = op_signature(
+            &Op::Call {
+                callee: name.to_string(),
+            },
+            operands,
+            result,
+        );
+        if let Some(c) = self.bodies.lock().ok()?.get(&key) {
+            return Some(*c);
+        }
+        let args: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
+        let program = crate::externs::idiom_program(name, &args)?.ok()?;
+        let body = program.functions.first()?;
+        let mut types = super::ValueTypes::new(body.body.params.len() + body.body.insts.len());
+        for p in &body.body.params {
+            types.insert(p.id, &p.ty);
+        }
+        let cost = super::region_cost(&body.body, &mut types, self);
+        self.bodies.lock().ok()?.insert(key, cost);
+        Some(cost)
+    }
+}
+
+impl CostModel for Roofline {
+    fn name(&self) -> &str {
+        if self.table.is_some() {
+            "measured"
+        } else {
+            "roofline"
+        }
+    }
+
+    fn op_cost(&self, op: &Op, operands: &[&Type], result: &Type) -> f64 {
+        let mut work = op_work(op, operands, result);
+        if let Op::Call { callee } = op {
+            if self.defined.contains(callee) {
+                return 0.0;
+            }
+            if let Some(c) = self.extern_body(callee, operands, result) {
+                return c;
+            }
+            // A library kernel with no body: it fuses as well as the ops it replaces.
+            work.flops = extern_entry(&self.extern_flops, callee).unwrap_or(&1.0) * elements(result);
+            work.fusion = Fusion::Fused;
+        }
+        if work.fusion == Fusion::Kernel {
+            if let Some(t) = self.measured_kernel(op, operands, result) {
+                return t;
+            }
+        }
+        self.priced(&work)
+    }
+
+    fn entry_cost(&self, params: &[&Type], results: &[&Type]) -> f64 {
+        let moved: f64 = params.iter().chain(results).map(|t| bytes(t)).sum();
+        self.machine.kernel_overhead_us
+            + self.table.as_ref().map_or(0.0, |t| t.call_overhead_us)
+            + self.machine.memory_us(moved)
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let (Some(table), misses) = (&self.table, self.table_misses()) else {
+            return Vec::new();
+        };
+        if misses.is_empty() {
+            return Vec::new();
+        }
+        let shown: Vec<&str> = misses.iter().take(3).map(String::as_str).collect();
+        vec![format!(
+            "cost table {}: {} kernel signature(s) not in the table, priced by the roofline \
+             (rerun scripts/calibrate.py on this program to measure them): {}{}",
+            table.file,
+            misses.len(),
+            shown.join("; "),
+            if misses.len() > shown.len() { "; ..." } else { "" }
+        )]
+    }
+}
