@@ -15,7 +15,8 @@ calibrated on a real one"). Given StableHLO programs (``.mlir`` files or directo
    ``--cost measured=FILE`` looks up. Region ops (``cond``, ``while``, ``scan``) are not
    calibrated but their bodies are, as are the bodies of called functions; ``call``,
    ``tuple``, ``tuple_get``, ``constant`` and ``rng`` are not calibrated. The kernels of each
-   program optimized with default options and with ``--fast-math`` are listed too (not with
+   program optimized with default options, with ``--fast-math`` and with ``--cost tensor``
+   (which raises idioms to fused calls, whose bodies are listed) are listed too (not with
    ``--inputs-only``): those are the programs a measured model prices during extraction;
 2. writes each one-op PTIR program (its operands are the function's parameters), translates it to StableHLO (``ptir-opt translate X.ptir --emit mlir``) and compiles it with
    IREE (llvm-cpu, ``--iree-llvmcpu-target-cpu=host``, via ``scripts/iree_check.py``), two
@@ -100,6 +101,7 @@ import bench_zoo  # noqa: E402  (MALLOC_ENV, local-sync, random inputs, snapshot
 
 DEFAULT_INPUTS = [os.path.join(ROOT, "corpus", "zoo"), os.path.join(ROOT, "corpus", "mlir")]
 DEFAULT_CACHE = ".ptir-calibration-cache"
+COMPILE_FLAGS = "llvm-cpu --iree-llvmcpu-target-cpu=host"  # what iree_check.compile_module uses
 
 # ----------------------------------------------------------------------------------------
 # Reading the programs.
@@ -121,7 +123,9 @@ def input_files(paths):
 
 # What the optimizer makes of each program, whose kernels are calibrated too: a measured
 # model is asked to price the programs extraction may choose, not only the input.
-OPTIMIZED_SETTINGS = {"default": [], "fast-math": ["--fast-math"]}
+# Under `--cost tensor` the fused library calls are chosen, so their bodies' kernels (which
+# extraction prices whenever it weighs a call) are listed too.
+OPTIMIZED_SETTINGS = {"default": [], "fast-math": ["--fast-math"], "fused": ["--cost", "tensor"]}
 
 
 def run_signatures(binary, path, extra):

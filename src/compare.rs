@@ -5,6 +5,7 @@ use crate::options::{Cost, Options};
 use crate::Error;
 use ptir_egraph::{Comparison, ExtractorKind};
 use ptir_ir::Program;
+use ptir_rules::cost::format_cost;
 use std::fmt;
 
 /// The result of [`compare_cost_models`]: one row per (model, extractor) pair.
@@ -34,13 +35,13 @@ impl fmt::Display for CostComparison {
         writeln!(f, " {:>12} {:>8} {:>6}", "extract", "optimal", "insts")?;
         write!(f, "{:<10} {:<10}", "(input)", "")?;
         for c in &self.input_costs {
-            write!(f, " {:>14}", c.cost)?;
+            write!(f, " {:>14}", format_cost(c.cost))?;
         }
         writeln!(f)?;
         for r in &self.rows {
             write!(f, "{:<10} {:<10}", r.model, r.extractor.name())?;
             for (_, c) in &r.costs {
-                write!(f, " {c:>14}")?;
+                write!(f, " {:>14}", format_cost(*c))?;
             }
             writeln!(
                 f,
@@ -64,8 +65,9 @@ impl fmt::Display for CostComparison {
 /// let table = ptir::compare_cost_models(&program, &Options::default(), &[
 ///     (Cost::Ops, ExtractorKind::Tree),
 ///     (Cost::Tensor, ExtractorKind::Tree),
+///     (Cost::Roofline, ExtractorKind::DagGreedy),
 /// ])?;
-/// assert_eq!(table.rows.len(), 2);
+/// assert_eq!(table.rows.len(), 3);
 /// println!("{table}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

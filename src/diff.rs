@@ -23,13 +23,13 @@
 //! `neg(t)` is used elsewhere). For it (and for chaos extraction) the costs are reported but not
 //! compared, and the report says so ([`DiffReport::cost_unchecked`]).
 
-use ptir_rules::cost::format_cost;
 use crate::equivalence::{Divergence, Trial};
 use crate::optimize::optimize;
 use crate::options::{Engine, Options};
 use crate::Error;
 use ptir_egraph::ExtractorKind;
 use ptir_ir::Program;
+use ptir_rules::cost::format_cost;
 use rayon::prelude::*;
 use std::fmt;
 use std::time::{Duration, Instant};

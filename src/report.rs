@@ -2,8 +2,8 @@
 //! JSON (serde; what `ptir-opt --report-json` writes), with, when asked for, where each op of
 //! the output came from ([`FunctionExplanation`], `--explain`).
 
-use ptir_rules::cost::format_cost;
 use ptir_ir::Program;
+use ptir_rules::cost::format_cost;
 use ptir_rules::RunSummary;
 use serde::Serialize;
 use std::fmt;

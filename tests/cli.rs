@@ -80,7 +80,8 @@ fn compare_prints_a_row_per_model_and_extractor() {
     let out = ptir_opt(&["compare", "corpus/matrix_chain.ptir"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let table = text(&out.stdout);
-    assert_eq!(table.lines().count(), 2 + 6, "{table}");
+    assert_eq!(table.lines().count(), 2 + 9, "{table}");
+    assert!(table.contains("cost:roofline"), "{table}");
     assert!(
         table
             .lines()
@@ -91,7 +92,10 @@ fn compare_prints_a_row_per_model_and_extractor() {
 
 #[test]
 fn diff_on_a_file_and_on_random_programs() {
-    let out = ptir_opt(&["diff", "corpus/matrix_chain.ptir", "--cost", "tensor"], "");
+    let out = ptir_opt(
+        &["diff", "corpus/matrix_chain.ptir", "--cost", "tensor"],
+        "",
+    );
     assert!(
         out.status.success(),
         "{}{}",
@@ -426,5 +430,151 @@ fn compare_and_diff_accept_exactly_the_flags_they_use() {
     assert!(
         stdout.contains("cost (ops): input 2, greedy 2, eqsat 2"),
         "{stdout}"
+    );
+}
+
+#[test]
+fn signatures_lists_each_kernel_with_a_program_that_computes_it() {
+    let out = ptir_opt(&["signatures", "corpus/softmax.ptir"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    let ops: Vec<&str> = lines.iter().map(|k| k["op"].as_str().unwrap()).collect();
+    assert_eq!(
+        ops,
+        ["reduce_max", "broadcast", "sub", "exp", "reduce_sum", "div"],
+        "the two broadcasts share a signature"
+    );
+    for k in &lines {
+        let p = ptir_ir::parse(k["program"].as_str().unwrap()).expect("the program parses");
+        ptir_ir::verify(&p).expect("and verifies");
+        let f = &p.functions[0];
+        let params: Vec<&ptir_ir::Type> = f.body.params.iter().map(|p| &p.ty).collect();
+        let i = &f.body.insts[0];
+        assert_eq!(
+            ptir_ir::op_signature(&i.op, &params, &i.ty),
+            k["signature"].as_str().unwrap()
+        );
+        assert!(k["predicted_us"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(lines[1]["count"], 2);
+}
+
+/// The checked-in table was written by `scripts/calibrate.py` from the zoo: a kernel of a zoo
+/// model is found in it under the signature ptir-opt makes.
+#[test]
+fn a_measured_table_prices_the_kernels_it_timed_and_a_damaged_one_is_refused() {
+    let table = "corpus/calibration/example.json";
+    let cost = format!("measured={table}");
+    let out = ptir_opt(
+        &["corpus/zoo/softmax.mlir", "--cost", &cost, "--report"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stderr);
+    assert!(report.contains("cost (measured): "), "{report}");
+    assert!(!report.contains("not in the table"), "{report}");
+    let dir = std::env::temp_dir().join(format!("ptir-cli-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let damaged = dir.join("cal.json");
+    let whole = std::fs::read_to_string(table).unwrap();
+    std::fs::write(&damaged, &whole[..whole.len() / 2]).unwrap();
+    let cost = format!("measured={}", damaged.display());
+    let out = ptir_opt(&["corpus/softmax.ptir", "--cost", &cost], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let located = format!("error: {}:", damaged.display());
+    assert!(
+        err.starts_with(&located) && err.contains("damaged cost table"),
+        "{err}"
+    );
+    for (arg, expected) in [
+        ("measured", "needs its table"),
+        ("dollars", "expected roofline, measured=FILE, tensor or ops"),
+    ] {
+        let out = ptir_opt(&["corpus/softmax.ptir", "--cost", arg], "");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains(expected),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Average ranks (ties share the mean of their positions), for Spearman's correlation.
+fn ranks(xs: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    let mut r = vec![0.0; xs.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && xs[order[j + 1]] == xs[order[i]] {
+            j += 1;
+        }
+        for &k in &order[i..=j] {
+            r[k] = (i + j) as f64 / 2.0;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+fn pearson(x: &[f64], y: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let cov: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let vx: f64 = x.iter().map(|a| (a - mx) * (a - mx)).sum();
+    let vy: f64 = y.iter().map(|b| (b - my) * (b - my)).sum();
+    cov / (vx * vy).sqrt()
+}
+
+/// The default model, unfitted, ranks the kernels of the checked-in calibration table (timed
+/// one by one in IREE) as IREE does: each signature is rebuilt into its one-op program and
+/// priced by today's `op_work` and `Machine::REFERENCE`.
+#[test]
+fn the_default_model_ranks_measured_kernels_as_the_runtime_does() {
+    let table: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("corpus/calibration/example.json").unwrap())
+            .unwrap();
+    let (mut predicted, mut measured) = (Vec::new(), Vec::new());
+    for op in table["ops"].as_array().unwrap() {
+        let signature = op["signature"].as_str().unwrap();
+        let (head, types) = signature.split_once(" : ").unwrap();
+        let (operands, result) = types
+            .rsplit_once(" -> ")
+            .unwrap_or(("", types.trim_start_matches("-> ")));
+        let operands: Vec<&str> = operands.split(", ").filter(|t| !t.is_empty()).collect();
+        let (name, attrs) = head.split_once(' ').unwrap_or((head, ""));
+        let params: Vec<String> = operands
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("%{i}: {t}"))
+            .collect();
+        let args: Vec<String> = (0..operands.len()).map(|i| format!("%{i}")).collect();
+        let text = format!(
+            "func @main({}) -> ({result}) {{\n  %r = {name} {} {attrs} : {result}\n  return %r\n}}",
+            params.join(", "),
+            args.join(", ")
+        );
+        let p = ptir_ir::parse(&text).unwrap_or_else(|e| panic!("{signature}: {e}"));
+        let f = &p.functions[0];
+        let types: Vec<&ptir_ir::Type> = f.body.params.iter().map(|p| &p.ty).collect();
+        let i = &f.body.insts[0];
+        assert_eq!(ptir_ir::op_signature(&i.op, &types, &i.ty), signature);
+        let work = ptir::cost::op_work(&i.op, &types, &i.ty);
+        predicted.push(ptir::cost::Machine::REFERENCE.kernel_us(&work));
+        measured.push(op["time_us"].as_f64().unwrap());
+    }
+    assert!(predicted.len() > 400, "{} kernels", predicted.len());
+    let rho = pearson(&ranks(&predicted), &ranks(&measured));
+    assert!(
+        rho >= 0.9,
+        "Spearman {rho:.3} over {} kernels",
+        predicted.len()
     );
 }

@@ -54,7 +54,12 @@ fn optimizing_mlir_emits_mlir_with_extern_bodies_or_custom_calls() {
     assert!(text.contains("func.call @softmax_fused(%arg0)"), "{text}");
     assert!(text.contains("func.func private @softmax_fused("), "{text}");
     let kept = stdout_ok(
-        &["corpus/mlir/softmax.mlir", "--cost", "tensor", "--custom-calls"],
+        &[
+            "corpus/mlir/softmax.mlir",
+            "--cost",
+            "tensor",
+            "--custom-calls",
+        ],
         "",
     );
     assert!(
@@ -62,7 +67,16 @@ fn optimizing_mlir_emits_mlir_with_extern_bodies_or_custom_calls() {
         "{kept}"
     );
     assert!(!kept.contains("func.func private"), "{kept}");
-    let ptir = stdout_ok(&["corpus/mlir/softmax.mlir", "--emit", "ptir"], "");
+    let ptir = stdout_ok(
+        &[
+            "corpus/mlir/softmax.mlir",
+            "--cost",
+            "tensor",
+            "--emit",
+            "ptir",
+        ],
+        "",
+    );
     assert!(
         ptir.contains("call @softmax_fused(%0) : f32[16,32]"),
         "{ptir}"

@@ -44,6 +44,8 @@ fn options(engine: Engine, externs: ExternImpls) -> Options {
         rule_texts: vec![RuleText::new("mine.rules", RULES)],
         registry: registry(),
         externs,
+        // The tensor model prices a fused call below the ops it replaces.
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     }
 }

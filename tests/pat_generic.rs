@@ -47,6 +47,8 @@ fn fired(program: &str, engine: Engine) -> Vec<String> {
         engine,
         bundled_rules: false,
         rule_files: vec![layernorm_pat()],
+        // The tensor model prices a fused call below the ops it replaces.
+        cost: ptir::Cost::Tensor,
         ..Options::default()
     };
     let out = ptir::optimize(&input, &options).expect("optimizes");
@@ -125,6 +127,8 @@ fn an_injected_definition_makes_the_output_self_contained() {
             engine,
             bundled_rules: false,
             rule_files: vec![pat.clone()],
+            // The tensor model prices a fused call below the ops it replaces.
+            cost: ptir::Cost::Tensor,
             ..Options::default()
         };
         let out = ptir::optimize(&input, &options).expect("optimizes");

@@ -403,6 +403,7 @@ def worker_flags(args):
              "--function", args.function, "--opt-timeout", str(args.opt_timeout),
              "--min-sample-ms", str(args.min_sample_ms),
              "--fast-math-tolerance-scale", str(args.fast_math_tolerance_scale)]
+    flags += ["--cost-table", args.cost_table] if args.cost_table else []
     return flags + (["--keep", args.keep] if args.keep else [])
 
 
@@ -526,6 +527,9 @@ def parse_args(argv):
                     help="a StableHLO file of your own (repeatable; replaces the zoo)")
     ap.add_argument("--settings", default=",".join(SETTINGS), type=lambda s: s.split(","),
                     help=f"comma-separated optimizer settings among {', '.join(SETTINGS)} (default: all)")
+    ap.add_argument("--cost-table", default="",
+                    help="a scripts/calibrate.py table: adds the setting `measured` (default options, "
+                         "--cost measured=TABLE)")
     ap.add_argument("--ptir-opt", default=DEFAULT_PTIR_OPT, help="the ptir-opt binary")
     ap.add_argument("--rounds", type=int, default=30, help="timed rounds per repetition (0: no timing)")
     ap.add_argument("--reps", type=int, default=2, help="repetitions of the timing")
@@ -548,6 +552,12 @@ def parse_args(argv):
     ap.add_argument("--worker", default="", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", default="", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.cost_table:
+        # The measured model as one more setting: default options, kernels priced by the table.
+        args.cost_table = os.path.abspath(args.cost_table)
+        SETTINGS["measured"] = ["--cost", f"measured={args.cost_table}"]
+        if "measured" not in args.settings:
+            args.settings.append("measured")
     unknown = [s for s in args.settings if s not in SETTINGS]
     if unknown:
         ap.error(f"unknown settings: {', '.join(unknown)}")

@@ -309,9 +309,9 @@ fn parse_cost(s: &str) -> Result<CostArg, String> {
         "ops" => Ok(CostArg::Ops),
         "tensor" => Ok(CostArg::Tensor),
         "roofline" => Ok(CostArg::Roofline),
-        "measured" | "measured=" => {
-            Err("`measured` needs its table: --cost measured=FILE (from scripts/calibrate.py)".into())
-        }
+        "measured" | "measured=" => Err(
+            "`measured` needs its table: --cost measured=FILE (from scripts/calibrate.py)".into(),
+        ),
         _ => match s.strip_prefix("measured=") {
             Some(file) => Ok(CostArg::Measured(file.into())),
             None => Err(format!(
@@ -443,13 +443,24 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
     Ok(files)
 }
 
-fn compare(path: &str, rules: &RuleArgs, limits: &LimitArgs) -> Result<String, CliError> {
+fn compare(
+    path: &str,
+    rules: &RuleArgs,
+    limits: &LimitArgs,
+    table: Option<&std::path::Path>,
+) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
     let mut options = ptir::Options::default();
     rules.apply(&mut options)?;
     limits.apply(&mut options)?;
     let mut pairs = Vec::new();
-    for cost in [ptir::Cost::Ops, ptir::Cost::Tensor] {
+    let mut costs = vec![ptir::Cost::Ops, ptir::Cost::Tensor, ptir::Cost::Roofline];
+    if let Some(file) = table {
+        costs.push(ptir::Cost::Measured(std::sync::Arc::new(
+            ptir::cost::CostTable::read(file).map_err(CliError::CostTable)?,
+        )));
+    }
+    for cost in costs {
         for kind in ptir::egraph::ExtractorKind::ALL {
             pairs.push((cost.clone(), *kind));
         }
@@ -739,6 +750,10 @@ enum Command {
     Compare {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
+        /// Add the measured model of this `scripts/calibrate.py` table to the roofline, tensor
+        /// and op-count models.
+        #[arg(long, value_name = "FILE")]
+        cost_table: Option<std::path::PathBuf>,
         #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
@@ -1105,11 +1120,12 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
         (
             Some(Command::Compare {
                 file,
+                cost_table,
                 rules,
                 limits,
             }),
             _,
-        ) => ok(compare(file, rules, limits)?),
+        ) => ok(compare(file, rules, limits, cost_table.as_deref())?),
         (Some(Command::Signatures { files }), _) => ok(signatures(files)?),
         (
             Some(Command::Diff {

@@ -38,8 +38,8 @@ fn timed(op: &Op) -> bool {
     )
 }
 
-/// Adds the kernels of `program` (every function, region bodies included) to `into`, keyed
-/// by signature, in the order first met.
+/// Adds the kernels of `program` (every function, region bodies and the bodies of fused
+/// extern calls included) to `into`, keyed by signature, in the order first met.
 ///
 /// ```
 /// let p = ptir_ir::parse("func @f(%a: f32[4]) -> (f32[4]) {\n  %b = exp %a : f32[4]\n  %c = exp %b : f32[4]\n  return %c\n}").unwrap();
@@ -64,9 +64,19 @@ pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
                     types.insert(p.id, &p.ty);
                 }
             }
-            let Some(operands) = operands.filter(|_| timed(&i.op)) else {
+            let Some(operands) = operands else {
                 return;
             };
+            // A fused extern is priced as its body: its kernels are the body's.
+            if let Op::Call { callee } = &i.op {
+                let args: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
+                if let Some(Ok(body)) = crate::externs::idiom_program(callee, &args) {
+                    collect_kernels(&body, into);
+                }
+            }
+            if !timed(&i.op) {
+                return;
+            }
             let signature = op_signature(&i.op, &operands, &i.ty);
             if let Some(k) = into.get_mut(&signature) {
                 k.count += 1;

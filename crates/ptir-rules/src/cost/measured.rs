@@ -105,6 +105,12 @@ pub struct CostTable {
     pub fit: Machine,
     /// Op signature to the minimum time of one call of its one-op module, microseconds.
     pub ops: IndexMap<String, f64>,
+    /// Per op name, the median of measured / fitted kernel time over the op's entries (those
+    /// with `flops` and `bytes`): how much the fit under- or overestimates that kind of op
+    /// (reductions run about 1.5x slower than the roofline of their bytes). A kernel the
+    /// table lacks is priced by the fit times its op's factor, so that a signature missing
+    /// from the table is neither cheaper nor dearer than its measured neighbours.
+    pub op_factors: IndexMap<String, f64>,
 }
 
 #[derive(Deserialize)]
@@ -133,6 +139,12 @@ struct RawFit {
 struct RawOp {
     signature: String,
     time_us: f64,
+    #[serde(default)]
+    op: Option<String>,
+    #[serde(default)]
+    flops: Option<f64>,
+    #[serde(default)]
+    bytes: Option<f64>,
 }
 
 impl CostTable {
@@ -191,6 +203,7 @@ impl CostTable {
             )));
         }
         let mut ops = IndexMap::with_capacity(raw.ops.len());
+        let mut ratios: IndexMap<String, Vec<f64>> = IndexMap::new();
         for (i, op) in raw.ops.into_iter().enumerate() {
             if !(op.time_us.is_finite() && op.time_us >= 0.0) {
                 return Err(invalid(format!(
@@ -204,13 +217,133 @@ impl CostTable {
                     op.signature, op.time_us
                 )));
             }
+            if let (Some(name), Some(flops), Some(bytes)) = (op.op, op.flops, op.bytes) {
+                let work = super::OpWork {
+                    flops,
+                    bytes,
+                    fusion: super::Fusion::Kernel,
+                };
+                let fitted = fit.kernel_us(&work);
+                let measured = op.time_us - raw.call_overhead_us;
+                if fitted > 0.0 && measured > 0.0 {
+                    ratios.entry(name).or_default().push(measured / fitted);
+                }
+            }
         }
+        let op_factors = ratios
+            .into_iter()
+            .map(|(name, mut r)| {
+                r.sort_by(f64::total_cmp);
+                (name, r[r.len() / 2])
+            })
+            .collect();
         Ok(CostTable {
             file: file.to_string(),
             machine: raw.machine,
             call_overhead_us: raw.call_overhead_us,
             fit,
             ops,
+            op_factors,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::{CostModel, Roofline};
+    use std::sync::Arc;
+
+    const TABLE: &str = r#"{"format": "ptir-cost-table", "version": 1,
+ "machine": {"cpu": "test", "cores": 2, "hostname": "h"},
+ "call_overhead_us": 2.0,
+ "fit": {"peak_gflops": 100, "bandwidth_gbs": 50, "kernel_overhead_us": 1},
+ "ops": [
+  {"signature": "dot_general lhs_contract=[1] rhs_contract=[0] : f32[4,8], f32[8,16] -> f32[4,16]", "op": "dot_general", "time_us": 9.5}
+ ]}"#;
+
+    fn error(text: &str) -> String {
+        CostTable::parse(text, "cal.json")
+            .map(|_| ())
+            .expect_err("refused")
+            .to_string()
+    }
+
+    #[test]
+    fn a_measured_kernel_is_priced_at_its_time_and_a_missing_one_is_noted() {
+        let table = Arc::new(CostTable::parse(TABLE, "cal.json").expect("reads"));
+        let m = Roofline::measured(table);
+        let p = ptir_ir::parse(
+            "func @f(%a: f32[4,8], %b: f32[8,16], %c: f32[8,32]) -> (f32[4,16], f32[4,32]) {\n  \
+             %d = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[4,16]\n  \
+             %e = dot_general %a, %c lhs_contract=[1] rhs_contract=[0] : f32[4,32]\n  \
+             return %d, %e\n}",
+        )
+        .expect("parses");
+        let f = &p.functions[0];
+        let ty = |i: usize| &f.body.params[i].ty;
+        let d = &f.body.insts[0];
+        // The table's time less the runtime's call overhead.
+        assert_eq!(m.op_cost(&d.op, &[ty(0), ty(1)], &d.ty), 7.5);
+        assert!(m.notes().is_empty());
+        let e = &f.body.insts[1];
+        let fallback = m.op_cost(&e.op, &[ty(0), ty(2)], &e.ty);
+        assert_eq!(
+            fallback,
+            m.machine
+                .kernel_us(&crate::cost::op_work(&e.op, &[ty(0), ty(2)], &e.ty))
+        );
+        assert_eq!(m.machine.peak_gflops, 100.0, "the table's fit");
+        let notes = m.notes();
+        assert_eq!(notes.len(), 1);
+        assert!(
+            notes[0].contains("cal.json: 1 kernel signature(s) not in the table"),
+            "{notes:?}"
+        );
+        assert!(notes[0].contains("f32[8,32] -> f32[4,32]"), "{notes:?}");
+        assert_eq!(m.name(), "measured");
+    }
+
+    #[test]
+    fn a_damaged_table_is_refused_at_its_line_and_column() {
+        let cut = &TABLE[..TABLE.find("\"call_overhead_us\"").expect("field")];
+        let e = error(cut);
+        assert!(e.starts_with("cal.json:3:"), "{e}");
+        assert!(e.contains("damaged cost table"), "{e}");
+        let wrong_kind = TABLE.replace("\"time_us\": 9.5", "\"time_us\": \"fast\"");
+        let e = error(&wrong_kind);
+        assert!(e.starts_with("cal.json:6:"), "{e}");
+    }
+
+    #[test]
+    fn a_table_of_another_format_or_version_is_refused_by_name() {
+        let e = error(&TABLE.replace("\"version\": 1", "\"version\": 7"));
+        assert!(
+            e.contains("cal.json: cost table format version 7, this ptir-opt reads version 1"),
+            "{e}"
+        );
+        assert!(e.contains("scripts/calibrate.py"), "{e}");
+        let e = error(&TABLE.replace("ptir-cost-table", "egraph"));
+        assert!(e.contains("format is `egraph`"), "{e}");
+        let e = error("{\"version\": 1}");
+        assert!(e.contains("no `format` field"), "{e}");
+        let e = error(&TABLE.replace("\"peak_gflops\": 100", "\"peak_gflops\": 0"));
+        assert!(e.contains("fit: peak_gflops must be positive"), "{e}");
+        let e = error(&TABLE.replace("9.5", "-1"));
+        assert!(e.contains("time_us must be zero or positive"), "{e}");
+        let twice = TABLE.replace(
+            "\"time_us\": 9.5}",
+            "\"time_us\": 9.5},\n  {\"signature\": \"dot_general lhs_contract=[1] rhs_contract=[0] : f32[4,8], f32[8,16] -> f32[4,16]\", \"time_us\": 3}",
+        );
+        assert!(error(&twice).contains("listed twice"), "{}", error(&twice));
+        let missing = CostTable::read(std::path::Path::new("/no/such/cal.json"))
+            .map(|_| ())
+            .expect_err("missing");
+        assert!(
+            missing
+                .to_string()
+                .starts_with("/no/such/cal.json: cannot read"),
+            "{missing}"
+        );
     }
 }

@@ -16,7 +16,7 @@
 //! its results ([`CostModel::entry_cost`]). A call of a fused extern (`@linear`,
 //! `@softmax_fused`, ...) pays its defining body, priced the same way, not the size of its
 //! result; a call of an extern with no body (a user's library kernel, declared by a rule file)
-//! is taken to fuse as well as its callers: it pays its declared FLOPs per element (default 1).
+//! is a kernel of its own at its declared FLOPs per element (default 1).
 //! A region body is paid once, not per iteration (see [`super::program_cost`]).
 //!
 //! With a [`CostTable`] ([`Roofline::measured`]) a kernel whose signature the table holds is
@@ -82,7 +82,10 @@ impl Machine {
     pub fn check(&self) -> Result<(), String> {
         let ok = |x: f64| x.is_finite() && x > 0.0;
         if !ok(self.peak_gflops) {
-            return Err(format!("peak_gflops must be positive, found {}", self.peak_gflops));
+            return Err(format!(
+                "peak_gflops must be positive, found {}",
+                self.peak_gflops
+            ));
         }
         if !ok(self.bandwidth_gbs) {
             return Err(format!(
@@ -158,18 +161,13 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
         Op::Constant(_) => work(0.0, out, Fusion::Load),
         Op::Reshape | Op::Tuple | Op::TupleGet { .. } => work(0.0, 0.0, Fusion::Free),
         Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => work(0.0, 0.0, Fusion::Free),
-        Op::Unary(u) if u.is_transcendental() => {
-            work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused)
-        }
+        Op::Unary(u) if u.is_transcendental() => work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused),
         Op::Binary(BinaryOp::Pow | BinaryOp::Atan2) => {
             work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused)
         }
-        Op::Unary(_)
-        | Op::Binary(_)
-        | Op::Compare(_)
-        | Op::Select
-        | Op::Cast
-        | Op::Iota { .. } => work(n, all, Fusion::Fused),
+        Op::Unary(_) | Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast | Op::Iota { .. } => {
+            work(n, all, Fusion::Fused)
+        }
         Op::Transpose { .. } | Op::Broadcast { .. } | Op::Concat { .. } => {
             work(0.0, all, Fusion::Fused)
         }
@@ -208,7 +206,7 @@ pub struct Roofline {
     /// The machine predicted for.
     pub machine: Machine,
     /// FLOPs per output element of externs that have no defining body (declared by rule
-    /// files); other calls of unknown callees cost one per element. Such calls fuse.
+    /// files); other calls of unknown callees cost one per element. Each is a kernel.
     pub extern_flops: IndexMap<String, f64>,
     /// Functions of the program: their bodies are priced where they are defined, so a call of
     /// one costs nothing of its own.
@@ -352,13 +350,16 @@ impl CostModel for Roofline {
             if let Some(c) = self.extern_body(callee, operands, result) {
                 return c;
             }
-            // A library kernel with no body: it fuses as well as the ops it replaces.
-            work.flops = extern_entry(&self.extern_flops, callee).unwrap_or(&1.0) * elements(result);
-            work.fusion = Fusion::Fused;
+            // A library kernel with no body: its own kernel, at its declared FLOPs.
+            work.flops =
+                extern_entry(&self.extern_flops, callee).unwrap_or(&1.0) * elements(result);
         }
         if work.fusion == Fusion::Kernel {
-            if let Some(t) = self.measured_kernel(op, operands, result) {
-                return t;
+            if let Some(table) = &self.table {
+                return match self.measured_kernel(op, operands, result) {
+                    Some(t) => t,
+                    None => self.priced(&work) * table.op_factors.get(op.name()).unwrap_or(&1.0),
+                };
             }
         }
         self.priced(&work)
@@ -380,12 +381,137 @@ impl CostModel for Roofline {
         }
         let shown: Vec<&str> = misses.iter().take(3).map(String::as_str).collect();
         vec![format!(
-            "cost table {}: {} kernel signature(s) not in the table, priced by the roofline \
-             (rerun scripts/calibrate.py on this program to measure them): {}{}",
+            "cost table {}: {} kernel signature(s) not in the table, priced by the fitted \
+             roofline times their op's factor (rerun scripts/calibrate.py on this program to \
+             measure them): {}{}",
             table.file,
             misses.len(),
             shown.join("; "),
-            if misses.len() > shown.len() { "; ..." } else { "" }
+            if misses.len() > shown.len() {
+                "; ..."
+            } else {
+                ""
+            }
         )]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::program_cost;
+
+    fn program(text: &str) -> Program {
+        ptir_ir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    fn roofline(p: &Program) -> Roofline {
+        Roofline::default().for_program(p)
+    }
+
+    /// The program's cost less the entry cost (reading arguments, writing results).
+    fn body_cost(p: &Program) -> f64 {
+        let m = roofline(p);
+        let f = &p.functions[0];
+        let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
+        let results: Vec<&Type> = f.result_types.iter().collect();
+        program_cost(p, &m) - m.entry_cost(&params, &results)
+    }
+
+    #[test]
+    fn a_fused_extern_is_priced_as_its_body() {
+        let inlined = program(
+            "func @f(%x: f32[64,256], %w: f32[256,128], %b: f32[128]) -> (f32[64,128]) {\n  \
+             %d = dot_general %x, %w lhs_contract=[1] rhs_contract=[0] : f32[64,128]\n  \
+             %bb = broadcast %b dims=[1] : f32[64,128]\n  \
+             %y = add %d, %bb : f32[64,128]\n  return %y\n}",
+        );
+        let called = program(
+            "func @f(%x: f32[64,256], %w: f32[256,128], %b: f32[128]) -> (f32[64,128]) {\n  \
+             %y = call @linear(%x, %w, %b) : f32[64,128]\n  return %y\n}",
+        );
+        let (body, call) = (body_cost(&inlined), body_cost(&called));
+        assert!(body > 20.0, "a 4 MFLOP matmul costs tens of us, not {body}");
+        assert!(
+            (body - call).abs() < 1e-9 * body,
+            "body {body}, call {call}"
+        );
+        // Outlined and renamed instances price as the extern.
+        let outlined = program(&ptir_ir::print(&called).replace("@linear", "@linear_0"));
+        assert!((body_cost(&outlined) - body).abs() < 1e-9 * body);
+    }
+
+    #[test]
+    fn fusible_layout_ops_cost_next_to_nothing_and_kernels_their_traffic() {
+        let t: Type = ptir_ir::TensorType::new(ptir_ir::DType::F32, vec![1024, 1024]).into();
+        let m = Roofline::default();
+        let transpose = Op::Transpose { perm: vec![1, 0] };
+        assert_eq!(m.op_cost(&transpose, &[&t], &t), 0.0);
+        assert_eq!(m.op_cost(&Op::Reshape, &[&t], &t), 0.0);
+        // On its own (as calibration times it) the same transpose moves 8 MB.
+        let alone = m.machine.kernel_us(&op_work(&transpose, &[&t], &t));
+        assert!(alone > 100.0, "{alone}");
+        // A reduction roots a kernel: it pays its launch and reads its 4 MB operand.
+        let row: Type = ptir_ir::TensorType::new(ptir_ir::DType::F32, vec![1024]).into();
+        let reduce = Op::Reduce {
+            kind: ptir_ir::ReduceKind::Sum,
+            axes: vec![1],
+            keep_dims: false,
+        };
+        let r = m.op_cost(&reduce, &[&t], &row);
+        assert!(r > m.machine.memory_us(4.0 * 1024.0 * 1024.0), "{r}");
+    }
+
+    #[test]
+    fn a_stored_constant_costs_the_bytes_it_loads_and_a_splat_nothing() {
+        let m = Roofline::default();
+        let t: Type = ptir_ir::TensorType::new(ptir_ir::DType::I32, vec![512, 512]).into();
+        let dense = ptir_ir::Literal::Dense(ptir_ir::Data::Int((0..512 * 512).collect()));
+        let splat = ptir_ir::Literal::Splat(ptir_ir::Scalar::Int(7));
+        let loaded = m.op_cost(&Op::Constant(dense), &[], &t);
+        assert!((loaded - m.machine.memory_us(1024.0 * 1024.0)).abs() < 1e-12);
+        assert!(loaded > 10.0, "1 MB at ~80 GB/s is ~13 us, not {loaded}");
+        assert_eq!(m.op_cost(&Op::Constant(splat), &[], &t), 0.0);
+        // The mask a causal attention computes from iotas costs less computed than stored.
+        let b: Type = ptir_ir::TensorType::new(ptir_ir::DType::F32, vec![128, 128]).into();
+        let iota = m.op_cost(&Op::Iota { dim: 0 }, &[], &b);
+        let cmp = m.op_cost(&Op::Compare(ptir_ir::CmpOp::Ge), &[&b, &b], &b);
+        let stored = m.machine.memory_us(128.0 * 128.0 * 4.0);
+        assert!(2.0 * iota + cmp < stored, "{iota} {cmp} {stored}");
+    }
+
+    #[test]
+    fn a_run_pays_for_its_arguments_and_results_once() {
+        let p = program(
+            "func @g(%x: f32[1024]) -> (f32[1024]) {\n  %y = neg %x : f32[1024]\n  return %y\n}\n\
+             func @f(%x: f32[1024]) -> (f32[1024]) {\n  %y = call @g(%x) : f32[1024]\n  return %y\n}",
+        );
+        let m = roofline(&p);
+        let t: Type = ptir_ir::TensorType::new(ptir_ir::DType::F32, vec![1024]).into();
+        let entry = m.entry_cost(&[&t], &[&t]);
+        let neg = m.machine.compute_us(1024.0);
+        // @g is called: its body counts, its entry does not; the call itself costs nothing.
+        assert!((program_cost(&p, &m) - (entry + neg)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn machine_parameters_are_checked() {
+        assert!(Machine::REFERENCE.check().is_ok());
+        for bad in [
+            Machine {
+                peak_gflops: 0.0,
+                ..Machine::REFERENCE
+            },
+            Machine {
+                bandwidth_gbs: f64::NAN,
+                ..Machine::REFERENCE
+            },
+            Machine {
+                kernel_overhead_us: -1.0,
+                ..Machine::REFERENCE
+            },
+        ] {
+            assert!(bad.check().is_err(), "{bad:?}");
+        }
     }
 }
