@@ -70,15 +70,23 @@ fn diff_reports_an_output_it_cannot_run_as_that_error() {
     std::fs::write(&pat, UNIMPLEMENTED_PAT).unwrap();
     let pat = pat.to_str().unwrap();
     let missing = "call: extern @my_fused has no registered implementation";
-    assert_user_error(&["diff", "-", "--rules", pat], EXP_NEG, missing);
     assert_user_error(
-        &["diff", "-", "--rules", pat],
+        &["diff", "-", "--rules", pat, "--cost", "tensor"],
+        EXP_NEG,
+        missing,
+    );
+    assert_user_error(
+        &["diff", "-", "--rules", pat, "--cost", "tensor"],
         EXP_NEG,
         "output cannot be run on input seed 0",
     );
-    assert_user_error(&["-", "--rules", pat, "--validate"], EXP_NEG, missing);
+    assert_user_error(
+        &["-", "--rules", pat, "--validate", "--cost", "tensor"],
+        EXP_NEG,
+        missing,
+    );
     // Without validation the output is printed: the extern is the user's to link.
-    let out = ptir_opt(&["-", "--rules", pat], EXP_NEG);
+    let out = ptir_opt(&["-", "--rules", pat, "--cost", "tensor"], EXP_NEG);
     assert!(
         text(&out.stdout).contains("call @my_fused"),
         "{}",
