@@ -82,6 +82,24 @@ fn reference(name: &str) -> Option<&'static (&'static str, usize, Idiom)> {
     REFERENCES.iter().find(|r| r.0 == base)
 }
 
+/// The extern with a reference implementation that a call of `callee` denotes: its own name,
+/// a renamed form (`@ptir.linear`, see [`RENAMED_PREFIX`]) or an outlined instance
+/// (`@linear_0`, by the call-prefix rule of [`crate::callee_matches`]).
+///
+/// ```
+/// use ptir_rules::externs::reference_of;
+/// assert_eq!(reference_of("linear_0"), Some("linear"));
+/// assert_eq!(reference_of("ptir.softmax_fused"), Some("softmax_fused"));
+/// assert_eq!(reference_of("my_kernel"), None);
+/// ```
+pub fn reference_of(callee: &str) -> Option<&'static str> {
+    let base = base_name(callee);
+    REFERENCES
+        .iter()
+        .map(|r| r.0)
+        .find(|n| crate::callee_matches(n, base))
+}
+
 /// Names of the externs that have a reference implementation.
 pub fn reference_names() -> Vec<&'static str> {
     REFERENCES.iter().map(|r| r.0).collect()

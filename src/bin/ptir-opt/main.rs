@@ -303,6 +303,12 @@ enum CostArg {
     Measured(std::path::PathBuf),
 }
 
+/// The measured cost model of the table in `file` (a located error if it cannot be used).
+fn measured_cost(file: &std::path::Path) -> Result<ptir::Cost, CliError> {
+    let table = ptir::cost::CostTable::read(file).map_err(CliError::CostTable)?;
+    Ok(ptir::Cost::Measured(std::sync::Arc::new(table)))
+}
+
 /// `--cost`: a model's name, or `measured=FILE`.
 fn parse_cost(s: &str) -> Result<CostArg, String> {
     match s {
@@ -409,9 +415,7 @@ impl ExtractArgs {
             CostArg::Ops => ptir::Cost::Ops,
             CostArg::Tensor => ptir::Cost::Tensor,
             CostArg::Roofline => ptir::Cost::Roofline,
-            CostArg::Measured(file) => ptir::Cost::Measured(std::sync::Arc::new(
-                ptir::cost::CostTable::read(file).map_err(CliError::CostTable)?,
-            )),
+            CostArg::Measured(file) => measured_cost(file)?,
         };
         options.extractor = match self.extractor {
             ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
@@ -456,9 +460,7 @@ fn compare(
     let mut pairs = Vec::new();
     let mut costs = vec![ptir::Cost::Ops, ptir::Cost::Tensor, ptir::Cost::Roofline];
     if let Some(file) = table {
-        costs.push(ptir::Cost::Measured(std::sync::Arc::new(
-            ptir::cost::CostTable::read(file).map_err(CliError::CostTable)?,
-        )));
+        costs.push(measured_cost(file)?);
     }
     for cost in costs {
         for kind in ptir::egraph::ExtractorKind::ALL {
@@ -483,18 +485,12 @@ fn signatures(files: &[String]) -> Result<String, CliError> {
     }
     let mut out = String::new();
     for k in kernels.values() {
-        let fusion = match k.work.fusion {
-            ptir::cost::Fusion::Free => "free",
-            ptir::cost::Fusion::Fused => "fused",
-            ptir::cost::Fusion::Load => "load",
-            ptir::cost::Fusion::Kernel => "kernel",
-        };
         let line = serde_json::json!({
             "signature": k.signature,
             "op": k.op,
             "flops": k.work.flops,
             "bytes": k.work.bytes,
-            "fusion": fusion,
+            "fusion": k.work.fusion.name(),
             "predicted_us": ptir::cost::Machine::REFERENCE.kernel_us(&k.work),
             "count": k.count,
             "program": ir::print(&k.program),

@@ -51,42 +51,33 @@ fn timed(op: &Op) -> bool {
 /// ```
 pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
     for f in &program.functions {
-        let mut types: rustc_hash::FxHashMap<ValueId, &Type> = Default::default();
-        for p in &f.body.params {
-            types.insert(p.id, &p.ty);
-        }
-        f.body.walk(&mut |i, _| {
-            let operands: Option<Vec<&Type>> =
-                i.operands.iter().map(|v| types.get(v).copied()).collect();
-            types.insert(i.result, &i.ty);
-            for r in i.op.regions() {
-                for p in &r.params {
-                    types.insert(p.id, &p.ty);
-                }
+        super::visit_typed(f, &mut |i, operands| {
+            if operands.len() != i.operands.len() {
+                return; // an operand of unknown type: no signature
             }
-            let Some(operands) = operands else {
-                return;
-            };
-            // A fused extern is priced as its body: its kernels are the body's.
+            // A fused extern is priced as its body (the same resolution of outlined and
+            // renamed names as `Roofline`): its kernels are the body's.
             if let Op::Call { callee } = &i.op {
                 let args: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
-                if let Some(Ok(body)) = crate::externs::idiom_program(callee, &args) {
+                let body = crate::externs::reference_of(callee)
+                    .and_then(|name| crate::externs::idiom_program(name, &args));
+                if let Some(Ok(body)) = body {
                     collect_kernels(&body, into);
                 }
             }
             if !timed(&i.op) {
                 return;
             }
-            let signature = op_signature(&i.op, &operands, &i.ty);
+            let signature = op_signature(&i.op, operands, &i.ty);
             if let Some(k) = into.get_mut(&signature) {
                 k.count += 1;
                 return;
             }
             let kernel = Kernel {
                 op: i.op.name(),
-                work: op_work(&i.op, &operands, &i.ty),
+                work: op_work(&i.op, operands, &i.ty),
                 count: 1,
-                program: one_op_program(i, &operands),
+                program: one_op_program(i, operands),
                 signature: signature.clone(),
             };
             into.insert(signature, kernel);

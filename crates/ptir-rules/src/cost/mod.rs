@@ -154,17 +154,22 @@ pub(crate) fn extern_entry<'m, T>(map: &'m IndexMap<String, T>, callee: &str) ->
 }
 
 /// A cost as reports print it: whole numbers as they are, others to six significant digits
-/// (a roofline's microseconds are sums of tiny fractions; their last digits are noise).
+/// (a roofline's microseconds are sums of tiny fractions; their last digits are noise), and
+/// from 10^15 up in scientific notation.
 ///
 /// ```
 /// use ptir_rules::cost::format_cost;
 /// assert_eq!(format_cost(10256.0), "10256");
 /// assert_eq!(format_cost(17.193938556295674), "17.1939");
 /// assert_eq!(format_cost(0.000123456789), "0.000123457");
+/// assert_eq!(format_cost(1.5e300), "1.50000e300");
 /// ```
 pub fn format_cost(x: f64) -> String {
     if !x.is_finite() || (x.fract() == 0.0 && x.abs() < 1e15) {
         return format!("{x}");
+    }
+    if x.abs() >= 1e15 {
+        return format!("{x:.5e}");
     }
     let magnitude = x.abs().log10().floor() as i32;
     let decimals = (5 - magnitude).clamp(0, 17) as usize;
@@ -186,6 +191,56 @@ pub(crate) fn bytes(t: &Type) -> f64 {
     t.size_bytes() as f64
 }
 
+/// `2·M·N·K` of a `dot_general` with dims `d` on these operands giving `n` elements: the
+/// product of the contracted lhs dims is `K` (a missing operand or dim counts as 1).
+pub(crate) fn dot_flops(d: &ptir_ir::DotDims, operands: &[&Type], n: f64) -> f64 {
+    let k: f64 = operands
+        .first()
+        .and_then(|t| t.as_tensor())
+        .map_or(1.0, |l| {
+            d.lhs_contract
+                .iter()
+                .map(|&i| l.shape.get(i).copied().unwrap_or(1) as f64)
+                .product()
+        });
+    2.0 * n * k
+}
+
+/// Visits every instruction of `f` in pre-order (an op before its regions' instructions) with
+/// the types of its operands: earlier values, region parameters and captures are typed before
+/// their use. An operand of unknown type (only in a program that does not verify) is left
+/// out of the slice.
+pub(crate) fn visit_typed<'p>(
+    f: &'p ptir_ir::Function,
+    visit: &mut impl FnMut(&'p ptir_ir::Instruction, &[&'p Type]),
+) {
+    let mut types = ValueTypes::new(f.body.params.len() + f.body.insts.len());
+    for p in &f.body.params {
+        types.insert(p.id, &p.ty);
+    }
+    let mut operands: Vec<&Type> = Vec::new();
+    f.body.walk(&mut |i, _| {
+        operands.clear();
+        operands.extend(i.operands.iter().filter_map(|&v| types.get(v)));
+        visit(i, &operands);
+        types.insert(i.result, &i.ty);
+        for r in i.op.regions() {
+            for p in &r.params {
+                types.insert(p.id, &p.ty);
+            }
+        }
+    });
+}
+
+/// The cost of `f`'s instructions under `model`, region bodies included (once each).
+pub(crate) fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
+    let mut total = 0.0;
+    visit_typed(f, &mut |i, operands| {
+        total += model.op_cost(&i.op, operands, &i.ty)
+    });
+    total
+}
+
 /// The cost of a program: the sum over every instruction (a region body counted once, not
 /// per iteration: extraction prices an e-graph the same way, so that the program it picks is
 /// the cheapest under this sum), plus [`CostModel::entry_cost`] for every entry function (one
@@ -205,39 +260,11 @@ pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
         if crate::externs::defined_by(f).is_some() {
             continue;
         }
-        let mut types = ValueTypes::new(f.body.params.len() + f.body.insts.len());
-        for p in &f.body.params {
-            types.insert(p.id, &p.ty);
-        }
-        total += region_cost(&f.body, &mut types, model);
+        total += function_cost(f, model);
         if !called.contains(f.name.as_str()) {
             let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
             let results: Vec<&Type> = f.result_types.iter().collect();
             total += model.entry_cost(&params, &results);
-        }
-    }
-    total
-}
-
-/// The cost of `region`'s instructions, nested regions included. Operands (earlier values,
-/// region parameters, captures) are typed before their use is priced.
-fn region_cost<'p>(
-    region: &'p ptir_ir::Region,
-    types: &mut ValueTypes<'p>,
-    model: &dyn CostModel,
-) -> f64 {
-    let mut total = 0.0;
-    let mut operands: Vec<&Type> = Vec::new();
-    for i in &region.insts {
-        operands.clear();
-        operands.extend(i.operands.iter().filter_map(|&v| types.get(v)));
-        total += model.op_cost(&i.op, &operands, &i.ty);
-        types.insert(i.result, &i.ty);
-        for r in i.op.regions() {
-            for p in &r.params {
-                types.insert(p.id, &p.ty);
-            }
-            total += region_cost(r, types, model);
         }
     }
     total

@@ -122,6 +122,18 @@ pub enum Fusion {
     Kernel,
 }
 
+impl Fusion {
+    /// Its name in `ptir-opt signatures`: `free`, `fused`, `load` or `kernel`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fusion::Free => "free",
+            Fusion::Fused => "fused",
+            Fusion::Load => "load",
+            Fusion::Kernel => "kernel",
+        }
+    }
+}
+
 /// What one op does: its arithmetic, the bytes it reads and writes run on its own, and how
 /// it runs in a fused program.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -185,18 +197,7 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             all,
             Fusion::Kernel,
         ),
-        Op::DotGeneral(d) => {
-            let k: f64 = operands
-                .first()
-                .and_then(|t| t.as_tensor())
-                .map_or(1.0, |l| {
-                    d.lhs_contract
-                        .iter()
-                        .map(|&i| l.shape.get(i).copied().unwrap_or(1) as f64)
-                        .product()
-                });
-            work(2.0 * n * k, all, Fusion::Kernel)
-        }
+        Op::DotGeneral(d) => work(super::dot_flops(d, operands, n), all, Fusion::Kernel),
         Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
     }
 }
@@ -305,10 +306,7 @@ impl Roofline {
     /// operands of these types: its defining body under this model. `None` if `callee` has
     /// no reference body or it does not apply to these types.
     fn extern_body(&self, callee: &str, operands: &[&Type], result: &Type) -> Option<f64> {
-        let base = crate::externs::base_name(callee);
-        let name = crate::externs::reference_names()
-            .into_iter()
-            .find(|n| crate::callee_matches(n, base))?;
+        let name = crate::externs::reference_of(callee)?;
         let key = op_signature(
             &Op::Call {
                 callee: name.to_string(),
@@ -321,12 +319,7 @@ impl Roofline {
         }
         let args: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
         let program = crate::externs::idiom_program(name, &args)?.ok()?;
-        let body = program.functions.first()?;
-        let mut types = super::ValueTypes::new(body.body.params.len() + body.body.insts.len());
-        for p in &body.body.params {
-            types.insert(p.id, &p.ty);
-        }
-        let cost = super::region_cost(&body.body, &mut types, self);
+        let cost = super::function_cost(program.functions.first()?, self);
         self.bodies.lock().ok()?.insert(key, cost);
         Some(cost)
     }

@@ -59,18 +59,7 @@ impl CostModel for TensorCost {
             // Written in place: the update's bytes.
             Op::DynamicUpdateSlice => operands.get(1).map_or(0.0, |u| bytes(u)) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
-            Op::DotGeneral(d) => {
-                let k: f64 = operands
-                    .first()
-                    .and_then(|t| t.as_tensor())
-                    .map_or(1.0, |l| {
-                        d.lhs_contract
-                            .iter()
-                            .map(|&i| l.shape.get(i).copied().unwrap_or(1) as f64)
-                            .product()
-                    });
-                2.0 * n * k
-            }
+            Op::DotGeneral(d) => super::dot_flops(d, operands, n),
             Op::Call { callee } => n * self.extern_cost(callee).unwrap_or(1.0),
             Op::Rng { .. } => n,
             Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => 1.0,
