@@ -696,15 +696,19 @@ pub fn fast_math_hint(
     if options.fast_math || options.engine != Engine::Saturation || options.pipeline.is_some() {
         return Ok(None);
     }
-    let fast = optimize(
-        program,
-        &Options {
-            fast_math: true,
-            validate: None,
-            explain: false,
-            ..options.clone()
-        },
-    )?;
+    let fast_options = Options {
+        fast_math: true,
+        validate: None,
+        explain: false,
+        prove_rules: false,
+        ..options.clone()
+    };
+    let fast = optimize(program, &fast_options)?;
+    let fast_math_rules = load_rules(&fast_options)?;
+    let is_fast_math = |name: &str| {
+        (fast_math_rules.rules().iter())
+            .any(|r| r.name == name && r.labels.iter().any(|l| l == "fast-math"))
+    };
     let (now, then) = (out.report.cost_after, fast.report.cost_after);
     if then <= 0.0 || now / then <= FAST_MATH_HINT_RATIO {
         return Ok(None);
@@ -716,7 +720,7 @@ pub fn fast_math_hint(
         .map(|r| r.rule.as_str())
         .collect();
     let new_rules: Vec<String> = (fast.report.rules_fired.iter())
-        .filter(|r| !fired_now.contains(&r.rule.as_str()) && !r.rule.starts_with('('))
+        .filter(|r| !fired_now.contains(&r.rule.as_str()) && is_fast_math(&r.rule))
         .map(|r| format!("{} ({})", r.rule, r.count))
         .collect();
     Ok(Some(format!(
@@ -724,8 +728,8 @@ pub fn fast_math_hint(
          reassociating floats with {}",
         now / then,
         out.report.cost_model,
-        now,
-        then,
+        ptir_rules::cost::format_cost(now),
+        ptir_rules::cost::format_cost(then),
         if new_rules.is_empty() {
             "the same rules".to_string()
         } else {

@@ -578,3 +578,75 @@ fn the_default_model_ranks_measured_kernels_as_the_runtime_does() {
         predicted.len()
     );
 }
+
+/// The rewrites that pay on a real runtime (BENCHMARKS.md, the zoo's `last_token_logits`,
+/// `broadcast_matmul`, `outer_sum`), each on a small program: what the optimizer must emit.
+#[test]
+fn work_moves_into_contractions_and_onto_the_smaller_operand() {
+    let optimize = |program: &str, flags: &[&str]| {
+        let mut args = vec!["-"];
+        args.extend_from_slice(flags);
+        let out = ptir_opt(&args, program);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (text(&out.stdout), text(&out.stderr))
+    };
+    // the last row of a product is the last row of the lhs times the rhs
+    let last_row = "func @f(%0: f32[64,32], %1: f32[32,128]) -> (f32[128]) {
+  %2 = dot_general %0, %1 lhs_contract=[1] rhs_contract=[0] : f32[64,128]
+  %3 = slice %2 start=[63,0] limit=[64,128] stride=[1,1] : f32[1,128]
+  %4 = reshape %3 : f32[128]
+  return %4
+}";
+    let (out, _) = optimize(last_row, &[]);
+    assert!(
+        out.contains("slice %0 start=[63,0] limit=[64,32] stride=[1,1] : f32[1,32]"),
+        "{out}"
+    );
+    assert!(
+        out.contains(": f32[1,128]") && !out.contains("f32[64,128]"),
+        "{out}"
+    );
+    // a broadcast product summed over a dim both operands have is a matmul (exact: default)
+    let matmul = "func @f(%0: f32[16,32], %1: f32[32,8]) -> (f32[16,8]) {
+  %2 = broadcast %0 dims=[0,1] : f32[16,32,8]
+  %3 = broadcast %1 dims=[1,2] : f32[16,32,8]
+  %4 = mul %2, %3 : f32[16,32,8]
+  %5 = reduce_sum %4 axes=[1] keep_dims=false : f32[16,8]
+  return %5
+}";
+    let (out, _) = optimize(matmul, &[]);
+    assert!(
+        out.contains("dot_general %0, %1 lhs_contract=[1] rhs_contract=[0] : f32[16,8]"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("reduce_sum") && !out.contains("f32[16,32,8]"),
+        "{out}"
+    );
+    // sum_j x_i y_j = x_i sum_j y_j only reassociates floats: --fast-math, and the report of
+    // the default run says what it would gain and by which rule
+    let outer = "func @f(%0: f32[1024], %1: f32[1024]) -> (f32[1024]) {
+  %2 = broadcast %0 dims=[0] : f32[1024,1024]
+  %3 = broadcast %1 dims=[1] : f32[1024,1024]
+  %4 = mul %2, %3 : f32[1024,1024]
+  %5 = reduce_sum %4 axes=[1] keep_dims=false : f32[1024]
+  return %5
+}";
+    let (out, report) = optimize(outer, &["--report"]);
+    assert!(out.contains("f32[1024,1024]"), "exact by default: {out}");
+    assert!(
+        report.contains("note: --fast-math would make the program")
+            && report.contains("reassociating floats with reduce-sum-of-mul-broadcast (1)")
+            && !report.contains("reduce-sum-through-broadcast ("),
+        "{report}"
+    );
+    let (out, _) = optimize(outer, &["--fast-math"]);
+    assert!(
+        out.contains("reduce_sum %1 axes=[0] keep_dims=false : f32[]"),
+        "{out}"
+    );
+    assert!(!out.contains("f32[1024,1024]"), "{out}");
+    // in integers the same factoring is exact, so the default does it
+    let (out, _) = optimize(&outer.replace("f32", "i32"), &[]);
+    assert!(!out.contains("i32[1024,1024]"), "{out}");
+}

@@ -53,6 +53,7 @@ mod bounds;
 mod build;
 pub mod builders;
 pub mod compiled;
+pub mod contraction;
 pub mod cost;
 mod error;
 pub mod example;

@@ -711,6 +711,7 @@ impl Registry {
                 _ => None,
             },
         );
+        self.add_contraction_natives();
         self.add_native("reciprocal", 1, Number, "1 / ?v", |a| {
             match a[0].attr()? {
                 AttrValue::Number(v) => Some(AttrValue::Number(1.0 / v)),
@@ -736,6 +737,76 @@ impl Registry {
                 AttrValue::Dims(d) => absorb_rhs_transpose(d, a[1].ints()?).map(AttrValue::Dims),
                 _ => None,
             },
+        );
+    }
+    /// Natives of [`crate::contraction`]: slices through `dot_general`, broadcast products
+    /// as contractions, reductions through broadcasts.
+    fn add_contraction_natives(&mut self) {
+        use crate::contraction::{self, Side, SlicePart};
+        use AttrKind::*;
+        const SLICES: [(&str, Side, SlicePart, &str); 6] = [
+            ("dot-lhs-start", Side::Lhs, SlicePart::Start, "starts of the lhs slice that slice(dot_general(?a, ?b, ?d)) with starts ?l reads"),
+            ("dot-lhs-limit", Side::Lhs, SlicePart::Limit, "limits of the lhs slice that slice(dot_general(?a, ?b, ?d)) with limits ?l reads"),
+            ("dot-lhs-stride", Side::Lhs, SlicePart::Stride, "strides of the lhs slice that slice(dot_general(?a, ?b, ?d)) with strides ?l reads"),
+            ("dot-rhs-start", Side::Rhs, SlicePart::Start, "starts of the rhs slice that slice(dot_general(?a, ?b, ?d)) with starts ?l reads"),
+            ("dot-rhs-limit", Side::Rhs, SlicePart::Limit, "limits of the rhs slice that slice(dot_general(?a, ?b, ?d)) with limits ?l reads"),
+            ("dot-rhs-stride", Side::Rhs, SlicePart::Stride, "strides of the rhs slice that slice(dot_general(?a, ?b, ?d)) with strides ?l reads"),
+        ];
+        for (name, side, part, doc) in SLICES {
+            self.add_native(name, 4, Ints, doc, move |a| match a[0].attr()? {
+                AttrValue::Dims(d) => {
+                    let (l, r) = (&a[1].tensor()?.shape, &a[2].tensor()?.shape);
+                    contraction::dot_operand_slice(d, l, r, side, part, a[3].ints()?)
+                        .map(AttrValue::Ints)
+                }
+                _ => None,
+            });
+        }
+        let contraction = |a: &[Bound]| {
+            contraction::broadcast_contraction(
+                &a[0].tensor()?.shape,
+                a[1].ints()?,
+                &a[2].tensor()?.shape,
+                a[3].ints()?,
+                a[4].ints()?,
+                a[5].ints()?,
+            )
+        };
+        self.add_native(
+            "broadcast-contraction-dims",
+            6,
+            Dims,
+            "the dot_general dims of reduce_sum(mul(broadcast(?a, ?da, ?s), broadcast(?b, ?db, ?s)), ?ax) when it is a contraction",
+            move |a| contraction(a).map(|(d, _)| AttrValue::Dims(d)),
+        );
+        self.add_native(
+            "broadcast-contraction-perm",
+            6,
+            Ints,
+            "the transpose that puts that contraction's result in the reduction's dim order",
+            move |a| contraction(a).map(|(_, p)| AttrValue::Ints(p)),
+        );
+        let through = |a: &[Bound]| {
+            contraction::reduce_through_broadcast(
+                &a[0].tensor()?.shape,
+                a[1].ints()?,
+                a[2].ints()?,
+                a[3].ints()?,
+            )
+        };
+        self.add_native(
+            "reduced-broadcast-axes",
+            4,
+            Ints,
+            "the axes of ?x that reduce_sum(broadcast(?x, ?d, ?s), ?ax) sums, when they are all ?x's own, unstretched and in order",
+            move |a| through(a).map(|(ax, _)| AttrValue::Ints(ax)),
+        );
+        self.add_native(
+            "reduced-broadcast-dims",
+            4,
+            Ints,
+            "the broadcast dims of reduce_sum(x, reduced-broadcast-axes) into the reduction's shape",
+            move |a| through(a).map(|(_, d)| AttrValue::Ints(d)),
         );
     }
 }
