@@ -666,6 +666,16 @@ fn record_saturation(
                 text: json.clone(),
             });
         }
+        if let Some((extracted, input)) = r.kept_input {
+            report.notes.push(format!(
+                "kept @{} as it came: the function extracted from its e-graph would cost {} \
+                 against its {} under the {} cost model (`--extractor exact` searches further)",
+                r.name,
+                ptir_rules::cost::format_cost(extracted),
+                ptir_rules::cost::format_cost(input),
+                report.cost_model,
+            ));
+        }
         for s in &r.saturation.skipped {
             if !report.rules_skipped.iter().any(|k| k.rule == s.name) {
                 report.rules_skipped.push(SkippedRule {

@@ -650,3 +650,38 @@ fn work_moves_into_contractions_and_onto_the_smaller_operand() {
     let (out, _) = optimize(&outer.replace("f32", "i32"), &[]);
     assert!(!out.contains("i32[1024,1024]"), "{out}");
 }
+
+/// One product read by three slices (a GRU's gates) may be split into three small products,
+/// each cheaper on its own and dearer together. The DAG-greedy extractor starts from the input
+/// too, so it keeps the one product; an extractor that pays a shared value per use (`tree`)
+/// finds the split, and the engine then keeps the input function and says why.
+#[test]
+fn no_function_comes_out_costlier_than_it_went_in() {
+    let gates = "func @f(%0: f32[8,64], %1: f32[64,384]) -> (f32[8,128]) {
+  %2 = dot_general %0, %1 lhs_contract=[1] rhs_contract=[0] : f32[8,384]
+  %3 = slice %2 start=[0,0] limit=[8,128] stride=[1,1] : f32[8,128]
+  %4 = slice %2 start=[0,128] limit=[8,256] stride=[1,1] : f32[8,128]
+  %5 = slice %2 start=[0,256] limit=[8,384] stride=[1,1] : f32[8,128]
+  %6 = mul %3, %4 : f32[8,128]
+  %7 = add %6, %5 : f32[8,128]
+  return %7
+}";
+    for extractor in ["dag-greedy", "tree", "exact"] {
+        let out = ptir_opt(&["-", "--extractor", extractor, "--report"], gates);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let (program, report) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(
+            program.matches("dot_general").count(),
+            1,
+            "{extractor}: {program}"
+        );
+        assert!(report.contains("(1.000x)"), "{extractor}: {report}");
+        assert_eq!(
+            report.contains(
+                "note: kept @f as it came: the function extracted from its e-graph would cost"
+            ),
+            extractor == "tree",
+            "{extractor}: {report}"
+        );
+    }
+}

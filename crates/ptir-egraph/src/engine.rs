@@ -11,7 +11,7 @@ use crate::lift::{lift, lift_traced};
 use crate::lower::{lower, lower_with};
 use crate::saturate::{saturate_until, Limits, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
-use ptir_rules::cost::CostModel;
+use ptir_rules::cost::{function_cost, CostModel};
 use ptir_rules::{Deadline, RuleSet};
 use std::time::{Duration, Instant};
 
@@ -60,6 +60,11 @@ pub struct FunctionReport {
     pub optimal: bool,
     /// Time to lift.
     pub lift_time: Duration,
+    /// `Some((extracted, input))` when the extracted function cost more than the input under
+    /// the cost model (the extractor is a heuristic, and so are prices of shared values), so
+    /// the engine kept the input function: a run never returns a function its own cost model
+    /// prices higher than what it was given.
+    pub kept_input: Option<(f64, f64)>,
     /// The saturated e-graph as egraph-serialize JSON, if asked for.
     pub egraph_json: Option<String>,
     /// With [`EngineOptions::explain`]: how each instruction of the output function was
@@ -163,8 +168,9 @@ fn optimize_function(
     let extract_time = t.elapsed();
     let t = Instant::now();
     let (func, emitted) = lift_traced(&lowered, &|c| choice.node(c), options.explain)?;
-    let derivations = options
-        .explain
+    let (func, kept_input) = keep_the_cheaper(program, name, func, options.cost.as_ref());
+    // A kept input has no new derivations: its values are the input's.
+    let derivations = (options.explain && kept_input.is_none())
         .then(|| crate::explain::derivations(&lowered, &emitted));
     let egraph_json = match options.dump_egraph {
         true => Some(
@@ -185,10 +191,37 @@ fn optimize_function(
         extract_time,
         optimal: choice.optimal,
         lift_time: t.elapsed(),
+        kept_input,
         egraph_json,
         derivations,
     };
     Ok((func, report))
+}
+
+/// Relative slack under which an extracted function counts as no costlier than the input:
+/// prices summed in another order differ in their last bits.
+const COST_SLACK: f64 = 1e-9;
+
+/// `extracted`, unless the input function `name` of `program` is cheaper under `model`: then
+/// the input, with both costs.
+fn keep_the_cheaper(
+    program: &Program,
+    name: &str,
+    extracted: ptir_ir::Function,
+    model: &dyn CostModel,
+) -> (ptir_ir::Function, Option<(f64, f64)>) {
+    let Some(input) = program.functions.iter().find(|f| f.name == name) else {
+        return (extracted, None);
+    };
+    let (after, before) = (
+        function_cost(&extracted, model),
+        function_cost(input, model),
+    );
+    if after > before + COST_SLACK * before.abs() {
+        (input.clone(), Some((after, before)))
+    } else {
+        (extracted, None)
+    }
 }
 
 /// Adds a declaration for every extern the program calls but does not declare, from the rule

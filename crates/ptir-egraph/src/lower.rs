@@ -61,6 +61,9 @@ pub struct Lowered {
     pub(crate) speculatable_callees: FxHashSet<Symbol>,
     /// With explanations on (`--explain`): what the input was in the e-graph.
     pub(crate) input: Option<InputNodes>,
+    /// How many e-nodes lowering added: egg's uncanonical ids `0..lowered_nodes`, the input's
+    /// own e-nodes (each instruction's first, then what folding its constants added).
+    pub(crate) lowered_nodes: usize,
 }
 
 /// The input in an e-graph with explanations on: the e-nodes lowering added (egg's
@@ -131,6 +134,7 @@ pub(crate) fn lower_with(program: &Program, name: &str, explain: bool) -> Result
     });
     Ok(Lowered {
         input,
+        lowered_nodes: l.egraph.nodes().len(),
         root: l.egraph.find(root),
         egraph: l.egraph,
         name: f.name.clone(),

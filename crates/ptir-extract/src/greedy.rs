@@ -15,8 +15,9 @@ use super::{Extraction, Extractor};
 /// within tens of milliseconds; the budget only bounds pathological inputs.
 pub const GREEDY_IMPROVE_TIME_LIMIT: Duration = Duration::from_secs(1);
 
-/// The most starting points the local search improves (each with its own time limit).
-pub const GREEDY_STARTS: u32 = 3;
+/// The most starting points the local search improves (each with its own time limit): three
+/// of its own and one the caller may give ([`GreedyDagExtractor::extract_from`]).
+pub const GREEDY_STARTS: u32 = 4;
 
 /// DAG-aware greedy extraction.
 ///
@@ -85,8 +86,47 @@ impl GreedyDagExtractor {
         self
     }
 
+    /// Extracts as [`Extractor::extract`] does, with `start` (a node per class, indexed by
+    /// [`ClassId::index`]; `None` where it has none) as one more starting point of the local
+    /// search: what the caller already has, typically the input program. The result is then
+    /// never worse by DAG cost than `start` (completed and made acyclic from phase 1's choice
+    /// where it is not).
+    ///
+    /// ```
+    /// use ptir_extract::{Extractor, Graph, GreedyDagExtractor};
+    /// // one big product shared by three slices, or three small products of one slice each:
+    /// // phase 1 settles each slice on its own small product (4 < 8 + 1 locally), and no
+    /// // single move leaves that (one slice of the big product alone costs 8 + 1 - 4 more)
+    /// let mut b = Graph::builder();
+    /// let big = b.class("big");
+    /// b.add_node(big, "dot", 8.0, &[]);
+    /// let mut roots = Vec::new();
+    /// for i in 0..3 {
+    ///     let s = b.class(&format!("s{i}"));
+    ///     b.add_node(s, "slice", 1.0, &[big]);
+    ///     b.add_node(s, "small-dot", 4.0, &[]);
+    ///     roots.push(s);
+    /// }
+    /// let r = b.class("r");
+    /// b.add_node(r, "tuple", 0.0, &roots);
+    /// b.add_root(r);
+    /// let g = b.build().unwrap();
+    /// assert_eq!(GreedyDagExtractor::default().extract(&g).dag_cost(&g), 12.0);
+    /// let input: Vec<_> = g.classes().map(|c| g.node_ids(c).next()).collect();
+    /// let e = GreedyDagExtractor::default().extract_from(&g, &input);
+    /// assert_eq!(e.dag_cost(&g), 11.0);
+    /// ```
+    pub fn extract_from(&self, graph: &Graph, start: &[Option<NodeId>]) -> Extraction {
+        let choice = self.choose_from(graph, Some(start));
+        Extraction::from_choices(graph, |c| choice[c.index()])
+    }
+
     /// The full choice function (a node for every productive class), acyclic.
     pub(crate) fn choose(&self, graph: &Graph) -> Choice {
+        self.choose_from(graph, None)
+    }
+
+    fn choose_from(&self, graph: &Graph, given: Option<&[Option<NodeId>]>) -> Choice {
         // Phase 1 settles every productive class, acyclically: the other starting points are
         // completed from it (the tree fixpoint with negative costs and the bounded sweeps may
         // leave classes without a choice).
@@ -96,6 +136,14 @@ impl GreedyDagExtractor {
         let mut starts = vec![sets, tree];
         if !starts.contains(&sweep) {
             starts.push(sweep);
+        }
+        // The caller's start comes last and must win by more than round-off: on ties the
+        // extractor's own choice stands, as it would without one.
+        if let Some(given) = given.filter(|g| g.len() == graph.num_classes()) {
+            let given = improve::repair(graph, given, &starts[0]);
+            if !starts.contains(&given) {
+                starts.push(given);
+            }
         }
         debug_assert!(starts.len() <= GREEDY_STARTS as usize);
         let mut best: Option<(f64, Choice)> = None;
@@ -107,7 +155,7 @@ impl GreedyDagExtractor {
                 continue;
             }
             let c = e.dag_cost(graph);
-            if !matches!(&best, Some((b, _)) if *b <= c) {
+            if !matches!(&best, Some((b, _)) if *b <= c + 1e-9 * c.abs()) {
                 best = Some((c, choice));
             }
         }

@@ -233,7 +233,7 @@ pub(crate) fn visit_typed<'p>(
 }
 
 /// The cost of `f`'s instructions under `model`, region bodies included (once each).
-pub(crate) fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
+pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
     let mut total = 0.0;
     visit_typed(f, &mut |i, operands| {
         total += model.op_cost(&i.op, operands, &i.ty)
