@@ -40,7 +40,7 @@ const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 fn greedy_filter() -> RuleFilter {
     RuleFilter {
         enabled: Vec::new(),
-        disabled: vec!["fast-math".into(), "algebra".into()],
+        disabled: vec!["fast-math".into(), "algebra".into(), "priced".into()],
     }
 }
 

@@ -34,7 +34,7 @@ const MLIR_OPT: &str = "mlir-opt-22";
 fn greedy_filter() -> RuleFilter {
     RuleFilter {
         enabled: Vec::new(),
-        disabled: vec!["fast-math".into(), "algebra".into()],
+        disabled: vec!["fast-math".into(), "algebra".into(), "priced".into()],
     }
 }
 

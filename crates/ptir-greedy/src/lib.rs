@@ -68,7 +68,7 @@ pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use passes::{
     directed_rule_filter, greedy_rule_filter, Canonicalize, Cse, Dce, FunctionPass, Pass,
     PassError, PassFactory, PassManager, PassReport, PipelineError, PipelineReport, ALGEBRA,
-    BUILTIN_PASSES, DEFAULT_PIPELINE,
+    BUILTIN_PASSES, DEFAULT_PIPELINE, PRICED,
 };
 pub use pattern::{
     Candidates, FrozenPatternSet, MatchAnyOpTypeTag, OpRewritePattern, Pattern, PatternFilter,

@@ -488,6 +488,7 @@ mod tests {
         "canonicalize",
         "tensor",
         "algebra",
+        "priced",
         "fusion",
         "raising",
         "fast-math",

@@ -49,7 +49,7 @@ mod canonicalize;
 pub(crate) mod cse;
 pub(crate) mod dce;
 
-pub use canonicalize::{directed_rule_filter, greedy_rule_filter, Canonicalize, ALGEBRA};
+pub use canonicalize::{directed_rule_filter, greedy_rule_filter, Canonicalize, ALGEBRA, PRICED};
 pub use cse::Cse;
 pub use dce::Dce;
 
