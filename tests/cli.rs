@@ -503,6 +503,17 @@ fn a_measured_table_prices_the_kernels_it_timed_and_a_damaged_one_is_refused() {
         );
     }
     std::fs::remove_dir_all(&dir).ok();
+    // A kernel the table never timed is named in the report, and only one the output runs.
+    let odd = "func @f(%0: f32[3,5,7]) -> (f32[3,5,7]) {\n  %1 = exp %0 : f32[3,5,7]\n  %2 = reduce_max %1 axes=[2] keep_dims=true : f32[3,5,1]\n  %3 = broadcast %2 dims=[0,1,2] : f32[3,5,7]\n  %4 = sub %1, %3 : f32[3,5,7]\n  return %4\n}";
+    let cost = format!("measured={table}");
+    let out = ptir_opt(&["-", "--cost", &cost, "--report"], odd);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stderr);
+    assert!(
+        report.contains("1 kernel signature(s) not in the table")
+            && report.contains("reduce_max axes=[2] keep_dims=true : f32[3,5,7] -> f32[3,5,1]"),
+        "{report}"
+    );
 }
 
 /// Average ranks (ties share the mean of their positions), for Spearman's correlation.

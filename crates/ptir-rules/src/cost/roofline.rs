@@ -367,7 +367,10 @@ impl CostModel for Roofline {
             if let Some(table) = &self.table {
                 return match self.measured_kernel(op, operands, result) {
                     Some(t) => t,
-                    None => self.priced(&work) * table.op_factors.get(op.name()).unwrap_or(&1.0),
+                    None => {
+                        let fitted = self.priced(&work);
+                        fitted * table.factor(op.name(), fitted)
+                    }
                 };
             }
         }
