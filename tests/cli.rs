@@ -717,3 +717,23 @@ fn a_product_is_computed_in_the_layout_its_user_reads() {
         "{program}"
     );
 }
+
+/// An impure call is a barrier a runtime cannot fuse across: lifting keeps it where the input
+/// had it among the pure values around it (it used to come first, before the reductions that
+/// preceded it: a JAX cumsum kept opaque, 0.83x in IREE).
+#[test]
+fn an_impure_call_keeps_its_place_among_the_pure_values() {
+    let program = "extern @log_it(f32[4]) -> (f32[4]) impure
+
+func @f(%0: f32[4]) -> (f32[4], f32[], f32[4]) {
+  %1 = exp %0 : f32[4]
+  %2 = reduce_sum %1 axes=[0] keep_dims=false : f32[]
+  %3 = call @log_it(%1) : f32[4]
+  %4 = neg %3 : f32[4]
+  return %1, %2, %4
+}
+";
+    let out = ptir_opt(&["-"], program);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), program);
+}
