@@ -1049,32 +1049,31 @@ impl<'a, 's> FnLower<'a, 's> {
             ))
         })?;
         let dims = Box::new(crate::window_attrs::reduce_window_dims(op)?);
-        let args = vec![self.operand(out, op, 0)?, self.operand(out, op, 1)?];
-        let d = args[0].1.dtype;
+        let d = match self.bound(op, 0)? {
+            Bound::Value(_, t) | Bound::Const(_, _, t) => t.dtype,
+        };
         let window = |kind| Op::ReduceWindow {
             kind,
             dims: dims.clone(),
         };
+        let mut direct = |kind| {
+            let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+            self.emit_t(out, pos, window(kind), &args, ty)
+        };
         match (body.as_str(), d) {
-            ("stablehlo.add", _) if d != DType::Bool => {
-                self.emit_t(out, pos, window(ReduceKind::Sum), &args, ty)
-            }
-            ("stablehlo.maximum", _) if d != DType::Bool => {
-                self.emit_t(out, pos, window(ReduceKind::Max), &args, ty)
-            }
-            ("stablehlo.or", DType::Bool) => {
-                self.emit_t(out, pos, window(ReduceKind::Max), &args, ty)
-            }
+            ("stablehlo.add", _) if d != DType::Bool => direct(ReduceKind::Sum),
+            ("stablehlo.maximum", _) if d != DType::Bool => direct(ReduceKind::Max),
+            ("stablehlo.or", DType::Bool) => direct(ReduceKind::Max),
             ("stablehlo.minimum", _) if d != DType::Bool => {
                 let flip = if d.is_float() {
                     UnaryOp::Neg
                 } else {
                     UnaryOp::Not
                 };
-                self.flipped(out, pos, flip, window(ReduceKind::Max), args, ty)
+                self.flipped(out, op, flip, window(ReduceKind::Max), 2, ty)
             }
             ("stablehlo.and", DType::Bool) => {
-                self.flipped(out, pos, UnaryOp::Not, window(ReduceKind::Max), args, ty)
+                self.flipped(out, op, UnaryOp::Not, window(ReduceKind::Max), 2, ty)
             }
             _ => Err(pos.unsupported(format!(
                 "`stablehlo.reduce_window` with body `{body}` on {} ({ALLOW_OPAQUE_HINT})",
@@ -1116,8 +1115,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 // of -0.0s from +0.0 is +0.0, from -0.0 is -0.0). The sum from -0.0 is
                 // -(sum of -x from +0.0), exactly: negation commutes with rounding. Then any
                 // other init is added to it, and a -0.0 init is that sum itself.
-                let r =
-                    self.flipped(out, pos, UnaryOp::Neg, reduce(ReduceKind::Sum), vec![x], ty)?;
+                let r = self.flipped(out, op, UnaryOp::Neg, reduce(ReduceKind::Sum), 1, ty)?;
                 (r, init_is(Scalar::Float(-0.0)), BinaryOp::Add)
             }
             ("stablehlo.add", _) if d != DType::Bool => {
@@ -1138,12 +1136,11 @@ impl<'a, 's> FnLower<'a, 's> {
                 } else {
                     UnaryOp::Not
                 };
-                let r = self.flipped(out, pos, flip, reduce(ReduceKind::Max), vec![x], ty)?;
+                let r = self.flipped(out, op, flip, reduce(ReduceKind::Max), 1, ty)?;
                 (r, init_is(highest(d)), BinaryOp::Min)
             }
             ("stablehlo.and", DType::Bool) => {
-                let r =
-                    self.flipped(out, pos, UnaryOp::Not, reduce(ReduceKind::Max), vec![x], ty)?;
+                let r = self.flipped(out, op, UnaryOp::Not, reduce(ReduceKind::Max), 1, ty)?;
                 (r, init_is(Scalar::Bool(true)), BinaryOp::And)
             }
             _ => {
@@ -1166,19 +1163,21 @@ impl<'a, 's> FnLower<'a, 's> {
 
     /// `flip(reduce(flip(xs)...))`: a reduction PTIR does not have, through one it has and an
     /// involution that exchanges them (min by max of negations, and by max of nots, a sum
-    /// from -0.0 by the negated sum of negations from +0.0); every operand (a windowed
-    /// reduction's init too) is flipped.
+    /// from -0.0 by the negated sum of negations from +0.0); each of the first `operands`
+    /// operands of `op` (a windowed reduction's init too) is flipped, in order.
     fn flipped(
         &mut self,
         out: &mut Insts,
-        pos: Pos,
+        op: &OpSyntax,
         flip: UnaryOp,
         reduce: Op,
-        xs: Vec<(ValueId, TensorType)>,
+        operands: usize,
         ty: &TensorType,
     ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
         let mut flipped = Vec::new();
-        for x in xs {
+        for i in 0..operands {
+            let x = self.operand(out, op, i)?;
             let xt = x.1.clone();
             flipped.push(self.emit_t(out, pos, Op::Unary(flip), &[x], &xt)?);
         }
