@@ -10,6 +10,9 @@
 //! **`reduce_window_*`.** For each output element, the accumulator starts from the init and
 //! takes the window positions in row-major order, through `reduce_*`'s step (`add`, `max`, `or`
 //! for a bool max); positions in padding or a dilation hole read the init.
+//! (StableHLO's definition. IREE 3.x departs from it when the init is not the reduction's
+//! identity and the window is padded: it ignores the init there. JAX always passes the
+//! identity.)
 
 use super::error::InterpResult;
 use super::kernels::{binary_scalar, build_data};
