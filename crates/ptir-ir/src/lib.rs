@@ -21,6 +21,7 @@ pub mod text;
 mod types;
 mod value_ids;
 mod verify;
+mod window;
 
 pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
@@ -53,3 +54,4 @@ pub use text::{
 pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
 pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};
+pub use window::{convolution_type, reduce_window_type, ConvDims, ReduceWindowDims, Window};
