@@ -54,19 +54,27 @@ def tool(name):
 
 
 def compile_module(src, out):
+    """Compiles the StableHLO file `src` to the IREE module `out`.
+
+    The text goes in on stdin, so every module is compiled under the same source name: IREE
+    keeps the file name in every op's location, and the name's length alone moved a scatter
+    model's run time by 1.6x (the same text copied to a longer path ran 0.63x).
+    """
     cmd = [
         tool("iree-compile"),
         "--iree-input-type=stablehlo",
         "--iree-hal-target-device=local",
         "--iree-hal-local-target-device-backends=llvm-cpu",
         "--iree-llvmcpu-target-cpu=host",
-        src,
+        "-",
         "-o",
         out,
     ]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    with open(src) as fh:
+        text = fh.read()
+    r = subprocess.run(cmd, input=text, capture_output=True, text=True)
     if r.returncode != 0:
-        sys.stderr.write(f"iree-compile failed on {src}:\n{r.stderr}\n")
+        sys.stderr.write(f"iree-compile failed on {src}:\n{r.stderr.replace('<stdin>:', src + ':')}\n")
         sys.exit(2)
 
 
