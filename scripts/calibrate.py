@@ -106,7 +106,7 @@ import bench_zoo  # noqa: E402  (MALLOC_ENV, local-sync, random inputs, snapshot
 
 DEFAULT_INPUTS = [os.path.join(ROOT, "corpus", "zoo"), os.path.join(ROOT, "corpus", "mlir")]
 DEFAULT_CACHE = ".ptir-calibration-cache"
-COMPILE_FLAGS = "llvm-cpu --iree-llvmcpu-target-cpu=host"  # what iree_check.compile_module uses
+COMPILE_FLAGS = "llvm-cpu --iree-llvmcpu-target-cpu=host, from stdin"  # what iree_check.compile_module does
 
 # ----------------------------------------------------------------------------------------
 # Reading the programs.
