@@ -13,7 +13,7 @@ use ptir_greedy::{
     PipelineReport, DEFAULT_PIPELINE,
 };
 use ptir_ir::{Function, Program};
-use ptir_rules::cost::program_cost;
+use ptir_rules::cost::{entry_functions, program_cost, program_cost_with_entries};
 use ptir_rules::explain::Provenance;
 use ptir_rules::{Registry, RuleSet};
 use std::borrow::Cow;
@@ -209,13 +209,14 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     // renamed for this run (in the rules, the extern costs and the output).
     let (rules, renamed) = load_rules(options)?.renaming_externs_for(&input);
     let model = options.cost.model(&rules, &input);
+    let entries = entry_functions(&input);
     let mut report = Report {
         engine: options
             .pipeline
             .clone()
             .unwrap_or_else(|| options.engine.name().to_string()),
         cost_model: model.name().to_string(),
-        cost_before: program_cost(&input, model.as_ref()),
+        cost_before: program_cost_with_entries(&input, model.as_ref(), &entries),
         instructions: InstCounts {
             before: input.num_insts(),
             after: 0,
@@ -310,7 +311,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         explain::name_values(e, &program);
     }
     report.explanations = explanations;
-    report.cost_after = program_cost(&program, model.as_ref());
+    report.cost_after = program_cost_with_entries(&program, model.as_ref(), &entries);
     // The model's notes about the output alone (extraction priced e-nodes it did not keep).
     let output_model = options.cost.model(&rules, &program);
     program_cost(&program, output_model.as_ref());

@@ -267,6 +267,12 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
 /// no other function calls). Functions that define a fused extern (an outlined `@linear_0`)
 /// are not counted: their calls are priced as the extern.
 pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
+    program_cost_with_entries(program, model, &entry_functions(program))
+}
+
+/// The functions no function of `program` calls: its entry points, as [`program_cost`] takes
+/// them.
+pub fn entry_functions(program: &Program) -> Vec<String> {
     let mut called: rustc_hash::FxHashSet<&str> = Default::default();
     for f in &program.functions {
         f.body.walk(&mut |i, _| {
@@ -275,13 +281,27 @@ pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
             }
         });
     }
+    (program.functions.iter())
+        .filter(|f| !called.contains(f.name.as_str()))
+        .map(|f| f.name.clone())
+        .collect()
+}
+
+/// [`program_cost`] with the entry functions given: an optimized program is priced with the
+/// entries of its input, since a helper whose only call optimization deleted is not a new
+/// entry point (it made a random program look costlier than its input).
+pub fn program_cost_with_entries(
+    program: &Program,
+    model: &dyn CostModel,
+    entries: &[String],
+) -> f64 {
     let mut total = 0.0;
     for f in &program.functions {
         if crate::externs::defined_by(f).is_some() {
             continue;
         }
         total += function_cost(f, model);
-        if !called.contains(f.name.as_str()) {
+        if entries.contains(&f.name) {
             let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
             let results: Vec<&Type> = f.result_types.iter().collect();
             total += model.entry_cost(&params, &results);
