@@ -737,3 +737,25 @@ func @f(%0: f32[4]) -> (f32[4], f32[], f32[4]) {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), program);
 }
+
+/// `compare --out-dir` writes the input and every row's program, each a program that reads back.
+#[test]
+fn compare_writes_each_extracted_program_for_timing() {
+    let dir = std::env::temp_dir().join(format!("ptir-compare-{}", std::process::id()));
+    let out = ptir_opt(
+        &[
+            "compare",
+            "corpus/softmax.ptir",
+            "--out-dir",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for name in ["input", "roofline-dag-greedy", "tensor-exact", "ops-tree"] {
+        let file = dir.join(format!("{name}.ptir"));
+        let back = ptir_opt(&["verify", file.to_str().unwrap()], "");
+        assert!(back.status.success(), "{name}: {}", text(&back.stderr));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

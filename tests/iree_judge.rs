@@ -435,3 +435,46 @@ fn iree_agrees_with_the_interpreter_on_windowed_ops() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `scripts/compare_iree.py`: every (cost model, extractor) row of `ptir-opt compare` timed in
+/// IREE beside its prediction. On the last-token logits, every model but the op count predicts
+/// the slice moved into the product, and IREE measures it several times faster.
+#[test]
+fn compare_puts_the_measured_speedup_beside_each_prediction() {
+    let Some(python) = python_or_notice() else {
+        return;
+    };
+    let out = std::process::Command::new(python)
+        .arg(root().join("scripts/compare_iree.py"))
+        .arg(root().join("corpus/zoo/last_token_logits.mlir"))
+        .args([
+            "--rounds",
+            "5",
+            "--ptir-opt",
+            env!("CARGO_BIN_EXE_ptir-opt"),
+        ])
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = |model: &str| -> (f64, f64) {
+        let line = (stdout.lines())
+            .find(|l| l.starts_with(model) && l.contains("dag-greedy") && l.ends_with('x'))
+            .unwrap_or_else(|| panic!("no {model} row: {stdout}"));
+        let v: Vec<f64> = (line.split_whitespace())
+            .filter_map(|w| w.strip_suffix('x')?.parse().ok())
+            .collect();
+        (v[0], v[1])
+    };
+    let (predicted, measured) = row("roofline");
+    assert!(predicted > 2.0 && measured > 2.0, "{stdout}");
+    let (predicted, measured) = row("ops");
+    assert!(
+        predicted == 1.0 && (0.8..1.25).contains(&measured),
+        "{stdout}"
+    );
+}

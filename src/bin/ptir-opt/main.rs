@@ -452,6 +452,7 @@ fn compare(
     rules: &RuleArgs,
     limits: &LimitArgs,
     table: Option<&std::path::Path>,
+    out_dir: Option<&std::path::Path>,
 ) -> Result<String, CliError> {
     let (program, _, _) = load(path)?;
     let mut options = ptir::Options::default();
@@ -473,6 +474,26 @@ fn compare(
             source,
         }
     })?;
+    if let Some(dir) = out_dir {
+        let write = |name: String, p: &ptir::ir::Program| {
+            let file = dir.join(name);
+            std::fs::write(&file, ptir::ir::print(p)).map_err(|e| CliError::Io {
+                path: file.display().to_string(),
+                source: e,
+            })
+        };
+        std::fs::create_dir_all(dir).map_err(|e| CliError::Io {
+            path: dir.display().to_string(),
+            source: e,
+        })?;
+        write("input.ptir".into(), &program)?;
+        for r in &table.rows {
+            write(
+                format!("{}-{}.ptir", r.model, r.extractor.name()),
+                &r.program,
+            )?;
+        }
+    }
     Ok(table.to_string())
 }
 
@@ -750,6 +771,11 @@ enum Command {
         /// and op-count models.
         #[arg(long, value_name = "FILE")]
         cost_table: Option<std::path::PathBuf>,
+        /// Also write the input and each row's program to this directory as PTIR
+        /// (`input.ptir`, `<model>-<extractor>.ptir`), for timing them:
+        /// `scripts/compare_iree.py` runs them in IREE beside the predictions.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<std::path::PathBuf>,
         #[command(flatten)]
         rules: RuleArgs,
         #[command(flatten)]
@@ -1117,11 +1143,18 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
             Some(Command::Compare {
                 file,
                 cost_table,
+                out_dir,
                 rules,
                 limits,
             }),
             _,
-        ) => ok(compare(file, rules, limits, cost_table.as_deref())?),
+        ) => ok(compare(
+            file,
+            rules,
+            limits,
+            cost_table.as_deref(),
+            out_dir.as_deref(),
+        )?),
         (Some(Command::Signatures { files }), _) => ok(signatures(files)?),
         (
             Some(Command::Diff {
