@@ -759,3 +759,51 @@ fn compare_writes_each_extracted_program_for_timing() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Softmax normalizes by its row sums: under `--fast-math` the division runs once per row (a
+/// reciprocal) and each element is multiplied (2.1x in IREE, BENCHMARKS.md); by default the
+/// per-element division stays (the reciprocal rounds first, so it is not exact).
+#[test]
+fn fast_math_divides_once_per_row_not_per_element() {
+    let softmax = std::fs::read_to_string("corpus/softmax.ptir").unwrap();
+    // (without the fusion rules and patterns, whose fused call is priced as its body: a tie)
+    let flags = [
+        "-",
+        "--fast-math",
+        "--disable",
+        "fusion",
+        "--disable",
+        "pat",
+    ];
+    let out = ptir_opt(&flags, &softmax);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let program = text(&out.stdout);
+    assert!(
+        program.contains(": f32[4,1]") || program.contains(": f32[4]"),
+        "{program}"
+    );
+    for line in program.lines().filter(|l| l.contains(" div ")) {
+        assert!(
+            !line.ends_with(": f32[4,8]"),
+            "a per-element division is left: {program}"
+        );
+    }
+    assert!(program.contains(" mul "), "{program}");
+    let exact = text(
+        &ptir_opt(
+            &flags[..1]
+                .iter()
+                .chain(&flags[2..])
+                .copied()
+                .collect::<Vec<_>>(),
+            &softmax,
+        )
+        .stdout,
+    );
+    assert!(
+        exact
+            .lines()
+            .any(|l| l.contains(" div ") && l.ends_with(": f32[4,8]")),
+        "{exact}"
+    );
+}
