@@ -28,12 +28,13 @@
 
 use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
 use crate::error::{MlirError, Pos, Result};
+use crate::parse::mlir_elem;
 use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
 use ptir_ir::{
-    infer_type, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp, DType, Data,
-    DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
-    ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
+    infer_type, int_from_i128, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp,
+    DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op,
+    Param, Program, ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
 };
 use std::collections::HashMap;
 
@@ -816,13 +817,32 @@ impl<'a, 's> FnLower<'a, 's> {
                     .get(1)
                     .cloned()
                     .or_else(|| word_attr(op, "compare_type"));
-                let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
-                match kind.as_deref() {
-                    Some("TOTALORDER") => return Err(pos.unsupported("comparison type TOTALORDER")),
-                    Some("UNSIGNED") if args[0].1.dtype != DType::Bool => {
-                        return Err(pos.unsupported("unsigned comparison of integers"))
+                let mut args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+                let d = args[0].1.dtype;
+                match (kind.as_deref(), d.kind()) {
+                    (Some("TOTALORDER"), _) => {
+                        return Err(pos.unsupported("comparison type TOTALORDER"))
                     }
-                    _ => {}
+                    (None, _)
+                    | (Some("FLOAT"), DTypeKind::Float)
+                    | (Some("SIGNED"), DTypeKind::Signed)
+                    | (Some("UNSIGNED"), DTypeKind::Unsigned | DTypeKind::Bool) => {}
+                    // Integers compared with the other signedness (XLA reads the bits so):
+                    // compare the bits reinterpreted as the integer type of that sign.
+                    (Some("SIGNED"), DTypeKind::Unsigned)
+                    | (Some("UNSIGNED"), DTypeKind::Signed) => {
+                        let flipped = flip_sign(d);
+                        for a in &mut args {
+                            let t = a.1.with_dtype(flipped);
+                            *a = self.emit_t(out, pos, Op::Bitcast, std::slice::from_ref(a), &t)?;
+                        }
+                    }
+                    (Some(k), _) => {
+                        return Err(pos.invalid(format!(
+                            "comparison type {k} does not fit {d} operands ({})",
+                            mlir_elem(d)
+                        )))
+                    }
                 }
                 self.emit_t(out, pos, Op::Compare(cmp), &args, &ty)
             }
@@ -844,6 +864,18 @@ impl<'a, 's> FnLower<'a, 's> {
             "convert" => {
                 let x = self.operand(out, op, 0)?;
                 self.emit_t(out, pos, Op::Cast, &[x], &ty)
+            }
+            "bitcast_convert" => {
+                let x = self.operand(out, op, 0)?;
+                let (from, to) = (x.1.dtype, ty.dtype);
+                if from.bits() != to.bits() || from == DType::Bool || to == DType::Bool {
+                    return Err(pos.unsupported(format!(
+                        "`bitcast_convert` from {} to {} (only between numbers of one width)",
+                        mlir_elem(from),
+                        mlir_elem(to)
+                    )));
+                }
+                self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
             }
             "dynamic_slice" => {
                 let sizes = ints_attr(op, &["sizes", "slice_sizes"])?;
@@ -1223,6 +1255,8 @@ fn unary_of(short: &str) -> Option<UnaryOp> {
         "round_nearest_even" => UnaryOp::Round,
         "round_nearest_afz" => UnaryOp::RoundAfz,
         "sign" => UnaryOp::Sign,
+        "popcnt" => UnaryOp::Popcnt,
+        "count_leading_zeros" => UnaryOp::Clz,
         _ => return None,
     })
 }
@@ -1262,21 +1296,25 @@ fn binary_of(short: &str) -> Option<BinaryOp> {
 /// The lowest value of a dtype (`reduce_max`'s start).
 fn lowest(d: DType) -> Scalar {
     match d {
-        DType::I32 => Scalar::Int(i32::MIN as i64),
-        DType::I64 => Scalar::Int(i64::MIN),
         DType::Bool => Scalar::Bool(false),
-        _ => Scalar::Float(f64::NEG_INFINITY),
+        _ => Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
     }
 }
 
 /// The highest value of a dtype (a `minimum` reduction's identity).
 fn highest(d: DType) -> Scalar {
     match d {
-        DType::I32 => Scalar::Int(i32::MAX as i64),
-        DType::I64 => Scalar::Int(i64::MAX),
         DType::Bool => Scalar::Bool(true),
-        _ => Scalar::Float(f64::INFINITY),
+        _ => Scalar::int_max(d).unwrap_or(Scalar::Float(f64::INFINITY)),
     }
+}
+
+/// The integer dtype of the same width and the other signedness (`u32` for `i32`).
+fn flip_sign(d: DType) -> DType {
+    DType::INTS
+        .into_iter()
+        .find(|x| x.bits() == d.bits() && x.is_unsigned() != d.is_unsigned())
+        .unwrap_or(d)
 }
 
 fn to_usize(x: i64, pos: Pos) -> Result<usize> {
@@ -1393,8 +1431,7 @@ fn from_bytes(c: &[u8], dt: DType) -> Scalar {
     }
     match dt {
         DType::Bool => Scalar::Bool(bits != 0),
-        DType::I32 => Scalar::Int(bits as u32 as i32 as i64),
-        DType::I64 => Scalar::Int(bits as i64),
+        d if d.is_int() => Scalar::Int(wrap_int(d, bits as i64)),
         _ => Scalar::Float(float_from_bits(dt, bits)),
     }
 }
@@ -1415,9 +1452,24 @@ fn scalar(e: &Elem, dt: DType, pos: Pos) -> Result<Scalar> {
         },
         (Elem::Hex(h), DType::Bool) => Scalar::Bool(*h != 0),
         (Elem::Num(s), d) if d.is_int() => {
-            Scalar::Int(wrap_int(d, s.parse::<i64>().map_err(|_| bad(""))?))
+            // MLIR reads a signless integer from its signed minimum up to its unsigned
+            // maximum (`4294967295 : i32` is -1), an unsigned one from 0.
+            let x = s.parse::<i128>().map_err(|_| bad(""))?;
+            let (lo, hi) = d.int_range().unwrap_or((0, 0));
+            let top = (1i128 << d.bits()) - 1;
+            let lowest = if d.is_unsigned() { 0 } else { lo };
+            if x < lowest || x > hi.max(top) {
+                return Err(bad(" (out of range)"));
+            }
+            Scalar::Int(int_from_i128(d, x))
         }
-        (Elem::Hex(h), d) if d.is_int() => Scalar::Int(wrap_int(d, *h as i64)),
+        (Elem::Hex(h), d) if d.is_int() => {
+            let bits = d.bits();
+            if bits < 64 && *h >> bits != 0 {
+                return Err(bad(&format!(" (a bit pattern wider than {bits} bits)")));
+            }
+            Scalar::Int(wrap_int(d, *h as i64))
+        }
         (Elem::Num(s), d) => {
             let x = parse_float(d, s).ok_or_else(|| bad(""))?;
             // A finite number past the type's range (`1e39` as f32): MLIR refuses it too.

@@ -178,12 +178,12 @@ impl<'c> Gen<'c> {
     }
 
     /// A small value of a dtype: multiples of 1/4 in [-2, 2] (exact in every float type),
-    /// integers in [-4, 4], either bool.
+    /// integers in [-4, 4] (wrapped: -1 of an unsigned dtype is its maximum), either bool.
     pub fn small_value(&mut self, dtype: DType) -> Scalar {
         if dtype.is_float() {
             Scalar::from_f64(dtype, self.rng.gen_range(-8..=8) as f64 / 4.0)
         } else if dtype.is_int() {
-            Scalar::Int(self.rng.gen_range(-4..=4))
+            Scalar::Int(crate::tensor::wrap_int(dtype, self.rng.gen_range(-4..=4)))
         } else {
             Scalar::Bool(self.coin(0.5))
         }

@@ -253,6 +253,7 @@ fn with_result(
         Err(ApplyError::NativeDeclined(n)) => {
             return Err(Failure::Retry(format!("native `{n}` declined")))
         }
+        Err(e @ ApplyError::NoSuchValue { .. }) => return Err(Failure::Retry(e.to_string())),
         Err(e) => {
             let program = ptir_ir::print(&program_of(vec![source]));
             return Err(Failure::Bug(e.to_string(), program));
