@@ -311,7 +311,10 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     }
     report.explanations = explanations;
     report.cost_after = program_cost(&program, model.as_ref());
-    report.notes.extend(model.notes());
+    // The model's notes about the output alone (extraction priced e-nodes it did not keep).
+    let output_model = options.cost.model(&rules, &program);
+    program_cost(&program, output_model.as_ref());
+    report.notes.extend(output_model.notes());
     report.instructions.after = program.num_insts();
     if let (Some(seeds), Some(input)) = (options.validate, &input) {
         let t = Instant::now();

@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn types_from_the_cache_are_those_inferred() {
         let rules = ptir_rules::RuleSet::bundled().unwrap();
-        let mut programs: Vec<_> = (0..16)
+        let mut programs: Vec<_> = (0..24)
             .map(|seed| generate(&GenConfig::extended(seed, 30, vec![])))
             .collect();
         programs.push(matrix_chain(8, 2).unwrap().0);

@@ -17,7 +17,9 @@
 
 use egg::{Id, Language, Symbol};
 use indexmap::IndexSet;
-use ptir_ir::{DType, DotDims, FloatBits, Literal, OpKey, TensorType, Type};
+use ptir_ir::{
+    ConvDims, DType, DotDims, FloatBits, Literal, OpKey, ReduceWindowDims, TensorType, Type,
+};
 use ptir_rules::AttrValue;
 use smallvec::SmallVec;
 use std::fmt;
@@ -198,6 +200,10 @@ pub enum AttrKey {
     Dims(DotDims),
     /// See [`AttrValue::Number`].
     Number(FloatBits),
+    /// See [`AttrValue::Conv`].
+    Conv(Box<ConvDims>),
+    /// See [`AttrValue::Window`].
+    Window(Box<ReduceWindowDims>),
 }
 
 impl From<&AttrValue> for AttrKey {
@@ -209,6 +215,8 @@ impl From<&AttrValue> for AttrKey {
             AttrValue::DType(x) => AttrKey::DType(*x),
             AttrValue::Dims(x) => AttrKey::Dims(x.clone()),
             AttrValue::Number(x) => AttrKey::Number(FloatBits(*x)),
+            AttrValue::Conv(x) => AttrKey::Conv(x.clone()),
+            AttrValue::Window(x) => AttrKey::Window(x.clone()),
         }
     }
 }
@@ -222,6 +230,8 @@ impl From<&AttrKey> for AttrValue {
             AttrKey::DType(x) => AttrValue::DType(*x),
             AttrKey::Dims(x) => AttrValue::Dims(x.clone()),
             AttrKey::Number(x) => AttrValue::Number(x.0),
+            AttrKey::Conv(x) => AttrValue::Conv(x.clone()),
+            AttrKey::Window(x) => AttrValue::Window(x.clone()),
         }
     }
 }

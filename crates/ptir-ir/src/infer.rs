@@ -345,6 +345,18 @@ fn infer_unchecked<'a>(
             let r = tensor(operands[1], "rhs")?;
             dot_general_type(l, r, dims).map(|t| Type::from(t).into())
         }
+        Op::Convolution(c) => {
+            arity(op, operands, 2)?;
+            let l = tensor(operands[0], "input")?;
+            let r = tensor(operands[1], "kernel")?;
+            crate::window::convolution_type(l, r, c).map(|t| Type::from(t).into())
+        }
+        Op::ReduceWindow { kind, dims } => {
+            arity(op, operands, 2)?;
+            let x = tensor(operands[0], "operand")?;
+            let init = tensor(operands[1], "init")?;
+            crate::window::reduce_window_type(*kind, x, init, dims).map(|t| Type::from(t).into())
+        }
         Op::Reduce {
             kind,
             axes,
@@ -671,7 +683,7 @@ fn check_start_indices(op: &Op, x: &TensorType, indices: &[&Type]) -> Result<()>
 
 /// Is every value of dtype `from` exactly a value of `to`, of the same kind (float or int)?
 /// The result types a `dot_general` may accumulate in.
-fn widens(from: DType, to: DType) -> bool {
+pub(crate) fn widens(from: DType, to: DType) -> bool {
     use DType::*;
     matches!(
         (from, to),

@@ -21,6 +21,7 @@ pub mod text;
 mod types;
 mod value_ids;
 mod verify;
+mod window;
 
 pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
@@ -55,3 +56,4 @@ pub use types::{
 };
 pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};
+pub use window::{convolution_type, reduce_window_type, ConvDims, ReduceWindowDims, Window};

@@ -7,6 +7,7 @@
 
 use crate::program::Region;
 use crate::tensor::Literal;
+use crate::window::{ConvDims, ReduceWindowDims};
 use smallvec::{smallvec, SmallVec};
 use std::fmt;
 
@@ -242,6 +243,16 @@ keyword_enum! {
     }
 }
 
+impl ReduceKind {
+    /// The name of the windowed reduction of this kind (`reduce_window_sum`, ...).
+    pub fn window_name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "reduce_window_sum",
+            ReduceKind::Max => "reduce_window_max",
+        }
+    }
+}
+
 keyword_enum! {
     /// Distributions of `rng`.
     RngDist {
@@ -388,6 +399,18 @@ pub enum Op {
     /// `dynamic_update_slice(x, u, i0, ..., i{r-1})`: `x` with the block `u` written at the
     /// scalar integer indices, each clamped to `[0, dim - size]`.
     DynamicUpdateSlice,
+    /// `convolution(input, kernel)` (StableHLO's, see [`ConvDims`]; boxed like `dot_general`'s
+    /// dims).
+    Convolution(Box<ConvDims>),
+    /// `reduce_window_<kind>(x, init)`: each window of `x` reduced from the scalar `init`,
+    /// which also fills the padding (StableHLO's `reduce_window` with an `add` or `maximum`
+    /// body; see [`ReduceWindowDims`]).
+    ReduceWindow {
+        /// Sum or max.
+        kind: ReduceKind,
+        /// The window.
+        dims: Box<ReduceWindowDims>,
+    },
     /// Reduction over `axes`.
     Reduce {
         /// Sum or max.
@@ -466,6 +489,8 @@ pub enum OpKey {
     Take,
     DynamicSlice,
     DynamicUpdateSlice,
+    Convolution,
+    ReduceWindow(ReduceKind),
     Reduce(ReduceKind),
     Call,
     Rng,
@@ -496,7 +521,9 @@ impl OpKey {
             OpKey::Take,
             OpKey::DynamicSlice,
             OpKey::DynamicUpdateSlice,
+            OpKey::Convolution,
         ]);
+        keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::ReduceWindow(r)));
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
         keys.extend([
             OpKey::Call,
@@ -530,6 +557,8 @@ impl OpKey {
             OpKey::Take => "take",
             OpKey::DynamicSlice => "dynamic_slice",
             OpKey::DynamicUpdateSlice => "dynamic_update_slice",
+            OpKey::Convolution => "convolution",
+            OpKey::ReduceWindow(r) => r.window_name(),
             OpKey::Reduce(r) => r.name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
@@ -595,6 +624,8 @@ impl Op {
             Op::Take => OpKey::Take,
             Op::DynamicSlice { .. } => OpKey::DynamicSlice,
             Op::DynamicUpdateSlice => OpKey::DynamicUpdateSlice,
+            Op::Convolution(_) => OpKey::Convolution,
+            Op::ReduceWindow { kind, .. } => OpKey::ReduceWindow(*kind),
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,

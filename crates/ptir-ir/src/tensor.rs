@@ -157,7 +157,8 @@ impl Scalar {
     pub fn from_number(d: DType, x: f64) -> Option<Scalar> {
         match d.int_range() {
             Some((lo, hi)) if x.is_finite() => {
-                let exact = x.fract() == 0.0 && (lo as f64..=hi as f64).contains(&x);
+                // `lo` and `hi + 1` are powers of two, exact in f64 (`hi` may not be).
+                let exact = x.fract() == 0.0 && (lo as f64..(hi + 1) as f64).contains(&x);
                 exact.then(|| Scalar::from_f64(d, x))
             }
             Some(_) if x.is_nan() => None,

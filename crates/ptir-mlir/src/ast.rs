@@ -3,7 +3,10 @@
 //!
 //! Pretty (custom) and generic op forms parse into the same [`OpSyntax`]; the pretty forms'
 //! positional parts land in [`OpSyntax::words`], `slice`'s `[a:b:c, ...]` in
-//! [`Attr::Slice`], and `reduce`'s `init:` operands after the inputs.
+//! [`Attr::Slice`], `reduce`'s `init:` operands after the inputs, and `convolution`'s
+//! `dim_numbers = ..., window = {...}` in the attributes its generic form names
+//! (`dimension_numbers`, `window_strides`, `padding` as flattened pairs, `lhs_dilation`,
+//! `rhs_dilation`, `window_reversal`).
 
 use crate::error::Pos;
 use ptir_ir::TensorType;
@@ -94,6 +97,12 @@ pub(crate) enum Attr {
     Symbol(String),
     /// `(types) -> types` (`function_type` of a generic `func.func`).
     FnType(Vec<TensorType>, Vec<TensorType>),
+    /// `[true, false]` or `array<i1: true, false>`.
+    Bools(Vec<bool>),
+    /// A convolution's dimension labels, `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (pretty
+    /// `dim_numbers = ...` or generic `#stablehlo.conv<...>`): the input's, kernel's and
+    /// output's, one label per dim.
+    ConvLabels([Vec<String>; 3]),
     /// `[0:16, 0:64:2]` of `stablehlo.slice`: `(start, limit, stride)` per dim.
     Slice(Vec<(i64, i64, i64)>),
     /// Anything else (kept only to be ignored).

@@ -7,6 +7,10 @@
 //!
 //! - `reduce_sum` / `reduce_max` become `stablehlo.reduce` with an `add` / `maximum` (`or` for
 //!   bool) body and the identity as init; `keep_dims=true` adds a `reshape`.
+//! - `reduce_window_sum` / `reduce_window_max` become `stablehlo.reduce_window` with the same
+//!   bodies and their own init; `convolution` becomes `stablehlo.convolution` with compact
+//!   dimension numbers (`#stablehlo.conv<[b, 0, f]x[o, i, 0]->[b, 0, f]>`). Window attributes
+//!   at StableHLO's defaults are left out.
 //! - `take` becomes the row `gather` `jnp.take` produces (with `index_vector_dim` past the
 //!   last index dim: each index is one start index).
 //! - `cond` / `while` become `stablehlo.if` / `stablehlo.while`; tuples are flattened into
@@ -27,8 +31,8 @@ use crate::error::{MlirError, Result};
 use crate::parse::{mlir_elem, NESTING_LIMIT};
 use crate::source::{FunctionNames, SourceInfo};
 use ptir_ir::{
-    BinaryOp, CmpOp, DType, Function, Instruction, Literal, Op, Program, ReduceKind, Region,
-    Scalar, TensorType, Type, UnaryOp, ValueId,
+    BinaryOp, CmpOp, ConvDims, DType, Function, Instruction, Literal, Op, Program, ReduceKind,
+    ReduceWindowDims, Region, Scalar, TensorType, Type, UnaryOp, ValueId, Window,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
@@ -142,6 +146,67 @@ fn array(xs: &[usize]) -> String {
     }
     let items: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
     format!("array<i64: {}>", items.join(", "))
+}
+
+/// The properties of a window other than the plain one's (StableHLO's defaults), the
+/// dilations under the op's own names: `window_strides`, `padding`, and `dilations`.
+fn window_props(w: &Window, dilations: [&str; 2]) -> Vec<String> {
+    let n = w.strides.len();
+    let mut props = Vec::new();
+    if w.strides.iter().any(|&s| s != 1) {
+        props.push(format!("window_strides = {}", array(&w.strides)));
+    }
+    if w.pad_low.iter().chain(&w.pad_high).any(|&p| p != 0) {
+        let pairs: Vec<String> = (w.pad_low.iter().zip(&w.pad_high))
+            .map(|(l, h)| format!("[{l}, {h}]"))
+            .collect();
+        props.push(format!(
+            "padding = dense<[{}]> : tensor<{n}x2xi64>",
+            pairs.join(", ")
+        ));
+    }
+    for (name, xs) in dilations.iter().zip([&w.base_dilation, &w.window_dilation]) {
+        if xs.iter().any(|&x| x != 1) {
+            props.push(format!("{name} = {}", array(xs)));
+        }
+    }
+    props
+}
+
+/// The properties of a `stablehlo.convolution`: its dimension numbers in the compact form
+/// (`[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`), groups and window.
+fn convolution_props(c: &ConvDims) -> String {
+    let labels = |layout: &[usize], [first, second]: [&str; 2]| {
+        let mut out = vec![String::new(); layout.len()];
+        for (role, &dim) in layout.iter().enumerate() {
+            if let Some(slot) = out.get_mut(dim) {
+                *slot = match role {
+                    0 => first.to_string(),
+                    1 => second.to_string(),
+                    s => (s - 2).to_string(),
+                };
+            }
+        }
+        format!("[{}]", out.join(", "))
+    };
+    let mut props = vec![
+        format!("batch_group_count = {} : i64", c.batch_groups),
+        format!(
+            "dimension_numbers = #stablehlo.conv<{}x{}->{}>",
+            labels(&c.input, ["b", "f"]),
+            labels(&c.kernel, ["o", "i"]),
+            labels(&c.output, ["b", "f"])
+        ),
+        format!("feature_group_count = {} : i64", c.feature_groups),
+    ];
+    props.extend(window_props(&c.window, ["lhs_dilation", "rhs_dilation"]));
+    if c.reverse.iter().any(|&r| r) {
+        let flags: Vec<&str> = (c.reverse.iter())
+            .map(|&r| if r { "true" } else { "false" })
+            .collect();
+        props.push(format!("window_reversal = array<i1: {}>", flags.join(", ")));
+    }
+    format!(" <{{{}}}>", props.join(", "))
 }
 
 fn list(xs: &[usize]) -> String {
@@ -476,6 +541,7 @@ impl FnPrinter<'_, '_, '_> {
                 keep_dims,
             } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
             Op::Take => return self.take(inst, depth),
+            Op::ReduceWindow { kind, dims } => return self.reduce_window(inst, *kind, dims, depth),
             Op::Call { callee } => return self.call(inst, callee, depth),
             Op::Tuple => {
                 let names = self.names_of(&inst.operands)?;
@@ -595,6 +661,7 @@ impl FnPrinter<'_, '_, '_> {
                     ),
                 )
             }
+            Op::Convolution(c) => generic("stablehlo.convolution", &convolution_props(c)),
             _ => return Err(self.err(format!("{v}: `{}` is not exported here", inst.op.name()))),
         };
         self.line(depth, &text);
@@ -666,10 +733,9 @@ impl FnPrinter<'_, '_, '_> {
         let squeezed = TensorType::new(d, ptir_ir::reduced_shape(&xt.shape, axes, false));
         let r = self.def_name(inst.result);
         let target = if keep_dims { self.temp() } else { r.clone() };
-        let (a, b, s) = (self.temp(), self.temp(), self.temp());
-        let pad = "  ".repeat(depth);
+        let region = self.reducer_region(body, d, depth);
         let text = format!(
-            "{target} = \"stablehlo.reduce\"({x}, {c}) <{{dimensions = {}}}> ({{\n{pad}^bb0({a}: {scalar_t}, {b}: {scalar_t}):\n{pad}  {s} = {body} {a}, {b} : {scalar_t}\n{pad}  \"stablehlo.return\"({s}) : ({scalar_t}) -> ()\n{pad}}}) : ({}, {scalar_t}) -> {}",
+            "{target} = \"stablehlo.reduce\"({x}, {c}) <{{dimensions = {}}}> {region} : ({}, {scalar_t}) -> {}",
             array(&sorted),
             mlir_type(&xt),
             mlir_type(&squeezed)
@@ -685,6 +751,55 @@ impl FnPrinter<'_, '_, '_> {
                 ),
             );
         }
+        self.bind(inst.result, vec![r], inst.ty.clone());
+        Ok(())
+    }
+
+    /// The region of a `reduce` or `reduce_window` combining two scalars of dtype `d` with the
+    /// op `body`: `({ ^bb0(%a, %b): %s = body %a, %b; return %s })`.
+    fn reducer_region(&mut self, body: &str, d: DType, depth: usize) -> String {
+        let scalar_t = mlir_type(&TensorType::new(d, vec![]));
+        let (a, b, s) = (self.temp(), self.temp(), self.temp());
+        let pad = "  ".repeat(depth);
+        format!(
+            "({{\n{pad}^bb0({a}: {scalar_t}, {b}: {scalar_t}):\n{pad}  {s} = {body} {a}, {b} : {scalar_t}\n{pad}  \"stablehlo.return\"({s}) : ({scalar_t}) -> ()\n{pad}}})"
+        )
+    }
+
+    /// `reduce_window_<kind>(x, init)`: `stablehlo.reduce_window` with an `add`, `maximum` (or
+    /// for bool `or`) body.
+    fn reduce_window(
+        &mut self,
+        inst: &Instruction,
+        kind: ReduceKind,
+        dims: &ReduceWindowDims,
+        depth: usize,
+    ) -> Result<()> {
+        let (x, init) = (self.operand(inst, 0)?, self.operand(inst, 1)?);
+        let (xt, it) = (self.ty(x)?, self.ty(init)?);
+        let names = [self.name(x)?, self.name(init)?];
+        let rt = self.tensor(&inst.ty)?;
+        let body = match (kind, xt.dtype) {
+            (ReduceKind::Sum, _) => "stablehlo.add",
+            (ReduceKind::Max, DType::Bool) => "stablehlo.or",
+            (ReduceKind::Max, _) => "stablehlo.maximum",
+        };
+        let mut props = vec![format!("window_dimensions = {}", array(&dims.size))];
+        props.extend(window_props(
+            &dims.window,
+            ["base_dilations", "window_dilations"],
+        ));
+        let region = self.reducer_region(body, xt.dtype, depth);
+        let r = self.def_name(inst.result);
+        let text = format!(
+            "{r} = \"stablehlo.reduce_window\"({}) <{{{}}}> {region} : ({}, {}) -> {}",
+            names.join(", "),
+            props.join(", "),
+            mlir_type(&xt),
+            mlir_type(&it),
+            mlir_type(&rt)
+        );
+        self.line(depth, &text);
         self.bind(inst.result, vec![r], inst.ty.clone());
         Ok(())
     }

@@ -14,6 +14,9 @@
 //! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
 //! | `gather` of the `jnp.take(table, ids, axis=0)` form | `take` (indices clamped, as `gather` clamps) |
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
+//! | `convolution` (pretty `dim_numbers = ..., window = {...}` or generic) | `convolution` (a wider or narrower result dtype as for `dot_general`) |
+//! | `reduce_window` with `add` / `maximum` (`or` for bool) | `reduce_window_sum` / `reduce_window_max` of the operand and its init |
+//! | `reduce_window` with `minimum` / `and` | the flips of `reduce` around `reduce_window_max`, the init flipped too |
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
@@ -33,8 +36,9 @@ use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
 use ptir_ir::{
     infer_type, int_from_i128, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp,
-    DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op,
-    Param, Program, ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
+    ConvDims, DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction,
+    Literal, Op, Param, Program, ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp,
+    ValueId,
 };
 use std::collections::HashMap;
 
@@ -960,6 +964,17 @@ impl<'a, 's> FnLower<'a, 's> {
             }
             "dot_general" | "dot" => self.dot(op, short, &ty, out),
             "reduce" => self.reduce(op, &ty, out),
+            "reduce_window" => self.reduce_window(op, &ty, out),
+            "convolution" => {
+                let c = crate::window_attrs::conv_dims(op)?;
+                let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+                self.contraction(out, pos, args, &ty, |result_dtype| {
+                    Op::Convolution(Box::new(ConvDims {
+                        result_dtype,
+                        ..c.clone()
+                    }))
+                })
+            }
             "gather" => self.gather(op, &ty, out),
             _ => Err(pos.unsupported(format!("op '{}' ({ALLOW_OPAQUE_HINT})", op.name))),
         }
@@ -1011,21 +1026,93 @@ impl<'a, 's> FnLower<'a, 's> {
                 result_dtype: None,
             }
         };
-        if l.1.dtype != ty.dtype {
-            // A wider result (JAX's `preferred_element_type`) is where products and sums are
-            // computed; a narrower one is computed in the operands' type and converted.
-            let wide = DotDims {
-                result_dtype: Some(ty.dtype),
+        self.contraction(out, pos, [l, r], ty, |result_dtype| {
+            Op::DotGeneral(Box::new(DotDims {
+                result_dtype,
                 ..dims.clone()
-            };
-            if ptir_ir::dot_general_type(&l.1, &r.1, &wide).is_ok() {
-                return self.emit_t(out, pos, Op::DotGeneral(Box::new(wide)), &[l, r], ty);
+            }))
+        })
+    }
+
+    /// A `dot_general` or `convolution` (`make(result_dtype)`) of `args` whose text declares
+    /// the result `ty`. A wider result dtype than the operands' (JAX's
+    /// `preferred_element_type`) is where products and sums are computed; a narrower one is
+    /// computed in the operands' dtype and converted.
+    fn contraction(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        args: [(ValueId, TensorType); 2],
+        ty: &TensorType,
+        make: impl Fn(Option<DType>) -> Op,
+    ) -> Result<(ValueId, TensorType)> {
+        let d = args[0].1.dtype;
+        if d != ty.dtype {
+            let wide = make(Some(ty.dtype));
+            let operand_types: [Type; 2] = [args[0].1.clone().into(), args[1].1.clone().into()];
+            let refs = [&operand_types[0], &operand_types[1]];
+            if infer_type(&wide, &refs, &InferContext::default()).is_ok() {
+                return self.emit_t(out, pos, wide, &args, ty);
             }
-            let acc = TensorType::new(l.1.dtype, ty.shape.clone());
-            let d = self.emit_t(out, pos, Op::DotGeneral(Box::new(dims)), &[l, r], &acc)?;
-            return self.emit_t(out, pos, Op::Cast, &[d], ty);
+            let acc = TensorType::new(d, ty.shape.clone());
+            let c = self.emit_t(out, pos, make(None), &args, &acc)?;
+            return self.emit_t(out, pos, Op::Cast, &[c], ty);
         }
-        self.emit_t(out, pos, Op::DotGeneral(Box::new(dims)), &[l, r], ty)
+        self.emit_t(out, pos, make(None), &args, ty)
+    }
+
+    /// `stablehlo.reduce_window` of one operand with an `add`, `maximum`, `minimum` (or for
+    /// bool `or`, `and`) body: `reduce_window_sum` / `reduce_window_max` of the operand and
+    /// its init, minimum and `and` through the flip of both (as `reduce` does).
+    fn reduce_window(
+        &mut self,
+        op: &OpSyntax,
+        ty: &TensorType,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        if op.operands.len() != 2 {
+            return Err(pos.unsupported(format!(
+                "`stablehlo.reduce_window` of several operands ({ALLOW_OPAQUE_HINT})"
+            )));
+        }
+        let body = reducer_of(op.regions.first()).ok_or_else(|| {
+            pos.unsupported(format!(
+                "`stablehlo.reduce_window` body other than one add/maximum/minimum/and/or ({ALLOW_OPAQUE_HINT})"
+            ))
+        })?;
+        let dims = Box::new(crate::window_attrs::reduce_window_dims(op)?);
+        let d = match self.bound(op, 0)? {
+            Bound::Value(_, t) | Bound::Const(_, _, t) => t.dtype,
+        };
+        let window = |kind| Op::ReduceWindow {
+            kind,
+            dims: dims.clone(),
+        };
+        let mut direct = |kind| {
+            let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+            self.emit_t(out, pos, window(kind), &args, ty)
+        };
+        match (body.as_str(), d) {
+            ("stablehlo.add", _) if d != DType::Bool => direct(ReduceKind::Sum),
+            ("stablehlo.maximum", _) if d != DType::Bool => direct(ReduceKind::Max),
+            ("stablehlo.or", DType::Bool) => direct(ReduceKind::Max),
+            ("stablehlo.minimum", _) if d != DType::Bool => {
+                let flip = if d.is_float() {
+                    UnaryOp::Neg
+                } else {
+                    UnaryOp::Not
+                };
+                self.flipped(out, op, flip, window(ReduceKind::Max), 2, ty)
+            }
+            ("stablehlo.and", DType::Bool) => {
+                self.flipped(out, op, UnaryOp::Not, window(ReduceKind::Max), 2, ty)
+            }
+            _ => Err(pos.unsupported(format!(
+                "`stablehlo.reduce_window` with body `{body}` on {} ({ALLOW_OPAQUE_HINT})",
+                d.name()
+            ))),
+        }
     }
 
     fn reduce(
@@ -1061,7 +1148,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 // of -0.0s from +0.0 is +0.0, from -0.0 is -0.0). The sum from -0.0 is
                 // -(sum of -x from +0.0), exactly: negation commutes with rounding. Then any
                 // other init is added to it, and a -0.0 init is that sum itself.
-                let r = self.flipped(out, pos, UnaryOp::Neg, reduce(ReduceKind::Sum), x, ty)?;
+                let r = self.flipped(out, op, UnaryOp::Neg, reduce(ReduceKind::Sum), 1, ty)?;
                 (r, init_is(Scalar::Float(-0.0)), BinaryOp::Add)
             }
             ("stablehlo.add", _) if d != DType::Bool => {
@@ -1082,11 +1169,11 @@ impl<'a, 's> FnLower<'a, 's> {
                 } else {
                     UnaryOp::Not
                 };
-                let r = self.flipped(out, pos, flip, reduce(ReduceKind::Max), x, ty)?;
+                let r = self.flipped(out, op, flip, reduce(ReduceKind::Max), 1, ty)?;
                 (r, init_is(highest(d)), BinaryOp::Min)
             }
             ("stablehlo.and", DType::Bool) => {
-                let r = self.flipped(out, pos, UnaryOp::Not, reduce(ReduceKind::Max), x, ty)?;
+                let r = self.flipped(out, op, UnaryOp::Not, reduce(ReduceKind::Max), 1, ty)?;
                 (r, init_is(Scalar::Bool(true)), BinaryOp::And)
             }
             _ => {
@@ -1107,21 +1194,27 @@ impl<'a, 's> FnLower<'a, 's> {
         self.emit_t(out, pos, Op::Binary(combine), &[result, b], ty)
     }
 
-    /// `flip(reduce(flip(x)))`: a reduction PTIR does not have, through one it has and an
+    /// `flip(reduce(flip(xs)...))`: a reduction PTIR does not have, through one it has and an
     /// involution that exchanges them (min by max of negations, and by max of nots, a sum
-    /// from -0.0 by the negated sum of negations from +0.0).
+    /// from -0.0 by the negated sum of negations from +0.0); each of the first `operands`
+    /// operands of `op` (a windowed reduction's init too) is flipped, in order.
     fn flipped(
         &mut self,
         out: &mut Insts,
-        pos: Pos,
+        op: &OpSyntax,
         flip: UnaryOp,
         reduce: Op,
-        x: (ValueId, TensorType),
+        operands: usize,
         ty: &TensorType,
     ) -> Result<(ValueId, TensorType)> {
-        let xt = x.1.clone();
-        let nx = self.emit_t(out, pos, Op::Unary(flip), &[x], &xt)?;
-        let m = self.emit_t(out, pos, reduce, &[nx], ty)?;
+        let pos = op.pos;
+        let mut flipped = Vec::new();
+        for i in 0..operands {
+            let x = self.operand(out, op, i)?;
+            let xt = x.1.clone();
+            flipped.push(self.emit_t(out, pos, Op::Unary(flip), &[x], &xt)?);
+        }
+        let m = self.emit_t(out, pos, reduce, &flipped, ty)?;
         self.emit_t(out, pos, Op::Unary(flip), &[m], ty)
     }
 
@@ -1334,7 +1427,11 @@ fn declared_type(op: &OpSyntax) -> Result<TensorType> {
 }
 
 /// The list of dimensions `name` of `attrs`, if it is there.
-fn dims_in(attrs: &[(String, Attr)], name: &str, pos: Pos) -> Result<Option<Vec<usize>>> {
+pub(crate) fn dims_in(
+    attrs: &[(String, Attr)],
+    name: &str,
+    pos: Pos,
+) -> Result<Option<Vec<usize>>> {
     match find_attr(attrs, name) {
         Some(Attr::Ints(xs)) => xs
             .iter()
@@ -1348,7 +1445,7 @@ fn dims_in(attrs: &[(String, Attr)], name: &str, pos: Pos) -> Result<Option<Vec<
 
 /// The first of the attributes `names` (spellings of one attribute) of `op`: a list of
 /// dimensions.
-fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
+pub(crate) fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
     for n in names {
         if let Some(xs) = dims_in(&op.attrs, n, op.pos)? {
             return Ok(xs);

@@ -31,6 +31,7 @@ mod export;
 mod import;
 mod parse;
 mod source;
+mod window_attrs;
 
 pub use error::{MlirError, Pos, Result};
 pub use export::{export, mlir_type, ExportOptions, ExternBody};

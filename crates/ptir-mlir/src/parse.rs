@@ -835,6 +835,10 @@ impl<'s> Reader<'s> {
                         self.expect(b'<')?;
                         let epos = self.pos();
                         let elem = self.word();
+                        if elem == "i1" {
+                            let flags = self.bool_items(b'>')?;
+                            return Ok(Attr::Bools(flags));
+                        }
                         if elem != "i64" && elem != "i32" {
                             return Err(epos.unsupported(format!("array of `{elem}`")));
                         }
@@ -922,11 +926,19 @@ impl<'s> Reader<'s> {
             self.expect(b'>')?;
             return Ok(Attr::Word(w));
         }
+        if name == "stablehlo.conv" && self.peek_at(1) == Some(b'[') {
+            self.bump();
+            let labels = self.conv_labels()?;
+            self.expect(b'>')?;
+            return Ok(labels);
+        }
         if matches!(
             name.as_str(),
             "stablehlo.dot" | "stablehlo.gather" | "stablehlo.conv"
         ) {
             self.bump();
+            // `#stablehlo.conv<raw input_batch_dimension = 0, ...>`.
+            self.eat_word("raw");
             let mut fields = Vec::new();
             if !self.eat(b'>') {
                 loop {
@@ -1074,6 +1086,11 @@ impl<'s> Reader<'s> {
                     if w == "dense" {
                         let d = self.dense()?;
                         op.attrs.push(("value".into(), Attr::Dense(d, None)));
+                    } else if w == "dim_numbers" && self.eat(b'=') {
+                        let labels = self.conv_labels()?;
+                        op.attrs.push(("dimension_numbers".into(), labels));
+                    } else if w == "window" && self.eat(b'=') {
+                        self.conv_window(&mut op.attrs)?;
                     } else if w == "attributes" {
                         self.attr_dict(&mut op.attrs)?;
                     } else if self.eat(b'=') {
@@ -1154,6 +1171,144 @@ impl<'s> Reader<'s> {
         }
         op.operands.extend(inits);
         Ok(())
+    }
+
+    /// `true, false>` (after `array<i1:`) or `true, false]`: flags up to `close`, which is
+    /// consumed; `0` and `1` are read as flags too.
+    fn bool_items(&mut self, close: u8) -> Result<Vec<bool>> {
+        let mut flags = Vec::new();
+        if self.eat(b':') || close == b']' {
+            loop {
+                self.skip_ws();
+                if self.peek() == Some(close) {
+                    break;
+                }
+                let pos = self.pos();
+                flags.push(match self.peek() {
+                    Some(b'0' | b'1') => self.int()? == 1,
+                    _ => match self.word().as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => {
+                            return Err(pos.syntax(format!(
+                                "expected `true` or `false`, found {}",
+                                self.found()
+                            )))
+                        }
+                    },
+                });
+                if !self.eat(b',') {
+                    break;
+                }
+            }
+        }
+        self.expect(close)?;
+        Ok(flags)
+    }
+
+    /// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`: a convolution's dimension labels.
+    fn conv_labels(&mut self) -> Result<Attr> {
+        let input = self.label_list()?;
+        if !self.eat_word("x") {
+            return Err(self
+                .pos()
+                .syntax(format!("expected `x`, found {}", self.found())));
+        }
+        let kernel = self.label_list()?;
+        if !self.eat_arrow() {
+            return Err(self
+                .pos()
+                .syntax(format!("expected `->`, found {}", self.found())));
+        }
+        let output = self.label_list()?;
+        Ok(Attr::ConvLabels([input, kernel, output]))
+    }
+
+    /// `[b, 0, 1, f]`: words and numbers.
+    fn label_list(&mut self) -> Result<Vec<String>> {
+        self.expect(b'[')?;
+        let mut labels = Vec::new();
+        if self.eat(b']') {
+            return Ok(labels);
+        }
+        loop {
+            self.skip_ws();
+            let pos = self.pos();
+            let label = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                self.int()?.to_string()
+            } else {
+                self.word()
+            };
+            if label.is_empty() {
+                return Err(pos.syntax(format!(
+                    "expected a dimension label, found {}",
+                    self.found()
+                )));
+            }
+            labels.push(label);
+            if !self.eat(b',') {
+                break;
+            }
+        }
+        self.expect(b']')?;
+        Ok(labels)
+    }
+
+    /// `{stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1],
+    /// reverse = [false, false]}` of a pretty convolution, as the generic form's attributes.
+    fn conv_window(&mut self, attrs: &mut Vec<(String, Attr)>) -> Result<()> {
+        self.expect(b'{')?;
+        if self.eat(b'}') {
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            let pos = self.pos();
+            let key = self.word();
+            self.expect(b'=')?;
+            let (name, value) = match key.as_str() {
+                "stride" => ("window_strides", Attr::Ints(self.ints()?)),
+                "lhs_dilate" => ("lhs_dilation", Attr::Ints(self.ints()?)),
+                "rhs_dilate" => ("rhs_dilation", Attr::Ints(self.ints()?)),
+                "reverse" => {
+                    self.expect(b'[')?;
+                    ("window_reversal", Attr::Bools(self.bool_items(b']')?))
+                }
+                "pad" => {
+                    let mut flat = Vec::new();
+                    self.expect(b'[')?;
+                    if !self.eat(b']') {
+                        loop {
+                            let ppos = self.pos();
+                            let pair = self.ints()?;
+                            if pair.len() != 2 {
+                                return Err(ppos.syntax("expected a padding pair `[low, high]`"));
+                            }
+                            flat.extend(pair);
+                            if !self.eat(b',') {
+                                break;
+                            }
+                        }
+                        self.expect(b']')?;
+                    }
+                    ("padding", Attr::Ints(flat))
+                }
+                _ => return Err(pos.syntax(format!("unknown convolution window field `{key}`"))),
+            };
+            attrs.push((name.into(), value));
+            if !self.eat(b',') {
+                break;
+            }
+        }
+        self.expect(b'}')
+    }
+
+    /// `[1, 2]`: integers only.
+    fn ints(&mut self) -> Result<Vec<i64>> {
+        self.skip_ws();
+        let pos = self.pos();
+        self.int_list()?
+            .ok_or_else(|| pos.syntax("expected a list of integers"))
     }
 
     /// `[0:16, 2:8:2]`.

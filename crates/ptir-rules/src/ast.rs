@@ -5,7 +5,7 @@
 //! each other by [`TermId`], so a shared subterm (`?t:(...)` used twice) is one node.
 
 use indexmap::IndexMap;
-use ptir_ir::{DType, DotDims, OpKey};
+use ptir_ir::{ConvDims, DType, DotDims, OpKey, ReduceWindowDims};
 use std::fmt;
 
 /// A pattern variable, written `?name` (stored without the `?`).
@@ -35,6 +35,10 @@ pub enum AttrKind {
     Dims,
     /// A number: the value of a splat constant.
     Number,
+    /// `convolution` attributes (bound by a variable; rules cannot write them).
+    Conv,
+    /// `reduce_window` attributes (bound by a variable; rules cannot write them).
+    Window,
 }
 
 impl fmt::Display for AttrKind {
@@ -46,6 +50,8 @@ impl fmt::Display for AttrKind {
             AttrKind::DType => "a dtype",
             AttrKind::Dims => "dot_general dims like (dims () () (1) (0))",
             AttrKind::Number => "a number",
+            AttrKind::Conv => "convolution attributes (bound by a variable)",
+            AttrKind::Window => "reduce_window attributes (bound by a variable)",
         })
     }
 }
@@ -65,6 +71,10 @@ pub enum AttrValue {
     Dims(DotDims),
     /// A number (splat constant value), compared after conversion to the constant's dtype.
     Number(f64),
+    /// `convolution` attributes (boxed: the largest attribute).
+    Conv(Box<ConvDims>),
+    /// `reduce_window` attributes.
+    Window(Box<ReduceWindowDims>),
 }
 
 impl AttrValue {
@@ -77,6 +87,8 @@ impl AttrValue {
             AttrValue::DType(_) => AttrKind::DType,
             AttrValue::Dims(_) => AttrKind::Dims,
             AttrValue::Number(_) => AttrKind::Number,
+            AttrValue::Conv(_) => AttrKind::Conv,
+            AttrValue::Window(_) => AttrKind::Window,
         }
     }
 
@@ -114,6 +126,8 @@ impl fmt::Display for AttrValue {
                 f.write_str(")")
             }
             AttrValue::Number(x) => write!(f, "{x:?}"),
+            AttrValue::Conv(c) => write!(f, "{c:?}"),
+            AttrValue::Window(w) => write!(f, "{w:?}"),
         }
     }
 }

@@ -26,7 +26,7 @@
 
 use crate::ast::{Attr, AttrValue, Pattern, Rule, Term, TermId};
 use crate::ruleset::callee_matches;
-use ptir_ir::{DType, DotDims, OpKey};
+use ptir_ir::{ConvDims, DType, DotDims, OpKey, ReduceWindowDims};
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -51,6 +51,10 @@ pub enum AttrRef<'a> {
     Dims(&'a DotDims),
     /// See [`AttrValue::Number`].
     Number(f64),
+    /// See [`AttrValue::Conv`].
+    Conv(&'a ConvDims),
+    /// See [`AttrValue::Window`].
+    Window(&'a ReduceWindowDims),
 }
 
 impl<'a> From<&'a AttrValue> for AttrRef<'a> {
@@ -62,6 +66,8 @@ impl<'a> From<&'a AttrValue> for AttrRef<'a> {
             AttrValue::DType(x) => AttrRef::DType(*x),
             AttrValue::Dims(x) => AttrRef::Dims(x),
             AttrValue::Number(x) => AttrRef::Number(*x),
+            AttrValue::Conv(x) => AttrRef::Conv(x),
+            AttrValue::Window(x) => AttrRef::Window(x),
         }
     }
 }
@@ -78,6 +84,8 @@ impl AttrRef<'_> {
             AttrRef::Dims(x) => (4u8, x).hash(&mut h),
             AttrRef::Number(x) if x.is_nan() => (5u8, 0u64).hash(&mut h),
             AttrRef::Number(x) => (5u8, x.to_bits()).hash(&mut h),
+            AttrRef::Conv(x) => (6u8, x).hash(&mut h),
+            AttrRef::Window(x) => (7u8, x).hash(&mut h),
         }
         h.finish()
     }

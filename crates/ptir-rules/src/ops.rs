@@ -31,6 +31,8 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::Slice => (Some(1), &[Ints, Ints, Ints]),
         OpKey::Concat => (None, &[Int]),
         OpKey::DotGeneral => (Some(2), &[Dims]),
+        OpKey::Convolution => (Some(2), &[Conv]),
+        OpKey::ReduceWindow(_) => (Some(2), &[Window]),
         OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
         OpKey::Call | OpKey::Tuple => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
@@ -59,6 +61,8 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
         ],
         Op::Concat { axis } => vec![AttrValue::Int(*axis)],
         Op::DotGeneral(d) => vec![AttrValue::Dims((**d).clone())],
+        Op::Convolution(c) => vec![AttrValue::Conv(c.clone())],
+        Op::ReduceWindow { dims, .. } => vec![AttrValue::Window(dims.clone())],
         Op::Reduce {
             axes, keep_dims, ..
         } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
@@ -84,6 +88,8 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Slice(s), 2) => Some(AttrRef::Ints(&s.stride)),
         (Op::Concat { axis: i }, 0) | (Op::TupleGet { index: i }, 0) => Some(AttrRef::Int(*i)),
         (Op::DotGeneral(d), 0) => Some(AttrRef::Dims(d)),
+        (Op::Convolution(c), 0) => Some(AttrRef::Conv(c)),
+        (Op::ReduceWindow { dims, .. }, 0) => Some(AttrRef::Window(dims)),
         (Op::Reduce { keep_dims, .. }, 1) => Some(AttrRef::Bool(*keep_dims)),
         _ => None,
     }
@@ -157,6 +163,20 @@ pub fn make_op<A: Borrow<AttrValue>>(
         OpKey::DotGeneral => match a(0) {
             Some(AttrValue::Dims(d)) => (Op::DotGeneral(Box::new(d.clone())), None),
             other => return Err(format!("dot_general needs dims, found {other:?}")),
+        },
+        OpKey::Convolution => match a(0) {
+            Some(AttrValue::Conv(c)) => (Op::Convolution(c.clone()), None),
+            other => return Err(format!("convolution needs its attributes, found {other:?}")),
+        },
+        OpKey::ReduceWindow(kind) => match a(0) {
+            Some(AttrValue::Window(w)) => (
+                Op::ReduceWindow {
+                    kind,
+                    dims: w.clone(),
+                },
+                None,
+            ),
+            other => return Err(format!("reduce_window needs its window, found {other:?}")),
         },
         OpKey::Reduce(kind) => match a(1) {
             Some(AttrValue::Bool(keep_dims)) => (

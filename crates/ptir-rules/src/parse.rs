@@ -956,5 +956,6 @@ fn literal(s: &Sexp, kind: AttrKind) -> Option<AttrValue> {
             }
             _ => None,
         },
+        AttrKind::Conv | AttrKind::Window => None,
     }
 }

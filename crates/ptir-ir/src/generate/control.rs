@@ -46,6 +46,7 @@ enum Kind {
     HugeBroadcast,
     Idiom,
     IndexArith,
+    Window,
 }
 
 /// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`],
@@ -168,6 +169,7 @@ impl Gen<'_> {
             (Kind::HugeBroadcast, c.huge_broadcast_weight),
             (Kind::Idiom, c.idiom_weight),
             (Kind::IndexArith, c.index_arith_weight),
+            (Kind::Window, c.window_weight),
         ]
         .into_iter()
         .filter(|&(_, w)| w > 0)
@@ -222,6 +224,7 @@ impl Gen<'_> {
             Kind::HugeBroadcast => self.gen_huge_broadcast(f),
             Kind::Idiom => self.gen_idiom(f),
             Kind::IndexArith => self.gen_index_arith(f),
+            Kind::Window => self.gen_window(f),
         }
     }
 

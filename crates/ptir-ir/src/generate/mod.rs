@@ -38,6 +38,7 @@ mod gpt2;
 mod inputs;
 mod state;
 mod tensor_ops;
+mod windows;
 
 pub use chain::{generate_chain, matrix_chain};
 pub use gpt2::{gpt2_stack, Gpt2Config};
@@ -124,6 +125,9 @@ pub struct GenConfig {
     /// integer associativity and distributivity rules, whose results the analysis folds into
     /// new constants, once made saturation enumerate sums on such programs (default 0: never).
     pub index_arith_weight: u32,
+    /// Step weight of windowed ops: `convolution`s (random layouts, padding, strides,
+    /// dilations, reversal, feature and batch groups) and `reduce_window`s (default 0: never).
+    pub window_weight: u32,
     /// Names a program may give one of its own functions: the externs rules introduce,
     /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`
     /// (default empty).
@@ -159,6 +163,7 @@ impl Default for GenConfig {
             huge_broadcast_weight: 0,
             idiom_weight: 0,
             index_arith_weight: 0,
+            window_weight: 0,
             clash_names: Vec::new(),
             clash_percent: 0,
             chain_len: 0,
@@ -180,7 +185,7 @@ impl GenConfig {
     /// (issue 9), at rates that suit `ptir-opt diff --random`: 0–2 extra helpers, one
     /// trapping and one looping helper, guarded divisions, risky calls in `cond`s and
     /// zero-trip loops, huge broadcasts in branches not taken, fusion idioms, iota index
-    /// arithmetic and masks, and in
+    /// arithmetic and masks, convolutions and windowed reductions, and in
     /// `clash_percent` = 30% of programs a function named after one of `clash_names`.
     ///
     /// ```
@@ -200,6 +205,7 @@ impl GenConfig {
             huge_broadcast_weight: 1,
             idiom_weight: 2,
             index_arith_weight: 2,
+            window_weight: 1,
             clash_names,
             clash_percent: 30,
             ..GenConfig::default()

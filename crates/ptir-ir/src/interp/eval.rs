@@ -7,7 +7,7 @@
 //! ([`infer_type`]) holds for the operand types and `result_ty`. So no input makes it panic.
 
 use super::error::{InterpError, InterpResult};
-use super::{kernels, reduce, shape_ops, TENSOR_ELEMENT_LIMIT};
+use super::{kernels, reduce, shape_ops, window, TENSOR_ELEMENT_LIMIT};
 use crate::infer::{infer_type, InferContext};
 use crate::ops::Op;
 use crate::tensor::{Data, Tensor, Value};
@@ -236,6 +236,10 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
             )),
         },
         Op::Reduce { kind, axes, .. } => reduce::reduce(*kind, axes, x()?, ty),
+        Op::Convolution(c) => pair().and_then(|(l, r)| window::convolution(c, l, r, ty)),
+        Op::ReduceWindow { kind, dims } => {
+            pair().and_then(|(x, init)| window::reduce_window(*kind, dims, x, init, ty))
+        }
         _ => Err(InterpError::NotEvaluable(op.name())),
     }
 }

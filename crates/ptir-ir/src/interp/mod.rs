@@ -7,6 +7,7 @@
 //!   [`unary_scalar`], [`binary_scalar`], [`compare_scalar`], [`cast_scalar`]);
 //! - accumulation order of `reduce_*` and `dot_general`: `reduce.rs`;
 //! - data movement (`transpose`, `broadcast`, `slice`, `concat`): `shape_ops.rs`;
+//! - windows (`convolution`, `reduce_window_*`): `window.rs`;
 //! - the random stream of `rng`: `rng.rs`;
 //! - calls, regions and limits: `machine.rs`.
 //!
@@ -28,6 +29,7 @@ mod rng;
 mod shape_ops;
 #[cfg(test)]
 mod tests;
+mod window;
 
 pub use error::{InterpError, InterpResult};
 pub use eval::{check_size, check_value, dense_fold_fits, eval_op, value_type, FOLD_ELEMENT_LIMIT};

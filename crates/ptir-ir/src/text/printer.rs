@@ -8,6 +8,7 @@ use crate::ops::Op;
 use crate::program::{ExternDecl, Function, Instruction, Param, Program, Region, ValueId};
 use crate::tensor::{Data, Literal, ScalarIn};
 use crate::types::{DType, Type};
+use crate::window::Window;
 use std::fmt::{self, Write};
 
 /// Prints a program in the text format.
@@ -226,6 +227,42 @@ fn write_usizes(out: &mut String, name: &str, xs: &[usize]) {
     out.push(']');
 }
 
+fn write_i64s(out: &mut String, name: &str, xs: &[i64]) {
+    out.push(' ');
+    out.push_str(name);
+    out.push_str("=[");
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&x.to_string());
+    }
+    out.push(']');
+}
+
+/// The attributes of a window that differ from the plain one (stride 1, no padding, no
+/// dilation), the dilations under the op's own names.
+fn write_window(out: &mut String, w: &Window, dilations: [&str; 2]) {
+    let n = w.strides.len();
+    if w.strides.iter().any(|&x| x != 1) {
+        write_usizes(out, "strides", &w.strides);
+    }
+    if w.pad_low.iter().chain(&w.pad_high).any(|&x| x != 0) {
+        write_i64s(out, "pad_low", &w.pad_low);
+        write_i64s(out, "pad_high", &w.pad_high);
+    }
+    for (name, xs) in dilations.iter().zip([&w.base_dilation, &w.window_dilation]) {
+        if *xs != vec![1; n] {
+            write_usizes(out, name, xs);
+        }
+    }
+}
+
+/// The text names of a convolution's dilations (lhs, rhs) and of a `reduce_window`'s.
+pub(crate) const CONV_DILATIONS: [&str; 2] = ["lhs_dilation", "rhs_dilation"];
+/// See [`CONV_DILATIONS`].
+pub(crate) const WINDOW_DILATIONS: [&str; 2] = ["base_dilation", "window_dilation"];
+
 fn write_literal(out: &mut String, lit: &Literal, dtype: DType) {
     match lit {
         Literal::Splat(s) => {
@@ -315,6 +352,35 @@ fn write_attrs(out: &mut String, op: &Op) {
                 out.push_str(" result_dtype=");
                 out.push_str(dtype.name());
             }
+        }
+        Op::Convolution(c) => {
+            write_usizes(out, "input", &c.input);
+            write_usizes(out, "kernel", &c.kernel);
+            write_usizes(out, "output", &c.output);
+            write_window(out, &c.window, CONV_DILATIONS);
+            if c.reverse.iter().any(|&r| r) {
+                let reversed: Vec<usize> = (0..c.reverse.len()).filter(|&s| c.reverse[s]).collect();
+                write_usizes(out, "reverse", &reversed);
+            }
+            for (name, n) in [
+                ("feature_groups", c.feature_groups),
+                ("batch_groups", c.batch_groups),
+            ] {
+                if n != 1 {
+                    out.push(' ');
+                    out.push_str(name);
+                    out.push('=');
+                    write_usize(out, n);
+                }
+            }
+            if let Some(dtype) = c.result_dtype {
+                out.push_str(" result_dtype=");
+                out.push_str(dtype.name());
+            }
+        }
+        Op::ReduceWindow { dims, .. } => {
+            write_usizes(out, "window", &dims.size);
+            write_window(out, &dims.window, WINDOW_DILATIONS);
         }
         Op::Reduce {
             axes, keep_dims, ..

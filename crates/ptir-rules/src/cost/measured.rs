@@ -105,12 +105,47 @@ pub struct CostTable {
     pub fit: Machine,
     /// Op signature to the minimum time of one call of its one-op module, microseconds.
     pub ops: IndexMap<String, f64>,
-    /// Per op name, the median of measured / fitted kernel time over the op's entries (those
-    /// with `flops` and `bytes`): how much the fit under- or overestimates that kind of op
-    /// (reductions run about 1.5x slower than the roofline of their bytes). A kernel the
-    /// table lacks is priced by the fit times its op's factor, so that a signature missing
-    /// from the table is neither cheaper nor dearer than its measured neighbours.
-    pub op_factors: IndexMap<String, f64>,
+    /// Per op name, measured / fitted kernel time of each of the op's entries (those with
+    /// `flops` and `bytes`), as `(fitted_us, ratio)` sorted by fitted time: how much the fit
+    /// under- or overestimates that kind of op at that size (reductions run about 1.5x slower
+    /// than the roofline of their bytes; a small matmul further from peak than a large one).
+    /// A kernel the table lacks is priced by the fit times [`CostTable::factor`], so that a
+    /// signature missing from the table is neither cheaper nor dearer than its measured
+    /// neighbours. One global factor per op made the kernels of an unmeasured split (four
+    /// small products for one large one) look cheaper than the measured large one.
+    pub op_ratios: IndexMap<String, Vec<(f64, f64)>>,
+}
+
+impl CostTable {
+    /// The correction for a kernel of op `op` the table lacks, whose fitted time is
+    /// `fitted_us`: the ratio of the measured entry of the same op whose fitted time is
+    /// nearest on a log scale (ties: the smaller), 1 for an op the table never measured.
+    ///
+    /// ```
+    /// let table = ptir_rules::cost::CostTable::parse(r#"{"format": "ptir-cost-table",
+    ///   "version": 1, "call_overhead_us": 1.0,
+    ///   "fit": {"peak_gflops": 100.0, "bandwidth_gbs": 100.0, "kernel_overhead_us": 0.0},
+    ///   "ops": [
+    ///     {"signature": "a", "op": "dot_general", "flops": 1e5, "bytes": 0, "time_us": 4.0},
+    ///     {"signature": "b", "op": "dot_general", "flops": 1e7, "bytes": 0, "time_us": 101.0}]}"#,
+    ///     "t.json").unwrap();
+    /// assert_eq!(table.factor("dot_general", 2.0), 3.0); // near the small one: 3 / 1
+    /// assert_eq!(table.factor("dot_general", 90.0), 1.0); // near the large one: 100 / 100
+    /// assert_eq!(table.factor("exp", 5.0), 1.0);
+    /// ```
+    pub fn factor(&self, op: &str, fitted_us: f64) -> f64 {
+        let Some(ratios) = self.op_ratios.get(op) else {
+            return 1.0;
+        };
+        let distance = |x: f64| (x.max(1e-9).ln() - fitted_us.max(1e-9).ln()).abs();
+        let mut best: Option<(f64, f64)> = None;
+        for &(x, r) in ratios {
+            if !matches!(best, Some((d, _)) if d <= distance(x)) {
+                best = Some((distance(x), r));
+            }
+        }
+        best.map_or(1.0, |(_, r)| r)
+    }
 }
 
 #[derive(Deserialize)]
@@ -203,7 +238,7 @@ impl CostTable {
             )));
         }
         let mut ops = IndexMap::with_capacity(raw.ops.len());
-        let mut ratios: IndexMap<String, Vec<f64>> = IndexMap::new();
+        let mut ratios: IndexMap<String, Vec<(f64, f64)>> = IndexMap::new();
         for (i, op) in raw.ops.into_iter().enumerate() {
             if !(op.time_us.is_finite() && op.time_us >= 0.0) {
                 return Err(invalid(format!(
@@ -226,15 +261,18 @@ impl CostTable {
                 let fitted = fit.kernel_us(&work);
                 let measured = op.time_us - raw.call_overhead_us;
                 if fitted > 0.0 && measured > 0.0 {
-                    ratios.entry(name).or_default().push(measured / fitted);
+                    ratios
+                        .entry(name)
+                        .or_default()
+                        .push((fitted, measured / fitted));
                 }
             }
         }
-        let op_factors = ratios
+        let op_ratios = ratios
             .into_iter()
             .map(|(name, mut r)| {
-                r.sort_by(f64::total_cmp);
-                (name, r[r.len() / 2])
+                r.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                (name, r)
             })
             .collect();
         Ok(CostTable {
@@ -243,7 +281,7 @@ impl CostTable {
             call_overhead_us: raw.call_overhead_us,
             fit,
             ops,
-            op_factors,
+            op_ratios,
         })
     }
 }

@@ -206,6 +206,26 @@ pub(crate) fn dot_flops(d: &ptir_ir::DotDims, operands: &[&Type], n: f64) -> f64
     2.0 * n * k
 }
 
+/// `2·N·K` of a `convolution` giving `n` elements: each output element takes `K` products
+/// and sums, `K` the kernel's elements per output feature (its input features times its
+/// window; a missing operand counts as 1).
+pub(crate) fn conv_flops(c: &ptir_ir::ConvDims, operands: &[&Type], n: f64) -> f64 {
+    let k = operands
+        .get(1)
+        .and_then(|t| t.as_tensor())
+        .map_or(1.0, |r| {
+            let out_features = r.shape.get(c.kernel[0]).copied().unwrap_or(1).max(1);
+            (r.num_elements() / out_features) as f64
+        });
+    2.0 * n * k
+}
+
+/// One step per window position per output element of a `reduce_window` giving `n`
+/// elements.
+pub(crate) fn window_flops(w: &ptir_ir::ReduceWindowDims, n: f64) -> f64 {
+    n * w.size.iter().map(|&k| k as f64).product::<f64>()
+}
+
 /// Visits every instruction of `f` in pre-order (an op before its regions' instructions) with
 /// the types of its operands: earlier values, region parameters and captures are typed before
 /// their use. An operand of unknown type (only in a program that does not verify) is left

@@ -2,8 +2,8 @@
 //!
 //! How a compiler such as IREE or XLA runs a tensor program on a CPU: ops are grouped into
 //! kernels (dispatches). A kernel is rooted at an op that needs its operands materialized or
-//! loops over a contraction: `dot_general`, `reduce`, gathers, in-place updates, opaque calls
-//! ([`Fusion::Kernel`]). Elementwise ops, broadcasts, transposes, slices and concatenations
+//! loops over a contraction: `dot_general`, `convolution`, `reduce`, `reduce_window`, gathers,
+//! in-place updates, opaque calls ([`Fusion::Kernel`]). Elementwise ops, broadcasts, transposes, slices and concatenations
 //! fuse into the kernels around them ([`Fusion::Fused`]): they never write their result to
 //! memory, so they pay their arithmetic and nothing else (Constable, equality saturation on
 //! StableHLO, prices layout ops at zero for the same reason). `reshape`, tuples and the shells
@@ -153,7 +153,9 @@ pub struct OpWork {
 }
 
 /// The work of `op` on operands of types `operands` giving `result`. FLOPs: `dot_general`
-/// `2·M·N·K`, reductions one per input element, elementwise ops one per element
+/// `2·M·N·K`, `convolution` `2·N·K` (`K` the kernel's elements per output feature),
+/// `reduce_window` one per window position per output element, reductions one per input
+/// element, elementwise ops one per element
 /// ([`TRANSCENDENTAL_FLOPS`] for transcendental ones), layout ops none. Bytes: every operand
 /// and the result, except that a `reshape` moves nothing, a slice reads only its block and an
 /// in-place update touches only the update.
@@ -217,6 +219,8 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             Fusion::Kernel,
         ),
         Op::DotGeneral(d) => work(super::dot_flops(d, operands, n), all, Fusion::Kernel),
+        Op::Convolution(c) => work(super::conv_flops(c, operands, n), all, Fusion::Kernel),
+        Op::ReduceWindow { dims, .. } => work(super::window_flops(dims, n), all, Fusion::Kernel),
         Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
     }
 }
@@ -371,7 +375,10 @@ impl CostModel for Roofline {
             if let Some(table) = &self.table {
                 return match self.measured_kernel(op, operands, result) {
                     Some(t) => t,
-                    None => self.priced(&work) * table.op_factors.get(op.name()).unwrap_or(&1.0),
+                    None => {
+                        let fitted = self.priced(&work);
+                        fitted * table.factor(op.name(), fitted)
+                    }
                 };
             }
         }

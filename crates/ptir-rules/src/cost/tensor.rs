@@ -65,6 +65,8 @@ impl CostModel for TensorCost {
             Op::DynamicUpdateSlice => operands.get(1).map_or(0.0, |u| bytes(u)) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
             Op::DotGeneral(d) => super::dot_flops(d, operands, n),
+            Op::Convolution(c) => super::conv_flops(c, operands, n),
+            Op::ReduceWindow { dims, .. } => super::window_flops(dims, n),
             Op::Call { callee } => n * self.extern_cost(callee).unwrap_or(1.0),
             Op::Rng { .. } => n,
             Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => 1.0,

@@ -14,6 +14,7 @@ mod elementwise;
 mod reductions;
 mod reference;
 mod shapes;
+mod windows;
 
 use crate::{
     eval_op, verify, DType, Function, InstId, Instruction, InterpResult, Interpreter, Op, Param,
