@@ -821,34 +821,33 @@ impl<'a, 's> FnLower<'a, 's> {
                     .get(1)
                     .cloned()
                     .or_else(|| word_attr(op, "compare_type"));
-                let mut args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
-                let d = args[0].1.dtype;
+                let lhs = self.operand(out, op, 0)?;
+                let d = lhs.1.dtype;
                 match (kind.as_deref(), d.kind()) {
-                    (Some("TOTALORDER"), _) => {
-                        return Err(pos.unsupported("comparison type TOTALORDER"))
-                    }
+                    (Some("TOTALORDER"), _) => Err(pos.unsupported("comparison type TOTALORDER")),
                     (None, _)
                     | (Some("FLOAT"), DTypeKind::Float)
                     | (Some("SIGNED"), DTypeKind::Signed)
-                    | (Some("UNSIGNED"), DTypeKind::Unsigned | DTypeKind::Bool) => {}
+                    | (Some("UNSIGNED"), DTypeKind::Unsigned | DTypeKind::Bool) => {
+                        let rhs = self.operand(out, op, 1)?;
+                        self.emit_t(out, pos, Op::Compare(cmp), &[lhs, rhs], &ty)
+                    }
                     // Integers compared with the other signedness (XLA reads the bits so):
-                    // compare the bits reinterpreted as the integer type of that sign.
+                    // compare the bits reinterpreted as the integer type of that sign, each
+                    // operand's bitcast right after it (the order a re-import gives).
                     (Some("SIGNED"), DTypeKind::Unsigned)
                     | (Some("UNSIGNED"), DTypeKind::Signed) => {
-                        let flipped = flip_sign(d);
-                        for a in &mut args {
-                            let t = a.1.with_dtype(flipped);
-                            *a = self.emit_t(out, pos, Op::Bitcast, std::slice::from_ref(a), &t)?;
-                        }
+                        let t = lhs.1.with_dtype(flip_sign(d));
+                        let l = self.emit_t(out, pos, Op::Bitcast, &[lhs], &t)?;
+                        let rhs = self.operand(out, op, 1)?;
+                        let r = self.emit_t(out, pos, Op::Bitcast, &[rhs], &t)?;
+                        self.emit_t(out, pos, Op::Compare(cmp), &[l, r], &ty)
                     }
-                    (Some(k), _) => {
-                        return Err(pos.invalid(format!(
-                            "comparison type {k} does not fit {d} operands ({})",
-                            mlir_elem(d)
-                        )))
-                    }
+                    (Some(k), _) => Err(pos.invalid(format!(
+                        "comparison type {k} does not fit {d} operands ({})",
+                        mlir_elem(d)
+                    ))),
                 }
-                self.emit_t(out, pos, Op::Compare(cmp), &args, &ty)
             }
             "select" => {
                 let mut p = self.operand(out, op, 0)?;
