@@ -832,21 +832,19 @@ impl<'a, 's> FnLower<'a, 's> {
                         let rhs = self.operand(out, op, 1)?;
                         self.emit_t(out, pos, Op::Compare(cmp), &[lhs, rhs], &ty)
                     }
-                    // Integers compared with the other signedness (XLA reads the bits so):
-                    // compare the bits reinterpreted as the integer type of that sign, each
-                    // operand's bitcast right after it (the order a re-import gives).
-                    (Some("SIGNED"), DTypeKind::Unsigned)
-                    | (Some("UNSIGNED"), DTypeKind::Signed) => {
-                        let t = lhs.1.with_dtype(flip_sign(d));
-                        let l = self.emit_t(out, pos, Op::Bitcast, &[lhs], &t)?;
-                        let rhs = self.operand(out, op, 1)?;
-                        let r = self.emit_t(out, pos, Op::Bitcast, &[rhs], &t)?;
-                        self.emit_t(out, pos, Op::Compare(cmp), &[l, r], &ty)
+                    // StableHLO requires the type of the operands' class (SIGNED for signed
+                    // integers, ...); IREE ignores another one, so it has no meaning to keep.
+                    (Some(k), kind) => {
+                        let wanted = match kind {
+                            DTypeKind::Float => "FLOAT",
+                            DTypeKind::Signed => "SIGNED",
+                            DTypeKind::Unsigned | DTypeKind::Bool => "UNSIGNED",
+                        };
+                        Err(pos.invalid(format!(
+                            "comparison type {k} does not fit {} operands (StableHLO requires {wanted})",
+                            mlir_elem(d)
+                        )))
                     }
-                    (Some(k), _) => Err(pos.invalid(format!(
-                        "comparison type {k} does not fit {d} operands ({})",
-                        mlir_elem(d)
-                    ))),
                 }
             }
             "select" => {
@@ -1399,14 +1397,6 @@ fn highest(d: DType) -> Scalar {
         DType::Bool => Scalar::Bool(true),
         _ => Scalar::int_max(d).unwrap_or(Scalar::Float(f64::INFINITY)),
     }
-}
-
-/// The integer dtype of the same width and the other signedness (`u32` for `i32`).
-fn flip_sign(d: DType) -> DType {
-    DType::INTS
-        .into_iter()
-        .find(|x| x.bits() == d.bits() && x.is_unsigned() != d.is_unsigned())
-        .unwrap_or(d)
 }
 
 fn to_usize(x: i64, pos: Pos) -> Result<usize> {
