@@ -88,8 +88,9 @@ fn mlir_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Judges each file of `files`: translated (identical results) and optimized with default
 /// options (the dtype's tolerance), and with `--fast-math` for `fast_math` (100 times it).
-/// A file the importer refuses is returned with the reason when `refusals_ok`, else a failure.
-fn judge(python: &Path, files: &[PathBuf], fast_math: &[&str], refusals_ok: bool) -> Vec<String> {
+/// A file the importer refuses is skipped with the reason when it is named in `refused`, else
+/// a failure; a file named there that imports is a failure too (the list is stale).
+fn judge(python: &Path, files: &[PathBuf], fast_math: &[&str], refused: &[&str]) -> Vec<String> {
     // One directory per call: the two tests run in parallel and each removes its own.
     let corpus = files
         .first()
@@ -112,9 +113,15 @@ fn judge(python: &Path, files: &[PathBuf], fast_math: &[&str], refusals_ok: bool
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(file).expect("fixture");
         let (program, source) = match read_source(&text, Format::Mlir, &ReadOptions::default()) {
+            Ok(_) if refused.contains(&name.as_str()) => {
+                failures.push(format!(
+                    "{name} imports now: take it off the list of models the importer refuses"
+                ));
+                continue;
+            }
             Ok(read) => read,
-            Err(e) if refusals_ok => {
-                println!("{name}: not read ({e})");
+            Err(e) if refused.contains(&name.as_str()) => {
+                println!("{name}: not read yet ({e})");
                 continue;
             }
             Err(e) => panic!("{name} does not import: {e}"),
@@ -156,12 +163,24 @@ fn iree_runs_translated_and_optimized_fixtures_with_the_inputs_results() {
         return;
     };
     let fixtures = mlir_files(&root().join("corpus/mlir"));
-    let failures = judge(&python, &fixtures, &["matrix_chain_f32"], false);
+    let failures = judge(&python, &fixtures, &["matrix_chain_f32"], &[]);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The model zoo (`corpus/zoo`, JAX programs as users write them): every model the importer
-/// reads comes out, translated and optimized, with its input's results in IREE.
+/// The zoo models the importer does not read yet, even with nothing but their own text (the
+/// ops they need are not first-class yet: `pad`, general `gather`, `chlo.top_k`,
+/// `scatter`). Every other model must import as it is, without `--allow-opaque`.
+const ZOO_NOT_READ_YET: &[&str] = &[
+    "convnet_grad",
+    "embedding_xent",
+    "moe_routing",
+    "scatter_add",
+    "sort_topk_values",
+];
+
+/// The model zoo (`corpus/zoo`, JAX programs as users write them): every model but those of
+/// [`ZOO_NOT_READ_YET`] (`uint32_hash` and `einsum_ops`, with their `ui32`, among them) is
+/// read as it is and comes out, translated and optimized, with its input's results in IREE.
 #[test]
 fn iree_agrees_on_every_zoo_model_the_importer_reads() {
     let Some(python) = python_or_notice() else {
@@ -170,7 +189,7 @@ fn iree_agrees_on_every_zoo_model_the_importer_reads() {
     let models = mlir_files(&root().join("corpus/zoo"));
     assert!(models.len() >= 30, "{} zoo models", models.len());
     let chains = ["matrix_chain_unequal_f32", "matvec_chain_f32"];
-    let failures = judge(&python, &models, &chains, true);
+    let failures = judge(&python, &models, &chains, ZOO_NOT_READ_YET);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
