@@ -41,8 +41,14 @@ NUMPY = {
     "bf16": ml_dtypes.bfloat16,
     "f32": np.float32,
     "f64": np.float64,
+    "i8": np.int8,
+    "i16": np.int16,
     "i32": np.int32,
     "i64": np.int64,
+    "ui8": np.uint8,
+    "ui16": np.uint16,
+    "ui32": np.uint32,
+    "ui64": np.uint64,
     "i1": np.bool_,
 }
 
@@ -96,9 +102,13 @@ def random_inputs(params, seed):
     rng = np.random.default_rng(seed)
     out = []
     for shape, dtype in params:
-        if dtype in ("i32", "i64"):
+        if dtype in ("i8", "i16", "i32", "i64"):
             # Small integers: products stay far from overflow, and gather indices in range.
             out.append(rng.integers(0, 8, size=shape).astype(NUMPY[dtype]))
+        elif dtype.startswith("ui"):
+            # Every bit pattern (hashes and bit tricks; the top bit set half the time).
+            info = np.iinfo(NUMPY[dtype])
+            out.append(rng.integers(0, int(info.max), size=shape, dtype=NUMPY[dtype], endpoint=True))
         elif dtype == "i1":
             out.append(rng.integers(0, 2, size=shape).astype(np.bool_))
         else:

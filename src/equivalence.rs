@@ -46,7 +46,8 @@ pub fn fast_math_tolerance(dtype: DType) -> Option<f64> {
         DType::BF16 => Some(1.0 / 16.0),
         DType::F32 => Some(FAST_MATH_TOLERANCE),
         DType::F64 => Some(1e-9),
-        DType::I32 | DType::I64 | DType::Bool => None,
+        // Integers and bool: exact.
+        _ => None,
     }
 }
 

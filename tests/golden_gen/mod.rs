@@ -611,6 +611,15 @@ fn other_dtypes(d: DType) -> Vec<DType> {
         DType::I32 => vec![DType::F32, DType::I64],
         DType::I64 => vec![DType::F64, DType::I32],
         DType::Bool => vec![DType::I32],
+        // The narrow and unsigned integers: a float, and the signed dtype of the width.
+        _ => vec![
+            DType::F32,
+            if d.bits() == 64 {
+                DType::I64
+            } else {
+                DType::I32
+            },
+        ],
     }
 }
 

@@ -21,8 +21,8 @@
 use crate::language::{OpKind, PtirNode, Stamp, Tables, TypeId};
 use egg::{DidMerge, EGraph, Id};
 use ptir_ir::{
-    binary_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op, unary_scalar, Literal,
-    Op, OpKey, Scalar, Tensor, Type, Value,
+    binary_scalar, bitcast_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op,
+    unary_scalar, Literal, Op, OpKey, Scalar, Tensor, Type, Value,
 };
 use ptir_rules::{attr_slots, make_op, AttrValue};
 use smallvec::SmallVec;
@@ -293,9 +293,9 @@ impl PtirAnalysis {
         match (op, &s[..]) {
             (Op::Unary(u), [x]) => unary_scalar(*u, d, *x).ok(),
             (Op::Binary(b), [x, y]) => binary_scalar(*b, d, *x, *y).ok(),
-            (Op::Compare(c), [x, y]) => compare_scalar(*c, *x, *y).ok().map(Scalar::Bool),
+            (Op::Compare(c), [x, y]) => compare_scalar(*c, d, *x, *y).ok().map(Scalar::Bool),
             (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
-            (Op::Cast, _) => None, // needs the result dtype: see `make`
+            (Op::Cast | Op::Bitcast, _) => None, // needs the result dtype: see `make`
             (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice(_), [x]) => {
                 Some(*x)
             }
@@ -440,10 +440,20 @@ impl egg::Analysis<PtirNode> for PtirAnalysis {
                     data.constant = Self::fold(egraph, kind, children, &op, &ty).map(Box::new);
                     data.splat = match (&data.constant, &op) {
                         (Some(t), _) => splat_of(t),
-                        (None, Op::Cast) => {
+                        (None, Op::Cast | Op::Bitcast) => {
                             let to = ty.as_tensor().map(|t| t.dtype);
-                            let x = children.first().and_then(|c| egraph[*c].data.splat);
-                            x.zip(to).map(|(x, to)| cast_scalar(x, to))
+                            let child = children.first().map(|c| &egraph[*c].data);
+                            let from = child
+                                .and_then(|d| d.ty.as_ref())
+                                .and_then(|t| t.as_tensor())
+                                .map(|t| t.dtype);
+                            match (child.and_then(|d| d.splat), from, to) {
+                                (Some(x), Some(from), Some(to)) if op == Op::Cast => {
+                                    Some(cast_scalar(x, from, to))
+                                }
+                                (Some(x), Some(from), Some(to)) => bitcast_scalar(x, from, to).ok(),
+                                _ => None,
+                            }
                         }
                         (None, _) => Self::fold_splat(egraph, kind, children, &op),
                     };

@@ -904,9 +904,11 @@ impl RuleApplier {
             let first = data.splat?;
             let dtype = data.ty.as_ref()?.as_tensor()?.dtype;
             match value {
-                Attr::Lit(AttrValue::Number(x)) if Scalar::from_f64(dtype, *x) == first => {}
+                Attr::Lit(AttrValue::Number(x))
+                    if Scalar::from_number(dtype, *x) == Some(first) => {}
                 Attr::Var(name) => {
-                    if !bind_attr(&mut b, name, AttrValue::Number(first.as_f64())) {
+                    let number = first.to_number(dtype)?;
+                    if !bind_attr(&mut b, name, AttrValue::Number(number)) {
                         return None;
                     }
                 }
@@ -1194,7 +1196,10 @@ impl RuleApplier {
             .instantiate(&b, &root_types, &self.registry, &mut builder)
         {
             Ok(r) => r,
-            Err(ptir_rules::ApplyError::NativeDeclined(_)) => return vec![],
+            Err(
+                ptir_rules::ApplyError::NativeDeclined(_)
+                | ptir_rules::ApplyError::NoSuchValue { .. },
+            ) => return vec![],
             Err(e) => {
                 egraph.analysis.type_errors.push(e.to_string());
                 return vec![];

@@ -31,9 +31,9 @@
 
 use crate::ir::Ir;
 use ptir_ir::{
-    binary_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op, unary_scalar, BinaryOp,
-    CmpOp, DType, InstId, Instruction, Literal, Op, OpKey, ReduceKind, Scalar, Tensor, Type,
-    UnaryOp, Value, ValueId,
+    binary_scalar, bitcast_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op,
+    unary_scalar, wrap_int, BinaryOp, CmpOp, DType, InstId, Instruction, Literal, Op, OpKey,
+    ReduceKind, Scalar, Tensor, Type, UnaryOp, Value, ValueId,
 };
 
 pub use ptir_ir::FOLD_ELEMENT_LIMIT;
@@ -131,9 +131,10 @@ fn fold_splats(ir: &Ir<'_>, inst: &Instruction, s: &[Scalar]) -> Option<Scalar> 
     match (&inst.op, s) {
         (Op::Unary(u), [x]) => unary_scalar(*u, d, *x).ok(),
         (Op::Binary(b), [x, y]) => binary_scalar(*b, d, *x, *y).ok(),
-        (Op::Compare(c), [x, y]) => compare_scalar(*c, *x, *y).ok().map(Scalar::Bool),
+        (Op::Compare(c), [x, y]) => compare_scalar(*c, d, *x, *y).ok().map(Scalar::Bool),
         (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
-        (Op::Cast, [x]) => Some(cast_scalar(*x, inst.ty.as_tensor()?.dtype)),
+        (Op::Cast, [x]) => Some(cast_scalar(*x, d, inst.ty.as_tensor()?.dtype)),
+        (Op::Bitcast, [x]) => bitcast_scalar(*x, d, inst.ty.as_tensor()?.dtype).ok(),
         (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice(_), [x]) => Some(*x),
         (Op::Concat { .. }, [x, rest @ ..]) if rest.iter().all(|y| y == x) => Some(*x),
         _ => None,
@@ -196,7 +197,7 @@ fn fold_identity(ir: &Ir<'_>, inst: &Instruction) -> Fold {
             _ if t == f => keep(t),
             _ => Fold::None,
         },
-        (Op::Cast | Op::Slice(_), &[x]) => keep(x),
+        (Op::Cast | Op::Bitcast | Op::Slice(_), &[x]) => keep(x),
         (Op::Broadcast { dims }, &[x]) if is_identity(dims) => keep(x),
         (Op::Reshape, &[x]) => match ir.inst_of(x).map(|i| (ir.op(i), ir.operands(i))) {
             _ if same_type(x) => Fold::Value(x),
@@ -247,14 +248,6 @@ fn compare_self(ir: &Ir<'_>, c: CmpOp, x: ValueId) -> Fold {
             Fold::Constant(Literal::Splat(Scalar::Bool(truth)))
         }
         _ => Fold::None,
-    }
-}
-
-/// The smallest and largest integers of an integer dtype.
-fn int_bounds(d: DType) -> (i64, i64) {
-    match d {
-        DType::I32 => (i32::MIN as i64, i32::MAX as i64),
-        _ => (i64::MIN, i64::MAX),
     }
 }
 
@@ -315,19 +308,21 @@ fn right_identity(b: BinaryOp, d: DType, x: ValueId, c: Scalar) -> Option<Fold> 
             _ => None,
         };
     }
-    let (min, max) = int_bounds(d);
+    let (min, max) = (Scalar::int_min(d)?, Scalar::int_max(d)?);
     let int = Scalar::Int;
+    // Every bit set: -1 of a signed dtype, the maximum of an unsigned one.
+    let ones = int(wrap_int(d, -1));
     match b {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Or if is(int(0)) => id,
         BinaryOp::Mul | BinaryOp::Div if is(int(1)) => id,
         BinaryOp::Mul | BinaryOp::And if is(int(0)) => konst(int(0)),
         BinaryOp::Rem if is(int(1)) => konst(int(0)),
-        BinaryOp::And if is(int(-1)) => id,
-        BinaryOp::Or if is(int(-1)) => konst(int(-1)),
-        BinaryOp::Max if is(int(min)) => id,
-        BinaryOp::Max if is(int(max)) => konst(c),
-        BinaryOp::Min if is(int(max)) => id,
-        BinaryOp::Min if is(int(min)) => konst(c),
+        BinaryOp::And if is(ones) => id,
+        BinaryOp::Or if is(ones) => konst(ones),
+        BinaryOp::Max if is(min) => id,
+        BinaryOp::Max if is(max) => konst(c),
+        BinaryOp::Min if is(max) => id,
+        BinaryOp::Min if is(min) => konst(c),
         _ => None,
     }
 }

@@ -212,6 +212,25 @@ fn infer_unchecked<'a>(
             }
             Ok(Inferred::Tensor(r))
         }
+        Op::Bitcast => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            let r = tensor(annotated(op, cx)?, "bitcast result")?;
+            if x.shape != r.shape {
+                return Err(format!("bitcast cannot change the shape ({x} to {r})"));
+            }
+            if x.dtype == DType::Bool || r.dtype == DType::Bool {
+                return Err(format!("bitcast takes no bool ({x} to {r})"));
+            }
+            if x.dtype.bits() != r.dtype.bits() {
+                return Err(format!(
+                    "bitcast cannot change the width ({x} to {r}: {} to {} bits)",
+                    x.dtype.bits(),
+                    r.dtype.bits()
+                ));
+            }
+            Ok(Inferred::Tensor(r))
+        }
         Op::Reshape => {
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;

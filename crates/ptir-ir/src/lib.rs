@@ -31,10 +31,10 @@ pub use infer::{
 };
 pub use inline::{inline_calls, InlineStats};
 pub use interp::{
-    binary_scalar, cast_scalar, check_size, check_value, compare_scalar, dense_fold_fits, eval_op,
-    float_max, float_min, int_to_float, run, unary_scalar, value_type, ExternFn, InterpError,
-    InterpResult, Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT,
-    WHILE_FUEL,
+    binary_scalar, bitcast_scalar, cast_scalar, check_size, check_value, compare_scalar,
+    dense_fold_fits, eval_op, float_max, float_min, int_to_float, run, unary_scalar, value_type,
+    ExternFn, InterpError, InterpResult, Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT,
+    TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
 pub use loop_idioms::raise_loop_idioms;
 pub use ops::{
@@ -44,14 +44,16 @@ pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,
 };
 pub use tensor::{
-    float_to_int, parse_float, round_float, wrap_int, Data, FloatBits, Literal, Scalar, ScalarIn,
-    Tensor, Value,
+    float_to_int, int_from_i128, int_value, parse_float, round_float, wrap_int, Data, FloatBits,
+    Literal, Scalar, ScalarIn, Tensor, Value,
 };
 pub use text::{
     is_bare_symbol, op_signature, parse, parse_with_source_map, print, print_inst, write_symbol,
     LocatedDiagnostic, ParseError, SourceLoc, SourceMap,
 };
-pub use types::{num_elements, strides, DType, Shape, TensorType, Type, TYPE_BYTES_LIMIT};
+pub use types::{
+    num_elements, strides, DType, DTypeFacts, DTypeKind, Shape, TensorType, Type, TYPE_BYTES_LIMIT,
+};
 pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};
 pub use window::{convolution_type, reduce_window_type, ConvDims, ReduceWindowDims, Window};

@@ -59,7 +59,7 @@ struct Idiom {
 fn is_elementwise(op: &Op) -> bool {
     matches!(
         op,
-        Op::Unary(_) | Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast
+        Op::Unary(_) | Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast | Op::Bitcast
     )
 }
 

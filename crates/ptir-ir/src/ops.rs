@@ -88,8 +88,13 @@ keyword_enum! {
         Round = "round",
         /// Round to nearest, ties away from zero (floats; `round_nearest_afz`).
         RoundAfz = "round_afz",
-        /// -1, 0 or 1 by the sign (`-0.0` and NaN stay themselves for floats).
+        /// -1, 0 or 1 by the sign (`-0.0` and NaN stay themselves for floats; signed types).
         Sign = "sign",
+        /// The number of one bits at the dtype's width (integers; StableHLO `popcnt`).
+        Popcnt = "popcnt",
+        /// The number of leading zero bits at the dtype's width (integers; StableHLO
+        /// `count_leading_zeros`).
+        Clz = "clz",
     }
 }
 
@@ -98,7 +103,9 @@ impl UnaryOp {
     pub fn dtype_class(self) -> DTypeClass {
         match self {
             UnaryOp::Not => DTypeClass::IntOrBool,
-            UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Square | UnaryOp::Sign => DTypeClass::Numeric,
+            UnaryOp::Popcnt | UnaryOp::Clz => DTypeClass::Int,
+            UnaryOp::Neg | UnaryOp::Square => DTypeClass::Numeric,
+            UnaryOp::Abs | UnaryOp::Sign => DTypeClass::Signed,
             _ => DTypeClass::Float,
         }
     }
@@ -117,6 +124,8 @@ impl UnaryOp {
                 | UnaryOp::Not
                 | UnaryOp::Square
                 | UnaryOp::Sign
+                | UnaryOp::Popcnt
+                | UnaryOp::Clz
                 | UnaryOp::Floor
                 | UnaryOp::Ceil
                 | UnaryOp::Round
@@ -175,6 +184,9 @@ pub enum DTypeClass {
     IntOrBool,
     /// Floats and integers.
     Numeric,
+    /// Floats and signed integers (`abs` and `sign`, which StableHLO does not define on
+    /// unsigned integers).
+    Signed,
 }
 
 impl BinaryOp {
@@ -346,6 +358,9 @@ pub enum Op {
     Select,
     /// Elementwise conversion to the annotated dtype.
     Cast,
+    /// The bits of each element reinterpreted as the annotated dtype, of the same width and
+    /// shape (StableHLO `bitcast_convert` between equal widths: `u32` to `f32` and back).
+    Bitcast,
     /// Same elements, the annotated shape.
     Reshape,
     /// Result dim `i` is operand dim `perm[i]`.
@@ -464,6 +479,7 @@ pub enum OpKey {
     Compare(CmpOp),
     Select,
     Cast,
+    Bitcast,
     Reshape,
     Transpose,
     Broadcast,
@@ -495,6 +511,7 @@ impl OpKey {
         keys.extend([
             OpKey::Select,
             OpKey::Cast,
+            OpKey::Bitcast,
             OpKey::Reshape,
             OpKey::Transpose,
             OpKey::Broadcast,
@@ -530,6 +547,7 @@ impl OpKey {
             OpKey::Compare(c) => c.name(),
             OpKey::Select => "select",
             OpKey::Cast => "cast",
+            OpKey::Bitcast => "bitcast",
             OpKey::Reshape => "reshape",
             OpKey::Transpose => "transpose",
             OpKey::Broadcast => "broadcast",
@@ -557,11 +575,16 @@ impl OpKey {
         OpKey::all().into_iter().find(|k| k.name() == s)
     }
 
-    /// Is this an elementwise op (unary, binary, compare, select, cast)?
+    /// Is this an elementwise op (unary, binary, compare, select, cast, bitcast)?
     pub fn is_elementwise(self) -> bool {
         matches!(
             self,
-            OpKey::Unary(_) | OpKey::Binary(_) | OpKey::Compare(_) | OpKey::Select | OpKey::Cast
+            OpKey::Unary(_)
+                | OpKey::Binary(_)
+                | OpKey::Compare(_)
+                | OpKey::Select
+                | OpKey::Cast
+                | OpKey::Bitcast
         )
     }
 
@@ -591,6 +614,7 @@ impl Op {
             Op::Compare(c) => OpKey::Compare(*c),
             Op::Select => OpKey::Select,
             Op::Cast => OpKey::Cast,
+            Op::Bitcast => OpKey::Bitcast,
             Op::Reshape => OpKey::Reshape,
             Op::Transpose { .. } => OpKey::Transpose,
             Op::Broadcast { .. } => OpKey::Broadcast,
@@ -653,6 +677,7 @@ impl DTypeClass {
             DTypeClass::Int => d.is_int(),
             DTypeClass::IntOrBool => !d.is_float(),
             DTypeClass::Numeric => d != crate::types::DType::Bool,
+            DTypeClass::Signed => d.is_float() || d.is_signed_int(),
         }
     }
 }

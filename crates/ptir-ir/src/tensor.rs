@@ -2,7 +2,11 @@
 //!
 //! Floats of every width are stored as `f64` holding a value that is exactly representable in
 //! the tensor's dtype ([`round_float`] is applied after every operation); integers are stored as
-//! `i64` wrapped to the dtype's width ([`wrap_int`]). This keeps one code path per element class
+//! `i64` wrapped to the dtype's width ([`wrap_int`]): sign-extended for signed dtypes,
+//! zero-extended for unsigned ones, so that the `i64` is the element's value, except for `u64`
+//! elements above `i64::MAX`, held as their bit pattern ([`int_value`] reads any element as
+//! the number it stands for, and every kernel that orders, divides or converts integers reads
+//! them through it). This keeps one code path per element class
 //! while staying bit-exact for each dtype: f64 arithmetic followed by rounding to f32/f16/bf16 is
 //! the correctly rounded result for `+ - * / sqrt` (the double has more than `2p + 2` bits).
 //!
@@ -23,12 +27,50 @@ pub fn round_float(d: DType, x: f64) -> f64 {
     }
 }
 
-/// Wraps `x` to the width of the integer dtype `d` (two's complement).
+/// Wraps `x` to the width of the integer dtype `d` (modulo `2^bits`): its low `bits` bits,
+/// sign-extended for a signed dtype and zero-extended for an unsigned one. A 64-bit dtype (and
+/// any non-integer dtype) keeps `x` as it is: a `u64` element is its bit pattern.
+///
+/// ```
+/// use ptir_ir::{wrap_int, DType};
+/// assert_eq!(wrap_int(DType::I8, 200), -56);
+/// assert_eq!(wrap_int(DType::U8, -1), 255);
+/// assert_eq!(wrap_int(DType::U32, 1 << 32), 0);
+/// assert_eq!(wrap_int(DType::U64, -1), -1); // the bits of u64::MAX
+/// ```
 pub fn wrap_int(d: DType, x: i64) -> i64 {
-    match d {
-        DType::I32 => x as i32 as i64,
-        _ => x,
+    let bits = d.bits();
+    if !d.is_int() || bits >= 64 {
+        return x;
     }
+    let shift = 64 - bits;
+    if d.is_unsigned() {
+        (((x as u64) << shift) >> shift) as i64
+    } else {
+        (x << shift) >> shift
+    }
+}
+
+/// The number an integer element `x` of dtype `d` stands for: `x` itself, except that a `u64`
+/// element is read as unsigned (`-1` is the bits of `u64::MAX`).
+///
+/// ```
+/// use ptir_ir::{int_value, DType};
+/// assert_eq!(int_value(DType::U64, -1), u64::MAX as i128);
+/// assert_eq!(int_value(DType::I64, -1), -1);
+/// assert_eq!(int_value(DType::U32, 4_000_000_000), 4_000_000_000);
+/// ```
+pub fn int_value(d: DType, x: i64) -> i128 {
+    if d.is_unsigned() {
+        i128::from(x as u64)
+    } else {
+        i128::from(x)
+    }
+}
+
+/// The element of the integer dtype `d` congruent to `x` modulo `2^bits` (wrapping).
+pub fn int_from_i128(d: DType, x: i128) -> i64 {
+    wrap_int(d, x as i64)
 }
 
 fn float_key(x: f64) -> u64 {
@@ -73,13 +115,81 @@ impl Scalar {
         }
     }
 
-    /// The element as a real number (bool is 0 or 1).
+    /// The element as a real number (bool is 0 or 1), integers read as signed: a `u64`
+    /// element above `i64::MAX` needs [`Scalar::as_f64_in`].
     pub fn as_f64(self) -> f64 {
         match self {
             Scalar::Float(x) => x,
             Scalar::Int(i) => i as f64,
             Scalar::Bool(b) => b as u8 as f64,
         }
+    }
+
+    /// The element of dtype `d` as a real number (nearest `f64` of a large integer; bool is
+    /// 0 or 1).
+    ///
+    /// ```
+    /// use ptir_ir::{DType, Scalar};
+    /// assert_eq!(Scalar::Int(-1).as_f64_in(DType::U64), u64::MAX as f64);
+    /// assert_eq!(Scalar::Int(-1).as_f64_in(DType::I8), -1.0);
+    /// ```
+    pub fn as_f64_in(self, d: DType) -> f64 {
+        match self {
+            Scalar::Int(i) => int_value(d, i) as f64,
+            other => other.as_f64(),
+        }
+    }
+
+    /// A number written in a rule (a splat literal, or a number bound from a splat) as an
+    /// element of dtype `d`, or `None` when `d` has no such element. Floats round it; integer
+    /// dtypes take `inf` and `-inf` as their largest and smallest values (as `cast`
+    /// saturates) and a finite number only when it is an integer within range, so that a
+    /// rule written for `-1` never matches, nor builds, an unsigned `0` or `u32::MAX`; bool is
+    /// `x != 0`.
+    ///
+    /// ```
+    /// use ptir_ir::{DType, Scalar};
+    /// assert_eq!(Scalar::from_number(DType::U32, -1.0), None);
+    /// assert_eq!(Scalar::from_number(DType::U8, f64::INFINITY), Some(Scalar::Int(255)));
+    /// assert_eq!(Scalar::from_number(DType::I32, 0.5), None);
+    /// assert_eq!(Scalar::from_number(DType::I8, -1.0), Some(Scalar::Int(-1)));
+    /// ```
+    pub fn from_number(d: DType, x: f64) -> Option<Scalar> {
+        match d.int_range() {
+            Some((lo, hi)) if x.is_finite() => {
+                // `lo` and `hi + 1` are powers of two, exact in f64 (`hi` may not be).
+                let exact = x.fract() == 0.0 && (lo as f64..(hi + 1) as f64).contains(&x);
+                exact.then(|| Scalar::from_f64(d, x))
+            }
+            Some(_) if x.is_nan() => None,
+            _ => Some(Scalar::from_f64(d, x)),
+        }
+    }
+
+    /// The element of dtype `d` as a rule's number, when [`Scalar::from_number`] gives it
+    /// back exactly (`None` for an integer beyond 2^53 that an `f64` would round), so that a
+    /// rule binding a splat and building it again builds the same element.
+    ///
+    /// ```
+    /// use ptir_ir::{DType, Scalar};
+    /// assert_eq!(Scalar::Int(-1).to_number(DType::U64), None); // u64::MAX
+    /// assert_eq!(Scalar::Int(255).to_number(DType::U8), Some(255.0));
+    /// ```
+    pub fn to_number(self, d: DType) -> Option<f64> {
+        let x = self.as_f64_in(d);
+        (Scalar::from_number(d, x) == Some(self)).then_some(x)
+    }
+
+    /// The smallest element of an integer dtype (`None` for floats and bool).
+    pub fn int_min(d: DType) -> Option<Scalar> {
+        d.int_range()
+            .map(|(lo, _)| Scalar::Int(int_from_i128(d, lo)))
+    }
+
+    /// The largest element of an integer dtype (`None` for floats and bool).
+    pub fn int_max(d: DType) -> Option<Scalar> {
+        d.int_range()
+            .map(|(_, hi)| Scalar::Int(int_from_i128(d, hi)))
     }
 
     /// Does this element fit dtype `d` exactly (right class, rounded, wrapped)?
@@ -93,11 +203,22 @@ impl Scalar {
 }
 
 /// Float to integer conversion of `cast`: truncation toward zero, saturating at the bounds of
-/// the target, NaN to 0.
+/// the target (so a negative number converts to 0 in an unsigned dtype), NaN to 0. The
+/// result is an element of `d` ([`wrap_int`]'s form).
+///
+/// ```
+/// use ptir_ir::{float_to_int, DType};
+/// assert_eq!(float_to_int(DType::U8, 300.7), 255);
+/// assert_eq!(float_to_int(DType::U32, -5.0), 0);
+/// assert_eq!(float_to_int(DType::I16, -1e9), -32768);
+/// assert_eq!(float_to_int(DType::U64, 1e30), -1); // the bits of u64::MAX
+/// assert_eq!(float_to_int(DType::I8, f64::NAN), 0);
+/// ```
 pub fn float_to_int(d: DType, x: f64) -> i64 {
-    match d {
-        DType::I32 => x as i32 as i64,
-        _ => x as i64,
+    match d.int_range() {
+        // `as i128` truncates toward zero, saturates, and takes NaN to 0.
+        Some((lo, hi)) => int_from_i128(d, (x as i128).clamp(lo, hi)),
+        None => x as i64,
     }
 }
 
@@ -143,7 +264,7 @@ impl fmt::Display for ScalarIn {
             }
             Scalar::Float(x) if self.0 != DType::F64 => write!(f, "{:?}", x as f32),
             Scalar::Float(x) => write!(f, "{x:?}"),
-            Scalar::Int(i) => write!(f, "{i}"),
+            Scalar::Int(i) => write!(f, "{}", int_value(self.0, i)),
             Scalar::Bool(b) => write!(f, "{b}"),
         }
     }

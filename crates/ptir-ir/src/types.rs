@@ -7,6 +7,11 @@
 use std::fmt;
 
 /// Element type of a tensor.
+///
+/// The text format spells the integer types `i8` .. `i64` (two's complement) and `u8` ..
+/// `u64` (unsigned; MLIR's `ui8` .. `ui64`), the floats `f16`, `bf16`, `f32`, `f64`, and
+/// booleans `bool` (MLIR's `i1`). Every fact about a dtype (its name, width and kind) comes
+/// from one table, [`DType::facts`].
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -25,11 +30,49 @@ pub enum DType {
     I64,
     /// Boolean.
     Bool,
+    /// 8-bit two's complement integer.
+    I8,
+    /// 16-bit two's complement integer.
+    I16,
+    /// 8-bit unsigned integer.
+    U8,
+    /// 16-bit unsigned integer.
+    U16,
+    /// 32-bit unsigned integer.
+    U32,
+    /// 64-bit unsigned integer.
+    U64,
+}
+
+/// What kind of numbers a dtype holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DTypeKind {
+    /// IEEE-style binary floating point.
+    Float,
+    /// Two's complement integers.
+    Signed,
+    /// Unsigned integers.
+    Unsigned,
+    /// `false` / `true`.
+    Bool,
+}
+
+/// The facts of one dtype: the row of [`DType::facts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DTypeFacts {
+    /// The keyword of the text format.
+    pub name: &'static str,
+    /// Width in bits (8 for bool, which is stored as a byte).
+    pub bits: u32,
+    /// Float, signed, unsigned or bool.
+    pub kind: DTypeKind,
+    /// Significand bits of a float, the implicit one included (0 for the others).
+    pub significand: u32,
 }
 
 impl DType {
     /// All element types, in a fixed order (used by generators and tests).
-    pub const ALL: [DType; 7] = [
+    pub const ALL: [DType; 13] = [
         DType::F16,
         DType::BF16,
         DType::F32,
@@ -37,60 +80,148 @@ impl DType {
         DType::I32,
         DType::I64,
         DType::Bool,
+        DType::I8,
+        DType::I16,
+        DType::U8,
+        DType::U16,
+        DType::U32,
+        DType::U64,
     ];
 
-    /// The keyword used by the text format.
-    pub fn name(self) -> &'static str {
-        match self {
-            DType::F16 => "f16",
-            DType::BF16 => "bf16",
-            DType::F32 => "f32",
-            DType::F64 => "f64",
-            DType::I32 => "i32",
-            DType::I64 => "i64",
-            DType::Bool => "bool",
+    /// The integer element types, signed then unsigned, narrowest first.
+    pub const INTS: [DType; 8] = [
+        DType::I8,
+        DType::I16,
+        DType::I32,
+        DType::I64,
+        DType::U8,
+        DType::U16,
+        DType::U32,
+        DType::U64,
+    ];
+
+    /// The table of dtype facts: every other property of a dtype is read from it.
+    pub const fn facts(self) -> DTypeFacts {
+        use DTypeKind::*;
+        let (name, bits, kind, significand) = match self {
+            DType::F16 => ("f16", 16, Float, 11),
+            DType::BF16 => ("bf16", 16, Float, 8),
+            DType::F32 => ("f32", 32, Float, 24),
+            DType::F64 => ("f64", 64, Float, 53),
+            DType::I8 => ("i8", 8, Signed, 0),
+            DType::I16 => ("i16", 16, Signed, 0),
+            DType::I32 => ("i32", 32, Signed, 0),
+            DType::I64 => ("i64", 64, Signed, 0),
+            DType::U8 => ("u8", 8, Unsigned, 0),
+            DType::U16 => ("u16", 16, Unsigned, 0),
+            DType::U32 => ("u32", 32, Unsigned, 0),
+            DType::U64 => ("u64", 64, Unsigned, 0),
+            DType::Bool => ("bool", 8, Bool, 0),
+        };
+        DTypeFacts {
+            name,
+            bits,
+            kind,
+            significand,
         }
     }
 
-    /// Parses a dtype keyword (`f32`, `bool`, ...).
+    /// The keyword used by the text format.
+    pub fn name(self) -> &'static str {
+        self.facts().name
+    }
+
+    /// Parses a dtype keyword (`f32`, `u8`, `bool`, ...).
     pub fn from_name(s: &str) -> Option<DType> {
         DType::ALL.into_iter().find(|d| d.name() == s)
     }
 
-    /// Floating-point element type?
-    pub fn is_float(self) -> bool {
-        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    /// Float, signed, unsigned or bool.
+    pub fn kind(self) -> DTypeKind {
+        self.facts().kind
     }
 
-    /// Integer element type?
+    /// Width in bits (8 for bool).
+    pub fn bits(self) -> u32 {
+        self.facts().bits
+    }
+
+    /// Floating-point element type?
+    pub fn is_float(self) -> bool {
+        self.kind() == DTypeKind::Float
+    }
+
+    /// Integer element type, signed or unsigned?
     pub fn is_int(self) -> bool {
-        matches!(self, DType::I32 | DType::I64)
+        matches!(self.kind(), DTypeKind::Signed | DTypeKind::Unsigned)
+    }
+
+    /// Unsigned integer element type?
+    pub fn is_unsigned(self) -> bool {
+        self.kind() == DTypeKind::Unsigned
+    }
+
+    /// Signed integer element type?
+    pub fn is_signed_int(self) -> bool {
+        self.kind() == DTypeKind::Signed
+    }
+
+    /// The smallest and largest value of an integer dtype (`None` for floats and bool).
+    ///
+    /// ```
+    /// use ptir_ir::DType;
+    /// assert_eq!(DType::I8.int_range(), Some((-128, 127)));
+    /// assert_eq!(DType::U64.int_range(), Some((0, u64::MAX as i128)));
+    /// ```
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        let bits = self.bits();
+        match self.kind() {
+            DTypeKind::Signed => Some((-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)),
+            DTypeKind::Unsigned => Some((0, (1i128 << bits) - 1)),
+            DTypeKind::Float | DTypeKind::Bool => None,
+        }
     }
 
     /// Size of one element in bytes (bool counts as one byte).
     pub fn size_bytes(self) -> usize {
-        match self {
-            DType::F16 | DType::BF16 => 2,
-            DType::F32 | DType::I32 => 4,
-            DType::F64 | DType::I64 => 8,
-            DType::Bool => 1,
-        }
+        (self.bits() / 8) as usize
     }
 
     /// Does every value of `self` convert to `to` and back without change?
     ///
     /// This is what makes `cast(cast(x, to), self)` equal to `x`.
+    ///
+    /// ```
+    /// use ptir_ir::DType;
+    /// assert!(DType::U8.embeds_exactly_in(DType::I16));
+    /// assert!(DType::U32.embeds_exactly_in(DType::F64));
+    /// assert!(!DType::I8.embeds_exactly_in(DType::U64)); // -1 is no u64
+    /// assert!(!DType::U32.embeds_exactly_in(DType::F32));
+    /// ```
     pub fn embeds_exactly_in(self, to: DType) -> bool {
-        use DType::*;
-        self == to
-            || matches!(
-                (self, to),
-                (F16, F32 | F64)
-                    | (BF16, F32 | F64)
-                    | (F32, F64)
-                    | (I32, I64 | F64)
-                    | (Bool, F16 | BF16 | F32 | F64 | I32 | I64)
-            )
+        if self == to {
+            return true;
+        }
+        match (self.kind(), to.kind()) {
+            (DTypeKind::Bool, k) => k != DTypeKind::Bool,
+            (DTypeKind::Float, DTypeKind::Float) => {
+                // f16 and bf16 embed in f32 and f64 (but not in each other), f32 in f64.
+                to.bits() > self.bits()
+            }
+            (DTypeKind::Signed | DTypeKind::Unsigned, DTypeKind::Float) => {
+                let significand = to.facts().significand;
+                let (lo, hi) = self.int_range().unwrap_or((0, 0));
+                hi <= 1i128 << significand && lo >= -(1i128 << significand)
+            }
+            (DTypeKind::Signed | DTypeKind::Unsigned, DTypeKind::Signed | DTypeKind::Unsigned) => {
+                let ((lo, hi), (tlo, thi)) = (
+                    self.int_range().unwrap_or((0, 0)),
+                    to.int_range().unwrap_or((0, 0)),
+                );
+                tlo <= lo && hi <= thi
+            }
+            _ => false,
+        }
     }
 }
 

@@ -218,7 +218,7 @@ fn list(xs: &[usize]) -> String {
 fn elem(s: Scalar, d: DType) -> String {
     match s {
         Scalar::Bool(b) => b.to_string(),
-        Scalar::Int(i) => i.to_string(),
+        Scalar::Int(i) => ptir_ir::int_value(d, i).to_string(),
         Scalar::Float(x) if x.is_finite() => {
             let text = if d == DType::F64 {
                 format!("{x:e}")
@@ -607,7 +607,7 @@ impl FnPrinter<'_, '_, '_> {
             Op::Compare(c) => {
                 let kind = match ots.first().map(|t| t.dtype) {
                     Some(d) if d.is_float() => "FLOAT",
-                    Some(DType::Bool) => "UNSIGNED",
+                    Some(d) if d == DType::Bool || d.is_unsigned() => "UNSIGNED",
                     _ => "SIGNED",
                 };
                 format!(
@@ -618,6 +618,7 @@ impl FnPrinter<'_, '_, '_> {
             }
             Op::Select => generic("stablehlo.select", ""),
             Op::Cast => functional("stablehlo.convert"),
+            Op::Bitcast => functional("stablehlo.bitcast_convert"),
             Op::Reshape => functional("stablehlo.reshape"),
             Op::Transpose { perm } => generic(
                 "stablehlo.transpose",
@@ -714,9 +715,10 @@ impl FnPrinter<'_, '_, '_> {
         let (init, body) = match (kind, d) {
             (ReduceKind::Sum, _) => (Scalar::zero(d), "stablehlo.add"),
             (ReduceKind::Max, DType::Bool) => (Scalar::Bool(false), "stablehlo.or"),
-            (ReduceKind::Max, DType::I32) => (Scalar::Int(i32::MIN as i64), "stablehlo.maximum"),
-            (ReduceKind::Max, DType::I64) => (Scalar::Int(i64::MIN), "stablehlo.maximum"),
-            (ReduceKind::Max, _) => (Scalar::Float(f64::NEG_INFINITY), "stablehlo.maximum"),
+            (ReduceKind::Max, _) => (
+                Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
+                "stablehlo.maximum",
+            ),
         };
         let c = self.temp();
         self.line(
@@ -917,6 +919,8 @@ fn unary_name(u: UnaryOp) -> &'static str {
         UnaryOp::Round => "round_nearest_even",
         UnaryOp::RoundAfz => "round_nearest_afz",
         UnaryOp::Sign => "sign",
+        UnaryOp::Popcnt => "popcnt",
+        UnaryOp::Clz => "count_leading_zeros",
     }
 }
 

@@ -31,12 +31,14 @@
 
 use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
 use crate::error::{MlirError, Pos, Result};
+use crate::parse::mlir_elem;
 use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
 use ptir_ir::{
-    infer_type, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp, ConvDims, DType,
-    Data, DotDims, ExternDecl, Function, InferContext, Instruction, Literal, Op, Param, Program,
-    ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp, ValueId,
+    infer_type, int_from_i128, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp,
+    ConvDims, DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction,
+    Literal, Op, Param, Program, ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp,
+    ValueId,
 };
 use std::collections::HashMap;
 
@@ -819,15 +821,31 @@ impl<'a, 's> FnLower<'a, 's> {
                     .get(1)
                     .cloned()
                     .or_else(|| word_attr(op, "compare_type"));
-                let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
-                match kind.as_deref() {
-                    Some("TOTALORDER") => return Err(pos.unsupported("comparison type TOTALORDER")),
-                    Some("UNSIGNED") if args[0].1.dtype != DType::Bool => {
-                        return Err(pos.unsupported("unsigned comparison of integers"))
+                let lhs = self.operand(out, op, 0)?;
+                let d = lhs.1.dtype;
+                match (kind.as_deref(), d.kind()) {
+                    (Some("TOTALORDER"), _) => Err(pos.unsupported("comparison type TOTALORDER")),
+                    (None, _)
+                    | (Some("FLOAT"), DTypeKind::Float)
+                    | (Some("SIGNED"), DTypeKind::Signed)
+                    | (Some("UNSIGNED"), DTypeKind::Unsigned | DTypeKind::Bool) => {
+                        let rhs = self.operand(out, op, 1)?;
+                        self.emit_t(out, pos, Op::Compare(cmp), &[lhs, rhs], &ty)
                     }
-                    _ => {}
+                    // StableHLO requires the type of the operands' class (SIGNED for signed
+                    // integers, ...); IREE ignores another one, so it has no meaning to keep.
+                    (Some(k), kind) => {
+                        let wanted = match kind {
+                            DTypeKind::Float => "FLOAT",
+                            DTypeKind::Signed => "SIGNED",
+                            DTypeKind::Unsigned | DTypeKind::Bool => "UNSIGNED",
+                        };
+                        Err(pos.invalid(format!(
+                            "comparison type {k} does not fit {} operands (StableHLO requires {wanted})",
+                            mlir_elem(d)
+                        )))
+                    }
                 }
-                self.emit_t(out, pos, Op::Compare(cmp), &args, &ty)
             }
             "select" => {
                 let mut p = self.operand(out, op, 0)?;
@@ -847,6 +865,18 @@ impl<'a, 's> FnLower<'a, 's> {
             "convert" => {
                 let x = self.operand(out, op, 0)?;
                 self.emit_t(out, pos, Op::Cast, &[x], &ty)
+            }
+            "bitcast_convert" => {
+                let x = self.operand(out, op, 0)?;
+                let (from, to) = (x.1.dtype, ty.dtype);
+                if from.bits() != to.bits() || from == DType::Bool || to == DType::Bool {
+                    return Err(pos.unsupported(format!(
+                        "`bitcast_convert` from {} to {} (only between numbers of one width)",
+                        mlir_elem(from),
+                        mlir_elem(to)
+                    )));
+                }
+                self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
             }
             "dynamic_slice" => {
                 let sizes = ints_attr(op, &["sizes", "slice_sizes"])?;
@@ -1315,6 +1345,8 @@ fn unary_of(short: &str) -> Option<UnaryOp> {
         "round_nearest_even" => UnaryOp::Round,
         "round_nearest_afz" => UnaryOp::RoundAfz,
         "sign" => UnaryOp::Sign,
+        "popcnt" => UnaryOp::Popcnt,
+        "count_leading_zeros" => UnaryOp::Clz,
         _ => return None,
     })
 }
@@ -1354,20 +1386,16 @@ fn binary_of(short: &str) -> Option<BinaryOp> {
 /// The lowest value of a dtype (`reduce_max`'s start).
 fn lowest(d: DType) -> Scalar {
     match d {
-        DType::I32 => Scalar::Int(i32::MIN as i64),
-        DType::I64 => Scalar::Int(i64::MIN),
         DType::Bool => Scalar::Bool(false),
-        _ => Scalar::Float(f64::NEG_INFINITY),
+        _ => Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
     }
 }
 
 /// The highest value of a dtype (a `minimum` reduction's identity).
 fn highest(d: DType) -> Scalar {
     match d {
-        DType::I32 => Scalar::Int(i32::MAX as i64),
-        DType::I64 => Scalar::Int(i64::MAX),
         DType::Bool => Scalar::Bool(true),
-        _ => Scalar::Float(f64::INFINITY),
+        _ => Scalar::int_max(d).unwrap_or(Scalar::Float(f64::INFINITY)),
     }
 }
 
@@ -1489,8 +1517,7 @@ fn from_bytes(c: &[u8], dt: DType) -> Scalar {
     }
     match dt {
         DType::Bool => Scalar::Bool(bits != 0),
-        DType::I32 => Scalar::Int(bits as u32 as i32 as i64),
-        DType::I64 => Scalar::Int(bits as i64),
+        d if d.is_int() => Scalar::Int(wrap_int(d, bits as i64)),
         _ => Scalar::Float(float_from_bits(dt, bits)),
     }
 }
@@ -1511,9 +1538,24 @@ fn scalar(e: &Elem, dt: DType, pos: Pos) -> Result<Scalar> {
         },
         (Elem::Hex(h), DType::Bool) => Scalar::Bool(*h != 0),
         (Elem::Num(s), d) if d.is_int() => {
-            Scalar::Int(wrap_int(d, s.parse::<i64>().map_err(|_| bad(""))?))
+            // MLIR reads a signless integer from its signed minimum up to its unsigned
+            // maximum (`4294967295 : i32` is -1), an unsigned one from 0.
+            let x = s.parse::<i128>().map_err(|_| bad(""))?;
+            let (lo, hi) = d.int_range().unwrap_or((0, 0));
+            let top = (1i128 << d.bits()) - 1;
+            let lowest = if d.is_unsigned() { 0 } else { lo };
+            if x < lowest || x > hi.max(top) {
+                return Err(bad(" (out of range)"));
+            }
+            Scalar::Int(int_from_i128(d, x))
         }
-        (Elem::Hex(h), d) if d.is_int() => Scalar::Int(wrap_int(d, *h as i64)),
+        (Elem::Hex(h), d) if d.is_int() => {
+            let bits = d.bits();
+            if bits < 64 && *h >> bits != 0 {
+                return Err(bad(&format!(" (a bit pattern wider than {bits} bits)")));
+            }
+            Scalar::Int(wrap_int(d, *h as i64))
+        }
         (Elem::Num(s), d) => {
             let x = parse_float(d, s).ok_or_else(|| bad(""))?;
             // A finite number past the type's range (`1e39` as f32): MLIR refuses it too.

@@ -1335,24 +1335,22 @@ impl<'s> Reader<'s> {
 
 /// The PTIR dtype of an MLIR element type.
 fn dtype_of(elem: &str) -> Option<DType> {
-    Some(match elem {
-        "f16" => DType::F16,
-        "bf16" => DType::BF16,
-        "f32" => DType::F32,
-        "f64" => DType::F64,
-        "i32" => DType::I32,
-        "i64" => DType::I64,
-        "i1" => DType::Bool,
+    match elem {
         // `arith` / `tensor` index constants (TOSA shapes): 64-bit integers.
-        "index" => DType::I64,
-        _ => return None,
-    })
+        "index" => Some(DType::I64),
+        _ => DType::ALL.into_iter().find(|&d| mlir_elem(d) == elem),
+    }
 }
 
-/// The MLIR element type of a PTIR dtype.
+/// The MLIR element type of a PTIR dtype: PTIR's name, except `i1` for `bool` and `ui8` ..
+/// `ui64` for `u8` .. `u64`.
 pub(crate) fn mlir_elem(d: DType) -> &'static str {
     match d {
         DType::Bool => "i1",
+        DType::U8 => "ui8",
+        DType::U16 => "ui16",
+        DType::U32 => "ui32",
+        DType::U64 => "ui64",
         d => d.name(),
     }
 }

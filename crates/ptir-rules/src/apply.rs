@@ -46,6 +46,15 @@ pub enum ApplyError {
     /// A native function declined (its `None`): the rule does not apply here.
     #[error("native function `{0}` does not apply")]
     NativeDeclined(String),
+    /// A number of the rule is no value of the dtype it is built in (`-1` as `u32`): the
+    /// rule does not apply here.
+    #[error("{value} is no {dtype} value")]
+    NoSuchValue {
+        /// The rule's number, as printed.
+        value: String,
+        /// The dtype of the splat.
+        dtype: ptir_ir::DType,
+    },
     /// Building a result failed: the rule is wrong for this match (a rule bug).
     #[error("rule `{rule}`: {message}")]
     Build {
@@ -371,7 +380,11 @@ impl<V: Clone> Instantiation<'_, V> {
             .as_tensor()
             .map(|t| t.dtype)
             .ok_or_else(|| self.bug(format!("a splat cannot have type {ty}")))?;
-        let lit = Literal::Splat(Scalar::from_f64(dtype, x));
+        let s = Scalar::from_number(dtype, x).ok_or(ApplyError::NoSuchValue {
+            value: x.to_string(),
+            dtype,
+        })?;
+        let lit = Literal::Splat(s);
         Ok(builder.build(Op::Constant(lit), Vec::new(), ty))
     }
 }

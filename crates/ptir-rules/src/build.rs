@@ -71,10 +71,12 @@ impl FnBuilder {
         Ok(self.push(op, operands.to_vec(), ty))
     }
 
-    /// Appends a splat constant of type `ty` whose elements are `x` converted to its dtype.
+    /// Appends a splat constant of type `ty` whose elements are the rule number `x` as its
+    /// dtype ([`Scalar::from_number`]; an error when the dtype has no such value).
     pub fn splat(&mut self, x: f64, ty: Type) -> Result<ValueId, String> {
         let dtype = ty.as_tensor().ok_or("a constant must be a tensor")?.dtype;
-        let lit = Literal::Splat(Scalar::from_f64(dtype, x));
+        let s = Scalar::from_number(dtype, x).ok_or_else(|| format!("{x} is no {dtype} value"))?;
+        let lit = Literal::Splat(s);
         Ok(self.push(Op::Constant(lit), Vec::new(), ty))
     }
 

@@ -24,7 +24,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::DynamicSlice => (None, &[Ints]),
         OpKey::DynamicUpdateSlice => (None, &[]),
         OpKey::Select => (Some(3), &[]),
-        OpKey::Cast => (Some(1), &[DType]),
+        OpKey::Cast | OpKey::Bitcast => (Some(1), &[DType]),
         OpKey::Reshape => (Some(1), &[Ints]),
         OpKey::Transpose => (Some(1), &[Ints]),
         OpKey::Broadcast => (Some(1), &[Ints, Ints]),
@@ -46,7 +46,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
 pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
     let shape = || AttrValue::Ints(ty.as_tensor().map(|t| t.shape.clone()).unwrap_or_default());
     match op {
-        Op::Cast => ty
+        Op::Cast | Op::Bitcast => ty
             .as_tensor()
             .map(|t| vec![AttrValue::DType(t.dtype)])
             .unwrap_or_default(),
@@ -77,7 +77,7 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
 pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>> {
     let shape = || ty.as_tensor().map(|t| AttrRef::Ints(&t.shape));
     match (op, slot) {
-        (Op::Cast, 0) => ty.as_tensor().map(|t| AttrRef::DType(t.dtype)),
+        (Op::Cast | Op::Bitcast, 0) => ty.as_tensor().map(|t| AttrRef::DType(t.dtype)),
         (Op::Reshape, 0) | (Op::Broadcast { .. }, 1) => shape(),
         (Op::Transpose { perm: xs }, 0)
         | (Op::DynamicSlice { sizes: xs }, 0)
@@ -138,9 +138,16 @@ pub fn make_op<A: Borrow<AttrValue>>(
         OpKey::DynamicSlice => (Op::DynamicSlice { sizes: ints(a(0))? }, None),
         OpKey::DynamicUpdateSlice => (Op::DynamicUpdateSlice, None),
         OpKey::Tuple => (Op::Tuple, None),
-        OpKey::Cast => match a(0) {
-            Some(AttrValue::DType(d)) => (Op::Cast, Some(with(Some(*d), None)?)),
-            other => return Err(format!("cast needs a dtype, found {other:?}")),
+        OpKey::Cast | OpKey::Bitcast => match a(0) {
+            Some(AttrValue::DType(d)) => {
+                let op = if key == OpKey::Cast {
+                    Op::Cast
+                } else {
+                    Op::Bitcast
+                };
+                (op, Some(with(Some(*d), None)?))
+            }
+            other => return Err(format!("{key} needs a dtype, found {other:?}")),
         },
         OpKey::Reshape => (Op::Reshape, Some(with(None, Some(ints(a(0))?))?)),
         OpKey::Transpose => (Op::Transpose { perm: ints(a(0))? }, None),
@@ -230,6 +237,7 @@ mod tests {
         let ty: Type = TensorType::new(DType::F32, vec![2, 3]).into();
         let ops = [
             Op::Cast,
+            Op::Bitcast,
             Op::Reshape,
             Op::Transpose { perm: vec![1, 0] },
             Op::Broadcast { dims: vec![1] },

@@ -420,7 +420,8 @@ fn function_to_pattern(
         let term = match &inst.op {
             Op::Constant(lit) => match lit.splat_value() {
                 Some(s) => {
-                    let x = s.as_f64();
+                    let dtype = inst.ty.as_tensor().map_or(ptir_ir::DType::F64, |t| t.dtype);
+                    let x = s.as_f64_in(dtype);
                     let value = match dims.of_number(x) {
                         None => Attr::Lit(AttrValue::Number(x)),
                         Some(_) if is_result => return Err(no_dims(inst.result, "a constant")),

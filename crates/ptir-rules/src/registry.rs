@@ -480,6 +480,14 @@ impl Registry {
         self.add_predicate("exact-embedding", 2, "every value of dtype ?a converts to dtype ?b and back unchanged", |a| {
             matches!((a[0].dtype(), a[1].dtype()), (Some(x), Some(y)) if x.embeds_exactly_in(y))
         });
+        self.add_predicate("exact-cast-chain", 3, "casting value ?x to dtype ?a then to ?b casts its own value to ?b: no integer goes through a float to an integer dtype that does not hold every value of ?x's dtype (a float converts saturating, an integer wrapping)", |a| {
+            match (a[0].dtype(), a[1].dtype(), a[2].dtype()) {
+                (Some(x), Some(via), Some(to)) => {
+                    !(x.is_int() && via.is_float() && to.is_int()) || x.embeds_exactly_in(to)
+                }
+                _ => false,
+            }
+        });
         self.add_predicate("identity-broadcast", 2, "broadcast dims ?d of value ?x to ?x's own shape is the identity", |a| {
             matches!((a[0].tensor(), a[1].ints()), (Some(t), Some(d)) if d.iter().enumerate().all(|(i, &x)| i == x) && d.len() == t.rank())
         });

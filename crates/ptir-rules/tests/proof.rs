@@ -220,6 +220,90 @@ fn every_rule_is_proven_by_the_interpreter() {
     );
 }
 
+/// Seeds per rule and integer dtype in [`integer_rules_are_proven_on_every_integer_dtype`].
+const DTYPE_SEEDS: u64 = 12;
+
+/// Does `@source` of `ex` take or compute a value of dtype `d`?
+fn touches(ex: &example::Example, d: ptir_ir::DType) -> bool {
+    let is = |t: &ptir_ir::Type| t.as_tensor().is_some_and(|t| t.dtype == d);
+    ex.program
+        .functions
+        .iter()
+        .filter(|f| f.name == example::SOURCE)
+        .any(|f| f.body.params.iter().any(|p| is(&p.ty)) || f.body.insts.iter().any(|i| is(&i.ty)))
+}
+
+/// Does every number the source pattern of `rule` matches exist in dtype `d`? (`-1` is no
+/// `u32`: a rule written for it has no instance there, rightly.)
+fn numbers_exist_in(rule: &Rule, d: ptir_ir::DType) -> bool {
+    use ptir_rules::{Attr, AttrValue, Term};
+    rule.source.terms.iter().all(|t| match t {
+        Term::Splat {
+            value: Attr::Lit(AttrValue::Number(x)),
+            ..
+        } => ptir_ir::Scalar::from_number(d, *x).is_some(),
+        _ => true,
+    })
+}
+
+/// Every rule that holds for integers by a predicate (`int`, `not-float`) is proven on every
+/// integer dtype, each width signed and unsigned: wrapping, unsigned order and the integer
+/// rules' number literals (`-1` is no `u32`: such a rule must not apply, or must hold, there)
+/// differ between them. A rule with no instance of some integer dtype fails, unless a number
+/// of its source does not exist there: it was never checked.
+#[test]
+fn integer_rules_are_proven_on_every_integer_dtype() {
+    let set = all_rules();
+    let registry = set.registry();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let integer_rules: Vec<&Rule> = set
+        .rules()
+        .iter()
+        .filter(|r| {
+            r.constraints
+                .iter()
+                .any(|c| c.pred == "int" || c.pred == "not-float")
+        })
+        .collect();
+    assert!(
+        integer_rules.len() >= 20,
+        "{} integer rules",
+        integer_rules.len()
+    );
+    for rule in &integer_rules {
+        for d in ptir_ir::DType::INTS {
+            let mut found = 0;
+            for seed in 0..DTYPE_SEEDS {
+                let mut ex = match example::instantiate_in(rule, registry, seed, d) {
+                    Ok(ex) if touches(&ex, d) => ex,
+                    Ok(_) | Err(InstantiateError::NoInstance { .. }) => continue,
+                    Err(e) => {
+                        failures.push(format!("`{}` on {d}, seed {seed}: {e}", rule.name));
+                        break;
+                    }
+                };
+                found += 1;
+                define_externs(&mut ex.program, &set);
+                if let Err(message) = example::check_example(rule, &ex) {
+                    failures.push(format!("`{}` on {d}: {message}", rule.name));
+                    break;
+                }
+            }
+            if found == 0 && numbers_exist_in(rule, d) {
+                failures.push(format!("`{}`: no instance on {d}", rule.name));
+            }
+            checked += found;
+        }
+    }
+    println!(
+        "{} integer rules, {checked} examples on {} integer dtypes",
+        integer_rules.len(),
+        ptir_ir::DType::INTS.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 #[test]
 fn bundled_rules_are_documented_and_plenty() {
     let set = RuleSet::bundled().unwrap_or_else(|e| panic!("{e}"));

@@ -360,14 +360,16 @@ impl Plan {
                 return false;
             }
         }
-        let equal = |x: f64| Scalar::from_f64(dtype, x) == s;
+        let equal = |x: f64| Scalar::from_number(dtype, x) == Some(s);
         let ok = match &self.splat[t.0] {
             None | Some(AttrMatch::Ignore) => true,
             Some(AttrMatch::Lit(AttrValue::Number(x))) => equal(*x),
             Some(AttrMatch::Var(slot)) => match &st.attrs[*slot] {
                 Some(AttrValue::Number(x)) => equal(*x),
                 Some(_) => false,
-                None => st.bind_attr(*slot, AttrValue::Number(s.as_f64())),
+                None => s
+                    .to_number(dtype)
+                    .is_some_and(|x| st.bind_attr(*slot, AttrValue::Number(x))),
             },
             Some(_) => false,
         };

@@ -372,6 +372,9 @@ impl Pattern for RulePattern {
             Err(ApplyError::NativeDeclined(f)) => {
                 return rw.notify_match_failure(root, || format!("native function `{f}` declined"))
             }
+            Err(e @ ApplyError::NoSuchValue { .. }) => {
+                return rw.notify_match_failure(root, || e.to_string())
+            }
             // A result of the wrong type is a bug in the rule: an error, as in the e-graph
             // engine, not a silent non-match.
             Err(e @ ApplyError::Build { .. }) => return rw.notify_rule_error(root, e.to_string()),

@@ -94,6 +94,12 @@ impl FunctionBuilder<'_> {
         self.emit(Op::Cast, &[x], Some(ty.into()))
     }
 
+    /// Reinterprets the bits of every element as `dtype` (of the same width).
+    pub fn bitcast(&mut self, x: Val, dtype: DType) -> Result<Val> {
+        let ty = self.tensor_of("bitcast", x)?.with_dtype(dtype);
+        self.emit(Op::Bitcast, &[x], Some(ty.into()))
+    }
+
     /// The same elements in another shape.
     pub fn reshape(&mut self, x: Val, shape: &[usize]) -> Result<Val> {
         let ty = TensorType::new(self.tensor_of("reshape", x)?.dtype, shape.to_vec());

@@ -26,7 +26,7 @@ use crate::builder::{FunctionBuilder, ProgramBuilder, Val};
 use crate::interp::TENSOR_ELEMENT_LIMIT;
 use crate::ops::{BinaryOp, CmpOp, DotDims, Op, ReduceKind, UnaryOp};
 use crate::program::{Instruction, Program, ValueId};
-use crate::tensor::{Literal, Scalar};
+use crate::tensor::{wrap_int, Literal, Scalar};
 use crate::types::{num_elements, DType, Shape, TensorType, Type};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -41,7 +41,7 @@ const INPUT_TRIP_LIMIT: f64 = 3.0;
 fn splat(f: &mut FunctionBuilder<'_>, value: i64, ty: &TensorType) -> Result<Val> {
     let s = match ty.dtype {
         DType::Bool => Scalar::Bool(value != 0),
-        d if d.is_int() => Scalar::Int(value),
+        d if d.is_int() => Scalar::Int(wrap_int(d, value)),
         d => Scalar::from_f64(d, value as f64),
     };
     f.constant(Literal::Splat(s), ty.clone())
@@ -152,12 +152,13 @@ impl Gen<'_> {
         }
     }
 
-    /// An integer type for divisors: `i32` or `i64`, a scalar or a short vector.
+    /// An integer type for divisors: mostly `i32`, else any integer dtype, a scalar or a
+    /// short vector.
     fn divisor_type(&mut self) -> TensorType {
-        let dtype = if self.coin(0.75) {
+        let dtype = if self.coin(0.5) {
             DType::I32
         } else {
-            DType::I64
+            *DType::INTS.choose(&mut self.rng).unwrap_or(&DType::I64)
         };
         let shape = if self.coin(0.5) {
             vec![]
@@ -640,8 +641,9 @@ impl Gen<'_> {
     }
 }
 
-/// The integer dtypes of generated index arithmetic.
-const INDEX_DTYPES: [DType; 2] = [DType::I32, DType::I64];
+/// The integer dtypes of generated index arithmetic: every one (JAX's iotas are `i32` or
+/// `u32`; narrow ones wrap within a few steps).
+const INDEX_DTYPES: [DType; 8] = DType::INTS;
 
 /// The longest chain of `add`/`sub`/`mul` in one generated index expression.
 const INDEX_CHAIN_LIMIT: usize = 6;

@@ -2,7 +2,7 @@
 
 use crate::interp::check_param_size;
 use crate::program::Function;
-use crate::tensor::{Data, Scalar, Tensor, Value};
+use crate::tensor::{wrap_int, Data, Scalar, Tensor, Value};
 use crate::types::{TensorType, Type};
 use crate::InterpError;
 use rand::{Rng, SeedableRng};
@@ -68,7 +68,8 @@ pub fn random_tensor(ty: &TensorType, rng: &mut impl Rng) -> Tensor {
             Scalar::Int(if rng.gen_bool(1.0 / 3.0) {
                 0
             } else {
-                rng.gen_range(-4..=4)
+                // Wrapped: -4 of a u8 is 252.
+                wrap_int(d, rng.gen_range(-4..=4))
             })
         } else {
             Scalar::Bool(rng.gen_bool(0.5))

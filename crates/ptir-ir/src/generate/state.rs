@@ -126,11 +126,17 @@ impl<'c> Gen<'c> {
         }
     }
 
-    /// A random dtype from the config satisfying `ok` (from all dtypes if none does).
+    /// A random dtype from the config satisfying `ok` (from all dtypes if none does). The
+    /// narrow and unsigned integer dtypes are drawn one time in four (when another dtype
+    /// qualifies), so that floats, where most rules apply, keep most of the programs.
     pub fn rand_dtype(&mut self, ok: impl Fn(DType) -> bool) -> DType {
         let mut ds: Vec<DType> = self.cfg.dtypes.iter().copied().filter(|&d| ok(d)).collect();
         if ds.is_empty() {
             ds = DType::ALL.iter().copied().filter(|&d| ok(d)).collect();
+        }
+        let rare = |d: &DType| d.is_int() && (d.is_unsigned() || d.bits() < 32);
+        if ds.iter().any(|d| !rare(d)) && !self.coin(0.25) {
+            ds.retain(|d| !rare(d));
         }
         ds.choose(&mut self.rng).copied().unwrap_or(DType::F32)
     }
@@ -178,12 +184,12 @@ impl<'c> Gen<'c> {
     }
 
     /// A small value of a dtype: multiples of 1/4 in [-2, 2] (exact in every float type),
-    /// integers in [-4, 4], either bool.
+    /// integers in [-4, 4] (wrapped: -1 of an unsigned dtype is its maximum), either bool.
     pub fn small_value(&mut self, dtype: DType) -> Scalar {
         if dtype.is_float() {
             Scalar::from_f64(dtype, self.rng.gen_range(-8..=8) as f64 / 4.0)
         } else if dtype.is_int() {
-            Scalar::Int(self.rng.gen_range(-4..=4))
+            Scalar::Int(crate::tensor::wrap_int(dtype, self.rng.gen_range(-4..=4)))
         } else {
             Scalar::Bool(self.coin(0.5))
         }

@@ -106,8 +106,18 @@ impl Gen<'_> {
         f.select(p, a, b)
     }
 
+    /// A `cast` to a random dtype, or a quarter of the time a `bitcast` to another dtype of
+    /// the same width when there is one.
     pub fn gen_cast(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
         let x = self.operand(f, any)?;
+        let from = ty_of(f, x)?.dtype;
+        if from != DType::Bool && self.coin(0.25) {
+            let same_width = |d: DType| d != DType::Bool && d != from && d.bits() == from.bits();
+            if DType::ALL.into_iter().any(same_width) {
+                let d = self.rand_dtype(same_width);
+                return f.bitcast(x, d);
+            }
+        }
         let d = self.rand_dtype(any);
         f.cast(x, d)
     }

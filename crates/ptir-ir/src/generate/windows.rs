@@ -61,7 +61,7 @@ impl Gen<'_> {
         let value = *[0, 0, -1, 1].choose(&mut self.rng).unwrap_or(&0);
         let init_value = match xt.dtype {
             DType::Bool => Scalar::Bool(value != 0),
-            d if d.is_int() => Scalar::Int(value),
+            d if d.is_int() => Scalar::Int(crate::tensor::wrap_int(d, value)),
             d => Scalar::from_f64(d, value as f64),
         };
         let init = f.constant(Literal::Splat(init_value), init_ty.clone())?;

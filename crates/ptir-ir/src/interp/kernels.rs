@@ -8,15 +8,24 @@
 //! - Floats of every width are computed in `f64` and rounded to the dtype once at the end
 //!   ([`round_float`]); transcendental functions come from the `libm` crate, which gives the
 //!   same bits on every platform.
-//! - Integers wrap ([`wrap_int`]); `div` truncates; `div`/`rem` by zero is
-//!   [`InterpError::DivisionByZero`]; `MIN / -1` wraps to `MIN` and `MIN % -1` is `0`.
+//! - Integers wrap at their width ([`wrap_int`]), every integer dtype alike: an element is
+//!   read as the number it stands for ([`int_value`]: unsigned dtypes are unsigned, so `max`,
+//!   `min`, comparisons, `div` and `rem` are unsigned there), the result is computed exactly
+//!   in `i128` and wrapped modulo `2^bits`. `div` truncates; `div`/`rem` by zero is
+//!   [`InterpError::DivisionByZero`] (signed or unsigned); `MIN / -1` wraps to `MIN` and
+//!   `MIN % -1` is `0`. Shifts read the amount as unsigned: an amount of the width or more
+//!   (or a negative signed one) gives 0 for `shl` and `shr_logical`, and the sign fill (the
+//!   top bit of the width, also for unsigned dtypes) for `shr_arith`, as StableHLO says.
+//!   `popcnt` and `clz` count bits at the dtype's width.
 //! - `max`/`min` propagate NaN and order `-0 < +0`.
 //! - Comparisons are IEEE on floats (every comparison with NaN is false, except `ne`); bools
 //!   order `false < true`.
 
 use super::error::{InterpError, InterpResult};
 use crate::ops::{BinaryOp, CmpOp, UnaryOp};
-use crate::tensor::{round_float, wrap_int, Data, FloatBits, Scalar, Tensor};
+use crate::tensor::{
+    int_from_i128, int_value, round_float, wrap_int, Data, FloatBits, Scalar, Tensor,
+};
 use crate::types::{DType, TensorType};
 
 /// `max` on floats: NaN if either operand is NaN, and `max(-0, +0) = +0`.
@@ -91,20 +100,27 @@ pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar
                 UnaryOp::RoundAfz => f.round(),
                 UnaryOp::Sign if f.is_nan() || f == 0.0 => f,
                 UnaryOp::Sign => f.signum(),
-                UnaryOp::Not => return Err(class_error(op, dtype)),
+                UnaryOp::Not | UnaryOp::Popcnt | UnaryOp::Clz => {
+                    return Err(class_error(op, dtype))
+                }
             };
             Ok(Scalar::Float(round_float(dtype, r)))
         }
-        Scalar::Int(i) if dtype.is_int() => {
+        Scalar::Int(i) if dtype.is_int() && op.dtype_class().admits(dtype) => {
+            let v = int_value(dtype, i);
             let r = match op {
-                UnaryOp::Neg => i.wrapping_neg(),
-                UnaryOp::Abs => i.wrapping_abs(),
-                UnaryOp::Not => !i,
-                UnaryOp::Square => i.wrapping_mul(i),
-                UnaryOp::Sign => i.signum(),
+                UnaryOp::Neg => v.wrapping_neg(),
+                UnaryOp::Abs => v.abs(),
+                UnaryOp::Not => !v,
+                UnaryOp::Square => v.wrapping_mul(v),
+                UnaryOp::Sign => v.signum(),
+                UnaryOp::Popcnt => i128::from(width_bits(dtype, i).count_ones()),
+                UnaryOp::Clz => {
+                    i128::from(width_bits(dtype, i).leading_zeros() - (64 - dtype.bits()))
+                }
                 _ => return Err(class_error(op, dtype)),
             };
-            Ok(Scalar::Int(wrap_int(dtype, r)))
+            Ok(Scalar::Int(int_from_i128(dtype, r)))
         }
         Scalar::Bool(b) if dtype == DType::Bool && op == UnaryOp::Not => Ok(Scalar::Bool(!b)),
         _ => Err(class_error(op, dtype)),
@@ -158,58 +174,68 @@ fn binary_float(op: BinaryOp, x: f64, y: f64) -> InterpResult<f64> {
     })
 }
 
+/// The bits of an integer element at its dtype's width, zero-extended.
+fn width_bits(d: DType, x: i64) -> u64 {
+    match d.bits() {
+        64 => x as u64,
+        bits => x as u64 & ((1u64 << bits) - 1),
+    }
+}
+
+/// The element's bits at its width read as two's complement (the sign `shr_arith` fills
+/// with, for unsigned dtypes too).
+fn width_signed(d: DType, x: i64) -> i128 {
+    let shift = 64 - d.bits();
+    i128::from(((width_bits(d, x) << shift) as i64) >> shift)
+}
+
 fn binary_int(op: BinaryOp, dtype: DType, x: i64, y: i64) -> InterpResult<i64> {
-    let bits: i64 = if dtype == DType::I32 { 32 } else { 64 };
-    let in_range = (0..bits).contains(&y);
-    Ok(match op {
-        BinaryOp::Shl if in_range => x.wrapping_shl(y as u32),
-        BinaryOp::ShrArith if in_range => x >> y,
-        BinaryOp::ShrLogical if in_range => {
-            let unsigned = if bits == 32 {
-                x as u32 as u64
-            } else {
-                x as u64
-            };
-            (unsigned >> y) as i64
-        }
-        BinaryOp::Shl | BinaryOp::ShrLogical => 0,
+    let (a, b) = (int_value(dtype, x), int_value(dtype, y));
+    // The shift amount, read as unsigned, when it is below the width.
+    let shift = u32::try_from(b).ok().filter(|&s| s < dtype.bits());
+    let r = match op {
+        BinaryOp::Shl => shift.map_or(0, |s| a.wrapping_shl(s)),
+        BinaryOp::ShrLogical => shift.map_or(0, |s| i128::from(width_bits(dtype, x) >> s)),
         BinaryOp::ShrArith => {
-            if x < 0 {
-                -1
-            } else {
-                0
-            }
+            let signed = width_signed(dtype, x);
+            shift.map_or(if signed < 0 { -1 } else { 0 }, |s| signed >> s)
         }
-        BinaryOp::Add => x.wrapping_add(y),
-        BinaryOp::Sub => x.wrapping_sub(y),
-        BinaryOp::Mul => x.wrapping_mul(y),
-        BinaryOp::Div if y == 0 => return Err(InterpError::DivisionByZero),
-        BinaryOp::Div => x.wrapping_div(y),
-        BinaryOp::Rem if y == 0 => return Err(InterpError::DivisionByZero),
-        BinaryOp::Rem => x.wrapping_rem(y),
-        BinaryOp::Max => x.max(y),
-        BinaryOp::Min => x.min(y),
-        BinaryOp::And => x & y,
-        BinaryOp::Or => x | y,
-        BinaryOp::Xor => x ^ y,
+        BinaryOp::Add => a.wrapping_add(b),
+        BinaryOp::Sub => a.wrapping_sub(b),
+        BinaryOp::Mul => a.wrapping_mul(b),
+        BinaryOp::Div | BinaryOp::Rem if b == 0 => return Err(InterpError::DivisionByZero),
+        // Exact in i128 (`MIN / -1` is `-MIN`, which wraps back to `MIN`).
+        BinaryOp::Div => a / b,
+        BinaryOp::Rem => a % b,
+        BinaryOp::Max => a.max(b),
+        BinaryOp::Min => a.min(b),
+        BinaryOp::And => a & b,
+        BinaryOp::Or => a | b,
+        BinaryOp::Xor => a ^ b,
         BinaryOp::Pow | BinaryOp::Atan2 => {
             return Err(InterpError::malformed(format!("`{op}` on integers")))
         }
-    })
+    };
+    Ok(int_from_i128(dtype, r))
 }
 
-/// One element of a comparison. The operands must be of the same class.
+/// One element of a comparison of two elements of dtype `dtype` (unsigned dtypes compare
+/// as unsigned).
 ///
 /// ```
-/// use ptir_ir::{compare_scalar, CmpOp, Scalar};
+/// use ptir_ir::{compare_scalar, CmpOp, DType, Scalar};
 /// let nan = Scalar::Float(f64::NAN);
-/// assert_eq!(compare_scalar(CmpOp::Eq, nan, nan), Ok(false));
-/// assert_eq!(compare_scalar(CmpOp::Ne, nan, nan), Ok(true));
+/// assert_eq!(compare_scalar(CmpOp::Eq, DType::F32, nan, nan), Ok(false));
+/// assert_eq!(compare_scalar(CmpOp::Ne, DType::F32, nan, nan), Ok(true));
+/// // u64::MAX (held as the bits -1) is above 1.
+/// assert_eq!(compare_scalar(CmpOp::Gt, DType::U64, Scalar::Int(-1), Scalar::Int(1)), Ok(true));
 /// ```
-pub fn compare_scalar(op: CmpOp, a: Scalar, b: Scalar) -> InterpResult<bool> {
+pub fn compare_scalar(op: CmpOp, dtype: DType, a: Scalar, b: Scalar) -> InterpResult<bool> {
     match (a, b) {
         (Scalar::Float(x), Scalar::Float(y)) => Ok(compare_with(op, &x, &y)),
-        (Scalar::Int(x), Scalar::Int(y)) => Ok(compare_with(op, &x, &y)),
+        (Scalar::Int(x), Scalar::Int(y)) => {
+            Ok(compare_with(op, &int_value(dtype, x), &int_value(dtype, y)))
+        }
         (Scalar::Bool(x), Scalar::Bool(y)) => Ok(compare_with(op, &x, &y)),
         _ => Err(InterpError::malformed(format!(
             "`{op}` compares elements of different classes"
@@ -235,23 +261,28 @@ fn compare_with<T: PartialOrd>(op: CmpOp, x: &T, y: &T) -> bool {
 /// ones are first cut to 53 significant bits with "round to odd" (the lowest kept bit is set if
 /// any dropped bit was), which makes the second rounding to a narrower dtype exact.
 ///
+/// The integer is the number an element stands for ([`int_value`]), so `u64` values above
+/// `i64::MAX` convert as themselves.
+///
 /// ```
 /// use ptir_ir::{int_to_float, DType};
 /// assert_eq!(int_to_float(DType::F16, 70000), f64::INFINITY);
 /// assert_eq!(int_to_float(DType::F32, 16_777_217), 16_777_216.0);
+/// assert_eq!(int_to_float(DType::F32, u64::MAX as i128), 18446744073709551616.0);
 /// ```
-pub fn int_to_float(d: DType, i: i64) -> f64 {
-    const EXACT: u64 = 1 << 53;
+pub fn int_to_float(d: DType, i: i128) -> f64 {
+    const EXACT: u128 = 1 << 53;
     let mag = i.unsigned_abs();
     if d == DType::F64 || mag < EXACT {
+        // Rust's integer to float `as` rounds to nearest, ties to even.
         return round_float(d, i as f64);
     }
-    let shift = 64 - mag.leading_zeros() - 53;
+    let shift = 128 - mag.leading_zeros() - 53;
     let mut kept = mag >> shift;
-    if mag & ((1u64 << shift) - 1) != 0 {
+    if mag & ((1u128 << shift) - 1) != 0 {
         kept |= 1;
     }
-    let x = kept as f64 * (1u64 << shift) as f64;
+    let x = kept as f64 * (1u128 << shift) as f64;
     round_float(d, if i < 0 { -x } else { x })
 }
 
@@ -260,20 +291,62 @@ pub fn int_to_float(d: DType, i: i64) -> f64 {
 /// ([`int_to_float`]), int to int wraps, numbers to bool test `!= 0` (NaN is true), bool to
 /// numbers gives 0 or 1.
 ///
+/// `from` is the dtype of `x` (which tells how an integer reads: `u64` elements above
+/// `i64::MAX` are held as their bits). Float to unsigned saturates at 0 and the maximum;
+/// integer to integer keeps the low bits of the two's complement form (`-1i8` is `255u8`).
+///
 /// ```
 /// use ptir_ir::{cast_scalar, DType, Scalar};
-/// assert_eq!(cast_scalar(Scalar::Float(-2.7), DType::I32), Scalar::Int(-2));
-/// assert_eq!(cast_scalar(Scalar::Float(f64::NAN), DType::I64), Scalar::Int(0));
-/// assert_eq!(cast_scalar(Scalar::Int(3), DType::Bool), Scalar::Bool(true));
+/// assert_eq!(cast_scalar(Scalar::Float(-2.7), DType::F32, DType::I32), Scalar::Int(-2));
+/// assert_eq!(cast_scalar(Scalar::Float(f64::NAN), DType::F32, DType::I64), Scalar::Int(0));
+/// assert_eq!(cast_scalar(Scalar::Int(3), DType::I32, DType::Bool), Scalar::Bool(true));
+/// assert_eq!(cast_scalar(Scalar::Int(-1), DType::I8, DType::U8), Scalar::Int(255));
+/// assert_eq!(cast_scalar(Scalar::Float(-1.0), DType::F32, DType::U32), Scalar::Int(0));
 /// ```
-pub fn cast_scalar(x: Scalar, to: DType) -> Scalar {
+pub fn cast_scalar(x: Scalar, from: DType, to: DType) -> Scalar {
     match x {
         Scalar::Float(f) => Scalar::from_f64(to, f),
-        Scalar::Int(i) if to.is_float() => Scalar::Float(int_to_float(to, i)),
+        Scalar::Int(i) if to.is_float() => Scalar::Float(int_to_float(to, int_value(from, i))),
         Scalar::Int(i) if to.is_int() => Scalar::Int(wrap_int(to, i)),
         Scalar::Int(i) => Scalar::Bool(i != 0),
         Scalar::Bool(b) => Scalar::from_f64(to, if b { 1.0 } else { 0.0 }),
     }
+}
+
+/// The bits of a float or integer element at its dtype's width (`None` for bool).
+fn element_bits(d: DType, x: Scalar) -> Option<u64> {
+    Some(match (x, d) {
+        (Scalar::Float(f), DType::F16) => u64::from(half::f16::from_f64(f).to_bits()),
+        (Scalar::Float(f), DType::BF16) => u64::from(half::bf16::from_f64(f).to_bits()),
+        (Scalar::Float(f), DType::F32) => u64::from((f as f32).to_bits()),
+        (Scalar::Float(f), _) => f.to_bits(),
+        (Scalar::Int(i), _) => width_bits(d, i),
+        (Scalar::Bool(_), _) => return None,
+    })
+}
+
+/// One element of `bitcast`: the bits of `x` (of dtype `from`) read as an element of `to`,
+/// a float or integer dtype of the same width. A NaN keeps its payload as far as `f64`
+/// conversions keep it (every NaN compares equal to every other here).
+///
+/// ```
+/// use ptir_ir::{bitcast_scalar, DType, Scalar};
+/// let one = bitcast_scalar(Scalar::Int(0x3f80_0000), DType::U32, DType::F32);
+/// assert_eq!(one, Ok(Scalar::Float(1.0)));
+/// let bits = bitcast_scalar(Scalar::Float(-0.0), DType::F64, DType::U64);
+/// assert_eq!(bits, Ok(Scalar::Int(i64::MIN)));
+/// ```
+pub fn bitcast_scalar(x: Scalar, from: DType, to: DType) -> InterpResult<Scalar> {
+    let bits = element_bits(from, x)
+        .filter(|_| from.bits() == to.bits() && to != DType::Bool)
+        .ok_or_else(|| InterpError::malformed(format!("`bitcast` of {from} to {to}")))?;
+    Ok(match to {
+        DType::F16 => Scalar::Float(half::f16::from_bits(bits as u16).to_f64()),
+        DType::BF16 => Scalar::Float(half::bf16::from_bits(bits as u16).to_f64()),
+        DType::F32 => Scalar::Float(f64::from(f32::from_bits(bits as u32))),
+        DType::F64 => Scalar::Float(f64::from_bits(bits)),
+        _ => Scalar::Int(wrap_int(to, bits as i64)),
+    })
 }
 
 /// Builds a buffer of dtype `d` from `n` elements computed by `f`, checking that each element
@@ -338,8 +411,9 @@ pub(crate) fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> InterpResult<Tenso
 
 /// Compares every pair of elements; the result is `bool`.
 pub(crate) fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> InterpResult<Tensor> {
+    let d = a.ty.dtype;
     let data = build_data(DType::Bool, a.data.len(), |i| {
-        compare_scalar(op, a.data.get(i), b.data.get(i)).map(Scalar::Bool)
+        compare_scalar(op, d, a.data.get(i), b.data.get(i)).map(Scalar::Bool)
     })?;
     Ok(Tensor {
         ty: a.ty.with_dtype(DType::Bool),
@@ -365,7 +439,18 @@ pub(crate) fn select(pred: &Tensor, t: &Tensor, f: &Tensor) -> InterpResult<Tens
 /// Converts every element to the dtype of `ty` (same shape).
 pub(crate) fn cast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
     let data = build_data(ty.dtype, x.data.len(), |i| {
-        Ok(cast_scalar(x.data.get(i), ty.dtype))
+        Ok(cast_scalar(x.data.get(i), x.ty.dtype, ty.dtype))
+    })?;
+    Ok(Tensor {
+        ty: ty.clone(),
+        data,
+    })
+}
+
+/// Reinterprets the bits of every element as the dtype of `ty` (same shape and width).
+pub(crate) fn bitcast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
+    let data = build_data(ty.dtype, x.data.len(), |i| {
+        bitcast_scalar(x.data.get(i), x.ty.dtype, ty.dtype)
     })?;
     Ok(Tensor {
         ty: ty.clone(),

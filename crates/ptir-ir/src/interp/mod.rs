@@ -34,7 +34,8 @@ mod window;
 pub use error::{InterpError, InterpResult};
 pub use eval::{check_size, check_value, dense_fold_fits, eval_op, value_type, FOLD_ELEMENT_LIMIT};
 pub use kernels::{
-    binary_scalar, cast_scalar, compare_scalar, float_max, float_min, int_to_float, unary_scalar,
+    binary_scalar, bitcast_scalar, cast_scalar, compare_scalar, float_max, float_min, int_to_float,
+    unary_scalar,
 };
 
 use crate::program::{Function, Program};

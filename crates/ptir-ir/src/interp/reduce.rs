@@ -5,7 +5,8 @@
 //! elements are visited in row-major order of the reduced dims taken in increasing axis order
 //! (the order of the `axes` attribute does not matter). `reduce_sum` starts from `+0` and rounds
 //! to the dtype after every addition (integers wrap); so the sum of `[-0.0]` is `+0.0`.
-//! `reduce_max` starts from `-inf` (floats), the dtype's minimum (integers) or `false`, and
+//! `reduce_max` starts from `-inf` (floats), the dtype's minimum (integers: 0 for unsigned ones)
+//! or `false`, and
 //! applies `max` (NaN propagates, `-0 < +0`; `or` for bool).
 //!
 //! **`dot_general`.** For each output element `(batch..., lhs_free..., rhs_free...)` the
@@ -28,9 +29,7 @@ pub(crate) fn reduce_init(kind: ReduceKind, d: DType) -> Scalar {
     match (kind, d) {
         (ReduceKind::Sum, _) => Scalar::zero(d),
         (ReduceKind::Max, DType::Bool) => Scalar::Bool(false),
-        (ReduceKind::Max, DType::I32) => Scalar::Int(i32::MIN as i64),
-        (ReduceKind::Max, DType::I64) => Scalar::Int(i64::MIN),
-        (ReduceKind::Max, _) => Scalar::Float(f64::NEG_INFINITY),
+        (ReduceKind::Max, _) => Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
     }
 }
 

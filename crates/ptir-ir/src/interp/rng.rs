@@ -8,36 +8,29 @@
 //!   top `p` bits of one `next_u64`, times `2^-p`. Every such value is exact in the dtype and
 //!   lies in `[0, 1)` (rounding a finer draw could have produced `1.0`).
 //! - `normal` (floats): one `rand_distr::StandardNormal` `f64` sample, rounded to the dtype.
-//! - `uniform` i32: `next_u32` reinterpreted as `i32`; i64: `next_u64` reinterpreted as `i64`.
+//! - `uniform` integers of up to 32 bits: the low bits of one `next_u32` (so i32 is `next_u32`
+//!   reinterpreted); i64 and u64: the bits of one `next_u64`.
 //! - `uniform` bool: the top bit of `next_u32`.
 
 use super::error::{InterpError, InterpResult};
 use super::kernels::build_data;
 use crate::ops::RngDist;
-use crate::tensor::{round_float, Scalar, Tensor};
+use crate::tensor::{round_float, wrap_int, Scalar, Tensor};
 use crate::types::{DType, TensorType};
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-/// Significand bits (with the implicit one) of a float dtype.
-fn significand_bits(d: DType) -> u32 {
-    match d {
-        DType::F16 => 11,
-        DType::BF16 => 8,
-        DType::F32 => 24,
-        _ => 53,
-    }
-}
-
 /// One element of `rng dist` of dtype `d`.
 fn draw_one(rng: &mut ChaCha8Rng, dist: RngDist, d: DType) -> InterpResult<Scalar> {
     Ok(match (dist, d) {
-        (RngDist::Uniform, DType::I32) => Scalar::Int(rng.next_u32() as i32 as i64),
-        (RngDist::Uniform, DType::I64) => Scalar::Int(rng.next_u64() as i64),
+        (RngDist::Uniform, _) if d.is_int() && d.bits() <= 32 => {
+            Scalar::Int(wrap_int(d, i64::from(rng.next_u32())))
+        }
+        (RngDist::Uniform, _) if d.is_int() => Scalar::Int(rng.next_u64() as i64),
         (RngDist::Uniform, DType::Bool) => Scalar::Bool(rng.next_u32() >> 31 == 1),
         (RngDist::Uniform, _) => {
-            let p = significand_bits(d);
+            let p = d.facts().significand;
             let bits = rng.next_u64() >> (64 - p);
             Scalar::Float(bits as f64 / (1u64 << p) as f64)
         }

@@ -13,7 +13,8 @@
 //!   `start[d] + j * stride[d]`.
 
 use super::error::{InterpError, InterpResult};
-use crate::tensor::{Data, Scalar, Tensor};
+use super::kernels::cast_scalar;
+use crate::tensor::{int_value, Data, Scalar, Tensor};
 use crate::types::{num_elements, strides, DType, TensorType};
 
 /// Reads `num_elements(shape)` elements of `src` in row-major order of `shape`, where moving
@@ -127,10 +128,10 @@ pub(crate) fn take(table: &Tensor, ids: &Tensor, ty: &TensorType) -> InterpResul
     let mut data = empty_data(ty.dtype);
     for i in 0..ids.data.len() {
         let id = match ids.get(i) {
-            crate::tensor::Scalar::Int(id) => id,
+            crate::tensor::Scalar::Int(id) => int_value(ids.ty.dtype, id),
             _ => return Err(InterpError::malformed("`take` indices must be integers")),
         };
-        let r = id.clamp(0, rows.saturating_sub(1) as i64) as usize;
+        let r = id.clamp(0, rows.saturating_sub(1) as i128) as usize;
         append_range(&mut data, &table.data, r * row..(r + 1) * row)?;
     }
     Ok(Tensor {
@@ -179,14 +180,15 @@ pub(crate) fn leading_row(x: &Tensor, i: usize) -> InterpResult<Tensor> {
 }
 
 /// `iota`: each element is its index along `dim`, converted to the dtype as `cast` converts
-/// an integer (wrapping, or rounding to the float format).
+/// an integer (wrapping, as a `u8` iota of 300 elements does, or rounding to the float
+/// format).
 pub(crate) fn iota(dim: usize, ty: &TensorType) -> Tensor {
     let st = strides(&ty.shape);
     let size = ty.shape.get(dim).copied().unwrap_or(1).max(1);
     let step = st.get(dim).copied().unwrap_or(1).max(1);
     let elements = (0..ty.num_elements()).map(|i| {
         let index = (i / step) % size;
-        Scalar::from_f64(ty.dtype, index as f64)
+        cast_scalar(Scalar::Int(index as i64), DType::I64, ty.dtype)
     });
     Tensor {
         ty: ty.clone(),
@@ -200,10 +202,10 @@ pub(crate) fn clamped_starts(x: &Tensor, indices: &[&Tensor], sizes: &[usize]) -
     (x.ty.shape.iter().zip(sizes).zip(indices))
         .map(|((&dim, &size), i)| {
             let i = match i.data.iter().next() {
-                Some(Scalar::Int(i)) => i,
+                Some(Scalar::Int(x)) => int_value(i.ty.dtype, x),
                 _ => 0,
             };
-            let top = dim.saturating_sub(size) as i64;
+            let top = dim.saturating_sub(size) as i128;
             i.clamp(0, top) as usize
         })
         .collect()

@@ -16,7 +16,7 @@ use crate::ops::{DotDims, Op, OpKey, RngDist};
 use crate::program::{
     ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
 };
-use crate::tensor::{parse_float, wrap_int, Data, Literal, Scalar};
+use crate::tensor::{int_from_i128, parse_float, Data, Literal, Scalar};
 use crate::types::{DType, TensorType, Type};
 use crate::window::{ConvDims, ReduceWindowDims, Window};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -804,6 +804,7 @@ impl<'s> Parser<'s> {
             OpKey::Compare(c) => Op::Compare(c),
             OpKey::Select => Op::Select,
             OpKey::Cast => Op::Cast,
+            OpKey::Bitcast => Op::Bitcast,
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
             OpKey::Take => Op::Take,
@@ -925,8 +926,9 @@ impl<'s> Parser<'s> {
         if dtype.is_float() {
             parse_float(dtype, text).map(Scalar::Float).ok_or_else(bad)
         } else if dtype.is_int() {
-            match text.parse::<i64>() {
-                Ok(i) if wrap_int(dtype, i) == i => Ok(Scalar::Int(i)),
+            let (lo, hi) = dtype.int_range().unwrap_or((0, 0));
+            match text.parse::<i128>() {
+                Ok(i) if (lo..=hi).contains(&i) => Ok(Scalar::Int(int_from_i128(dtype, i))),
                 _ => Err(bad()),
             }
         } else {

@@ -196,9 +196,13 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused)
         }
         Op::Binary(BinaryOp::Div | BinaryOp::Rem) => work(n * DIVISION_FLOPS, all, Fusion::Fused),
-        Op::Unary(_) | Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast | Op::Iota { .. } => {
-            work(n, all, Fusion::Fused)
-        }
+        Op::Unary(_)
+        | Op::Binary(_)
+        | Op::Compare(_)
+        | Op::Select
+        | Op::Cast
+        | Op::Bitcast
+        | Op::Iota { .. } => work(n, all, Fusion::Fused),
         Op::Transpose { perm } => match operands.first().and_then(|t| t.as_tensor()) {
             Some(t) if !crate::registry::moves_only_unit_dims(&t.shape, perm) => {
                 work(0.0, all, Fusion::Strided)

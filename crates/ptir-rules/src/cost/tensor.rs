@@ -49,7 +49,12 @@ impl CostModel for TensorCost {
             Op::Binary(ptir_ir::BinaryOp::Pow | ptir_ir::BinaryOp::Atan2) => {
                 n * self.transcendental
             }
-            Op::Binary(_) | Op::Compare(_) | Op::Select | Op::Cast | Op::Iota { .. } => n,
+            Op::Binary(_)
+            | Op::Compare(_)
+            | Op::Select
+            | Op::Cast
+            | Op::Bitcast
+            | Op::Iota { .. } => n,
             Op::Transpose { .. }
             | Op::Broadcast { .. }
             | Op::Slice(_)

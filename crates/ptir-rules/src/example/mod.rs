@@ -131,11 +131,32 @@ pub fn instantiate(
     registry: &Registry,
     seed: u64,
 ) -> Result<Example, InstantiateError> {
+    instantiate_with(rule, registry, seed, None)
+}
+
+/// [`instantiate`] with `dtype` as the dtype most leaves get in every attempt (where the
+/// rule's ops and constraints allow it), so that a rule can be proven on one dtype in
+/// particular: the proofs of the integer rules on every integer width and signedness.
+pub fn instantiate_in(
+    rule: &Rule,
+    registry: &Registry,
+    seed: u64,
+    dtype: DType,
+) -> Result<Example, InstantiateError> {
+    instantiate_with(rule, registry, seed, Some(dtype))
+}
+
+fn instantiate_with(
+    rule: &Rule,
+    registry: &Registry,
+    seed: u64,
+    dtype: Option<DType>,
+) -> Result<Example, InstantiateError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut reason = String::from("no attempt was made");
     for attempt in 0..ATTEMPTS {
         let sizes = sizes_for(attempt, &mut rng);
-        let base = base_dtype(&mut rng);
+        let base = dtype.unwrap_or_else(|| base_dtype(&mut rng));
         let mut s = Sampler::new(rule, registry, &mut rng, sizes, base);
         let built = s
             .run()
@@ -188,7 +209,9 @@ fn sizes_for(attempt: usize, rng: &mut ChaCha8Rng) -> Sizes {
     }
 }
 
-/// The dtype most leaves of an attempt get: mostly f32, every dtype now and then.
+/// The dtype most leaves of an attempt get: mostly f32, every dtype now and then (each
+/// narrow or unsigned integer dtype as often as `i64`; a rule that takes integers only draws
+/// among all of them alike, see [`sampler::DClass`]).
 fn base_dtype(rng: &mut ChaCha8Rng) -> DType {
     const WEIGHTED: &[DType] = &[
         DType::F32,
@@ -207,6 +230,13 @@ fn base_dtype(rng: &mut ChaCha8Rng) -> DType {
         DType::I32,
         DType::I32,
         DType::I64,
+        DType::I8,
+        DType::I16,
+        DType::U8,
+        DType::U16,
+        DType::U32,
+        DType::U32,
+        DType::U64,
         DType::Bool,
         DType::Bool,
     ];
@@ -253,6 +283,7 @@ fn with_result(
         Err(ApplyError::NativeDeclined(n)) => {
             return Err(Failure::Retry(format!("native `{n}` declined")))
         }
+        Err(e @ ApplyError::NoSuchValue { .. }) => return Err(Failure::Retry(e.to_string())),
         Err(e) => {
             let program = ptir_ir::print(&program_of(vec![source]));
             return Err(Failure::Bug(e.to_string(), program));

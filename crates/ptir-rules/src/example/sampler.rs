@@ -126,6 +126,8 @@ pub(super) enum DClass {
     NotBool,
     IntOrBool,
     Int,
+    /// Floats and signed integers.
+    Signed,
     Is(DType),
 }
 
@@ -137,6 +139,7 @@ impl DClass {
             DClass::NotBool => d != DType::Bool,
             DClass::IntOrBool => !d.is_float(),
             DClass::Int => d.is_int(),
+            DClass::Signed => d.is_float() || d.is_signed_int(),
             DClass::Is(x) => d == x,
         }
     }
@@ -326,9 +329,10 @@ impl<'a> Sampler<'a> {
             Attr::Ignore => sample_number(self.rng),
             other => return Err(format!("a splat cannot hold {other:?}")),
         };
-        let s = Scalar::from_f64(dtype, raw);
+        let s =
+            Scalar::from_number(dtype, raw).ok_or_else(|| format!("{raw} is no {dtype} value"))?;
         if let Attr::Var(v) = value {
-            self.bind(value, AttrValue::Number(s.as_f64()))
+            self.bind(value, AttrValue::Number(s.as_f64_in(dtype)))
                 .map_err(|e| format!("{v}: {e}"))?;
         }
         self.ops[id.0] = Some(Op::Constant(Literal::Splat(s)));

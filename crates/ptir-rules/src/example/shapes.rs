@@ -378,8 +378,9 @@ fn dclass(c: ptir_ir::DTypeClass) -> DClass {
     match c {
         ptir_ir::DTypeClass::IntOrBool => DClass::IntOrBool,
         ptir_ir::DTypeClass::Float => DClass::Float,
-        ptir_ir::DTypeClass::Int => DClass::Is(ptir_ir::DType::I32),
+        ptir_ir::DTypeClass::Int => DClass::Int,
         ptir_ir::DTypeClass::Numeric => DClass::NotBool,
+        ptir_ir::DTypeClass::Signed => DClass::Signed,
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod calls;
 mod control;
+mod dtypes;
 mod elementwise;
 mod reductions;
 mod reference;
