@@ -1095,12 +1095,7 @@ impl<'a, 's> FnLower<'a, 's> {
             ("stablehlo.maximum", _) if d != DType::Bool => direct(ReduceKind::Max),
             ("stablehlo.or", DType::Bool) => direct(ReduceKind::Max),
             ("stablehlo.minimum", _) if d != DType::Bool => {
-                let flip = if d.is_float() {
-                    UnaryOp::Neg
-                } else {
-                    UnaryOp::Not
-                };
-                self.flipped(out, op, flip, window(ReduceKind::Max), 2, ty)
+                self.flipped(out, op, order_flip(d), window(ReduceKind::Max), 2, ty)
             }
             ("stablehlo.and", DType::Bool) => {
                 self.flipped(out, op, UnaryOp::Not, window(ReduceKind::Max), 2, ty)
@@ -1161,12 +1156,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 (r, init_is(Scalar::Bool(false)), BinaryOp::Or)
             }
             ("stablehlo.minimum", _) if d != DType::Bool => {
-                let flip = if d.is_float() {
-                    UnaryOp::Neg
-                } else {
-                    UnaryOp::Not
-                };
-                let r = self.flipped(out, op, flip, reduce(ReduceKind::Max), 1, ty)?;
+                let r = self.flipped(out, op, order_flip(d), reduce(ReduceKind::Max), 1, ty)?;
                 (r, init_is(highest(d)), BinaryOp::Min)
             }
             ("stablehlo.and", DType::Bool) => {
@@ -1573,4 +1563,15 @@ fn scalar(e: &Elem, dt: DType, pos: Pos) -> Result<Scalar> {
         }
         (Elem::Bool(_), _) => return Err(bad("")),
     })
+}
+
+/// The elementwise op that reverses the order of dtype `d`'s values, so that a minimum is the
+/// flip of the maximum of the flipped values: `neg` for floats (exact, NaN and -0.0
+/// included), bitwise `not` for integers (`-x - 1` signed, `MAX - x` unsigned: no overflow).
+fn order_flip(d: DType) -> UnaryOp {
+    if d.is_float() {
+        UnaryOp::Neg
+    } else {
+        UnaryOp::Not
+    }
 }
