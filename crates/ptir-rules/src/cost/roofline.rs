@@ -2,8 +2,9 @@
 //!
 //! How a compiler such as IREE or XLA runs a tensor program on a CPU: ops are grouped into
 //! kernels (dispatches). A kernel is rooted at an op that needs its operands materialized or
-//! loops over a contraction: `dot_general`, `convolution`, `reduce`, `reduce_window`, gathers,
-//! in-place updates, opaque calls ([`Fusion::Kernel`]). Elementwise ops, broadcasts, transposes, slices and concatenations
+//! loops over a contraction: `dot_general`, `convolution`, `reduce`, `reduce_window`,
+//! `select_and_scatter`, gathers, in-place updates, opaque calls ([`Fusion::Kernel`]).
+//! Elementwise ops, broadcasts, transposes, slices, concatenations and pads
 //! fuse into the kernels around them ([`Fusion::Fused`]): they never write their result to
 //! memory, so they pay their arithmetic and nothing else (Constable, equality saturation on
 //! StableHLO, prices layout ops at zero for the same reason). `reshape`, tuples and the shells
@@ -116,9 +117,9 @@ pub enum Fusion {
     Free,
     /// Fuses into the kernels around it: pays its arithmetic only.
     Fused,
-    /// A transpose that moves data: fused or not, the runtime pays a pass over its bytes (a
-    /// copy of its own, or the consumer's strided reads, which defeat vector loads), without a
-    /// launch of its own. A training step's weight update read through a transpose, rather
+    /// A transpose or a reversal that moves data: fused or not, the runtime pays a pass over
+    /// its bytes (a copy of its own, or the consumer's strided reads, which defeat vector
+    /// loads), without a launch of its own. A training step's weight update read through a transpose, rather
     /// than from a product computed in the right layout, runs 0.93x in IREE.
     Strided,
     /// A stored constant: pays the bytes a kernel loads.
@@ -154,7 +155,8 @@ pub struct OpWork {
 
 /// The work of `op` on operands of types `operands` giving `result`. FLOPs: `dot_general`
 /// `2·M·N·K`, `convolution` `2·N·K` (`K` the kernel's elements per output feature),
-/// `reduce_window` one per window position per output element, reductions one per input
+/// `reduce_window` one per window position per output element, `select_and_scatter` one
+/// per window position and one per window, reductions one per input
 /// element, elementwise ops one per element
 /// ([`TRANSCENDENTAL_FLOPS`] for transcendental ones), layout ops none. Bytes: every operand
 /// and the result, except that a `reshape` moves nothing, a slice reads only its block and an
@@ -199,7 +201,14 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             }
             _ => work(0.0, all, Fusion::Fused),
         },
-        Op::Broadcast { .. } | Op::Concat { .. } => work(0.0, all, Fusion::Fused),
+        Op::Broadcast { .. } | Op::Concat { .. } | Op::Pad(_) => work(0.0, all, Fusion::Fused),
+        // A reversal reads its operand backwards: a data movement, as a transpose's.
+        Op::Reverse { dims } => match operands.first().and_then(|t| t.as_tensor()) {
+            Some(t) if dims.iter().any(|&d| t.shape.get(d).is_some_and(|&n| n > 1)) => {
+                work(0.0, all, Fusion::Strided)
+            }
+            _ => work(0.0, all, Fusion::Fused),
+        },
         Op::Slice(_) | Op::DynamicSlice { .. } => work(0.0, 2.0 * out, Fusion::Fused),
         Op::Take => {
             let ids = operands.get(1).map_or(0.0, |t| bytes(t));
@@ -217,6 +226,11 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
         Op::DotGeneral(d) => work(super::dot_flops(d, operands, n), all, Fusion::Kernel),
         Op::Convolution(c) => work(super::conv_flops(c, operands, n), all, Fusion::Kernel),
         Op::ReduceWindow { dims, .. } => work(super::window_flops(dims, n), all, Fusion::Kernel),
+        Op::SelectAndScatter { dims, .. } => work(
+            super::select_scatter_flops(dims, operands),
+            all,
+            Fusion::Kernel,
+        ),
         Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
     }
 }
