@@ -85,7 +85,9 @@ fn max_pooling_gradient_selects_the_first_maximum_and_never_the_padding() {
     let x = t(
         DType::F32,
         &[3, 4],
-        &[1.0, 7.0, 2.0, 2.0, 7.0, 0.0, 2.0, 2.0, -5.0, -6.0, -8.0, -7.0],
+        &[
+            1.0, 7.0, 2.0, 2.0, 7.0, 0.0, 2.0, 2.0, -5.0, -6.0, -8.0, -7.0,
+        ],
     );
     let s = t(DType::F32, &[2, 2], &[10.0, 20.0, 30.0, 40.0]);
     let (p, out) = run(SCATTER, &[x.clone(), s.clone()]);
@@ -95,8 +97,13 @@ fn max_pooling_gradient_selects_the_first_maximum_and_never_the_padding() {
     );
     let ops: Vec<&Op> = p.functions[0].body.insts.iter().map(|i| &i.op).collect();
     assert!(
-        ops.iter()
-            .any(|op| matches!(op, Op::SelectAndScatter { select: SelectKind::Ge, .. })),
+        ops.iter().any(|op| matches!(
+            op,
+            Op::SelectAndScatter {
+                select: SelectKind::Ge,
+                ..
+            }
+        )),
         "{ops:?}"
     );
     // The compare written with its operands swapped is the mirrored direction: `b <= a`.
@@ -129,10 +136,12 @@ fn other_select_and_scatter_regions_are_located_refusals_that_allow_opaque_keeps
         assert!(ptir_ir::verify(&p).is_ok());
     }
     // A source of the wrong shape is a type error at the op.
-    let bad = SCATTER.replace("%s: tensor<2x2xf32>", "%s: tensor<2x3xf32>").replace(
-        "(tensor<3x4xf32>, tensor<2x2xf32>, tensor<f32>)",
-        "(tensor<3x4xf32>, tensor<2x3xf32>, tensor<f32>)",
-    );
+    let bad = SCATTER
+        .replace("%s: tensor<2x2xf32>", "%s: tensor<2x3xf32>")
+        .replace(
+            "(tensor<3x4xf32>, tensor<2x2xf32>, tensor<f32>)",
+            "(tensor<3x4xf32>, tensor<2x3xf32>, tensor<f32>)",
+        );
     let e = err(&bad);
     assert!(
         e.starts_with("3:8: ") && e.contains("one element per window"),
