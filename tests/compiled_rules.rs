@@ -152,7 +152,7 @@ fn damaged_truncated_and_stale_libraries_are_refused() {
     newer[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let err = refused(&dir, "newer.ptrl", &newer);
     assert!(
-        err.contains("format version 7, this build reads version 6: compile the rules again"),
+        err.contains("format version 8, this build reads version 7: compile the rules again"),
         "{err}"
     );
     let mut stale = bytes;

@@ -134,7 +134,14 @@ fn fold_splats(ir: &Ir<'_>, inst: &Instruction, s: &[Scalar]) -> Option<Scalar> 
         (Op::Compare(c), [x, y]) => compare_scalar(*c, *x, *y).ok().map(Scalar::Bool),
         (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
         (Op::Cast, [x]) => Some(cast_scalar(*x, inst.ty.as_tensor()?.dtype)),
-        (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice(_), [x]) => Some(*x),
+        (
+            Op::Reshape
+            | Op::Transpose { .. }
+            | Op::Broadcast { .. }
+            | Op::Slice(_)
+            | Op::Reverse { .. },
+            [x],
+        ) => Some(*x),
         (Op::Concat { .. }, [x, rest @ ..]) if rest.iter().all(|y| y == x) => Some(*x),
         _ => None,
     }

@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -566,7 +566,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (6, "73d54ea5ba846dd0".to_string()),
+            (7, "382390435b9829f2".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -614,7 +614,7 @@ mod tests {
         bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         assert_eq!(
             load(&bytes).unwrap_err().to_string(),
-            "compiled rule library of format version 7, this build reads version 6: compile the \
+            "compiled rule library of format version 8, this build reads version 7: compile the \
              rules again (`ptir-opt compile-rules`)"
         );
         let mut bytes = set().to_compiled().unwrap();
