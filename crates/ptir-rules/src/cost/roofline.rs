@@ -501,6 +501,39 @@ mod tests {
     }
 
     #[test]
+    fn a_pad_fuses_a_reversal_moves_data_and_select_and_scatter_is_a_kernel() {
+        use ptir_ir::{DType, PadDims, ReduceWindowDims, SelectKind, TensorType, Window};
+        let t: Type = TensorType::new(DType::F32, vec![8, 32, 32, 16]).into();
+        let scalar: Type = TensorType::scalar(DType::F32).into();
+        let pad = Op::Pad(Box::new(PadDims::none(4)));
+        assert_eq!(op_work(&pad, &[&t, &scalar], &t).fusion, Fusion::Fused);
+        let reverse = |dims: Vec<usize>| Op::Reverse { dims };
+        assert_eq!(
+            op_work(&reverse(vec![1]), &[&t], &t).fusion,
+            Fusion::Strided
+        );
+        // Reversing no dim, or only dims of size 1, moves nothing.
+        let u: Type = TensorType::new(DType::F32, vec![1, 32]).into();
+        assert_eq!(op_work(&reverse(vec![0]), &[&u], &u).fusion, Fusion::Fused);
+        let dims = ReduceWindowDims {
+            size: vec![1, 2, 2, 1],
+            window: Window {
+                strides: vec![1, 2, 2, 1],
+                ..Window::unit(4)
+            },
+        };
+        let source: Type = TensorType::new(DType::F32, vec![8, 16, 16, 16]).into();
+        let op = Op::SelectAndScatter {
+            select: SelectKind::Ge,
+            dims: Box::new(dims),
+        };
+        let w = op_work(&op, &[&t, &source, &scalar], &t);
+        assert_eq!(w.fusion, Fusion::Kernel);
+        // Per window: 4 comparisons and one addition.
+        assert_eq!(w.flops, 8.0 * 16.0 * 16.0 * 16.0 * 5.0);
+    }
+
+    #[test]
     fn a_stored_constant_costs_the_bytes_it_loads_and_a_splat_nothing() {
         let m = Roofline::default();
         let t: Type = ptir_ir::TensorType::new(ptir_ir::DType::I32, vec![512, 512]).into();
