@@ -296,9 +296,14 @@ impl PtirAnalysis {
             (Op::Compare(c), [x, y]) => compare_scalar(*c, d, *x, *y).ok().map(Scalar::Bool),
             (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
             (Op::Cast | Op::Bitcast, _) => None, // needs the result dtype: see `make`
-            (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice(_), [x]) => {
-                Some(*x)
-            }
+            (
+                Op::Reshape
+                | Op::Transpose { .. }
+                | Op::Broadcast { .. }
+                | Op::Slice(_)
+                | Op::Reverse { .. },
+                [x],
+            ) => Some(*x),
             (Op::Concat { .. }, [x, rest @ ..]) if rest.iter().all(|y| y == x) => Some(*x),
             _ => None,
         }

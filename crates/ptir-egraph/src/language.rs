@@ -18,7 +18,8 @@
 use egg::{Id, Language, Symbol};
 use indexmap::IndexSet;
 use ptir_ir::{
-    ConvDims, DType, DotDims, FloatBits, Literal, OpKey, ReduceWindowDims, TensorType, Type,
+    ConvDims, DType, DotDims, FloatBits, Literal, OpKey, PadDims, ReduceWindowDims, TensorType,
+    Type,
 };
 use ptir_rules::AttrValue;
 use smallvec::SmallVec;
@@ -204,6 +205,8 @@ pub enum AttrKey {
     Conv(Box<ConvDims>),
     /// See [`AttrValue::Window`].
     Window(Box<ReduceWindowDims>),
+    /// See [`AttrValue::Pad`].
+    Pad(Box<PadDims>),
 }
 
 impl From<&AttrValue> for AttrKey {
@@ -217,6 +220,7 @@ impl From<&AttrValue> for AttrKey {
             AttrValue::Number(x) => AttrKey::Number(FloatBits(*x)),
             AttrValue::Conv(x) => AttrKey::Conv(x.clone()),
             AttrValue::Window(x) => AttrKey::Window(x.clone()),
+            AttrValue::Pad(x) => AttrKey::Pad(x.clone()),
         }
     }
 }
@@ -232,6 +236,7 @@ impl From<&AttrKey> for AttrValue {
             AttrKey::Number(x) => AttrValue::Number(x.0),
             AttrKey::Conv(x) => AttrValue::Conv(x.clone()),
             AttrKey::Window(x) => AttrValue::Window(x.clone()),
+            AttrKey::Pad(x) => AttrValue::Pad(x.clone()),
         }
     }
 }

@@ -135,7 +135,14 @@ fn fold_splats(ir: &Ir<'_>, inst: &Instruction, s: &[Scalar]) -> Option<Scalar> 
         (Op::Select, [Scalar::Bool(p), t, f]) => Some(if *p { *t } else { *f }),
         (Op::Cast, [x]) => Some(cast_scalar(*x, d, inst.ty.as_tensor()?.dtype)),
         (Op::Bitcast, [x]) => bitcast_scalar(*x, d, inst.ty.as_tensor()?.dtype).ok(),
-        (Op::Reshape | Op::Transpose { .. } | Op::Broadcast { .. } | Op::Slice(_), [x]) => Some(*x),
+        (
+            Op::Reshape
+            | Op::Transpose { .. }
+            | Op::Broadcast { .. }
+            | Op::Slice(_)
+            | Op::Reverse { .. },
+            [x],
+        ) => Some(*x),
         (Op::Concat { .. }, [x, rest @ ..]) if rest.iter().all(|y| y == x) => Some(*x),
         _ => None,
     }

@@ -357,6 +357,26 @@ fn infer_unchecked<'a>(
             let init = tensor(operands[1], "init")?;
             crate::window::reduce_window_type(*kind, x, init, dims).map(|t| Type::from(t).into())
         }
+        Op::SelectAndScatter { select, dims } => {
+            arity(op, operands, 3)?;
+            let x = tensor(operands[0], "operand")?;
+            let source = tensor(operands[1], "source")?;
+            let init = tensor(operands[2], "init")?;
+            crate::window::select_and_scatter_type(*select, x, source, init, dims)?;
+            Ok(Inferred::Tensor(x))
+        }
+        Op::Pad(p) => {
+            arity(op, operands, 2)?;
+            let x = tensor(operands[0], "operand")?;
+            let value = tensor(operands[1], "padding value")?;
+            crate::window::pad_type(x, value, p).map(|t| Type::from(t).into())
+        }
+        Op::Reverse { dims } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            check_axes(dims, x.rank(), "reversed dim")?;
+            Ok(Inferred::Tensor(x))
+        }
         Op::Reduce {
             kind,
             axes,

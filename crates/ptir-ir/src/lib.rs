@@ -38,7 +38,8 @@ pub use interp::{
 };
 pub use loop_idioms::raise_loop_idioms;
 pub use ops::{
-    BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, ReduceKind, RngDist, SliceDims, UnaryOp,
+    BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, ReduceKind, RngDist, SelectKind, SliceDims,
+    UnaryOp,
 };
 pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,
@@ -56,4 +57,7 @@ pub use types::{
 };
 pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};
-pub use window::{convolution_type, reduce_window_type, ConvDims, ReduceWindowDims, Window};
+pub use window::{
+    convolution_type, pad_type, reduce_window_type, select_and_scatter_type, ConvDims, PadDims,
+    ReduceWindowDims, Window,
+};

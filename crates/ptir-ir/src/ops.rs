@@ -7,7 +7,7 @@
 
 use crate::program::Region;
 use crate::tensor::Literal;
-use crate::window::{ConvDims, ReduceWindowDims};
+use crate::window::{ConvDims, PadDims, ReduceWindowDims};
 use smallvec::{smallvec, SmallVec};
 use std::fmt;
 
@@ -254,6 +254,38 @@ impl ReduceKind {
 }
 
 keyword_enum! {
+    /// The comparison a `select_and_scatter` selects with: StableHLO's select region
+    /// `compare <dir>, current, candidate`; the current selection is kept while it holds.
+    SelectKind {
+        /// `GE`: the first maximum (JAX's max pooling gradient).
+        Ge = "select_and_scatter_ge",
+        /// `GT`: the last maximum.
+        Gt = "select_and_scatter_gt",
+        /// `LE`: the first minimum.
+        Le = "select_and_scatter_le",
+        /// `LT`: the last minimum.
+        Lt = "select_and_scatter_lt",
+    }
+}
+
+impl SelectKind {
+    /// The comparison of the select region.
+    pub fn compare(self) -> CmpOp {
+        match self {
+            SelectKind::Ge => CmpOp::Ge,
+            SelectKind::Gt => CmpOp::Gt,
+            SelectKind::Le => CmpOp::Le,
+            SelectKind::Lt => CmpOp::Lt,
+        }
+    }
+
+    /// The kind selecting with `c`; `None` for `eq` and `ne`, which select no extremum.
+    pub fn from_cmp(c: CmpOp) -> Option<Self> {
+        SelectKind::ALL.iter().copied().find(|k| k.compare() == c)
+    }
+}
+
+keyword_enum! {
     /// Distributions of `rng`.
     RngDist {
         /// Uniform on `[0, 1)` (floats) or over the whole range (integers, bool).
@@ -411,6 +443,26 @@ pub enum Op {
         /// The window.
         dims: Box<ReduceWindowDims>,
     },
+    /// `select_and_scatter_<select>(operand, source, init)`: the result starts as the scalar
+    /// `init` everywhere; for each window of `operand` (row-major), the position the
+    /// comparison selects (the current selection is kept while `compare(current, candidate)`
+    /// holds; positions in padding are never selected) gets the window's `source` element
+    /// added (StableHLO's `select_and_scatter` with an `add` scatter region; see
+    /// [`ReduceWindowDims`], without dilation).
+    SelectAndScatter {
+        /// The select region's comparison.
+        select: SelectKind,
+        /// The window.
+        dims: Box<ReduceWindowDims>,
+    },
+    /// `pad(x, value)`: `x` with the scalar `value` around and between its elements (see
+    /// [`PadDims`]; negative padding crops).
+    Pad(Box<PadDims>),
+    /// `reverse(x)`: `x` with the order of its elements along each of `dims` reversed.
+    Reverse {
+        /// The reversed dims (distinct).
+        dims: Vec<usize>,
+    },
     /// Reduction over `axes`.
     Reduce {
         /// Sum or max.
@@ -491,6 +543,9 @@ pub enum OpKey {
     DynamicUpdateSlice,
     Convolution,
     ReduceWindow(ReduceKind),
+    SelectAndScatter(SelectKind),
+    Pad,
+    Reverse,
     Reduce(ReduceKind),
     Call,
     Rng,
@@ -524,6 +579,8 @@ impl OpKey {
             OpKey::Convolution,
         ]);
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::ReduceWindow(r)));
+        keys.extend(SelectKind::ALL.iter().map(|&s| OpKey::SelectAndScatter(s)));
+        keys.extend([OpKey::Pad, OpKey::Reverse]);
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
         keys.extend([
             OpKey::Call,
@@ -559,6 +616,9 @@ impl OpKey {
             OpKey::DynamicUpdateSlice => "dynamic_update_slice",
             OpKey::Convolution => "convolution",
             OpKey::ReduceWindow(r) => r.window_name(),
+            OpKey::SelectAndScatter(s) => s.name(),
+            OpKey::Pad => "pad",
+            OpKey::Reverse => "reverse",
             OpKey::Reduce(r) => r.name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
@@ -626,6 +686,9 @@ impl Op {
             Op::DynamicUpdateSlice => OpKey::DynamicUpdateSlice,
             Op::Convolution(_) => OpKey::Convolution,
             Op::ReduceWindow { kind, .. } => OpKey::ReduceWindow(*kind),
+            Op::SelectAndScatter { select, .. } => OpKey::SelectAndScatter(*select),
+            Op::Pad(_) => OpKey::Pad,
+            Op::Reverse { .. } => OpKey::Reverse,
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,

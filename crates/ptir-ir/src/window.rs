@@ -1,4 +1,5 @@
-//! Windowed ops: `convolution` and `reduce_window`, their attributes and typing rules.
+//! Windowed ops: `convolution`, `reduce_window`, `select_and_scatter` and `pad`, their
+//! attributes and typing rules.
 //!
 //! Both slide a window over a padded, dilated operand (StableHLO's definition). Along each
 //! windowed dimension of size `n`, the operand is dilated by `base_dilation` (`b - 1` holes
@@ -7,8 +8,11 @@
 //! (`(k - 1) * w + 1` wide), is placed every `stride` positions: `(padded - wide) / stride + 1`
 //! windows, none if the window is wider than the padded operand. Positions in padding or in a
 //! dilation hole read the padding value: zero for a convolution, the init for `reduce_window`.
+//! `select_and_scatter` places its windows the same way (no dilation) and never selects a
+//! position in padding. `pad` is the geometry alone: a window of one position, stride 1, the
+//! interior padding a base dilation.
 
-use crate::ops::ReduceKind;
+use crate::ops::{ReduceKind, SelectKind};
 use crate::types::{DType, TensorType};
 
 type Result<T> = std::result::Result<T, String>;
@@ -213,6 +217,119 @@ pub struct ReduceWindowDims {
     pub size: Vec<usize>,
     /// Its placement.
     pub window: Window,
+}
+
+/// The attributes of a `pad`: per dim, the padding before (`low`) and after (`high`) the
+/// operand, negative to crop, and `interior` padding between consecutive elements.
+///
+/// Result dim `d` has `low + n + (n - 1) * interior + high` elements (`low + high` when the
+/// operand dim `n` is 0): the operand's elements `interior + 1` apart, starting at `low`,
+/// every other position the padding value.
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+pub struct PadDims {
+    /// Padding before each dim (negative: elements cropped).
+    pub low: Vec<i64>,
+    /// Padding after each dim (negative: elements cropped).
+    pub high: Vec<i64>,
+    /// Padding between consecutive elements of each dim.
+    pub interior: Vec<usize>,
+}
+
+impl PadDims {
+    /// No padding over `n` dims (the identity).
+    pub fn none(n: usize) -> Self {
+        PadDims {
+            low: vec![0; n],
+            high: vec![0; n],
+            interior: vec![0; n],
+        }
+    }
+
+    /// Does it pad nothing (the identity)?
+    pub fn is_none(&self) -> bool {
+        self.low.iter().chain(&self.high).all(|&x| x == 0) && self.interior.iter().all(|&x| x == 0)
+    }
+
+    /// The padding as a window of one position: stride 1, the same low and high padding, the
+    /// interior padding as a base dilation of `interior + 1`. Result position `o` of dim `d`
+    /// reads `Window::source_index(d, n, o, 0)`.
+    pub fn window(&self) -> Window {
+        let n = self.low.len();
+        Window {
+            strides: vec![1; n],
+            pad_low: self.low.clone(),
+            pad_high: self.high.clone(),
+            base_dilation: self.interior.iter().map(|&i| i.saturating_add(1)).collect(),
+            window_dilation: vec![1; n],
+        }
+    }
+}
+
+/// The result type of `pad(x, value)` with attributes `p`.
+pub fn pad_type(x: &TensorType, value: &TensorType, p: &PadDims) -> Result<TensorType> {
+    let r = x.rank();
+    for (what, len) in [
+        ("low", p.low.len()),
+        ("high", p.high.len()),
+        ("interior", p.interior.len()),
+    ] {
+        if len != r {
+            return Err(format!(
+                "the {what} padding has {len} entries for the operand {x}"
+            ));
+        }
+    }
+    if *value != TensorType::scalar(x.dtype) {
+        return Err(format!(
+            "the padding value must be a {} scalar, found {value}",
+            x.dtype
+        ));
+    }
+    let w = p.window();
+    let shape = (0..r)
+        .map(|d| w.output_size(d, x.shape[d], 1))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(TensorType::new(x.dtype, shape))
+}
+
+/// The result type of `select_and_scatter_<select>(operand, source, init)` with window `w`:
+/// the operand's. The source holds one element per window (as `reduce_window` would give),
+/// the init is a scalar, all of the operand's dtype; the window has no dilation.
+pub fn select_and_scatter_type(
+    select: SelectKind,
+    x: &TensorType,
+    source: &TensorType,
+    init: &TensorType,
+    w: &ReduceWindowDims,
+) -> Result<TensorType> {
+    if x.dtype == DType::Bool {
+        return Err(format!("`{}` is not defined on bool", select.name()));
+    }
+    let n = x.rank();
+    if w.window.base_dilation != vec![1; n] || w.window.window_dilation != vec![1; n] {
+        return Err(format!(
+            "`{}` has no base or window dilation",
+            select.name()
+        ));
+    }
+    let windows = reduce_window_type(ReduceKind::Sum, x, init, w)?;
+    if *source != windows {
+        return Err(format!(
+            "the source must have one element per window, {windows}, found {source}"
+        ));
+    }
+    Ok(x.clone())
 }
 
 /// Checks that `dims` is a permutation of the `rank` dims of `what`.

@@ -11,6 +11,8 @@
 //!   bodies and their own init; `convolution` becomes `stablehlo.convolution` with compact
 //!   dimension numbers (`#stablehlo.conv<[b, 0, f]x[o, i, 0]->[b, 0, f]>`). Window attributes
 //!   at StableHLO's defaults are left out.
+//! - `select_and_scatter_<dir>` becomes `stablehlo.select_and_scatter` with a select region
+//!   `compare <DIR>` and an `add` scatter region; `pad` and `reverse` the same ops.
 //! - `take` becomes the row `gather` `jnp.take` produces (with `index_vector_dim` past the
 //!   last index dim: each index is one start index).
 //! - `cond` / `while` become `stablehlo.if` / `stablehlo.while`; tuples are flattened into
@@ -32,7 +34,7 @@ use crate::parse::{mlir_elem, NESTING_LIMIT};
 use crate::source::{FunctionNames, SourceInfo};
 use ptir_ir::{
     BinaryOp, CmpOp, ConvDims, DType, Function, Instruction, Literal, Op, Program, ReduceKind,
-    ReduceWindowDims, Region, Scalar, TensorType, Type, UnaryOp, ValueId, Window,
+    ReduceWindowDims, Region, Scalar, SelectKind, TensorType, Type, UnaryOp, ValueId, Window,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
@@ -140,7 +142,7 @@ fn type_list(ts: &[TensorType]) -> String {
     ts.iter().map(mlir_type).collect::<Vec<_>>().join(", ")
 }
 
-fn array(xs: &[usize]) -> String {
+fn array<T: std::fmt::Display>(xs: &[T]) -> String {
     if xs.is_empty() {
         return "array<i64>".into();
     }
@@ -207,6 +209,15 @@ fn convolution_props(c: &ConvDims) -> String {
         props.push(format!("window_reversal = array<i1: {}>", flags.join(", ")));
     }
     format!(" <{{{}}}>", props.join(", "))
+}
+
+/// The `compare_type` of a comparison of dtype `d`.
+fn compare_type(d: DType) -> &'static str {
+    match d {
+        d if d.is_float() => "FLOAT",
+        d if d == DType::Bool || d.is_unsigned() => "UNSIGNED",
+        _ => "SIGNED",
+    }
 }
 
 fn list(xs: &[usize]) -> String {
@@ -542,6 +553,9 @@ impl FnPrinter<'_, '_, '_> {
             } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
             Op::Take => return self.take(inst, depth),
             Op::ReduceWindow { kind, dims } => return self.reduce_window(inst, *kind, dims, depth),
+            Op::SelectAndScatter { select, dims } => {
+                return self.select_and_scatter(inst, *select, dims, depth)
+            }
             Op::Call { callee } => return self.call(inst, callee, depth),
             Op::Tuple => {
                 let names = self.names_of(&inst.operands)?;
@@ -605,11 +619,7 @@ impl FnPrinter<'_, '_, '_> {
             Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
             Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
             Op::Compare(c) => {
-                let kind = match ots.first().map(|t| t.dtype) {
-                    Some(d) if d.is_float() => "FLOAT",
-                    Some(d) if d == DType::Bool || d.is_unsigned() => "UNSIGNED",
-                    _ => "SIGNED",
-                };
+                let kind = compare_type(ots.first().map_or(DType::I32, |t| t.dtype));
                 format!(
                     "{r} = stablehlo.compare {}, {args}, {kind} : ({}) -> {ty}",
                     cmp_name(*c),
@@ -662,6 +672,19 @@ impl FnPrinter<'_, '_, '_> {
                 )
             }
             Op::Convolution(c) => generic("stablehlo.convolution", &convolution_props(c)),
+            Op::Pad(p) => generic(
+                "stablehlo.pad",
+                &format!(
+                    " <{{edge_padding_high = {}, edge_padding_low = {}, interior_padding = {}}}>",
+                    array(&p.high),
+                    array(&p.low),
+                    array(&p.interior)
+                ),
+            ),
+            Op::Reverse { dims } => generic(
+                "stablehlo.reverse",
+                &format!(" <{{dimensions = {}}}>", array(dims)),
+            ),
             _ => return Err(self.err(format!("{v}: `{}` is not exported here", inst.op.name()))),
         };
         self.line(depth, &text);
@@ -759,11 +782,72 @@ impl FnPrinter<'_, '_, '_> {
     /// op `body`: `({ ^bb0(%a, %b): %s = body %a, %b; return %s })`.
     fn reducer_region(&mut self, body: &str, d: DType, depth: usize) -> String {
         let scalar_t = mlir_type(&TensorType::new(d, vec![]));
+        format!(
+            "({})",
+            self.scalar_block(d, depth, &scalar_t, |a, b| format!(
+                "{body} {a}, {b} : {scalar_t}"
+            ))
+        )
+    }
+
+    /// A block of two scalar arguments of dtype `d` returning one value of type `result_t`,
+    /// the op `op(a, b)` (its text after `=`): `{ ^bb0(%a, %b): %s = op; return %s }`.
+    fn scalar_block(
+        &mut self,
+        d: DType,
+        depth: usize,
+        result_t: &str,
+        op: impl FnOnce(&str, &str) -> String,
+    ) -> String {
+        let scalar_t = mlir_type(&TensorType::new(d, vec![]));
         let (a, b, s) = (self.temp(), self.temp(), self.temp());
         let pad = "  ".repeat(depth);
+        let text = op(&a, &b);
         format!(
-            "({{\n{pad}^bb0({a}: {scalar_t}, {b}: {scalar_t}):\n{pad}  {s} = {body} {a}, {b} : {scalar_t}\n{pad}  \"stablehlo.return\"({s}) : ({scalar_t}) -> ()\n{pad}}})"
+            "{{\n{pad}^bb0({a}: {scalar_t}, {b}: {scalar_t}):\n{pad}  {s} = {text}\n{pad}  \"stablehlo.return\"({s}) : ({result_t}) -> ()\n{pad}}}"
         )
+    }
+
+    /// `select_and_scatter_<select>(x, source, init)`: `stablehlo.select_and_scatter` whose
+    /// select region compares by `select` and whose scatter region adds.
+    fn select_and_scatter(
+        &mut self,
+        inst: &Instruction,
+        select: SelectKind,
+        dims: &ReduceWindowDims,
+        depth: usize,
+    ) -> Result<()> {
+        let operands: Vec<ValueId> = (0..3)
+            .map(|i| self.operand(inst, i))
+            .collect::<Result<_>>()?;
+        let names = self.names_of(&operands)?;
+        let types = self.types_of(&operands)?;
+        let d = types[0].dtype;
+        let scalar_t = mlir_type(&TensorType::new(d, vec![]));
+        let (dir, kind) = (cmp_name(select.compare()), compare_type(d));
+        let select_block = self.scalar_block(d, depth, "tensor<i1>", |a, b| {
+            format!("stablehlo.compare {dir}, {a}, {b}, {kind} : ({scalar_t}, {scalar_t}) -> tensor<i1>")
+        });
+        let scatter_block = self.scalar_block(d, depth, &scalar_t, |a, b| {
+            format!("stablehlo.add {a}, {b} : {scalar_t}")
+        });
+        let mut props = vec![format!("window_dimensions = {}", array(&dims.size))];
+        props.extend(window_props(
+            &dims.window,
+            ["base_dilations", "window_dilations"],
+        ));
+        let rt = self.tensor(&inst.ty)?;
+        let r = self.def_name(inst.result);
+        let text = format!(
+            "{r} = \"stablehlo.select_and_scatter\"({}) <{{{}}}> ({select_block}, {scatter_block}) : ({}) -> {}",
+            names.join(", "),
+            props.join(", "),
+            type_list(&types),
+            mlir_type(&rt)
+        );
+        self.line(depth, &text);
+        self.bind(inst.result, vec![r], inst.ty.clone());
+        Ok(())
     }
 
     /// `reduce_window_<kind>(x, init)`: `stablehlo.reduce_window` with an `add`, `maximum` (or

@@ -17,6 +17,8 @@
 //! | `convolution` (pretty `dim_numbers = ..., window = {...}` or generic) | `convolution` (a wider or narrower result dtype as for `dot_general`) |
 //! | `reduce_window` with `add` / `maximum` (`or` for bool) | `reduce_window_sum` / `reduce_window_max` of the operand and its init |
 //! | `reduce_window` with `minimum` / `and` | the flips of `reduce` around `reduce_window_max`, the init flipped too |
+//! | `select_and_scatter` with a `GE`/`GT`/`LE`/`LT` compare selecting and an `add` scattering | `select_and_scatter_ge` (`_gt`, `_le`, `_lt`) of the operand, source and init |
+//! | `pad`, `reverse` | the same ops |
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
@@ -37,8 +39,8 @@ use indexmap::IndexMap;
 use ptir_ir::{
     infer_type, int_from_i128, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp,
     ConvDims, DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction,
-    Literal, Op, Param, Program, ReduceKind, Region, Scalar, Signature, TensorType, Type, UnaryOp,
-    ValueId,
+    Literal, Op, PadDims, Param, Program, ReduceKind, Region, Scalar, SelectKind, Signature,
+    TensorType, Type, UnaryOp, ValueId,
 };
 use std::collections::HashMap;
 
@@ -799,23 +801,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 self.emit_t(out, pos, Op::Iota { dim }, &[], &ty)
             }
             "compare" => {
-                let dir_word = op
-                    .words
-                    .first()
-                    .cloned()
-                    .or_else(|| word_attr(op, "comparison_direction"))
-                    .ok_or_else(|| pos.syntax("`compare` needs a direction"))?;
-                let cmp = match dir_word.as_str() {
-                    "EQ" => CmpOp::Eq,
-                    "NE" => CmpOp::Ne,
-                    "LT" => CmpOp::Lt,
-                    "LE" => CmpOp::Le,
-                    "GT" => CmpOp::Gt,
-                    "GE" => CmpOp::Ge,
-                    other => {
-                        return Err(pos.syntax(format!("unknown comparison direction `{other}`")))
-                    }
-                };
+                let cmp = comparison(op)?;
                 let kind = op
                     .words
                     .get(1)
@@ -962,6 +948,22 @@ impl<'a, 's> FnLower<'a, 's> {
             "dot_general" | "dot" => self.dot(op, short, &ty, out),
             "reduce" => self.reduce(op, &ty, out),
             "reduce_window" => self.reduce_window(op, &ty, out),
+            "select_and_scatter" => self.select_and_scatter(op, &ty, out),
+            "pad" => {
+                let signed = |names: &[&str]| signed_ints_attr(op, names);
+                let p = PadDims {
+                    low: signed(&["low", "edge_padding_low"])?,
+                    high: signed(&["high", "edge_padding_high"])?,
+                    interior: ints_attr(op, &["interior", "interior_padding"])?,
+                };
+                let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+                self.emit_t(out, pos, Op::Pad(Box::new(p)), &args, &ty)
+            }
+            "reverse" => {
+                let dims = ints_attr(op, &["dims", "dimensions"])?;
+                let x = self.operand(out, op, 0)?;
+                self.emit_t(out, pos, Op::Reverse { dims }, &[x], &ty)
+            }
             "convolution" => {
                 let c = crate::window_attrs::conv_dims(op)?;
                 let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
@@ -1105,6 +1107,53 @@ impl<'a, 's> FnLower<'a, 's> {
                 d.name()
             ))),
         }
+    }
+
+    /// `stablehlo.select_and_scatter` whose select region is one `GE`, `GT`, `LE` or `LT`
+    /// compare of its two arguments (either order: swapped, the direction is mirrored) and
+    /// whose scatter region is one `add`: `select_and_scatter_<dir>` of the three operands.
+    fn select_and_scatter(
+        &mut self,
+        op: &OpSyntax,
+        ty: &TensorType,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        let unsupported = |what: &str| {
+            pos.unsupported(format!(
+                "`stablehlo.select_and_scatter` {what} ({ALLOW_OPAQUE_HINT})"
+            ))
+        };
+        if op.operands.len() != 3 || op.regions.len() != 2 {
+            return Err(unsupported(
+                "other than of an operand, a source and an init with two regions",
+            ));
+        }
+        let select = region_op(op.regions.first())
+            .filter(|(c, _)| c.name == "stablehlo.compare")
+            .filter(|(c, _)| {
+                let kind = c
+                    .words
+                    .get(1)
+                    .cloned()
+                    .or_else(|| word_attr(c, "compare_type"));
+                !matches!(kind.as_deref(), Some("TOTALORDER" | "UNSIGNED"))
+            })
+            .and_then(|(c, swapped)| {
+                let cmp = comparison(c).ok()?;
+                SelectKind::from_cmp(if swapped { mirrored(cmp) } else { cmp })
+            })
+            .ok_or_else(|| unsupported("select region other than one GE/GT/LE/LT compare"))?;
+        if reducer_of(op.regions.get(1)).as_deref() != Some("stablehlo.add") {
+            return Err(unsupported("scatter region other than one add"));
+        }
+        let dims = Box::new(crate::window_attrs::reduce_window_dims(op)?);
+        let args = [
+            self.operand(out, op, 0)?,
+            self.operand(out, op, 1)?,
+            self.operand(out, op, 2)?,
+        ];
+        self.emit_t(out, pos, Op::SelectAndScatter { select, dims }, &args, ty)
     }
 
     fn reduce(
@@ -1297,6 +1346,12 @@ fn stablehlo_short(name: &str) -> Option<&str> {
 
 /// The single op of a generic reducer region `{^bb0(%a, %b): %r = op(%a, %b); return %r}`.
 fn reducer_of(region: Option<&Block>) -> Option<String> {
+    region_op(region).map(|(combine, _)| combine.name.clone())
+}
+
+/// The single op of a region `{^bb0(%a, %b): %r = op(%a, %b); return %r}`, and whether it
+/// takes the arguments swapped (`op(%b, %a)`).
+fn region_op(region: Option<&Block>) -> Option<(&OpSyntax, bool)> {
     let region = region?;
     let [a, b] = region.args.as_slice() else {
         return None;
@@ -1305,12 +1360,45 @@ fn reducer_of(region: Option<&Block>) -> Option<String> {
         return None;
     };
     let operands: Vec<&str> = combine.operands.iter().map(|(n, _)| n.as_str()).collect();
-    let ok = (operands == [a.0.as_str(), b.0.as_str()] || operands == [b.0.as_str(), a.0.as_str()])
+    let swapped = operands == [b.0.as_str(), a.0.as_str()];
+    let ok = (operands == [a.0.as_str(), b.0.as_str()] || swapped)
         && combine.results.len() == 1
         && matches!(ret.name.as_str(), "stablehlo.return" | "return")
         && ret.operands.len() == 1
         && ret.operands[0].0 == combine.results[0];
-    ok.then(|| combine.name.clone())
+    ok.then_some((combine, swapped))
+}
+
+/// The direction of a `stablehlo.compare` (pretty `compare GE, ...` or generic
+/// `comparison_direction = #stablehlo<comparison_direction GE>`).
+fn comparison(op: &OpSyntax) -> Result<CmpOp> {
+    let pos = op.pos;
+    let dir_word = op
+        .words
+        .first()
+        .cloned()
+        .or_else(|| word_attr(op, "comparison_direction"))
+        .ok_or_else(|| pos.syntax("`compare` needs a direction"))?;
+    Ok(match dir_word.as_str() {
+        "EQ" => CmpOp::Eq,
+        "NE" => CmpOp::Ne,
+        "LT" => CmpOp::Lt,
+        "LE" => CmpOp::Le,
+        "GT" => CmpOp::Gt,
+        "GE" => CmpOp::Ge,
+        other => return Err(pos.syntax(format!("unknown comparison direction `{other}`"))),
+    })
+}
+
+/// The comparison of the swapped operands: `a >= b` is `b <= a`.
+fn mirrored(c: CmpOp) -> CmpOp {
+    match c {
+        CmpOp::Ge => CmpOp::Le,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Eq | CmpOp::Ne => c,
+    }
 }
 
 fn unary_of(short: &str) -> Option<UnaryOp> {
@@ -1428,6 +1516,21 @@ pub(crate) fn ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<usize>> {
     for n in names {
         if let Some(xs) = dims_in(&op.attrs, n, op.pos)? {
             return Ok(xs);
+        }
+    }
+    Err(op
+        .pos
+        .syntax(format!("`{}` needs `{} = [...]`", op.name, names[0])))
+}
+
+/// The first of the attributes `names` (spellings of one attribute) of `op`: a list of
+/// integers that may be negative (paddings).
+fn signed_ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<i64>> {
+    for n in names {
+        match op.attr(n) {
+            Some(Attr::Ints(xs)) => return Ok(xs.clone()),
+            Some(_) => return Err(op.pos.syntax(format!("`{n}` must be a list of integers"))),
+            None => {}
         }
     }
     Err(op

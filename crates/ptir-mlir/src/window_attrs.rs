@@ -1,6 +1,7 @@
 //! The attributes of StableHLO's windowed ops read into PTIR's: a `convolution`'s dimension
 //! numbers (compact `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` or `raw` fields), groups and
-//! window, and a `reduce_window`'s window. Each attribute may be left out at StableHLO's
+//! window, and the window of a `reduce_window` or a `select_and_scatter` (which has no
+//! dilations). Each attribute may be left out at StableHLO's
 //! default (stride 1, no padding, no dilation, no reversal, one group).
 
 use crate::ast::{find_attr, Attr, Dense, Elem, OpSyntax};
@@ -71,7 +72,7 @@ fn padding(op: &OpSyntax, n: usize) -> Result<(Vec<i64>, Vec<i64>)> {
     Ok(flat.chunks(2).map(|p| (p[0], p[1])).unzip())
 }
 
-/// The window of a `stablehlo.reduce_window`.
+/// The window of a `stablehlo.reduce_window` or `stablehlo.select_and_scatter`.
 pub(crate) fn reduce_window_dims(op: &OpSyntax) -> Result<ReduceWindowDims> {
     let size = crate::import::ints_attr(op, &["window_dimensions"])?;
     let window = window_of(op, size.len(), ["base_dilations", "window_dilations"])?;

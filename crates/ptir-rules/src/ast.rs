@@ -5,7 +5,7 @@
 //! each other by [`TermId`], so a shared subterm (`?t:(...)` used twice) is one node.
 
 use indexmap::IndexMap;
-use ptir_ir::{ConvDims, DType, DotDims, OpKey, ReduceWindowDims};
+use ptir_ir::{ConvDims, DType, DotDims, OpKey, PadDims, ReduceWindowDims};
 use std::fmt;
 
 /// A pattern variable, written `?name` (stored without the `?`).
@@ -37,8 +37,11 @@ pub enum AttrKind {
     Number,
     /// `convolution` attributes (bound by a variable; rules cannot write them).
     Conv,
-    /// `reduce_window` attributes (bound by a variable; rules cannot write them).
+    /// `reduce_window` and `select_and_scatter` attributes (bound by a variable; rules cannot
+    /// write them).
     Window,
+    /// `pad` attributes (bound by a variable; rules cannot write them).
+    Pad,
 }
 
 impl fmt::Display for AttrKind {
@@ -51,7 +54,8 @@ impl fmt::Display for AttrKind {
             AttrKind::Dims => "dot_general dims like (dims () () (1) (0))",
             AttrKind::Number => "a number",
             AttrKind::Conv => "convolution attributes (bound by a variable)",
-            AttrKind::Window => "reduce_window attributes (bound by a variable)",
+            AttrKind::Window => "window attributes (bound by a variable)",
+            AttrKind::Pad => "padding attributes (bound by a variable)",
         })
     }
 }
@@ -73,8 +77,10 @@ pub enum AttrValue {
     Number(f64),
     /// `convolution` attributes (boxed: the largest attribute).
     Conv(Box<ConvDims>),
-    /// `reduce_window` attributes.
+    /// `reduce_window` and `select_and_scatter` attributes.
     Window(Box<ReduceWindowDims>),
+    /// `pad` attributes.
+    Pad(Box<PadDims>),
 }
 
 impl AttrValue {
@@ -89,6 +95,7 @@ impl AttrValue {
             AttrValue::Number(_) => AttrKind::Number,
             AttrValue::Conv(_) => AttrKind::Conv,
             AttrValue::Window(_) => AttrKind::Window,
+            AttrValue::Pad(_) => AttrKind::Pad,
         }
     }
 
@@ -128,6 +135,7 @@ impl fmt::Display for AttrValue {
             AttrValue::Number(x) => write!(f, "{x:?}"),
             AttrValue::Conv(c) => write!(f, "{c:?}"),
             AttrValue::Window(w) => write!(f, "{w:?}"),
+            AttrValue::Pad(p) => write!(f, "{p:?}"),
         }
     }
 }

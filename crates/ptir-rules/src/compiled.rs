@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -566,7 +566,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (7, "04d21c9decec0bfd".to_string()),
+            (8, "5ea1932cb3635cef".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -614,8 +614,11 @@ mod tests {
         bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         assert_eq!(
             load(&bytes).unwrap_err().to_string(),
-            "compiled rule library of format version 8, this build reads version 7: compile the \
-             rules again (`ptir-opt compile-rules`)"
+            format!(
+                "compiled rule library of format version {}, this build reads version \
+                 {FORMAT_VERSION}: compile the rules again (`ptir-opt compile-rules`)",
+                FORMAT_VERSION + 1
+            )
         );
         let mut bytes = set().to_compiled().unwrap();
         bytes[12..20].copy_from_slice(&7u64.to_le_bytes());

@@ -26,7 +26,7 @@
 
 use crate::ast::{Attr, AttrValue, Pattern, Rule, Term, TermId};
 use crate::ruleset::callee_matches;
-use ptir_ir::{ConvDims, DType, DotDims, OpKey, ReduceWindowDims};
+use ptir_ir::{ConvDims, DType, DotDims, OpKey, PadDims, ReduceWindowDims};
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -55,6 +55,8 @@ pub enum AttrRef<'a> {
     Conv(&'a ConvDims),
     /// See [`AttrValue::Window`].
     Window(&'a ReduceWindowDims),
+    /// See [`AttrValue::Pad`].
+    Pad(&'a PadDims),
 }
 
 impl<'a> From<&'a AttrValue> for AttrRef<'a> {
@@ -68,6 +70,7 @@ impl<'a> From<&'a AttrValue> for AttrRef<'a> {
             AttrValue::Number(x) => AttrRef::Number(*x),
             AttrValue::Conv(x) => AttrRef::Conv(x),
             AttrValue::Window(x) => AttrRef::Window(x),
+            AttrValue::Pad(x) => AttrRef::Pad(x),
         }
     }
 }
@@ -86,6 +89,7 @@ impl AttrRef<'_> {
             AttrRef::Number(x) => (5u8, x.to_bits()).hash(&mut h),
             AttrRef::Conv(x) => (6u8, x).hash(&mut h),
             AttrRef::Window(x) => (7u8, x).hash(&mut h),
+            AttrRef::Pad(x) => (8u8, x).hash(&mut h),
         }
         h.finish()
     }

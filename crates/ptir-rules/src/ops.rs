@@ -33,6 +33,9 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::DotGeneral => (Some(2), &[Dims]),
         OpKey::Convolution => (Some(2), &[Conv]),
         OpKey::ReduceWindow(_) => (Some(2), &[Window]),
+        OpKey::SelectAndScatter(_) => (Some(3), &[Window]),
+        OpKey::Pad => (Some(2), &[Pad]),
+        OpKey::Reverse => (Some(1), &[Ints]),
         OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
         OpKey::Call | OpKey::Tuple => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
@@ -62,7 +65,11 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
         Op::Concat { axis } => vec![AttrValue::Int(*axis)],
         Op::DotGeneral(d) => vec![AttrValue::Dims((**d).clone())],
         Op::Convolution(c) => vec![AttrValue::Conv(c.clone())],
-        Op::ReduceWindow { dims, .. } => vec![AttrValue::Window(dims.clone())],
+        Op::ReduceWindow { dims, .. } | Op::SelectAndScatter { dims, .. } => {
+            vec![AttrValue::Window(dims.clone())]
+        }
+        Op::Pad(p) => vec![AttrValue::Pad(p.clone())],
+        Op::Reverse { dims } => vec![AttrValue::Ints(dims.clone())],
         Op::Reduce {
             axes, keep_dims, ..
         } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
@@ -82,6 +89,7 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Transpose { perm: xs }, 0)
         | (Op::DynamicSlice { sizes: xs }, 0)
         | (Op::Broadcast { dims: xs }, 0)
+        | (Op::Reverse { dims: xs }, 0)
         | (Op::Reduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
         (Op::Slice(s), 0) => Some(AttrRef::Ints(&s.start)),
         (Op::Slice(s), 1) => Some(AttrRef::Ints(&s.limit)),
@@ -89,7 +97,10 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Concat { axis: i }, 0) | (Op::TupleGet { index: i }, 0) => Some(AttrRef::Int(*i)),
         (Op::DotGeneral(d), 0) => Some(AttrRef::Dims(d)),
         (Op::Convolution(c), 0) => Some(AttrRef::Conv(c)),
-        (Op::ReduceWindow { dims, .. }, 0) => Some(AttrRef::Window(dims)),
+        (Op::ReduceWindow { dims, .. }, 0) | (Op::SelectAndScatter { dims, .. }, 0) => {
+            Some(AttrRef::Window(dims))
+        }
+        (Op::Pad(p), 0) => Some(AttrRef::Pad(p)),
         (Op::Reduce { keep_dims, .. }, 1) => Some(AttrRef::Bool(*keep_dims)),
         _ => None,
     }
@@ -178,6 +189,25 @@ pub fn make_op<A: Borrow<AttrValue>>(
             ),
             other => return Err(format!("reduce_window needs its window, found {other:?}")),
         },
+        OpKey::SelectAndScatter(select) => match a(0) {
+            Some(AttrValue::Window(w)) => (
+                Op::SelectAndScatter {
+                    select,
+                    dims: w.clone(),
+                },
+                None,
+            ),
+            other => {
+                return Err(format!(
+                    "select_and_scatter needs its window, found {other:?}"
+                ))
+            }
+        },
+        OpKey::Pad => match a(0) {
+            Some(AttrValue::Pad(p)) => (Op::Pad(p.clone()), None),
+            other => return Err(format!("pad needs its padding, found {other:?}")),
+        },
+        OpKey::Reverse => (Op::Reverse { dims: ints(a(0))? }, None),
         OpKey::Reduce(kind) => match a(1) {
             Some(AttrValue::Bool(keep_dims)) => (
                 Op::Reduce {

@@ -956,6 +956,6 @@ fn literal(s: &Sexp, kind: AttrKind) -> Option<AttrValue> {
             }
             _ => None,
         },
-        AttrKind::Conv | AttrKind::Window => None,
+        AttrKind::Conv | AttrKind::Window | AttrKind::Pad => None,
     }
 }

@@ -491,6 +491,12 @@ impl Registry {
         self.add_predicate("identity-broadcast", 2, "broadcast dims ?d of value ?x to ?x's own shape is the identity", |a| {
             matches!((a[0].tensor(), a[1].ints()), (Some(t), Some(d)) if d.iter().enumerate().all(|(i, &x)| i == x) && d.len() == t.rank())
         });
+        self.add_predicate(
+            "no-padding",
+            1,
+            "pad attributes ?p pad nothing (low, high and interior all 0)",
+            |a| matches!(a[0].attr(), Some(AttrValue::Pad(p)) if p.is_none()),
+        );
         self.add_predicate("same-ints", 2, "two index lists are equal", |a| {
             same_ints(&a[0], &a[1])
         });

@@ -126,7 +126,8 @@ pub struct GenConfig {
     /// new constants, once made saturation enumerate sums on such programs (default 0: never).
     pub index_arith_weight: u32,
     /// Step weight of windowed ops: `convolution`s (random layouts, padding, strides,
-    /// dilations, reversal, feature and batch groups) and `reduce_window`s (default 0: never).
+    /// dilations, reversal, feature and batch groups), `reduce_window`s,
+    /// `select_and_scatter`s, `pad`s and `reverse`s (default 0: never).
     pub window_weight: u32,
     /// Names a program may give one of its own functions: the externs rules introduce,
     /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`

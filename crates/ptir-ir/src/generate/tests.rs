@@ -42,7 +42,7 @@ fn generated_programs_verify() {
 fn every_op_kind_is_generated() {
     let mut seen = BTreeSet::new();
     // `iota` comes from the extended generator's index arithmetic.
-    let extended = (0..40).map(|seed| GenConfig::extended(seed, 40, vec![]));
+    let extended = (0..60).map(|seed| GenConfig::extended(seed, 40, vec![]));
     for cfg in configs().chain(extended) {
         seen.extend(op_histogram(&generate(&cfg)).into_keys());
     }

@@ -240,6 +240,14 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::ReduceWindow { kind, dims } => {
             pair().and_then(|(x, init)| window::reduce_window(*kind, dims, x, init, ty))
         }
+        Op::SelectAndScatter { select, dims } => match xs {
+            [x, source, init] => window::select_and_scatter(*select, dims, x, source, init),
+            _ => Err(InterpError::malformed(
+                "`select_and_scatter` takes 3 operands",
+            )),
+        },
+        Op::Pad(p) => pair().and_then(|(x, value)| window::pad(p, x, value, ty)),
+        Op::Reverse { dims } => shape_ops::reverse(dims, x()?),
         _ => Err(InterpError::NotEvaluable(op.name())),
     }
 }

@@ -6,8 +6,8 @@
 //! - elementwise arithmetic, conversions and comparisons: `kernels.rs` (the public
 //!   [`unary_scalar`], [`binary_scalar`], [`compare_scalar`], [`cast_scalar`]);
 //! - accumulation order of `reduce_*` and `dot_general`: `reduce.rs`;
-//! - data movement (`transpose`, `broadcast`, `slice`, `concat`): `shape_ops.rs`;
-//! - windows (`convolution`, `reduce_window_*`): `window.rs`;
+//! - data movement (`transpose`, `broadcast`, `slice`, `concat`, `reverse`): `shape_ops.rs`;
+//! - windows (`convolution`, `reduce_window_*`, `select_and_scatter_*`, `pad`): `window.rs`;
 //! - the random stream of `rng`: `rng.rs`;
 //! - calls, regions and limits: `machine.rs`.
 //!

@@ -1,5 +1,5 @@
-//! Data movement: `reshape`, `transpose`, `broadcast`, `slice`, `concat`, `take`, and the row
-//! extraction and stacking that `scan` needs.
+//! Data movement: `reshape`, `transpose`, `broadcast`, `slice`, `concat`, `take`, `reverse`,
+//! and the row extraction and stacking that `scan` needs.
 //!
 //! Buffers are row-major. `transpose`, `broadcast` and `slice` are all one strided gather
 //! ([`gather`]): each result dim walks the operand buffer with its own step (0 for a broadcast
@@ -229,4 +229,22 @@ pub(crate) fn update_slice(x: &Tensor, u: &Tensor, indices: &[&Tensor]) -> Tenso
         ty: x.ty.clone(),
         data: Data::from_scalars(x.ty.dtype, elements),
     }
+}
+
+/// `reverse(x)` along `dims`.
+pub(crate) fn reverse(dims: &[usize], x: &Tensor) -> InterpResult<Tensor> {
+    let shape = &x.ty.shape;
+    let xs = strides(shape);
+    let mut out = vec![0; shape.len()];
+    let data = super::kernels::build_data(x.ty.dtype, x.ty.num_elements(), |o| {
+        super::window::unravel(o, shape, &mut out);
+        for &d in dims {
+            out[d] = shape[d] - 1 - out[d];
+        }
+        Ok(x.get(out.iter().zip(&xs).map(|(i, s)| i * s).sum()))
+    })?;
+    Ok(Tensor {
+        ty: x.ty.clone(),
+        data,
+    })
 }

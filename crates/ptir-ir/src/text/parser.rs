@@ -18,7 +18,7 @@ use crate::program::{
 };
 use crate::tensor::{int_from_i128, parse_float, Data, Literal, Scalar};
 use crate::types::{DType, TensorType, Type};
-use crate::window::{ConvDims, ReduceWindowDims, Window};
+use crate::window::{ConvDims, PadDims, ReduceWindowDims, Window};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::OnceLock;
 
@@ -695,15 +695,15 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// A list attribute that may hold negative numbers (paddings).
+    /// A list attribute that may hold negative numbers (paddings); required without a default.
     fn signed_list_attr(
         &self,
         attrs: &mut Attrs<'s>,
         name: &str,
-        default: Vec<i64>,
+        default: Option<Vec<i64>>,
     ) -> PResult<Vec<i64>> {
         let Some(i) = attrs.items.iter().position(|(n, _, _)| *n == name) else {
-            return Ok(default);
+            return default.ok_or_else(|| self.expected(&format!("attribute `{name}=`")));
         };
         let (_, value, pos) = attrs.items.remove(i);
         match value {
@@ -729,11 +729,18 @@ impl<'s> Parser<'s> {
     ) -> PResult<Window> {
         Ok(Window {
             strides: self.list_attr(attrs, "strides", Some(vec![1; n]))?,
-            pad_low: self.signed_list_attr(attrs, "pad_low", vec![0; n])?,
-            pad_high: self.signed_list_attr(attrs, "pad_high", vec![0; n])?,
+            pad_low: self.signed_list_attr(attrs, "pad_low", Some(vec![0; n]))?,
+            pad_high: self.signed_list_attr(attrs, "pad_high", Some(vec![0; n]))?,
             base_dilation: self.list_attr(attrs, dilations[0], Some(vec![1; n]))?,
             window_dilation: self.list_attr(attrs, dilations[1], Some(vec![1; n]))?,
         })
+    }
+
+    /// The window of a `reduce_window_*` or `select_and_scatter_*`.
+    fn reduce_window_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<ReduceWindowDims> {
+        let size = self.list_attr(attrs, "window", None)?;
+        let window = self.window_attrs(attrs, size.len(), WINDOW_DILATIONS)?;
+        Ok(ReduceWindowDims { size, window })
     }
 
     fn convolution_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<ConvDims> {
@@ -837,14 +844,26 @@ impl<'s> Parser<'s> {
                 result_dtype: self.dtype_attr(attrs, "result_dtype")?,
             })),
             OpKey::Convolution => Op::Convolution(Box::new(self.convolution_attrs(attrs)?)),
-            OpKey::ReduceWindow(kind) => {
-                let size = self.list_attr(attrs, "window", None)?;
-                let window = self.window_attrs(attrs, size.len(), WINDOW_DILATIONS)?;
-                Op::ReduceWindow {
-                    kind,
-                    dims: Box::new(ReduceWindowDims { size, window }),
-                }
+            OpKey::ReduceWindow(kind) => Op::ReduceWindow {
+                kind,
+                dims: Box::new(self.reduce_window_attrs(attrs)?),
+            },
+            OpKey::SelectAndScatter(select) => Op::SelectAndScatter {
+                select,
+                dims: Box::new(self.reduce_window_attrs(attrs)?),
+            },
+            OpKey::Pad => {
+                let low = self.signed_list_attr(attrs, "low", None)?;
+                let n = low.len();
+                Op::Pad(Box::new(PadDims {
+                    low,
+                    high: self.signed_list_attr(attrs, "high", None)?,
+                    interior: self.list_attr(attrs, "interior", Some(vec![0; n]))?,
+                }))
             }
+            OpKey::Reverse => Op::Reverse {
+                dims: self.list_attr(attrs, "dims", None)?,
+            },
             OpKey::Reduce(kind) => Op::Reduce {
                 kind,
                 axes: self.list_attr(attrs, "axes", None)?,
@@ -1185,6 +1204,40 @@ mod tests {
         assert_eq!(
             err(&src.replace("strides=[2,2]", "strides=[2,-2]")),
             "2:77: attribute `strides` must be a list like [0,1]"
+        );
+    }
+
+    #[test]
+    fn pad_reverse_and_select_and_scatter_round_trip() {
+        let src = "func @f(%0: f32[8,4,4,3], %1: f32[8,2,2,3], %2: f32[]) -> (f32[8,4,4,3], f32[8,8,3,3], f32[8,4,4,3]) {\n  \
+            %3 = select_and_scatter_ge %0, %1, %2 window=[1,2,2,1] strides=[1,2,2,1] : f32[8,4,4,3]\n  \
+            %4 = pad %0, %2 low=[0,1,-1,0] high=[0,0,0,0] interior=[0,1,0,0] : f32[8,8,3,3]\n  \
+            %5 = reverse %0 dims=[2,1] : f32[8,4,4,3]\n  \
+            return %3, %4, %5\n}\n";
+        let p = parse(src).unwrap();
+        let printed = crate::print(&p);
+        assert_eq!(parse(&printed).unwrap(), p);
+        assert!(crate::verify(&p).is_ok(), "{:?}", crate::verify(&p));
+        // Zero interior padding is left unwritten; low and high are required.
+        let plain = src.replace("interior=[0,1,0,0]", "interior=[0,0,0,0]");
+        let plain = plain.replace("f32[8,8,3,3]", "f32[8,5,3,3]");
+        let printed = crate::print(&parse(&plain).unwrap());
+        assert!(
+            printed.contains("high=[0,0,0,0] : f32[8,5,3,3]"),
+            "{printed}"
+        );
+        assert_eq!(
+            err(&src.replace(" high=[0,0,0,0]", "")),
+            "3:53: expected attribute `high=`, found `:`"
+        );
+        // The declared result type is checked against the inferred one.
+        let bad = src.replace("f32[8,8,3,3]\n", "f32[8,7,3,3]\n");
+        let e = crate::verify(&parse(&bad).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("f32[8,7,3,3]") && e.contains("does not match"),
+            "{e}"
         );
     }
 

@@ -378,10 +378,18 @@ fn write_attrs(out: &mut String, op: &Op) {
                 out.push_str(dtype.name());
             }
         }
-        Op::ReduceWindow { dims, .. } => {
+        Op::ReduceWindow { dims, .. } | Op::SelectAndScatter { dims, .. } => {
             write_usizes(out, "window", &dims.size);
             write_window(out, &dims.window, WINDOW_DILATIONS);
         }
+        Op::Pad(p) => {
+            write_i64s(out, "low", &p.low);
+            write_i64s(out, "high", &p.high);
+            if p.interior.iter().any(|&x| x != 0) {
+                write_usizes(out, "interior", &p.interior);
+            }
+        }
+        Op::Reverse { dims } => write_usizes(out, "dims", dims),
         Op::Reduce {
             axes, keep_dims, ..
         } => {

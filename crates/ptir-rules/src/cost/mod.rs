@@ -226,6 +226,16 @@ pub(crate) fn window_flops(w: &ptir_ir::ReduceWindowDims, n: f64) -> f64 {
     n * w.size.iter().map(|&k| k as f64).product::<f64>()
 }
 
+/// The work of a `select_and_scatter`: for each source element (one per window), a
+/// comparison per window position and one addition.
+pub(crate) fn select_scatter_flops(w: &ptir_ir::ReduceWindowDims, operands: &[&Type]) -> f64 {
+    let windows = operands
+        .get(1)
+        .and_then(|t| t.as_tensor())
+        .map_or(1.0, |t| t.num_elements() as f64);
+    windows * (window_flops(w, 1.0) + 1.0)
+}
+
 /// Visits every instruction of `f` in pre-order (an op before its regions' instructions) with
 /// the types of its operands: earlier values, region parameters and captures are typed before
 /// their use. An operand of unknown type (only in a program that does not verify) is left

@@ -2,8 +2,9 @@
 //!
 //! How a compiler such as IREE or XLA runs a tensor program on a CPU: ops are grouped into
 //! kernels (dispatches). A kernel is rooted at an op that needs its operands materialized or
-//! loops over a contraction: `dot_general`, `convolution`, `reduce`, `reduce_window`, gathers,
-//! in-place updates, opaque calls ([`Fusion::Kernel`]). Elementwise ops, broadcasts, transposes, slices and concatenations
+//! loops over a contraction: `dot_general`, `convolution`, `reduce`, `reduce_window`,
+//! `select_and_scatter`, gathers, in-place updates, opaque calls ([`Fusion::Kernel`]).
+//! Elementwise ops, broadcasts, transposes, slices, concatenations and pads
 //! fuse into the kernels around them ([`Fusion::Fused`]): they never write their result to
 //! memory, so they pay their arithmetic and nothing else (Constable, equality saturation on
 //! StableHLO, prices layout ops at zero for the same reason). `reshape`, tuples and the shells
@@ -121,9 +122,9 @@ pub enum Fusion {
     Free,
     /// Fuses into the kernels around it: pays its arithmetic only.
     Fused,
-    /// A transpose that moves data: fused or not, the runtime pays a pass over its bytes (a
-    /// copy of its own, or the consumer's strided reads, which defeat vector loads), without a
-    /// launch of its own. A training step's weight update read through a transpose, rather
+    /// A transpose or a reversal that moves data: fused or not, the runtime pays a pass over
+    /// its bytes (a copy of its own, or the consumer's strided reads, which defeat vector
+    /// loads), without a launch of its own. A training step's weight update read through a transpose, rather
     /// than from a product computed in the right layout, runs 0.93x in IREE.
     Strided,
     /// A stored constant: pays the bytes a kernel loads.
@@ -159,7 +160,8 @@ pub struct OpWork {
 
 /// The work of `op` on operands of types `operands` giving `result`. FLOPs: `dot_general`
 /// `2·M·N·K`, `convolution` `2·N·K` (`K` the kernel's elements per output feature),
-/// `reduce_window` one per window position per output element, reductions one per input
+/// `reduce_window` one per window position per output element, `select_and_scatter` one
+/// per window position and one per window, reductions one per input
 /// element, elementwise ops one per element
 /// ([`TRANSCENDENTAL_FLOPS`] for transcendental ones), layout ops none. Bytes: every operand
 /// and the result, except that a `reshape` moves nothing, a slice reads only its block and an
@@ -209,7 +211,14 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             }
             _ => work(0.0, all, Fusion::Fused),
         },
-        Op::Broadcast { .. } | Op::Concat { .. } => work(0.0, all, Fusion::Fused),
+        Op::Broadcast { .. } | Op::Concat { .. } | Op::Pad(_) => work(0.0, all, Fusion::Fused),
+        // A reversal reads its operand backwards: a data movement, as a transpose's.
+        Op::Reverse { dims } => match operands.first().and_then(|t| t.as_tensor()) {
+            Some(t) if dims.iter().any(|&d| t.shape.get(d).is_some_and(|&n| n > 1)) => {
+                work(0.0, all, Fusion::Strided)
+            }
+            _ => work(0.0, all, Fusion::Fused),
+        },
         Op::Slice(_) | Op::DynamicSlice { .. } => work(0.0, 2.0 * out, Fusion::Fused),
         Op::Take => {
             let ids = operands.get(1).map_or(0.0, |t| bytes(t));
@@ -227,6 +236,11 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
         Op::DotGeneral(d) => work(super::dot_flops(d, operands, n), all, Fusion::Kernel),
         Op::Convolution(c) => work(super::conv_flops(c, operands, n), all, Fusion::Kernel),
         Op::ReduceWindow { dims, .. } => work(super::window_flops(dims, n), all, Fusion::Kernel),
+        Op::SelectAndScatter { dims, .. } => work(
+            super::select_scatter_flops(dims, operands),
+            all,
+            Fusion::Kernel,
+        ),
         Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
     }
 }
@@ -494,6 +508,39 @@ mod tests {
         };
         let r = m.op_cost(&reduce, &[&t], &row);
         assert!(r > m.machine.memory_us(4.0 * 1024.0 * 1024.0), "{r}");
+    }
+
+    #[test]
+    fn a_pad_fuses_a_reversal_moves_data_and_select_and_scatter_is_a_kernel() {
+        use ptir_ir::{DType, PadDims, ReduceWindowDims, SelectKind, TensorType, Window};
+        let t: Type = TensorType::new(DType::F32, vec![8, 32, 32, 16]).into();
+        let scalar: Type = TensorType::scalar(DType::F32).into();
+        let pad = Op::Pad(Box::new(PadDims::none(4)));
+        assert_eq!(op_work(&pad, &[&t, &scalar], &t).fusion, Fusion::Fused);
+        let reverse = |dims: Vec<usize>| Op::Reverse { dims };
+        assert_eq!(
+            op_work(&reverse(vec![1]), &[&t], &t).fusion,
+            Fusion::Strided
+        );
+        // Reversing no dim, or only dims of size 1, moves nothing.
+        let u: Type = TensorType::new(DType::F32, vec![1, 32]).into();
+        assert_eq!(op_work(&reverse(vec![0]), &[&u], &u).fusion, Fusion::Fused);
+        let dims = ReduceWindowDims {
+            size: vec![1, 2, 2, 1],
+            window: Window {
+                strides: vec![1, 2, 2, 1],
+                ..Window::unit(4)
+            },
+        };
+        let source: Type = TensorType::new(DType::F32, vec![8, 16, 16, 16]).into();
+        let op = Op::SelectAndScatter {
+            select: SelectKind::Ge,
+            dims: Box::new(dims),
+        };
+        let w = op_work(&op, &[&t, &source, &scalar], &t);
+        assert_eq!(w.fusion, Fusion::Kernel);
+        // Per window: 4 comparisons and one addition.
+        assert_eq!(w.flops, 8.0 * 16.0 * 16.0 * 16.0 * 5.0);
     }
 
     #[test]

@@ -56,6 +56,8 @@ impl CostModel for TensorCost {
             | Op::Bitcast
             | Op::Iota { .. } => n,
             Op::Transpose { .. }
+            | Op::Reverse { .. }
+            | Op::Pad(_)
             | Op::Broadcast { .. }
             | Op::Slice(_)
             | Op::Concat { .. }
@@ -67,6 +69,7 @@ impl CostModel for TensorCost {
             Op::DotGeneral(d) => super::dot_flops(d, operands, n),
             Op::Convolution(c) => super::conv_flops(c, operands, n),
             Op::ReduceWindow { dims, .. } => super::window_flops(dims, n),
+            Op::SelectAndScatter { dims, .. } => super::select_scatter_flops(dims, operands),
             Op::Call { callee } => n * self.extern_cost(callee).unwrap_or(1.0),
             Op::Rng { .. } => n,
             Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => 1.0,

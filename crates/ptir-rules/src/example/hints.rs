@@ -1,7 +1,7 @@
 //! How constraints steer the [`Sampler`]: what they force an attribute variable to be
 //! ([`Sampler::solve`]: `inverse-perm` inverts the perm already chosen, `eq` and
-//! `same-ints` copy the other side, `has-shape` reads a typed value, ...) and what they say
-//! about the type of a leaf ([`Sampler::hint`]: `has-shape`, `has-dtype`, `has-rank`, `float`,
+//! `same-ints` copy the other side, `has-shape` reads a typed value, `no-padding` pads
+//! nothing, ...) and what they say about the type of a leaf ([`Sampler::hint`]: `has-shape`, `has-dtype`, `has-rank`, `float`,
 //! `int`, `same-type`). Anything else they demand is left to retries.
 
 use super::sampler::{DClass, Sampler, Slot};
@@ -53,6 +53,9 @@ impl Sampler<'_> {
                 [x, y] if is_v(y) => (1, x),
                 [x] if is_v(x) && c.pred == "identity-perm" => {
                     return len.map(|n| AttrValue::Ints((0..n).collect()))
+                }
+                [x] if is_v(x) && c.pred == "no-padding" => {
+                    return len.map(|n| AttrValue::Pad(Box::new(ptir_ir::PadDims::none(n))))
                 }
                 _ => continue,
             };

@@ -6,7 +6,9 @@ use super::sampler::{DClass, Res, Sampler};
 use crate::ast::{Attr, AttrValue, Term, TermId};
 use crate::externs;
 use crate::ops::make_op;
-use ptir_ir::{BinaryOp, DType, DotDims, OpKey, ReduceKind, Shape, TensorType, Type, UnaryOp};
+use ptir_ir::{
+    BinaryOp, DType, DotDims, OpKey, PadDims, ReduceKind, Shape, TensorType, Type, UnaryOp,
+};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -76,6 +78,8 @@ impl Sampler<'_> {
                 self.dot(x, *ops.get(1).ok_or("dot needs two operands")?, &attrs[0])?
             }
             OpKey::Reduce(kind) => self.reduce(kind, x, attrs)?,
+            OpKey::Reverse => self.reverse(x, &attrs[0])?,
+            OpKey::Pad => self.pad(x, *ops.get(1).ok_or("pad needs a value")?, &attrs[0])?,
             OpKey::Call => {
                 return self
                     .call(callee.unwrap_or(""), ops)
@@ -180,6 +184,48 @@ impl Sampler<'_> {
         let p = match self.known(p, Some(rank)) {
             Some(p) => p,
             None => AttrValue::Ints(self.perm(rank)),
+        };
+        Ok(vec![p])
+    }
+
+    /// A `reverse` of dims `d` (known, or a random subset of the operand's dims).
+    fn reverse(&mut self, x: TermId, d: &Attr) -> Res<Vec<AttrValue>> {
+        if self.ty(x).is_none() {
+            let rank = self.rng.gen_range(1..=3);
+            let shape = self.fresh_shape(rank);
+            self.ensure(x, DClass::Any, Some(shape))?;
+        }
+        let rank = self.shape(x).ok_or("reverse of a tuple")?.len();
+        let d = match self.known(d, Some(rank)) {
+            Some(d) => d,
+            None => {
+                let k = self.rng.gen_range(0..=rank);
+                AttrValue::Ints(self.subset(rank, k))
+            }
+        };
+        Ok(vec![d])
+    }
+
+    /// A `pad` of `x` by the scalar `v`: the padding known, or none half of the time, else
+    /// random low and high padding in `-1..=2` (cropping at most one element less than the
+    /// dim holds) and interior padding of 0 or 1.
+    fn pad(&mut self, x: TermId, v: TermId, p: &Attr) -> Res<Vec<AttrValue>> {
+        let xt = self.ensure(x, DClass::Any, None)?;
+        let xt = xt.as_tensor().ok_or("pad of a tuple")?.clone();
+        self.ensure(v, DClass::Is(xt.dtype), Some(vec![]))?;
+        let p = match self.known(p, Some(xt.rank())) {
+            Some(p) => p,
+            None if self.rng.gen_bool(0.5) => AttrValue::Pad(Box::new(PadDims::none(xt.rank()))),
+            None => {
+                let mut p = PadDims::none(xt.rank());
+                for (d, &n) in xt.shape.iter().enumerate() {
+                    let least = if n > 1 { -1 } else { 0 };
+                    p.low[d] = self.rng.gen_range(least..=2);
+                    p.high[d] = self.rng.gen_range(least..=2);
+                    p.interior[d] = self.rng.gen_range(0..=1);
+                }
+                AttrValue::Pad(Box::new(p))
+            }
         };
         Ok(vec![p])
     }

@@ -1,9 +1,10 @@
-//! `convolution` and `reduce_window_*` on small hand-computed cases: padding, strides, both
-//! dilations, reversal, feature and batch groups, layouts, and max, average and cumulative
-//! pooling.
+//! `convolution`, `reduce_window_*`, `select_and_scatter_*`, `pad` and `reverse` on small
+//! hand-computed cases: padding (interior and negative too), strides, both dilations,
+//! reversal, feature and batch groups, layouts, max, average and cumulative pooling, and the
+//! max pooling gradient with overlapping windows, ties and padding.
 
 use super::*;
-use crate::{ConvDims, ReduceKind, ReduceWindowDims, Window};
+use crate::{ConvDims, PadDims, ReduceKind, ReduceWindowDims, SelectKind, Window};
 use DType::*;
 
 /// A 1-D convolution (`[batch, feature, width]` layouts) of `x` by `k` with `dims` changed
@@ -194,4 +195,194 @@ fn reduce_window_padding_and_holes_read_the_init() {
         &[2],
     );
     assert_eq!(r, bools(&[2], &[true, true]));
+}
+
+/// The typing rule's error for `op` on operands of types `args`.
+fn type_error(op: Op, args: &[Type]) -> String {
+    let args: Vec<&Type> = args.iter().collect();
+    crate::infer_type(&op, &args, &crate::InferContext::default()).expect_err("a type error")
+}
+
+fn pad(
+    x: Value,
+    value: Value,
+    low: &[i64],
+    high: &[i64],
+    interior: &[usize],
+    out: &[usize],
+) -> Value {
+    let d = x.as_tensor().expect("tensor").ty.dtype;
+    let p = PadDims {
+        low: low.to_vec(),
+        high: high.to_vec(),
+        interior: interior.to_vec(),
+    };
+    apply_ok(Op::Pad(Box::new(p)), &[x, value], ty(d, out))
+}
+
+#[test]
+fn pad_edges_interior_and_negative_padding() {
+    let x = || f32s(&[3], &[1.0, 2.0, 3.0]);
+    let zero = || f32s(&[], &[0.0]);
+    let r = pad(x(), zero(), &[1], &[2], &[1], &[8]);
+    assert_eq!(nums(&r), [0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 0.0, 0.0]);
+    // 1 _ 2 _ 3 cropped by one at each end.
+    let r = pad(x(), zero(), &[-1], &[-1], &[1], &[3]);
+    assert_eq!(nums(&r), [0.0, 2.0, 0.0]);
+    let r = pad(x(), zero(), &[-2], &[1], &[0], &[2]);
+    assert_eq!(nums(&r), [3.0, 0.0]);
+    // Rows: x0, a hole, x1, one after; columns: one before.
+    let m = i32s(&[2, 2], &[1, 2, 3, 4]);
+    let r = pad(m, i32s(&[], &[9]), &[0, 1], &[1, 0], &[1, 0], &[4, 3]);
+    assert_eq!(
+        nums(&r),
+        [9.0, 1.0, 2.0, 9.0, 9.0, 9.0, 9.0, 3.0, 4.0, 9.0, 9.0, 9.0]
+    );
+    // Cropping more than the operand holds is a type error.
+    let p = PadDims {
+        low: vec![-4],
+        high: vec![0],
+        interior: vec![0],
+    };
+    let e = type_error(Op::Pad(Box::new(p)), &[ty(F32, &[3]), ty(F32, &[])]);
+    assert!(e.contains("crops more than its 3 positions"), "{e}");
+}
+
+#[test]
+fn reverse_of_one_several_and_no_dims() {
+    let x = || i32s(&[2, 3], &[0, 1, 2, 3, 4, 5]);
+    let rev = |x: Value, dims: &[usize], shape: &[usize]| {
+        let op = Op::Reverse {
+            dims: dims.to_vec(),
+        };
+        nums(&apply_ok(op, &[x], ty(I32, shape)))
+    };
+    assert_eq!(rev(x(), &[0, 1], &[2, 3]), [5.0, 4.0, 3.0, 2.0, 1.0, 0.0]);
+    assert_eq!(rev(x(), &[1], &[2, 3]), [2.0, 1.0, 0.0, 5.0, 4.0, 3.0]);
+    assert_eq!(rev(x(), &[], &[2, 3]), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let cube = i32s(&[2, 2, 2], &[0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(
+        rev(cube, &[2, 0], &[2, 2, 2]),
+        [5.0, 4.0, 7.0, 6.0, 1.0, 0.0, 3.0, 2.0]
+    );
+    let bad = Op::Reverse { dims: vec![1, 1] };
+    let e = type_error(bad, &[ty(I32, &[2, 3])]);
+    assert!(e.contains("reversed dim 1 is repeated"), "{e}");
+}
+
+/// `select_and_scatter_<select>(x, source, init)` with window `w`.
+fn scatter(select: SelectKind, x: Value, source: Value, init: Value, w: ReduceWindowDims) -> Value {
+    let t = x.as_tensor().expect("tensor").ty.clone();
+    let op = Op::SelectAndScatter {
+        select,
+        dims: Box::new(w),
+    };
+    apply_ok(op, &[x, source, init], t.into())
+}
+
+#[test]
+fn select_and_scatter_overlapping_windows_add_up() {
+    let x = || f32s(&[5], &[1.0, 3.0, 2.0, 3.0, 0.0]);
+    let source = || f32s(&[4], &[10.0, 20.0, 30.0, 40.0]);
+    let zero = || f32s(&[], &[0.0]);
+    // Windows [1,3] [3,2] [2,3] [3,0]: the maxima are x1, x1, x3, x3.
+    let r = scatter(SelectKind::Ge, x(), source(), zero(), window(&[2], |_| {}));
+    assert_eq!(nums(&r), [0.0, 30.0, 0.0, 70.0, 0.0]);
+    // The minima are x0, x2, x2, x4; the init starts every element.
+    let r = scatter(
+        SelectKind::Le,
+        x(),
+        source(),
+        f32s(&[], &[1.0]),
+        window(&[2], |_| {}),
+    );
+    assert_eq!(nums(&r), [11.0, 1.0, 51.0, 1.0, 41.0]);
+    // Max pooling's gradient: 2x2 windows, stride 2.
+    let m = i32s(&[4, 4], &(0..16).collect::<Vec<_>>());
+    let w = window(&[2, 2], |w| w.strides = vec![2, 2]);
+    let r = scatter(
+        SelectKind::Ge,
+        m,
+        i32s(&[2, 2], &[1, 2, 3, 4]),
+        i32s(&[], &[0]),
+        w,
+    );
+    let mut want = [0.0; 16];
+    (want[5], want[7], want[13], want[15]) = (1.0, 2.0, 3.0, 4.0);
+    assert_eq!(nums(&r), want);
+}
+
+#[test]
+fn select_and_scatter_ties_pick_by_the_comparison() {
+    let x = || f32s(&[4], &[5.0, 5.0, 5.0, 5.0]);
+    let source = || f32s(&[2], &[1.0, 2.0]);
+    let w = || window(&[2], |w| w.strides = vec![2]);
+    let run = |k| nums(&scatter(k, x(), source(), f32s(&[], &[0.0]), w()));
+    assert_eq!(run(SelectKind::Ge), [1.0, 0.0, 2.0, 0.0], "GE: the first");
+    assert_eq!(run(SelectKind::Le), [1.0, 0.0, 2.0, 0.0], "LE: the first");
+    assert_eq!(run(SelectKind::Gt), [0.0, 1.0, 0.0, 2.0], "GT: the last");
+    assert_eq!(run(SelectKind::Lt), [0.0, 1.0, 0.0, 2.0], "LT: the last");
+    // -0 and +0 are equal: GE keeps the first.
+    let zeros = f32s(&[2], &[-0.0, 0.0]);
+    let r = scatter(
+        SelectKind::Ge,
+        zeros,
+        f32s(&[1], &[3.0]),
+        f32s(&[], &[0.0]),
+        window(&[2], |_| {}),
+    );
+    assert_eq!(nums(&r), [3.0, 0.0]);
+    // A NaN candidate replaces a number (GE is false), a number replaces a NaN selection.
+    let nan = f32s(&[3], &[1.0, f64::NAN, 2.0]);
+    let r = scatter(
+        SelectKind::Ge,
+        nan,
+        f32s(&[1], &[3.0]),
+        f32s(&[], &[0.0]),
+        window(&[3], |_| {}),
+    );
+    assert_eq!(nums(&r), [0.0, 0.0, 3.0]);
+}
+
+#[test]
+fn select_and_scatter_never_selects_padding() {
+    // Padded [P, -1, -2, -3]: the first window holds one element, which it selects although
+    // every element is below the init.
+    let x = i32s(&[3], &[-1, -2, -3]);
+    let w = window(&[2], |w| {
+        w.strides = vec![2];
+        w.pad_low = vec![1];
+    });
+    let r = scatter(
+        SelectKind::Ge,
+        x,
+        i32s(&[2], &[10, 20]),
+        i32s(&[], &[100]),
+        w,
+    );
+    assert_eq!(nums(&r), [110.0, 120.0, 100.0]);
+    // A window wholly in padding scatters nothing.
+    let w = window(&[1], |w| w.pad_low = vec![1]);
+    let r = scatter(
+        SelectKind::Ge,
+        i32s(&[1], &[4]),
+        i32s(&[2], &[7, 8]),
+        i32s(&[], &[0]),
+        w,
+    );
+    assert_eq!(nums(&r), [8.0]);
+    // A source of the wrong shape, or a dilated window, is a type error.
+    let op = |w: ReduceWindowDims| Op::SelectAndScatter {
+        select: SelectKind::Ge,
+        dims: Box::new(w),
+    };
+    let args = [ty(I32, &[3]), ty(I32, &[3]), ty(I32, &[])];
+    let e = type_error(op(window(&[2], |_| {})), &args);
+    assert!(
+        e.contains("one element per window, i32[2], found i32[3]"),
+        "{e}"
+    );
+    let dilated = window(&[1], |w| w.window_dilation = vec![2]);
+    let e = type_error(op(dilated), &args);
+    assert!(e.contains("no base or window dilation"), "{e}");
 }
