@@ -41,9 +41,15 @@ fn generated_programs_verify() {
 #[test]
 fn every_op_kind_is_generated() {
     let mut seen = BTreeSet::new();
-    // `iota` comes from the extended generator's index arithmetic.
+    // `iota` comes from the extended generator's index arithmetic. The windowed ops share
+    // one step weight many ways (three pooling kinds, four selections, pad, reverse,
+    // convolutions): programs weighted toward them see each kind.
     let extended = (0..60).map(|seed| GenConfig::extended(seed, 40, vec![]));
-    for cfg in configs().chain(extended) {
+    let windowed = (0..40).map(|seed| GenConfig {
+        window_weight: 20,
+        ..GenConfig::extended(seed, 40, vec![])
+    });
+    for cfg in configs().chain(extended).chain(windowed) {
         seen.extend(op_histogram(&generate(&cfg)).into_keys());
     }
     // `take` (StableHLO's embedding gather) is not generated: a new step kind would change
