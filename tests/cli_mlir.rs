@@ -316,3 +316,57 @@ fn ptir_value_numbers_survive_optimization_where_the_program_did_not_change() {
         "{greedy}"
     );
 }
+
+/// Layernorm and both GELUs as JAX emits them (`jnp.var` in a private `@_var`, `chlo.erfc`,
+/// the tanh form's `x * (0.5 * ..)`) are raised to fused calls by the bundled rules once the
+/// helpers are inlined, under the FLOP-counting model (where a fused call is cheaper than its
+/// body), beside softmax and the projections. Each expected call is one the bundled
+/// idioms written by hand (`layernorm_fused`, `gelu_fused`) do not match.
+#[test]
+fn layernorm_and_gelu_as_jax_emits_them_are_fused() {
+    let zoo = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/zoo");
+    let cases: [(&str, &[&str]); 4] = [
+        ("layernorm_var", &["layernorm_jax_fused"]),
+        ("gelu_erf_elementwise", &["gelu_erfc_fused"]),
+        (
+            "gpt2_block_gelu_exact",
+            &[
+                "layernorm_jax_fused",
+                "gelu_erfc_fused",
+                "softmax_fused",
+                "linear",
+            ],
+        ),
+        (
+            "gpt2_block_gelu_tanh",
+            &[
+                "layernorm_jax_fused",
+                "gelu_tanh_jax_fused",
+                "softmax_fused",
+            ],
+        ),
+    ];
+    for (model, calls) in cases {
+        let file = format!("{zoo}/{model}.mlir");
+        let args = [
+            "--cost",
+            "tensor",
+            "--inline-calls",
+            "--emit",
+            "ptir",
+            &file,
+        ];
+        let out = stdout_ok(&args, "");
+        for call in calls {
+            assert!(
+                out.contains(&format!("call @{call}(")),
+                "{model}: no {call}\n{out}"
+            );
+        }
+        // Without the inlining, `@_var` hides the variance from the layernorm rule.
+        if model == "layernorm_var" {
+            let out = stdout_ok(&["--cost", "tensor", "--emit", "ptir", &file], "");
+            assert!(!out.contains("layernorm_jax_fused"), "{out}");
+        }
+    }
+}

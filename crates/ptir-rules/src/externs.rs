@@ -10,6 +10,9 @@
 //! | `softmax_fused(x)` | softmax over the last axis: `e = exp(x - max(x))`, `e / sum(e)` (`reduce_* keep_dims=true`, broadcast back), as `corpus/softmax.ptir` |
 //! | `layernorm_fused(x, gamma, beta)` | over the last axis of size `n`: `d = x - sum(x)/n`, `d * rsqrt(sum(d*d)/n + 1e-5) * gamma + beta` (`keep_dims=false`), as `corpus/layernorm.ptir` |
 //! | `gelu_fused(x)` | `(0.5 * x) * (1 + tanh(0.7978846 * (x + 0.044715 * (x * x * x))))`, as `corpus/gelu.ptir` |
+//! | `layernorm_jax_fused(x, gamma, beta, eps)` | layer normalization as JAX writes it (`jnp.mean`, `jnp.var`, `keepdims=True`), `eps` of the kept shape `[.., 1]`: `d = x - broadcast(sum(x))/n`, `d / sqrt(broadcast(sum(square(d)))/n + eps) * gamma + beta` |
+//! | `gelu_tanh_jax_fused(x)` | `jax.nn.gelu(approximate=True)`: `x * (0.5 * (1 + tanh(0.7978846 * (x + 0.044715 * (x * x * x)))))` |
+//! | `gelu_erfc_fused(x)` | `jax.nn.gelu(approximate=False)`: `(0.5 * x) * erfc(-x * 0.70710677)` |
 //! | `linear(x, w, b)` | `dot_general(x, w)` contracting the last dim of `x` with the first of `w`, plus `b` broadcast along the trailing dims |
 //! | `moments(x)` | the tuple `(sum(x), sum(x * x))` over the last axis, `keep_dims=false` |
 //! | `attention(q, k, v, mask, scale)` | `q [S,E]`, `k [T,E]`, `v [T,F]`, `mask bool[S,T]`, `scale [S,T]`: `s = dot_general(q, k)` contracting dim 1 with dim 1, `p = softmax_fused(select(mask, s * scale, -inf))`, `dot_general(p, v)` contracting dim 1 with dim 0, as `corpus/attention.ptir` |
@@ -45,6 +48,9 @@ const REFERENCES: &[(&str, usize, Idiom)] = &[
     ("softmax_fused", 1, softmax),
     ("layernorm_fused", 3, layernorm),
     ("gelu_fused", 1, gelu),
+    ("gelu_tanh_jax_fused", 1, gelu_tanh_jax),
+    ("gelu_erfc_fused", 1, gelu_erfc),
+    ("layernorm_jax_fused", 4, layernorm_jax),
     ("linear", 3, linear),
     ("moments", 1, moments),
     ("attention", 5, attention),
@@ -315,6 +321,17 @@ fn layernorm(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
     let r = b.op(OpKey::Unary(UnaryOp::Rsqrt), &[], &[ve])?;
     let rb = back(b, r, &t)?;
     let xn = bin(b, BinaryOp::Mul, d, rb)?;
+    scale_shift_last(b, xn, gamma, beta, &t)
+}
+
+/// `xn * gamma + beta`, both broadcast along the last axis of `t`.
+fn scale_shift_last(
+    b: &mut FnBuilder,
+    xn: ValueId,
+    gamma: ValueId,
+    beta: ValueId,
+    t: &TensorType,
+) -> Res<Vec<ValueId>> {
     let along_last = [ints([t.rank().saturating_sub(1)]), ints(t.shape.clone())];
     let gb = b.op(OpKey::Broadcast, &along_last, &[gamma])?;
     let bb = b.op(OpKey::Broadcast, &along_last, &[beta])?;
@@ -322,8 +339,9 @@ fn layernorm(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
     Ok(vec![bin(b, BinaryOp::Add, xg, bb)?])
 }
 
-fn gelu(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
-    let x = args[0];
+/// `1 + tanh(0.7978846 * (x + 0.044715 * ((x * x) * x)))`, the tanh GELU's factor, and the
+/// splat `0.5` of `x`'s type (its constants made first, as both GELU forms write them).
+fn tanh_gelu_factor(b: &mut FnBuilder, x: ValueId) -> Res<(ValueId, ValueId)> {
     let ty: Type = tensor(b, x)?.into();
     let half = b.splat(0.5, ty.clone())?;
     let one = b.splat(1.0, ty.clone())?;
@@ -335,9 +353,72 @@ fn gelu(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
     let inner = bin(b, BinaryOp::Add, x, kx3)?;
     let scaled = bin(b, BinaryOp::Mul, c, inner)?;
     let th = b.op(OpKey::Unary(UnaryOp::Tanh), &[], &[scaled])?;
-    let onept = bin(b, BinaryOp::Add, one, th)?;
+    Ok((bin(b, BinaryOp::Add, one, th)?, half))
+}
+
+/// Layer normalization as JAX writes it (`jnp.mean`, `jnp.var` inlined, `keepdims=True`):
+/// `x [.., D]`, `eps` of the kept shape `[.., 1]`: `mean = broadcast(sum(x)) / D`,
+/// `d = x - mean`, `var = broadcast(sum(square(d))) / D`,
+/// `d / sqrt(var + eps) * gamma + beta`.
+fn layernorm_jax(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let (x, gamma, beta, eps) = (args[0], args[1], args[2], args[3]);
+    let t = tensor(b, x)?;
+    let kept = tensor(b, eps)?;
+    let keep = |b: &mut FnBuilder, v: ValueId| {
+        let rank = tensor(b, v)?.rank();
+        b.op(
+            OpKey::Broadcast,
+            &[ints(0..rank), ints(kept.shape.clone())],
+            &[v],
+        )
+    };
+    let n = b.splat(
+        t.shape.last().copied().unwrap_or(1) as f64,
+        kept.clone().into(),
+    )?;
+    let sum = reduce_last(b, ReduceKind::Sum, x, false)?;
+    let sum = keep(b, sum)?;
+    let mean = bin(b, BinaryOp::Div, sum, n)?;
+    let meanb = back(b, mean, &t)?;
+    let d = bin(b, BinaryOp::Sub, x, meanb)?;
+    let d2 = b.op(OpKey::Unary(UnaryOp::Square), &[], &[d])?;
+    let ss = reduce_last(b, ReduceKind::Sum, d2, false)?;
+    let ss = keep(b, ss)?;
+    let var = bin(b, BinaryOp::Div, ss, n)?;
+    let ve = bin(b, BinaryOp::Add, var, eps)?;
+    let r = b.op(OpKey::Unary(UnaryOp::Sqrt), &[], &[ve])?;
+    let rb = back(b, r, &t)?;
+    let xn = bin(b, BinaryOp::Div, d, rb)?;
+    scale_shift_last(b, xn, gamma, beta, &t)
+}
+
+fn gelu(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let x = args[0];
+    let (onept, half) = tanh_gelu_factor(b, x)?;
     let hx = bin(b, BinaryOp::Mul, half, x)?;
     Ok(vec![bin(b, BinaryOp::Mul, hx, onept)?])
+}
+
+/// `jax.nn.gelu(approximate=True)`: the half multiplies the tanh factor, then `x` multiplies
+/// that (not `(0.5 * x) * factor`: halving `x` first rounds a subnormal `x`).
+fn gelu_tanh_jax(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let x = args[0];
+    let (onept, half) = tanh_gelu_factor(b, x)?;
+    let scaled = bin(b, BinaryOp::Mul, half, onept)?;
+    Ok(vec![bin(b, BinaryOp::Mul, x, scaled)?])
+}
+
+/// `jax.nn.gelu(approximate=False)`: `(0.5 * x) * erfc(-x * 0.70710677)`.
+fn gelu_erfc(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
+    let x = args[0];
+    let ty: Type = tensor(b, x)?.into();
+    let half = b.splat(0.5, ty.clone())?;
+    let hx = bin(b, BinaryOp::Mul, half, x)?;
+    let neg = b.op(OpKey::Unary(UnaryOp::Neg), &[], &[x])?;
+    let inv_sqrt2 = b.splat(0.70710677, ty)?;
+    let scaled = bin(b, BinaryOp::Mul, neg, inv_sqrt2)?;
+    let e = b.op(OpKey::Unary(UnaryOp::Erfc), &[], &[scaled])?;
+    Ok(vec![bin(b, BinaryOp::Mul, hx, e)?])
 }
 
 fn linear(b: &mut FnBuilder, args: &[ValueId]) -> Res<Vec<ValueId>> {
