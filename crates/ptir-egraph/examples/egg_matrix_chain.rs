@@ -6,7 +6,7 @@
 //! cargo run --release -p ptir-egraph --example egg_matrix_chain -- N SEED [--print] [--bundled-order]
 //! ```
 //!
-//! The chain is `ptir_ir::generate::matrix_chain(N, SEED)`, the one `tests/matrix_chain.rs`
+//! The chain is `ptir_ir::generate::matrix_chain(N, SEED)`, the one `tests/engines/matrix_chain.rs`
 //! checks; `--print` writes it as PTIR text on stdout instead, so that `ptir-opt` can run on it.
 //!
 //! The order of the two rules changes the work: applied in one iteration, the rules' matches

@@ -230,7 +230,7 @@ mod tests {
         (p, n)
     }
 
-    /// The integration test's dot product (`tests/loop_idioms.rs`).
+    /// The integration test's dot product (`tests/rules/loop_idioms.rs`).
     const DOT: &str = include_str!("../../../tests/data/dot_scan.ptir");
 
     #[test]

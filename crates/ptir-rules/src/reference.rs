@@ -6,7 +6,7 @@ use ptir_ir::OpKey;
 use std::fmt::Write as _;
 
 /// The line after which `docs/rules.md` holds [`generated_reference`]'s text.
-pub const GENERATED_BEGIN: &str = "<!-- BEGIN GENERATED: `PTIR_UPDATE_DOCS=1 cargo test --release --test rules_doc` rewrites what follows from the registry; do not edit by hand -->";
+pub const GENERATED_BEGIN: &str = "<!-- BEGIN GENERATED: `PTIR_UPDATE_DOCS=1 cargo test --release --test rules -- rules_doc::` rewrites what follows from the registry; do not edit by hand -->";
 
 /// The line before which `docs/rules.md`'s generated text ends.
 pub const GENERATED_END: &str = "<!-- END GENERATED -->";

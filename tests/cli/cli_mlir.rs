@@ -2,9 +2,7 @@
 //! `translate`, `--custom-calls`, located errors for unsupported ops, `--allow-opaque`, and
 //! value names that survive translation and optimization.
 
-mod support;
-
-use support::ptir_opt;
+use crate::support::ptir_opt;
 
 fn stdout_ok(args: &[&str], stdin: &str) -> String {
     let out = ptir_opt(args, stdin);

@@ -2,11 +2,9 @@
 //! at `f32[?m,?n]` fires at several shapes in both engines, and only where the constants agree
 //! with the bound dimensions.
 
-mod support;
-
+use crate::support::{ptir_opt, text};
 use ptir::{Engine, Options};
 use std::path::PathBuf;
-use support::{ptir_opt, text};
 
 /// The generic layer normalization idiom (`?m`, `?n`, and the constant `splat(?n)`).
 fn layernorm_pat() -> PathBuf {

@@ -1,9 +1,7 @@
 //! The `ptir-opt` binary, driven as a user drives it: each subcommand, and each class of user
 //! error (one located message on stderr, exit status 2, no panic).
 
-mod support;
-
-use support::{assert_user_error, ptir_opt, scratch_file, text};
+use crate::support::{assert_user_error, ptir_opt, scratch_file, text};
 
 #[test]
 fn verify_prints_the_canonical_program() {

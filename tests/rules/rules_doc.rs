@@ -1,5 +1,5 @@
 //! `docs/rules.md`, the rule language reference: its generated part matches the registry
-//! (`PTIR_UPDATE_DOCS=1 cargo test --release --test rules_doc` rewrites it), and its worked
+//! (`PTIR_UPDATE_DOCS=1 cargo test --release --test rules -- rules_doc::` rewrites it), and its worked
 //! example fires on the corpus program it names, with both engines.
 
 use ptir::rules::reference::{generated_reference, with_generated};
@@ -21,7 +21,7 @@ fn the_generated_reference_is_current() {
     }
     panic!(
         "docs/rules.md is stale (the registry changed): update it with\n  \
-         PTIR_UPDATE_DOCS=1 cargo test --release --test rules_doc"
+         PTIR_UPDATE_DOCS=1 cargo test --release --test rules -- rules_doc::"
     );
 }
 

@@ -5,7 +5,7 @@
 use ptir::ir::{parse, print, run, DType, Tensor, TensorType, Value};
 use ptir::{Engine, Options};
 
-const DOT: &str = include_str!("data/dot_scan.ptir");
+const DOT: &str = include_str!("../data/dot_scan.ptir");
 
 const SUM: &str = "func @sum(%a: f32[4,3]) -> (f32[3]) {
   %z = constant splat(0.0) : f32[3]

@@ -22,7 +22,7 @@ fn corpus_parses_verifies_and_round_trips() {
 }
 
 /// `corpus/gpt2_block.ptir` is `gpt2_stack` with one block at the small dims, as printed.
-/// Re-bless with `PTIR_BLESS=1 cargo test --test corpus`.
+/// Re-bless with `PTIR_BLESS=1 cargo test --release --test engines -- corpus::`.
 #[test]
 fn gpt2_block_file_matches_the_generator() {
     use ptir_ir::generate::{gpt2_stack, Gpt2Config};

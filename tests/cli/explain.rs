@@ -2,10 +2,8 @@
 //! under both engines, through the library (`Options::explain`, `Report::explanations`) and
 //! the command line; off by default; bounded on long chains.
 
-mod support;
-
+use crate::support::{ptir_opt, text};
 use ptir::{Engine, FunctionExplanation, OpExplanation, Options};
-use support::{ptir_opt, text};
 
 /// `|-x|` becomes `|x|` (the bundled `abs-neg`), `a - (-b)` becomes `a + b` (`sub-neg`),
 /// and `exp %y` is carried through.
@@ -276,7 +274,7 @@ fn a_long_chain_is_cut_with_a_count_of_what_was_left_out() {
 /// What `optimize` does after the pipeline is a step too: outlining a fused call.
 #[test]
 fn outlining_is_a_step() {
-    let p = ptir::ir::parse(include_str!("../corpus/softmax.ptir")).expect("the corpus parses");
+    let p = ptir::ir::parse(include_str!("../../corpus/softmax.ptir")).expect("the corpus parses");
     let options = Options {
         outline: true,
         explain: true,

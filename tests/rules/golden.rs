@@ -13,13 +13,14 @@
 //! take over), and with the expensive checks on, so a rule that lies about changing the IR or
 //! leaves IR that does not verify fails here. Nothing runs after it (no CSE, no DCE).
 //!
-//! - Re-bless the expected outputs: `PTIR_BLESS=1 cargo test --release --test golden`.
+//! - Re-bless the expected outputs: `PTIR_BLESS=1 cargo test --release --test rules -- golden::`.
 //! - Make the cases of rules that have none (the input is `@source` of
 //!   `ptir_rules::example::instantiate`, the negative a mechanical near miss of it):
-//!   `cargo test --release --test golden -- --ignored generate_missing_cases`, then bless.
+//!   `cargo test --release --test rules -- --ignored golden::generate_missing_cases`, then bless.
 //!
 //! `tests/golden/README.md` lists the rules that have no negative case, and why.
 
+#[path = "golden_gen/mod.rs"]
 mod golden_gen;
 
 use ptir_greedy::{Canonicalize, GreedyConfig, GreedyStats, Pass};
@@ -109,7 +110,7 @@ fn classify(path: &Path) -> Option<(String, Kind)> {
 fn out_header(rule: &str) -> String {
     format!(
         "// expected output: greedy canonicalize with only `{rule}` enabled, folding off\n\
-         // (tests/golden.rs). Re-bless with PTIR_BLESS=1 cargo test --release --test golden.\n"
+         // (tests/rules/golden.rs). Re-bless with PTIR_BLESS=1 cargo test --release --test rules -- golden::.\n"
     )
 }
 

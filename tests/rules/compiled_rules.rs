@@ -2,12 +2,10 @@
 //! loads as the same rule set its sources do (same rules, same order) and optimizes the corpus
 //! exactly as they do in both engines; a damaged, truncated or stale file is one clear error.
 
-mod support;
-
+use crate::support::{ptir_opt, scratch_dir, text};
 use ptir::rules::compiled::{FORMAT_VERSION, MAGIC};
 use ptir::rules::RuleSet;
 use ptir::{Engine, Options};
-use support::{ptir_opt, scratch_dir, text};
 
 /// The bundled library, compiled, in a file.
 fn bundled_library(dir: &std::path::Path) -> std::path::PathBuf {

@@ -1,11 +1,9 @@
-//! The testers of issue 9 against the engines: programs of the extended generator
+//! The testers against the engines: programs of the extended generator
 //! (`GenConfig::extended`: trapping and looping helpers under guards and in zero-trip loops,
 //! guarded divisions, fusion idioms, user functions named like the rule externs) and the rule
 //! fuzzer's accepted rules with their probe programs, all through `ptir::diff`. Inputs on which
 //! the input program itself fails are skipped by `diff` (and counted); every other difference
 //! is a bug. The CLI runs the same at scale: `ptir-opt diff --random N [--rule-fuzz K]`.
-
-mod support;
 
 use ptir::ir::generate::{generate, GenConfig};
 use ptir::ir::Program;
@@ -137,14 +135,14 @@ fn rules_the_proof_refuses_are_refused_on_load_with_their_location() {
 
 #[test]
 fn an_unsound_user_rule_file_is_refused_by_the_cli() {
-    let path = support::scratch_file(
+    let path = crate::support::scratch_file(
         "unsound",
         "unsound.rules",
         "; -0.0 + 0 is +0.0\n(rule my-add-zero (add ?x (splat 0)) => ?x)\n",
     );
     let args = ["corpus/softmax.ptir", "--prove-rules", "--rules", &path];
     let located = format!("{path}:2: rule `my-add-zero` is unsound");
-    let stderr = support::assert_user_error(&args, "", &located);
+    let stderr = crate::support::assert_user_error(&args, "", &located);
     assert!(stderr.contains("counterexample"), "{stderr}");
 }
 

@@ -4,12 +4,10 @@
 //! scratch directory that links the repository's inputs, so files they write stay out of the
 //! tree.
 
-mod support;
-
+use crate::support::{scratch_dir, text};
 use std::process::Command;
-use support::{scratch_dir, text};
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 /// The repository directories the tour reads.
 const INPUTS: [&str; 5] = ["corpus", "docs", "rules", "tests", "crates"];

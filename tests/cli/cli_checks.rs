@@ -2,9 +2,7 @@
 //! aborts), `diff` reports an output it cannot run as an error (not a mismatch), and
 //! `--validate` refuses an output that computes something else.
 
-mod support;
-
-use support::{assert_user_error, ptir_opt, scratch_dir, scratch_file, text};
+use crate::support::{assert_user_error, ptir_opt, scratch_dir, scratch_file, text};
 
 /// A function returning its one parameter of type `ty`.
 fn identity(ty: &str) -> String {

@@ -168,7 +168,7 @@ fn moments_across_a_cond_is_correct_in_both_engines() {
 
 #[test]
 fn a_match_that_changed_nothing_is_retried_in_the_next_iteration() {
-    let text = include_str!("data/retry_after_transient_failure.ptir");
+    let text = include_str!("../data/retry_after_transient_failure.ptir");
     let program = ptir::ir::parse(text).expect("the program parses");
     let report = ptir::diff(&program, &Options::default()).expect("both engines run");
     assert!(report.ok(), "{report}");

@@ -3,9 +3,7 @@
 //! off stderr, verifier errors at `file:line:col`, and subcommand help that lists only the
 //! flags the subcommand uses.
 
-mod support;
-
-use support::{ptir_opt, scratch_dir, scratch_file, text};
+use crate::support::{ptir_opt, scratch_dir, scratch_file, text};
 
 /// Runs `ptir-opt ARGS`, asserts it succeeded, returns (stdout, stderr).
 fn ok(args: &[&str], stdin: &str) -> (String, String) {
@@ -297,7 +295,7 @@ fn dash_o_writes_a_diff_that_found_a_mismatch_with_status_1() {
         "; not true: exp(x) is not x\n(rule exp-is-x (exp ?x) => ?x)\n",
     );
     let report = scratch_dir("dash-o-mismatch").join("diff.txt");
-    let out = support::ptir_opt(
+    let out = crate::support::ptir_opt(
         &[
             "diff",
             "-",

@@ -1,10 +1,8 @@
 //! `--target`: legalizing the optimized program for a conversion target, from the library and
 //! the command line; every way it can fail is one located message and exit status 2.
 
-mod support;
-
+use crate::support::{ptir_opt, text};
 use std::process::Output;
-use support::{ptir_opt, text};
 
 /// The result lines of `ptir-opt run` (the summary line names the function and its size).
 fn results(out: &Output) -> Vec<String> {
@@ -51,7 +49,7 @@ fn without_a_target_the_fused_calls_stay() {
 
 #[test]
 fn a_target_that_cannot_be_reached_fails_and_names_every_illegal_op() {
-    let dir = support::scratch_dir("target-files");
+    let dir = crate::support::scratch_dir("target-files");
     let path = dir.join("no-dot.target");
     std::fs::write(
         &path,
