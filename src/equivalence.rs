@@ -15,7 +15,7 @@
 //!   implementation is neither: it is [`CheckError::Unrunnable`], reported as an error.
 
 use crate::run::ExternImpls;
-use ptir_ir::generate::try_random_inputs;
+use ptir_ir::generate::{try_random_inputs, try_trap_free_inputs};
 use ptir_ir::{DType, Function, InterpError, Program, Value};
 use std::fmt;
 
@@ -220,19 +220,49 @@ impl Trial {
             function: function.name.clone(),
             source: Box::new(source),
         })?;
+        Ok(Trial::on_inputs(
+            input, function, seed, inputs, while_fuel, externs,
+        ))
+    }
+
+    /// Runs `input` on the given `inputs` (set `seed`, which also seeds the runs' random ops).
+    fn on_inputs(
+        input: &Program,
+        function: &Function,
+        seed: u64,
+        inputs: Vec<Value>,
+        while_fuel: u64,
+        externs: &ExternImpls,
+    ) -> Trial {
         let expected = externs
             .interpreter(input)
             .with_seed(seed)
             .with_while_fuel(while_fuel)
             .run(&function.name, &inputs);
-        Ok(Trial {
+        Trial {
             function: function.name.clone(),
             seed,
             inputs,
             expected,
             while_fuel,
             externs: externs.clone(),
-        })
+        }
+    }
+
+    /// The trial on an input set of `seed` that avoids the usual traps of integer code
+    /// ([`try_trap_free_inputs`]), if the input program runs on it: for a function that traps
+    /// on this trial's inputs (a division by an input drawn as zero).
+    fn trap_free(&self, input: &Program, function: &Function) -> Option<Trial> {
+        let inputs = try_trap_free_inputs(function, self.seed).ok()?;
+        let trial = Trial::on_inputs(
+            input,
+            function,
+            self.seed,
+            inputs,
+            self.while_fuel,
+            &self.externs,
+        );
+        (!trial.skipped()).then_some(trial)
     }
 
     /// Does the input program fail on this input set (so that it proves nothing)?
@@ -290,33 +320,23 @@ pub struct Validation {
     pub seeds: usize,
     /// (function, input set) pairs compared.
     pub compared: usize,
-    /// Pairs skipped because the input program fails on them.
+    /// Pairs skipped because the input program fails on them, and on a redrawn input set
+    /// that avoids the usual traps.
     pub skipped: usize,
+    /// Pairs compared on a redrawn, trap-free input set (integers in [1, 4]) because the
+    /// input program failed on the first.
+    pub redrawn: usize,
     /// Why the input failed on the first skipped pair.
     pub first_skip: Option<String>,
-}
-
-impl Validation {
-    /// A warning when nothing was compared (the input fails on every input set): the output
-    /// was not refused, but not validated either.
-    pub fn warning(&self) -> Option<String> {
-        (self.compared == 0 && self.skipped > 0).then(|| {
-            format!(
-                "translation validation compared nothing: the input program fails on all {} \
-                 input sets (first: {})",
-                self.skipped,
-                self.first_skip.as_deref().unwrap_or("?")
-            )
-        })
-    }
 }
 
 impl fmt::Display for Validation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "validated on {} input sets per function: {} runs agree, {} skipped (the input fails)",
-            self.seeds, self.compared, self.skipped
+            "validated on {} input sets per function: {} runs agree ({} on trap-free redrawn \
+             inputs), {} skipped (the input fails)",
+            self.seeds, self.compared, self.redrawn, self.skipped
         )?;
         match &self.first_skip {
             Some(why) => write!(f, "; first skipped: {why}"),
@@ -327,7 +347,10 @@ impl fmt::Display for Validation {
 
 /// Translation validation: runs every function of `input` and of `output` on input sets
 /// `0..seeds`, with the caller's `externs` beside the project's; the first divergence is
-/// returned as [`ValidationError::Differs`].
+/// returned as [`ValidationError::Differs`]. An input set the input program fails on is
+/// drawn again avoiding the usual traps ([`try_trap_free_inputs`]); when nothing could be
+/// compared at all, validation fails ([`ValidationError::NothingCompared`]) rather than pass
+/// an output it never checked.
 pub fn validate(
     input: &Program,
     output: &Program,
@@ -341,12 +364,20 @@ pub fn validate(
     };
     for seed in 0..seeds as u64 {
         for f in &input.functions {
-            let trial = Trial::with_externs(input, f, seed, ptir_ir::WHILE_FUEL, externs)?;
+            let mut trial = Trial::with_externs(input, f, seed, ptir_ir::WHILE_FUEL, externs)?;
             if let Err(e) = &trial.expected {
-                v.skipped += 1;
-                v.first_skip
-                    .get_or_insert_with(|| format!("seed {seed}: {e}"));
-                continue;
+                match trial.trap_free(input, f) {
+                    Some(redrawn) => {
+                        trial = redrawn;
+                        v.redrawn += 1;
+                    }
+                    None => {
+                        v.skipped += 1;
+                        v.first_skip
+                            .get_or_insert_with(|| format!("seed {seed}: {e}"));
+                        continue;
+                    }
+                }
             }
             if let Some(d) = trial.check(output, "the optimized program", fast_math)? {
                 let result = d.result_index(fast_math);
@@ -357,6 +388,12 @@ pub fn validate(
             }
             v.compared += 1;
         }
+    }
+    if v.compared == 0 && v.skipped > 0 {
+        return Err(ValidationError::NothingCompared {
+            skipped: v.skipped,
+            first: v.first_skip.unwrap_or_default(),
+        });
     }
     Ok(v)
 }
@@ -375,6 +412,18 @@ pub enum ValidationError {
     /// The programs could not be compared.
     #[error("translation validation could not run: {0}")]
     Check(#[from] CheckError),
+    /// The input program fails on every input set, trap-free redraws included: the output
+    /// was never checked, so it is not accepted as validated.
+    #[error(
+        "translation validation compared nothing: the input program fails on all {skipped} \
+         input sets, redrawn without zero or negative integers too (first: {first})"
+    )]
+    NothingCompared {
+        /// Input sets tried.
+        skipped: usize,
+        /// Why the input failed on the first.
+        first: String,
+    },
 }
 
 #[cfg(test)]
@@ -477,6 +526,7 @@ mod tests {
                 seeds: 16,
                 compared: 16,
                 skipped: 0,
+                redrawn: 0,
                 first_skip: None,
             })
         );

@@ -155,10 +155,10 @@ fn validate_passes_correct_outputs_and_refuses_unsound_rules_on_both_engines() {
 }
 
 #[test]
-fn validation_skips_inputs_on_which_the_input_fails() {
-    // The input divides by its argument: on random inputs that are 0 it fails, and those
-    // input sets are skipped, not counted as differences.
-    let div = "func @f(%x: i32[]) -> (i32[]) {\n  %c = constant splat(12) : i32[]\n  %q = div %c, %x : i32[]\n  return %q\n}\n";
+fn validation_redraws_inputs_on_which_the_input_fails() {
+    // The input divides by its argument: an input set holding a 0 traps, so it is drawn again
+    // with integers in [1, 4], and every input set is compared.
+    let div = "func @f(%x: i32[16]) -> (i32[16]) {\n  %c = constant splat(12) : i32[16]\n  %q = div %c, %x : i32[16]\n  return %q\n}\n";
     let out = ptir_opt(&["-", "--validate=32", "--report"], div);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -166,26 +166,34 @@ fn validation_skips_inputs_on_which_the_input_fails() {
         .lines()
         .find(|l| l.starts_with("validated on 32"))
         .unwrap_or_default();
-    assert!(
-        !line.contains(" 0 skipped") && !line.contains(" 32 runs agree"),
-        "{stderr}"
+    assert!(line.contains(": 32 runs agree ("), "{stderr}");
+    assert!(line.ends_with(" 0 skipped (the input fails)"), "{stderr}");
+    assert!(!line.contains("(0 on trap-free"), "{stderr}");
+    // So a wrong rule on such a program is caught, where every ordinary input set (16
+    // divisors, one of which is almost always 0) traps and proved nothing.
+    let wrong = scratch_file(
+        "validate-traps",
+        "wrong.rules",
+        "(rule div-is-lhs (div ?a ?b) => ?a)\n",
     );
-    assert!(line.contains("; first skipped: seed "), "{stderr}");
+    let out = ptir_opt(&["-", "--validate=4", "--rules", &wrong], div);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(
-        line.ends_with("= div: integer division by zero"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("warning"), "{stderr}");
-    // An input that fails on every input set validates nothing: the output is printed with a
-    // warning that says so.
-    let huge = "func @f() -> (f32[100000,100000]) {\n  %0 = constant splat(1.0) : f32[100000,100000]\n  return %0\n}\n";
-    let out = ptir_opt(&["-", "--validate=3"], huge);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).starts_with("warning: -: translation validation compared nothing: the input program fails on all 3 input sets (first: seed 0: in @f"),
+        text(&out.stderr).contains("translation validation refused the optimized program"),
         "{}",
         text(&out.stderr)
     );
+    // An input that fails on every input set, redrawn too, validates nothing: the run fails
+    // and says so, instead of passing an output it never checked.
+    let huge = "func @f() -> (f32[100000,100000]) {\n  %0 = constant splat(1.0) : f32[100000,100000]\n  return %0\n}\n";
+    let out = ptir_opt(&["-", "--validate=3"], huge);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("error: -: translation validation compared nothing: the input program fails on all 3 input sets"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).is_empty(), "{}", text(&out.stdout));
 }
 
 #[test]

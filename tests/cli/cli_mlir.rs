@@ -368,3 +368,57 @@ fn layernorm_and_gelu_as_jax_emits_them_are_fused() {
         }
     }
 }
+
+/// Text the importer must refuse, each with a located message: a generic form whose declared
+/// operand types contradict the values' own, and MLIR read as PTIR (stdin, no extension)
+/// says how to read it as MLIR.
+#[test]
+fn contradictory_types_and_mlir_on_stdin_are_clear_errors() {
+    let lying = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = \"stablehlo.add\"(%a, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+    let out = ptir_opt(&["translate", "-", "--input-format", "mlir"], lying);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: -:2:24: operand 1 of `stablehlo.add` is declared `tensor<4xi32>`, but %a is \
+         `tensor<4xf32>`\n"
+    );
+    let ok = "// a comment\nfunc.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n";
+    let out = ptir_opt(&["-"], ok);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).ends_with(
+            "(this looks like MLIR: pass `--input-format mlir`, or name the file `*.mlir`)\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // PTIR with a syntax error gets no such hint.
+    let out = ptir_opt(&["-"], "func @f() -> () {\n  oops\n}\n");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("looks like MLIR"));
+}
+
+/// `--split-input-file` with a bad chunk: the good chunks' output is written and the run
+/// fails with the bad chunk's located error, as mlir-opt does.
+#[test]
+fn a_bad_chunk_does_not_suppress_the_good_ones() {
+    let good =
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n";
+    let bad = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.bogus %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+    let input = format!("{good}// -----\n{bad}// -----\n{good}");
+    let out = ptir_opt(
+        &["-", "--input-format", "mlir", "--split-input-file"],
+        &input,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stdout.matches("func.func public @main").count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("// -----").count(), 1, "{stdout}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: -:6:8: unsupported op 'stablehlo.bogus' (--allow-opaque keeps it as an opaque call)\n"
+    );
+}

@@ -315,8 +315,31 @@ impl<'a, 's> FnLower<'a, 's> {
         }
     }
 
-    /// Operand `i`, its constant materialized into `out` if no copy is visible here.
+    /// Operand `i`, its constant materialized into `out` if no copy is visible here. The type
+    /// a functional type `(...) -> ...` declares for it must be the value's own.
     fn operand(
+        &mut self,
+        out: &mut Insts,
+        op: &OpSyntax,
+        i: usize,
+    ) -> Result<(ValueId, TensorType)> {
+        let (v, t) = self.operand_unchecked(out, op, i)?;
+        if let (true, Some(declared)) = (op.functional_type, op.operand_types.get(i)) {
+            if *declared != t {
+                let (name, pos) = &op.operands[i];
+                return Err(pos.invalid(format!(
+                    "operand {} of `{}` is declared `{}`, but {name} is `{}`",
+                    i + 1,
+                    op.name,
+                    crate::export::mlir_type(declared),
+                    crate::export::mlir_type(&t)
+                )));
+            }
+        }
+        Ok((v, t))
+    }
+
+    fn operand_unchecked(
         &mut self,
         out: &mut Insts,
         op: &OpSyntax,

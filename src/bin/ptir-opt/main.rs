@@ -551,10 +551,18 @@ fn optimize(
             Err(e) => errors.push(e),
         }
     }
-    if !errors.is_empty() {
-        return Err(CliError::several(errors));
-    }
     let program = outputs.join(SPLIT_MARKER_LINE);
+    if !errors.is_empty() {
+        let error = CliError::several(errors);
+        return Err(if outputs.is_empty() {
+            error
+        } else {
+            CliError::Partial {
+                output: program,
+                error: Box::new(error),
+            }
+        });
+    }
     let Some(dest) = &args.output.report_json else {
         return Ok(program);
     };
@@ -651,9 +659,6 @@ fn optimize_one(
     }
     if args.output.report {
         eprint!("{}", out.report);
-    }
-    if let Some(warning) = out.report.validation.as_ref().and_then(|v| v.warning()) {
-        eprintln!("warning: {path}: {warning}");
     }
     for log in &out.report.step_log {
         eprintln!(
@@ -850,10 +855,12 @@ pub(crate) enum CliError {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path}:{source}")]
+    #[error("{path}:{source}{hint}")]
     Parse {
         path: String,
         source: ir::ParseError,
+        /// Empty, or why the text may be another format than the one it was read as.
+        hint: &'static str,
     },
     /// The verifier's diagnostics, each placed in the source (`path:line:col`) with the
     /// source's value names.
@@ -877,6 +884,13 @@ pub(crate) enum CliError {
     Run {
         path: String,
         source: ir::InterpError,
+    },
+    /// Some chunks of a `--split-input-file` input failed: the others' `output` is written,
+    /// then the run fails with `error`.
+    #[error("{error}")]
+    Partial {
+        output: String,
+        error: Box<CliError>,
     },
     /// Several failures (the chunks of a `--split-input-file` input), one per line.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
@@ -903,6 +917,7 @@ impl CliError {
             CliError::Several(errors) => {
                 errors.iter().map(CliError::exit_status).max().unwrap_or(2)
             }
+            CliError::Partial { error, .. } => error.exit_status(),
             _ => 2,
         }
     }
@@ -938,11 +953,34 @@ fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), Cl
     Ok((program, t1 - t0, t1.elapsed()))
 }
 
-/// Parses the PTIR `text` of the file `path`.
+/// Parses the PTIR `text` of the file `path`. Text that looks like MLIR, read as PTIR only
+/// because nothing said otherwise (stdin, another extension), gets a hint saying how to read it.
 fn parse(path: &str, text: &str) -> Result<Program, CliError> {
-    ir::parse(text).map_err(|source| CliError::Parse {
-        path: path.to_string(),
-        source,
+    ir::parse(text).map_err(|source| {
+        let format_given = INPUT_FORMAT.get().copied().flatten().is_some();
+        let hint = if !format_given && looks_like_mlir(text) {
+            " (this looks like MLIR: pass `--input-format mlir`, or name the file `*.mlir`)"
+        } else {
+            ""
+        };
+        CliError::Parse {
+            path: path.to_string(),
+            source,
+            hint,
+        }
+    })
+}
+
+/// Does `text` start, past blank lines and comments, like an MLIR module or function?
+fn looks_like_mlir(text: &str) -> bool {
+    let first = text
+        .lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
+    first.is_some_and(|l| {
+        ["module", "func.func", "\"func.func\"", "\"builtin.module\""]
+            .iter()
+            .any(|k| l.starts_with(k))
     })
 }
 
@@ -1055,9 +1093,12 @@ fn main() -> ExitCode {
         allow_opaque: cli.io.allow_opaque,
         inline_calls: cli.io.inline_calls && !shows,
     });
-    let (result, status) = match run_command(&cli) {
-        Ok((out, agreed)) => (Ok(out), if agreed { 0 } else { 1 }),
-        Err(e) => (Err(e), 0),
+    // A `--split-input-file` run whose chunks partly failed writes the good chunks' output,
+    // then fails with the errors of the others, as mlir-opt does.
+    let (result, status, failure) = match run_command(&cli) {
+        Ok((out, agreed)) => (Ok(out), if agreed { 0 } else { 1 }, None),
+        Err(CliError::Partial { output, error }) => (Ok(output.into_bytes()), 0, Some(*error)),
+        Err(e) => (Err(e), 0, None),
     };
     let written = result.and_then(|out| match &cli.io.output {
         Some(path) => std::fs::write(path, out).map_err(|source| CliError::Io {
@@ -1074,7 +1115,7 @@ fn main() -> ExitCode {
                 })
         }
     });
-    match written {
+    match written.and_then(|()| failure.map_or(Ok(()), Err)) {
         Ok(()) => {
             if let Some(message) = AFTER_WRITE.get() {
                 eprintln!("{message}");

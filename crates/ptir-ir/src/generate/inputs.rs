@@ -41,35 +41,71 @@ pub fn random_inputs(f: &Function, seed: u64) -> Vec<Value> {
 /// assert!(err.to_string().starts_with("argument 0 of @f: a value of type f32[100000,100000]"));
 /// ```
 pub fn try_random_inputs(f: &Function, seed: u64) -> Result<Vec<Value>, InterpError> {
+    inputs_drawn(f, seed, Ints::Any)
+}
+
+/// [`try_random_inputs`] with every integer in [1, 4]: inputs that avoid the usual traps of
+/// integer code (a zero divisor, `MIN / -1`, a negative index or shift), for a function whose
+/// input set of [`try_random_inputs`] traps, so that it can still be checked on something.
+///
+/// ```
+/// use ptir_ir::generate::try_trap_free_inputs;
+/// let p = ptir_ir::parse("func @f(%0: i32[8]) -> (i32[8]) {\n  return %0\n}").unwrap();
+/// let inputs = try_trap_free_inputs(&p.functions[0], 7).unwrap();
+/// let t = inputs[0].as_tensor().unwrap();
+/// assert!((0..8).all(|i| matches!(t.get(i), ptir_ir::Scalar::Int(1..=4))));
+/// ```
+pub fn try_trap_free_inputs(f: &Function, seed: u64) -> Result<Vec<Value>, InterpError> {
+    inputs_drawn(f, seed, Ints::Positive)
+}
+
+/// How integers are drawn.
+#[derive(Clone, Copy)]
+enum Ints {
+    /// Zero a third of the time, else uniform in [-4, 4] (wrapped to the dtype).
+    Any,
+    /// Uniform in [1, 4].
+    Positive,
+}
+
+fn inputs_drawn(f: &Function, seed: u64, ints: Ints) -> Result<Vec<Value>, InterpError> {
     (0..f.body.params.len()).try_for_each(|i| check_param_size(f, i))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     Ok(f.body
         .params
         .iter()
-        .map(|p| random_value(&p.ty, &mut rng))
+        .map(|p| value_drawn(&p.ty, &mut rng, ints))
         .collect())
 }
 
 /// A random value of type `ty` (tuples element by element), as [`random_inputs`] makes them.
 pub fn random_value(ty: &Type, rng: &mut impl Rng) -> Value {
+    value_drawn(ty, rng, Ints::Any)
+}
+
+fn value_drawn(ty: &Type, rng: &mut impl Rng, ints: Ints) -> Value {
     match ty {
-        Type::Tensor(t) => Value::Tensor(random_tensor(t, rng)),
-        Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| random_value(t, rng)).collect()),
+        Type::Tensor(t) => Value::Tensor(tensor_drawn(t, rng, ints)),
+        Type::Tuple(ts) => Value::Tuple(ts.iter().map(|t| value_drawn(t, rng, ints)).collect()),
     }
 }
 
 /// A random tensor of type `ty`, as [`random_inputs`] makes them.
 pub fn random_tensor(ty: &TensorType, rng: &mut impl Rng) -> Tensor {
+    tensor_drawn(ty, rng, Ints::Any)
+}
+
+fn tensor_drawn(ty: &TensorType, rng: &mut impl Rng, ints: Ints) -> Tensor {
     let d = ty.dtype;
     let elems = (0..ty.num_elements()).map(|_| {
         if d.is_float() {
             Scalar::from_f64(d, rng.gen_range(-2.0..2.0))
         } else if d.is_int() {
-            Scalar::Int(if rng.gen_bool(1.0 / 3.0) {
-                0
-            } else {
+            Scalar::Int(match ints {
+                Ints::Positive => rng.gen_range(1..=4),
+                Ints::Any if rng.gen_bool(1.0 / 3.0) => 0,
                 // Wrapped: -4 of a u8 is 252.
-                wrap_int(d, rng.gen_range(-4..=4))
+                Ints::Any => wrap_int(d, rng.gen_range(-4..=4)),
             })
         } else {
             Scalar::Bool(rng.gen_bool(0.5))

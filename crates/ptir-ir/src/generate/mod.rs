@@ -42,7 +42,9 @@ mod windows;
 
 pub use chain::{generate_chain, matrix_chain};
 pub use gpt2::{gpt2_stack, Gpt2Config};
-pub use inputs::{random_inputs, random_tensor, random_value, try_random_inputs};
+pub use inputs::{
+    random_inputs, random_tensor, random_value, try_random_inputs, try_trap_free_inputs,
+};
 
 use crate::builder::ProgramBuilder;
 use crate::ops::OpKey;
