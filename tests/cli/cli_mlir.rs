@@ -422,3 +422,38 @@ fn a_bad_chunk_does_not_suppress_the_good_ones() {
         "error: -:6:8: unsupported op 'stablehlo.bogus' (--allow-opaque keeps it as an opaque call)\n"
     );
 }
+
+/// A `custom_call` prints back exactly as it came, every attribute verbatim (a Cholesky's
+/// `uplo` in `backend_config` and `mhlo.backend_config`, `api_version`, layouts,
+/// `has_side_effect = false`), and one target called at two signatures or with two sets of
+/// attributes is two externs of the program, not a refusal.
+#[test]
+fn custom_calls_print_back_with_every_attribute() {
+    let calls = [
+        "stablehlo.custom_call @lapack_spotrf(%a) {api_version = 2 : i32, backend_config = \"uplo=L\", mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (tensor<4x4xf32>) -> tensor<4x4xf32>",
+        "stablehlo.custom_call @lapack_spotrf(%b) {api_version = 2 : i32, backend_config = \"uplo=L\"} : (tensor<8x8xf32>) -> tensor<8x8xf32>",
+        "stablehlo.custom_call @lapack_spotrf(%0) {backend_config = \"uplo=U\", has_side_effect = false} : (tensor<4x4xf32>) -> tensor<4x4xf32>",
+    ];
+    let module = format!(
+        "func.func @main(%a: tensor<4x4xf32>, %b: tensor<8x8xf32>) -> (tensor<4x4xf32>, tensor<8x8xf32>, tensor<4x4xf32>) {{\n  \
+         %0 = {}\n  %1 = {}\n  %2 = {}\n  return %0, %1, %2 : tensor<4x4xf32>, tensor<8x8xf32>, tensor<4x4xf32>\n}}\n",
+        calls[0], calls[1], calls[2]
+    );
+    for args in [
+        &["-", "--input-format", "mlir"][..],
+        &["translate", "-", "--input-format", "mlir", "--emit", "mlir"],
+    ] {
+        let out = stdout_ok(args, &module);
+        for call in calls {
+            assert!(out.contains(call), "{args:?}: {call}\n{out}");
+        }
+    }
+    let ptir = stdout_ok(&["translate", "-", "--input-format", "mlir"], &module);
+    for decl in [
+        "extern @lapack_spotrf(f32[4,4]) -> (f32[4,4]) impure",
+        "extern @lapack_spotrf.1(f32[8,8]) -> (f32[8,8]) impure",
+        "extern @lapack_spotrf.2(f32[4,4]) -> (f32[4,4]) impure",
+    ] {
+        assert!(ptir.contains(decl), "{decl}\n{ptir}");
+    }
+}

@@ -22,7 +22,7 @@
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
-//! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature |
+//! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature (`@f.1`, ... for another signature or other attributes); the op's text is kept in [`SourceInfo::opaque`], so it prints back with every attribute |
 //! | anything else, with [`ImportOptions::allow_opaque`] | `call @opaque.<op>.<k>` of an impure extern; the op's text is kept in [`SourceInfo::opaque`] |
 //!
 //! Without `allow_opaque`, an op we do not support is a located error naming it. The names
@@ -66,6 +66,7 @@ pub(crate) fn lower_module(
     let mut syms = Symbols {
         funcs: sigs,
         custom_calls: IndexMap::new(),
+        custom_call_externs: HashMap::new(),
         src,
         options: *options,
         info: SourceInfo::default(),
@@ -101,6 +102,9 @@ pub(crate) fn lower_module(
 struct Symbols<'s> {
     funcs: IndexMap<String, Signature>,
     custom_calls: IndexMap<String, Signature>,
+    /// The extern standing for each distinct `custom_call`: by its target, signature and
+    /// attributes (in either form, the call target's name left out).
+    custom_call_externs: HashMap<(String, Signature, String), String>,
     src: &'s str,
     options: ImportOptions,
     info: SourceInfo,
@@ -534,19 +538,8 @@ impl<'a, 's> FnLower<'a, 's> {
             }
             k += 1;
         };
-        let (start, end) = op.span;
-        let text = self
-            .syms
-            .src
-            .get(start..end)
-            .ok_or_else(|| pos.invalid("the op's text is not valid UTF-8"))?
-            .trim_end()
-            .to_string();
-        let operands = op.operands.iter().map(|(n, _)| n.clone()).collect();
-        self.syms
-            .info
-            .opaque
-            .insert(callee.clone(), OpaqueOp { text, operands });
+        let kept = self.op_text(op)?;
+        self.syms.info.opaque.insert(callee.clone(), kept);
         self.syms.custom_calls.insert(callee.clone(), sig.clone());
         let ty = Type::pack(sig.results);
         let v = self.emit(out, pos, Op::Call { callee }, &args, ty, &[])?;
@@ -604,8 +597,11 @@ impl<'a, 's> FnLower<'a, 's> {
         Ok(self.unpack(out, v, &result_types))
     }
 
-    /// `stablehlo.custom_call @target(args)`: a call of the impure extern `@target`, whose
-    /// signature is the first call's.
+    /// `stablehlo.custom_call @target(args)`: a call of an impure extern that prints back as
+    /// this op's text, every attribute verbatim (`backend_config`, `api_version`, layouts,
+    /// `has_side_effect`, ...). Calls of one target with one signature and the same attributes
+    /// share the extern `@target`; another signature or other attributes (two Cholesky calls
+    /// of different sizes, or of the other triangle) get `@target.1`, `@target.2`, ...
     fn custom_call(
         &mut self,
         op: &OpSyntax,
@@ -628,18 +624,46 @@ impl<'a, 's> FnLower<'a, 's> {
             params: args.iter().map(|(_, t)| t.clone().into()).collect(),
             results: op.result_types.iter().map(|t| t.clone().into()).collect(),
         };
-        match self.syms.custom_calls.get(&target) {
-            Some(known) if *known != sig => {
-                return Err(pos.invalid(format!("custom_call @{target} used with two signatures")))
-            }
-            Some(_) => {}
+        let mut attrs: Vec<String> = (op.attrs.iter())
+            .filter(|(name, _)| name != "call_target_name")
+            .map(|attr| format!("{attr:?}"))
+            .collect();
+        attrs.sort();
+        let key = (target.clone(), sig.clone(), attrs.join(", "));
+        let callee = match self.syms.custom_call_externs.get(&key) {
+            Some(name) => name.clone(),
             None => {
-                self.syms.custom_calls.insert(target.clone(), sig.clone());
+                let name = (0..)
+                    .map(|k| match k {
+                        0 => target.clone(),
+                        k => format!("{target}.{k}"),
+                    })
+                    .find(|n| self.syms.signature(n).is_none())
+                    .unwrap_or_default();
+                self.syms.custom_call_externs.insert(key, name.clone());
+                self.syms.custom_calls.insert(name.clone(), sig.clone());
+                let kept = self.op_text(op)?;
+                self.syms.info.opaque.insert(name.clone(), kept);
+                name
             }
-        }
+        };
         let ty = Type::pack(sig.results.clone());
-        let v = self.emit(out, pos, Op::Call { callee: target }, &args, ty, &[])?;
+        let v = self.emit(out, pos, Op::Call { callee }, &args, ty, &[])?;
         Ok(self.unpack(out, v, &op.result_types))
+    }
+
+    /// The text of `op` as written (results and location left out), with its operand names.
+    fn op_text(&self, op: &OpSyntax) -> Result<OpaqueOp> {
+        let (start, end) = op.span;
+        let text = self
+            .syms
+            .src
+            .get(start..end)
+            .ok_or_else(|| op.pos.invalid("the op's text is not valid UTF-8"))?
+            .trim_end()
+            .to_string();
+        let operands = op.operands.iter().map(|(n, _)| n.clone()).collect();
+        Ok(OpaqueOp { text, operands })
     }
 
     /// The values of a result of type `Type::pack(types)`: itself, or `tuple_get`s.

@@ -22,7 +22,8 @@ pub struct ImportOptions {
 pub struct SourceInfo {
     /// Per function (by name): the names of its values.
     pub functions: IndexMap<String, FunctionNames>,
-    /// The opaque ops, by the extern that stands for each.
+    /// The ops printed back as they came, by the extern that stands for each: opaque ops
+    /// (`--allow-opaque`) and `custom_call`s (every attribute verbatim).
     pub opaque: IndexMap<String, OpaqueOp>,
 }
 
