@@ -457,3 +457,34 @@ fn custom_calls_print_back_with_every_attribute() {
         assert!(ptir.contains(decl), "{decl}\n{ptir}");
     }
 }
+
+/// `precision_config` of a `dot_general` (pretty `precision = [...]` or generic) is kept
+/// through translation both ways and optimization: a GPU or TPU backend computes `DEFAULT`
+/// f32 products in fewer bits, so dropping `HIGHEST` would change the results there.
+#[test]
+fn dot_precision_survives_translation_and_optimization() {
+    let module = "func.func @main(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {\n  \
+        %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [HIGHEST, HIGH] : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>\n  \
+        return %0 : tensor<4x4xf32>\n}\n";
+    let kept = "precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGH>]";
+    let ptir = stdout_ok(&["translate", "-", "--input-format", "mlir"], module);
+    assert!(
+        ptir.contains("lhs_precision=highest rhs_precision=high"),
+        "{ptir}"
+    );
+    for args in [&["-", "--input-format", "mlir"][..], &["translate", "-"]] {
+        let input = if args[0] == "translate" {
+            &ptir
+        } else {
+            module
+        };
+        let out = stdout_ok(args, input);
+        assert!(out.contains(kept), "{args:?}\n{out}");
+    }
+    let bad = module.replace("HIGH]", "FAST]");
+    let out = ptir_opt(&["translate", "-", "--input-format", "mlir"], &bad);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: -:2:8: unknown precision `FAST`\n"
+    );
+}

@@ -322,6 +322,23 @@ pub struct DotDims {
     /// precision, JAX's `preferred_element_type`: f16 or bf16 operands, an f32 result):
     /// products and sums are computed in it. `None`: the operands' own.
     pub result_dtype: Option<crate::types::DType>,
+    /// StableHLO's `precision_config` (lhs, rhs), kept for the backends that honour it (a
+    /// GPU or TPU computes `DEFAULT` f32 products in fewer bits); `None`: both `DEFAULT`. The
+    /// interpreter and CPU runtimes compute every product exactly as the dtype says.
+    pub precision: Option<[Precision; 2]>,
+}
+
+keyword_enum! {
+    /// The precision a backend computes an operand of a `dot_general` with (StableHLO's
+    /// `precision_config`).
+    Precision {
+        /// The backend's fastest.
+        Default = "default",
+        /// More than the fastest (bf16x3 on a TPU).
+        High = "high",
+        /// The dtype's own (f32 products in f32).
+        Highest = "highest",
+    }
 }
 
 impl DotDims {
@@ -341,7 +358,7 @@ impl DotDims {
             rhs_batch: vec![0],
             lhs_contract: vec![2],
             rhs_contract: vec![1],
-            result_dtype: None,
+            ..DotDims::default()
         }
     }
 }

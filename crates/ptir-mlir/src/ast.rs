@@ -97,6 +97,8 @@ pub(crate) enum Attr {
     Symbol(String),
     /// `(types) -> types` (`function_type` of a generic `func.func`).
     FnType(Vec<TensorType>, Vec<TensorType>),
+    /// `[HIGHEST, DEFAULT]` or `[#stablehlo<precision HIGHEST>, ...]`: the words.
+    Words(Vec<String>),
     /// `[true, false]` or `array<i1: true, false>`.
     Bools(Vec<bool>),
     /// A convolution's dimension labels, `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (pretty

@@ -663,10 +663,21 @@ impl FnPrinter<'_, '_, '_> {
                         fields.push(format!("{k} = {}", list(xs)));
                     }
                 }
+                let precision = match d.precision {
+                    Some(both) => format!(
+                        ", precision_config = [{}]",
+                        both.map(|p| format!(
+                            "#stablehlo<precision {}>",
+                            p.name().to_ascii_uppercase()
+                        ))
+                        .join(", ")
+                    ),
+                    None => String::new(),
+                };
                 generic(
                     "stablehlo.dot_general",
                     &format!(
-                        " <{{dot_dimension_numbers = #stablehlo.dot<{}>}}>",
+                        " <{{dot_dimension_numbers = #stablehlo.dot<{}>{precision}}}>",
                         fields.join(", ")
                     ),
                 )

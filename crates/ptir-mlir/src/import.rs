@@ -39,8 +39,8 @@ use indexmap::IndexMap;
 use ptir_ir::{
     infer_type, int_from_i128, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp,
     ConvDims, DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction,
-    Literal, Op, PadDims, Param, Program, ReduceKind, Region, Scalar, SelectKind, Signature,
-    TensorType, Type, UnaryOp, ValueId,
+    Literal, Op, PadDims, Param, Precision, Program, ReduceKind, Region, Scalar, SelectKind,
+    Signature, TensorType, Type, UnaryOp, ValueId,
 };
 use std::collections::HashMap;
 
@@ -1049,7 +1049,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 rhs_batch: get("rhs_batching_dimensions")?,
                 lhs_contract: get("lhs_contracting_dimensions")?,
                 rhs_contract: get("rhs_contracting_dimensions")?,
-                result_dtype: None,
+                ..DotDims::default()
             }
         } else {
             let pair = |k: &str| -> Result<(Vec<usize>, Vec<usize>)> {
@@ -1069,12 +1069,14 @@ impl<'a, 's> FnLower<'a, 's> {
                 rhs_batch,
                 lhs_contract,
                 rhs_contract,
-                result_dtype: None,
+                ..DotDims::default()
             }
         };
+        let precision = precision_config(op)?;
         self.contraction(out, pos, [l, r], ty, |result_dtype| {
             Op::DotGeneral(Box::new(DotDims {
                 result_dtype,
+                precision,
                 ..dims.clone()
             }))
         })
@@ -1526,6 +1528,35 @@ fn highest(d: DType) -> Scalar {
 
 fn to_usize(x: i64, pos: Pos) -> Result<usize> {
     usize::try_from(x).map_err(|_| pos.invalid(format!("expected a dimension, found {x}")))
+}
+
+/// A `dot_general`'s precision (pretty `precision = [HIGHEST, DEFAULT]` or generic
+/// `precision_config = [#stablehlo<precision HIGHEST>, ...]`); `None` when absent or all
+/// `DEFAULT`.
+fn precision_config(op: &OpSyntax) -> Result<Option<[Precision; 2]>> {
+    let words = match op.attr("precision").or_else(|| op.attr("precision_config")) {
+        None => return Ok(None),
+        Some(Attr::Words(words)) => words,
+        Some(_) => {
+            return Err(op
+                .pos
+                .syntax("expected `precision = [DEFAULT|HIGH|HIGHEST, ...]`"))
+        }
+    };
+    let parsed: Vec<Precision> = (words.iter())
+        .map(|w| {
+            Precision::from_name(&w.to_ascii_lowercase())
+                .ok_or_else(|| op.pos.invalid(format!("unknown precision `{w}`")))
+        })
+        .collect::<Result<_>>()?;
+    match parsed[..] {
+        [] => Ok(None),
+        [lhs, rhs] => Ok((parsed != [Precision::Default; 2]).then_some([lhs, rhs])),
+        _ => Err(op.pos.invalid(format!(
+            "a `dot_general` has 2 operand precisions, found {}",
+            parsed.len()
+        ))),
+    }
 }
 
 /// The declared type of an op's (first) result: from `(...) -> types`, or the single type of

@@ -781,7 +781,16 @@ impl<'s> Reader<'s> {
         self.skip_ws();
         let value = match self.peek() {
             Some(b'[') => {
+                let save = (self.at, self.line, self.col);
                 let ints = self.int_list()?;
+                if ints.is_none() {
+                    let end = (self.at, self.line, self.col);
+                    (self.at, self.line, self.col) = save;
+                    match self.word_list()? {
+                        Some(words) => return Ok(Attr::Words(words)),
+                        None => (self.at, self.line, self.col) = end,
+                    }
+                }
                 match ints {
                     Some(xs) => {
                         if self.eat_word("x") {
@@ -910,6 +919,32 @@ impl<'s> Reader<'s> {
         }
         self.expect(b']')?;
         Ok(Some(xs))
+    }
+
+    /// `[A, B]` or `[#stablehlo<kind A>, ...]` as words; `None` if it holds anything else
+    /// (the position is then left anywhere: the caller restores it).
+    fn word_list(&mut self) -> Result<Option<Vec<String>>> {
+        self.expect(b'[')?;
+        let mut words = Vec::new();
+        if self.eat(b']') {
+            return Ok(Some(words));
+        }
+        loop {
+            self.skip_ws();
+            let word = match self.peek() {
+                Some(b'#') => match self.hash_attr() {
+                    Ok(Attr::Word(w)) => w,
+                    _ => return Ok(None),
+                },
+                Some(b) if b.is_ascii_alphabetic() => self.word(),
+                _ => return Ok(None),
+            };
+            words.push(word);
+            if !self.eat(b',') {
+                break;
+            }
+        }
+        Ok(self.eat(b']').then_some(words))
     }
 
     /// `#stablehlo<comparison_direction LT>`, `#stablehlo.dot<k = v, ...>`, others skipped.

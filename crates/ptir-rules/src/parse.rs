@@ -951,7 +951,7 @@ fn literal(s: &Sexp, kind: AttrKind) -> Option<AttrValue> {
                     rhs_batch: ints_literal(&xs[2])?,
                     lhs_contract: ints_literal(&xs[3])?,
                     rhs_contract: ints_literal(&xs[4])?,
-                    result_dtype: None,
+                    ..DotDims::default()
                 }))
             }
             _ => None,

@@ -290,6 +290,7 @@ pub fn swap_dot_dims(d: &DotDims) -> DotDims {
         lhs_contract: d.rhs_contract.clone(),
         rhs_contract: d.lhs_contract.clone(),
         result_dtype: d.result_dtype,
+        precision: d.precision.map(|[l, r]| [r, l]),
     }
 }
 

@@ -227,7 +227,7 @@ fn attention(
         rhs_batch: vec![0],
         lhs_contract: vec![2],
         rhs_contract: vec![2],
-        result_dtype: None,
+        ..DotDims::default()
     };
     let scores = f.dot_general(q, k, &qk)?;
     let score_ty = TensorType::new(DType::F32, vec![hs, t, t]);

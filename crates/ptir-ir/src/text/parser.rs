@@ -12,7 +12,7 @@
 use super::lexer::{line_col, Lexer, Spanned, Tok};
 use super::printer::{CONV_DILATIONS, WINDOW_DILATIONS};
 use super::source_map::{FunctionSource, InstSource, SourceLoc, SourceMap};
-use crate::ops::{DotDims, Op, OpKey, RngDist};
+use crate::ops::{DotDims, Op, OpKey, Precision, RngDist};
 use crate::program::{
     ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
 };
@@ -777,6 +777,29 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// The optional `lhs_precision=` and `rhs_precision=` of a `dot_general` (each `default`,
+    /// `high` or `highest`; a missing one is `default`); `None` when both are `default`.
+    fn precision_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<Option<[Precision; 2]>> {
+        let mut both = [Precision::Default; 2];
+        for (side, name) in ["lhs_precision", "rhs_precision"].into_iter().enumerate() {
+            let Some(i) = attrs.items.iter().position(|(n, _, _)| *n == name) else {
+                continue;
+            };
+            let (_, value, pos) = attrs.items.remove(i);
+            both[side] = match value {
+                Attr::Word(w) => Precision::from_name(w),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                self.error_at(
+                    pos,
+                    format!("attribute `{name}` must be `default`, `high` or `highest`"),
+                )
+            })?;
+        }
+        Ok((both != [Precision::Default; 2]).then_some(both))
+    }
+
     /// An optional attribute naming a dtype (`result_dtype=f32`).
     fn dtype_attr(&self, attrs: &mut Attrs<'s>, name: &str) -> PResult<Option<DType>> {
         let Some(i) = attrs.items.iter().position(|(n, _, _)| *n == name) else {
@@ -842,6 +865,7 @@ impl<'s> Parser<'s> {
                 lhs_contract: self.list_attr(attrs, "lhs_contract", None)?,
                 rhs_contract: self.list_attr(attrs, "rhs_contract", None)?,
                 result_dtype: self.dtype_attr(attrs, "result_dtype")?,
+                precision: self.precision_attrs(attrs)?,
             })),
             OpKey::Convolution => Op::Convolution(Box::new(self.convolution_attrs(attrs)?)),
             OpKey::ReduceWindow(kind) => Op::ReduceWindow {

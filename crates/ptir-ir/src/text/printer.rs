@@ -352,6 +352,12 @@ fn write_attrs(out: &mut String, op: &Op) {
                 out.push_str(" result_dtype=");
                 out.push_str(dtype.name());
             }
+            if let Some([lhs, rhs]) = d.precision {
+                out.push_str(" lhs_precision=");
+                out.push_str(lhs.name());
+                out.push_str(" rhs_precision=");
+                out.push_str(rhs.name());
+            }
         }
         Op::Convolution(c) => {
             write_usizes(out, "input", &c.input);

@@ -209,7 +209,7 @@ impl Sampler<'_> {
             rhs_batch: order[..nb].to_vec(),
             lhs_contract: pos[nb..].to_vec(),
             rhs_contract: order[nb..nb + nc].to_vec(),
-            result_dtype: None,
+            ..DotDims::default()
         };
         Ok(if swapped { swap(d) } else { d })
     }
@@ -241,7 +241,7 @@ impl Sampler<'_> {
             rhs_batch: b.iter().map(|p| p.1).collect(),
             lhs_contract: c.iter().map(|p| p.0).collect(),
             rhs_contract: c.iter().map(|p| p.1).collect(),
-            result_dtype: None,
+            ..DotDims::default()
         }
     }
 }

@@ -438,5 +438,6 @@ pub(super) fn swap(d: DotDims) -> DotDims {
         lhs_contract: d.rhs_contract,
         rhs_contract: d.lhs_contract,
         result_dtype: d.result_dtype,
+        precision: d.precision.map(|[l, r]| [r, l]),
     }
 }

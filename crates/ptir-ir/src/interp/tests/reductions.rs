@@ -133,7 +133,7 @@ fn dot_general_with_a_non_leading_batch_dim() {
         rhs_batch: vec![1],
         lhs_contract: vec![0],
         rhs_contract: vec![2],
-        result_dtype: None,
+        ..DotDims::default()
     };
     let (lhs, rhs) = (iota(I64, &[2, 2, 3]), iota(I64, &[4, 2, 2]));
     let out = dot(dims, lhs, rhs, &[2, 3, 4]);
