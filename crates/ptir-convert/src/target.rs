@@ -330,6 +330,15 @@ impl ConversionTarget {
                 "convert-dtype" => match args.as_slice() {
                     [from, to] => {
                         let (from, to) = (dtype(*from)?, dtype(*to)?);
+                        if !from.embeds_exactly_in(to) {
+                            return Err(err(
+                                col,
+                                format!(
+                                    "`convert-dtype {from} {to}` would change values: not every \
+                                     {from} is a {to} (convert to a dtype that holds them all)"
+                                ),
+                            ));
+                        }
                         target.type_converter.add(from, to);
                     }
                     _ => {
@@ -407,5 +416,31 @@ mod tests {
             e.to_string().starts_with("t.target:2:1: unknown directive"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_conversion_that_changes_values_is_refused() {
+        // 16777217 is an i32 and no f32: computing i32 code in f32 would change results.
+        let e =
+            ConversionTarget::parse("t.target", "target x\nconvert-dtype i32 f32\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.target:2:1: `convert-dtype i32 f32` would change values: not every i32 is a f32 \
+             (convert to a dtype that holds them all)"
+        );
+        for lossy in ["f32 bf16", "bf16 f16", "i64 f64", "i8 u64"] {
+            let text = format!("target x\nconvert-dtype {lossy}\n");
+            assert!(
+                ConversionTarget::parse("t.target", &text).is_err(),
+                "{lossy}"
+            );
+        }
+        for exact in ["bf16 f32", "f16 f64", "i32 f64", "u8 i16", "i16 i32"] {
+            let text = format!("target x\nconvert-dtype {exact}\n");
+            assert!(
+                ConversionTarget::parse("t.target", &text).is_ok(),
+                "{exact}"
+            );
+        }
     }
 }
