@@ -314,6 +314,20 @@ fn infer_unchecked<'a>(
             shape.extend_from_slice(&table.shape[1..]);
             Ok(Type::from(TensorType::new(table.dtype, shape)).into())
         }
+        Op::Gather(g) => {
+            arity(op, operands, 2)?;
+            let x = tensor(operands[0], "operand")?;
+            let indices = tensor(operands[1], "indices")?;
+            crate::gather::gather_type(x, indices, g).map(|t| Type::from(t).into())
+        }
+        Op::Scatter { kind, dims } => {
+            arity(op, operands, 3)?;
+            let x = tensor(operands[0], "operand")?;
+            let indices = tensor(operands[1], "indices")?;
+            let updates = tensor(operands[2], "updates")?;
+            crate::gather::scatter_type(*kind, x, indices, updates, dims)
+                .map(|t| Type::from(t).into())
+        }
         Op::DynamicSlice { sizes } => {
             let x = tensor(
                 operands.first().ok_or("`dynamic_slice` needs an operand")?,

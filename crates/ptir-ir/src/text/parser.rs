@@ -12,6 +12,7 @@
 use super::lexer::{line_col, Lexer, Spanned, Tok};
 use super::printer::{CONV_DILATIONS, WINDOW_DILATIONS};
 use super::source_map::{FunctionSource, InstSource, SourceLoc, SourceMap};
+use crate::gather::{GatherDims, IndexDims};
 use crate::ops::{DotDims, Op, OpKey, RngDist};
 use crate::program::{
     ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
@@ -743,6 +744,18 @@ impl<'s> Parser<'s> {
         Ok(ReduceWindowDims { size, window })
     }
 
+    /// The dimension numbers of a `gather` or `scatter_*` (the batching dims default to none).
+    fn index_dims_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<IndexDims> {
+        Ok(IndexDims {
+            window_dims: self.list_attr(attrs, "window_dims", None)?,
+            collapsed_dims: self.list_attr(attrs, "collapsed_dims", None)?,
+            operand_batching_dims: self.list_attr(attrs, "operand_batching_dims", Some(vec![]))?,
+            indices_batching_dims: self.list_attr(attrs, "indices_batching_dims", Some(vec![]))?,
+            start_index_map: self.list_attr(attrs, "start_index_map", None)?,
+            index_vector_dim: self.int_attr(attrs, "index_vector_dim")?,
+        })
+    }
+
     fn convolution_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<ConvDims> {
         let input = self.list_attr(attrs, "input", None)?;
         let n = input.len().saturating_sub(2);
@@ -815,6 +828,14 @@ impl<'s> Parser<'s> {
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
             OpKey::Take => Op::Take,
+            OpKey::Gather => Op::Gather(Box::new(GatherDims {
+                dims: self.index_dims_attrs(attrs)?,
+                slice_sizes: self.list_attr(attrs, "slice_sizes", None)?,
+            })),
+            OpKey::Scatter(kind) => Op::Scatter {
+                kind,
+                dims: Box::new(self.index_dims_attrs(attrs)?),
+            },
             OpKey::DynamicSlice => Op::DynamicSlice {
                 sizes: self.list_attr(attrs, "sizes", None)?,
             },

@@ -220,9 +220,14 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             _ => work(0.0, all, Fusion::Fused),
         },
         Op::Slice(_) | Op::DynamicSlice { .. } => work(0.0, 2.0 * out, Fusion::Fused),
-        Op::Take => {
+        // A gather reads the indices and the slices it gathers, and writes them.
+        Op::Take | Op::Gather(_) => {
             let ids = operands.get(1).map_or(0.0, |t| bytes(t));
             work(0.0, ids + 2.0 * out, Fusion::Kernel)
+        }
+        Op::Scatter { .. } => {
+            let (flops, update_bytes) = super::scatter_work(operands);
+            work(flops, 2.0 * out + update_bytes, Fusion::Kernel)
         }
         Op::DynamicUpdateSlice => {
             let update = operands.get(1).map_or(out, |t| bytes(t));
