@@ -418,14 +418,10 @@ pub enum Op {
     },
     /// Generalized matrix product.
     DotGeneral(Box<DotDims>),
-    /// `take(table, ids)`: rows of `table` along axis 0 picked by the integer tensor `ids`;
-    /// the result shape is `ids.shape ++ table.shape[1..]`. Indices are clamped to
-    /// `[0, rows - 1]`, as StableHLO's `gather` clamps start indices (the embedding-lookup
-    /// form `jnp.take(table, ids, axis=0)` lowers to).
-    Take,
     /// `gather(x, indices)`: StableHLO's `gather` with general dimension numbers (see
-    /// [`crate::gather`]); start indices are clamped so that every slice is in bounds.
-    /// (`jnp.take(table, ids, axis=0)`'s row gather is read as [`Op::Take`].)
+    /// [`crate::gather`]); start indices are clamped so that every slice is in bounds. One op
+    /// for every form: `jnp.take`'s row gather (an embedding lookup), `x[:, ids]`,
+    /// `jnp.take_along_axis`'s batching dims, slices wider than one element.
     Gather(Box<GatherDims>),
     /// `scatter_<kind>(x, indices, updates)`: `x` with each update combined into the element
     /// it lands on (StableHLO's `scatter` with general dimension numbers, see
@@ -554,7 +550,6 @@ pub enum OpKey {
     Slice,
     Concat,
     DotGeneral,
-    Take,
     Gather,
     Scatter(ScatterKind),
     DynamicSlice,
@@ -591,7 +586,6 @@ impl OpKey {
             OpKey::Slice,
             OpKey::Concat,
             OpKey::DotGeneral,
-            OpKey::Take,
             OpKey::Gather,
         ]);
         keys.extend(ScatterKind::ALL.iter().map(|&s| OpKey::Scatter(s)));
@@ -633,7 +627,6 @@ impl OpKey {
             OpKey::Slice => "slice",
             OpKey::Concat => "concat",
             OpKey::DotGeneral => "dot_general",
-            OpKey::Take => "take",
             OpKey::Gather => "gather",
             OpKey::Scatter(k) => k.name(),
             OpKey::DynamicSlice => "dynamic_slice",
@@ -705,7 +698,6 @@ impl Op {
             Op::Slice(_) => OpKey::Slice,
             Op::Concat { .. } => OpKey::Concat,
             Op::DotGeneral(_) => OpKey::DotGeneral,
-            Op::Take => OpKey::Take,
             Op::Gather(_) => OpKey::Gather,
             Op::Scatter { kind, .. } => OpKey::Scatter(*kind),
             Op::DynamicSlice { .. } => OpKey::DynamicSlice,

@@ -13,9 +13,8 @@
 //!   at StableHLO's defaults are left out.
 //! - `select_and_scatter_<dir>` becomes `stablehlo.select_and_scatter` with a select region
 //!   `compare <DIR>` and an `add` scatter region; `pad` and `reverse` the same ops.
-//! - `take` becomes the row `gather` `jnp.take` produces (with `index_vector_dim` past the
-//!   last index dim: each index is one start index); `gather` and `scatter_<kind>` become
-//!   `stablehlo.gather` and `stablehlo.scatter` with the same dimension numbers (the update
+//! - `gather` and `scatter_<kind>` become `stablehlo.gather` and `stablehlo.scatter` with the
+//!   same dimension numbers (the update
 //!   region an `add`, `multiply`, `maximum`, `minimum`, or returning the update for `set`).
 //! - `cond` / `while` become `stablehlo.if` / `stablehlo.while`; tuples are flattened into
 //!   multi-result values (`%5:2`, used as `%5#1`).
@@ -555,7 +554,6 @@ impl FnPrinter<'_, '_, '_> {
                 axes,
                 keep_dims,
             } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
-            Op::Take => return self.take(inst, depth),
             Op::Gather(g) => return self.gather(inst, g, depth),
             Op::Scatter { kind, dims } => return self.scatter(inst, *kind, dims, depth),
             Op::ReduceWindow { kind, dims } => return self.reduce_window(inst, *kind, dims, depth),

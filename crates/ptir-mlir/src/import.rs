@@ -12,8 +12,7 @@
 //! | `reduce` with `add` / `maximum` | `reduce_sum` / `reduce_max`, then the init folded in with `add` / `max` unless it is the identity |
 //! | `reduce` with `minimum` | `neg(reduce_max(neg x))` (floats), `not(reduce_max(not x))` (integers: `not` reverses the order) |
 //! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
-//! | `gather` of the `jnp.take(table, ids, axis=0)` form | `take` (indices clamped, as `gather` clamps) |
-//! | other `gather`s (any dimension numbers: `take_along_axis`, batching dims, wide slices) | `gather` |
+//! | `gather` (any dimension numbers: `jnp.take`, `take_along_axis`'s batching dims, wide slices) | `gather` (start indices clamped) |
 //! | `scatter` with an `add` / `multiply` / `maximum` / `minimum` update region, or one returning the update | `scatter_add` (`_mul`, `_max`, `_min`, `_set`) |
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
 //! | `convolution` (pretty `dim_numbers = ..., window = {...}` or generic) | `convolution` (a wider or narrower result dtype as for `dot_general`) |

@@ -1,6 +1,7 @@
 //! `stablehlo.gather` and `stablehlo.scatter` in the forms JAX prints them (generic, as
 //! `jnp.take`, `x[:, ids]`, `jnp.take_along_axis` and `.at[].add/set/max/min/multiply` emit):
-//! hand-computed results in the interpreter with clamped gather starts, skipped scatter
+//! hand-computed results in the interpreter with clamped gather starts (index vectors explicit
+//! or implicit), skipped scatter
 //! updates and batching dims; export and import back to the same program; and the located
 //! refusal of an update region PTIR does not have, which `--allow-opaque` keeps.
 
@@ -64,16 +65,11 @@ fn gathers_clamp_their_start_indices_and_batch_along_axis() {
          f32[3,2] [0.0, 1.0, 4.0, 5.0, 8.0, 9.0]; \
          f32[3,2] [3.0, 3.0, 4.0, 4.0, 9.0, 10.0]"
     );
-    // The row gather stays `take` (what rules and cost models know); the others are gathers.
+    // One op for every form.
     let ks = keys(&p);
     assert_eq!(
-        ks.iter().filter(|k| **k == OpKey::Take).count(),
-        1,
-        "{ks:?}"
-    );
-    assert_eq!(
         ks.iter().filter(|k| **k == OpKey::Gather).count(),
-        2,
+        3,
         "{ks:?}"
     );
 }
@@ -114,6 +110,26 @@ fn scatter_inputs() -> Vec<Value> {
         i32s(&[3, 1, 1], &[1, 0, 2]),
         t(DType::F32, &[3, 1], &[10.0, 20.0, 30.0]),
     ]
+}
+
+#[test]
+fn implicit_index_vectors_clamp_too() {
+    // `jnp.take` with `index_vector_dim = 1` on `[2]` ids: each id is one start index.
+    let src = GATHERS
+        .replace("%i: tensor<2x1xi32>", "%i: tensor<2xi32>")
+        .replace(
+            "(tensor<3x4xf32>, tensor<2x1xi32>)",
+            "(tensor<3x4xf32>, tensor<2xi32>)",
+        );
+    let xs: Vec<f64> = (0..12).map(f64::from).collect();
+    let x = t(DType::F32, &[3, 4], &xs);
+    let j = i32s(&[3, 2, 1], &[3, 7, 0, -2, 1, 2]);
+    let (p, out) = run(&src, &[x, i32s(&[2], &[-1, 1]), j]);
+    assert!(
+        out.starts_with("f32[2,4] [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]; "),
+        "{out}"
+    );
+    assert_eq!(keys(&p)[0], OpKey::Gather);
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
     use AttrKind::*;
     Some(match key {
         OpKey::Unary(_) => (Some(1), &[]),
-        OpKey::Binary(_) | OpKey::Compare(_) | OpKey::Take => (Some(2), &[]),
+        OpKey::Binary(_) | OpKey::Compare(_) => (Some(2), &[]),
         OpKey::DynamicSlice => (None, &[Ints]),
         OpKey::DynamicUpdateSlice => (None, &[]),
         OpKey::Select => (Some(3), &[]),
@@ -151,7 +151,6 @@ pub fn make_op<A: Borrow<AttrValue>>(
         OpKey::Binary(b) => (Op::Binary(b), None),
         OpKey::Compare(c) => (Op::Compare(c), None),
         OpKey::Select => (Op::Select, None),
-        OpKey::Take => (Op::Take, None),
         OpKey::DynamicSlice => (Op::DynamicSlice { sizes: ints(a(0))? }, None),
         OpKey::DynamicUpdateSlice => (Op::DynamicUpdateSlice, None),
         OpKey::Tuple => (Op::Tuple, None),

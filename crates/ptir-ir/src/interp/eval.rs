@@ -223,7 +223,6 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::Slice(s) => Ok(shape_ops::slice(x()?, &s.start, &s.stride, ty)),
         Op::Concat { axis } => shape_ops::concat(xs, *axis, ty),
         Op::DotGeneral(dims) => pair().and_then(|(l, r)| reduce::dot_general(dims, l, r, ty)),
-        Op::Take => pair().and_then(|(t, i)| shape_ops::take(t, i, ty)),
         Op::Gather(g) => pair().and_then(|(x, i)| gather::gather(g, x, i, ty)),
         Op::Scatter { kind, dims } => match xs {
             [x, indices, updates] => gather::scatter(*kind, dims, x, indices, updates),

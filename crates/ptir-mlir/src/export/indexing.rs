@@ -1,4 +1,4 @@
-//! Export of `take`, `gather` and `scatter_*` as `stablehlo.gather` and `stablehlo.scatter`
+//! Export of `gather` and `scatter_*` as `stablehlo.gather` and `stablehlo.scatter`
 //! (generic form, empty dimension lists left out as StableHLO prints them).
 
 use super::{array, list, mlir_type, type_list, FnPrinter};
@@ -24,23 +24,6 @@ fn index_dims_attr(what: &str, d: &IndexDims, names: FieldNames) -> String {
     format!("#stablehlo.{what}<{}>", fields.join(", "))
 }
 
-/// The gather `take(table, ids)` is: rows along dim 0, each index one start index.
-fn take_dims(table: &TensorType, ids: &TensorType) -> GatherDims {
-    let (r, b) = (table.rank(), ids.rank());
-    let mut slice_sizes = vec![1usize];
-    slice_sizes.extend_from_slice(table.shape.get(1..).unwrap_or(&[]));
-    GatherDims {
-        dims: IndexDims {
-            window_dims: (b..b + r.saturating_sub(1)).collect(),
-            collapsed_dims: vec![0],
-            start_index_map: vec![0],
-            index_vector_dim: b,
-            ..IndexDims::default()
-        },
-        slice_sizes,
-    }
-}
-
 impl FnPrinter<'_, '_, '_> {
     /// The names and types of the first `n` operands of `inst`.
     fn operands_n(&self, inst: &Instruction, n: usize) -> Result<(Vec<String>, Vec<TensorType>)> {
@@ -48,18 +31,6 @@ impl FnPrinter<'_, '_, '_> {
             .map(|i| self.operand(inst, i))
             .collect::<Result<_>>()?;
         Ok((self.names_of(&operands)?, self.types_of(&operands)?))
-    }
-
-    /// `take(table, ids)`: the row gather of `jnp.take`.
-    pub(super) fn take(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
-        let (tt, it) = (
-            self.ty(self.operand(inst, 0)?)?,
-            self.ty(self.operand(inst, 1)?)?,
-        );
-        if tt.rank() == 0 {
-            return Err(self.err(format!("{}: `take` of a scalar", inst.result)));
-        }
-        self.gather(inst, &take_dims(&tt, &it), depth)
     }
 
     /// `gather(x, indices)`: `stablehlo.gather` with the same dimension numbers.

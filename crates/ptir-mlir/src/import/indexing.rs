@@ -1,16 +1,16 @@
 //! Import of `stablehlo.gather` and `stablehlo.scatter` with general dimension numbers.
 //!
-//! A gather of the `jnp.take(table, ids, axis=0)` form becomes PTIR's `take` (which rules and
-//! the cost models know as the embedding lookup); every other gather (`jnp.take_along_axis`'s
-//! batching dims, slices wider than one element, several start dims) becomes `gather` with
-//! the same dimension numbers. A scatter of one operand whose update region is one `add`,
+//! Every gather (`jnp.take`'s row gather, `x[:, ids]`, `jnp.take_along_axis`'s batching dims,
+//! slices wider than one element, several start dims) becomes `gather` with the same
+//! dimension numbers, implicit index vectors (`index_vector_dim` the rank of the indices)
+//! kept implicit: the export gives back the form it read. A scatter of one operand whose update region is one `add`,
 //! `multiply`, `maximum` or `minimum` of its two arguments, or returns the update (`.at[].set`),
 //! becomes `scatter_add` (`_mul`, `_max`, `_min`, `_set`); other scatters are located
 //! refusals that `--allow-opaque` keeps.
 
 use super::{region_op, FnLower, Insts, ALLOW_OPAQUE_HINT};
 use crate::ast::{find_attr, Attr, Block, OpSyntax};
-use crate::error::{MlirError, Pos, Result};
+use crate::error::{MlirError, Result};
 use crate::import::{dims_in, ints_attr};
 use ptir_ir::{GatherDims, IndexDims, Op, ScatterKind, TensorType, ValueId};
 
@@ -63,28 +63,6 @@ fn index_dims(op: &OpSyntax, attr: &str, names: FieldNames) -> Result<IndexDims>
     })
 }
 
-/// Is `g` the row gather `jnp.take(table, ids, axis=0)` lowers to, for a table of type `table`
-/// and indices of type `ids`?
-fn is_take(g: &GatherDims, table: &TensorType, ids: &TensorType) -> bool {
-    let (r, ir, d) = (table.rank(), ids.rank(), &g.dims);
-    let mut row = vec![1usize];
-    row.extend_from_slice(table.shape.get(1..).unwrap_or(&[]));
-    let batch = if d.index_vector_dim == ir {
-        ir
-    } else {
-        ir.saturating_sub(1)
-    };
-    r >= 1
-        && d.collapsed_dims == [0]
-        && d.start_index_map == [0]
-        && d.operand_batching_dims.is_empty()
-        && d.indices_batching_dims.is_empty()
-        && g.slice_sizes == row
-        && d.window_dims == (batch..batch + r - 1).collect::<Vec<_>>()
-        && (d.index_vector_dim == ir
-            || (d.index_vector_dim + 1 == ir && ids.shape.last() == Some(&1)))
-}
-
 /// The kind of a scatter's update region `{^bb0(%cur, %upd): ...}`: one `add`, `multiply`,
 /// `maximum` or `minimum` of both arguments, or `return %upd` (set).
 fn scatter_kind(region: Option<&Block>) -> Option<ScatterKind> {
@@ -106,7 +84,7 @@ fn scatter_kind(region: Option<&Block>) -> Option<ScatterKind> {
 }
 
 impl FnLower<'_, '_> {
-    /// `stablehlo.gather`: `take` for `jnp.take`'s row gather, `gather` otherwise.
+    /// `stablehlo.gather`: `gather` with the same dimension numbers.
     pub(super) fn gather(
         &mut self,
         op: &OpSyntax,
@@ -114,34 +92,14 @@ impl FnLower<'_, '_> {
         out: &mut Insts,
     ) -> Result<(ValueId, TensorType)> {
         let pos = op.pos;
-        let table = self.operand(out, op, 0)?;
-        let ids = self.operand(out, op, 1)?;
+        let x = self.operand(out, op, 0)?;
+        let dims = index_dims(op, "dimension_numbers", GATHER_FIELDS)?;
+        let indices = self.operand(out, op, 1)?;
         let g = GatherDims {
-            dims: index_dims(op, "dimension_numbers", GATHER_FIELDS)?,
+            dims,
             slice_sizes: ints_attr(op, &["slice_sizes"])?,
         };
-        if !is_take(&g, &table.1, &ids.1) {
-            return self.emit_t(out, pos, Op::Gather(Box::new(g)), &[table, ids], ty);
-        }
-        self.take(pos, g.dims.index_vector_dim, table, ids, ty, out)
-    }
-
-    /// `take(table, ids)`, the ids' trailing index vector dim of 1 reshaped away.
-    fn take(
-        &mut self,
-        pos: Pos,
-        index_vector_dim: usize,
-        table: (ValueId, TensorType),
-        mut ids: (ValueId, TensorType),
-        ty: &TensorType,
-        out: &mut Insts,
-    ) -> Result<(ValueId, TensorType)> {
-        if index_vector_dim != ids.1.rank() {
-            let shape = ids.1.shape[..index_vector_dim].to_vec();
-            let t = TensorType::new(ids.1.dtype, shape);
-            ids = self.emit_t(out, pos, Op::Reshape, &[ids], &t)?;
-        }
-        self.emit_t(out, pos, Op::Take, &[table, ids], ty)
+        self.emit_t(out, pos, Op::Gather(Box::new(g)), &[x, indices], ty)
     }
 
     /// `stablehlo.scatter` of one operand with a set, add, multiply, maximum or minimum update

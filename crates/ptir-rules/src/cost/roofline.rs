@@ -221,7 +221,7 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
         },
         Op::Slice(_) | Op::DynamicSlice { .. } => work(0.0, 2.0 * out, Fusion::Fused),
         // A gather reads the indices and the slices it gathers, and writes them.
-        Op::Take | Op::Gather(_) => {
+        Op::Gather(_) => {
             let ids = operands.get(1).map_or(0.0, |t| bytes(t));
             work(0.0, ids + 2.0 * out, Fusion::Kernel)
         }

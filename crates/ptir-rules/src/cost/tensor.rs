@@ -61,7 +61,6 @@ impl CostModel for TensorCost {
             | Op::Broadcast { .. }
             | Op::Slice(_)
             | Op::Concat { .. }
-            | Op::Take
             | Op::Gather(_)
             | Op::DynamicSlice { .. } => bytes(result) * self.byte_weight,
             // Written in place: the update's bytes.
