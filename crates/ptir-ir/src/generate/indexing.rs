@@ -109,7 +109,7 @@ impl Gen<'_> {
         let mut two: Vec<usize> = (0..n).collect();
         two.shuffle(&mut self.rng);
         let (a, b) = (two[0], two[1]);
-        let mut removed = vec![a, b];
+        let mut removed = [a, b];
         removed.sort_unstable();
         let slice_sizes = (0..n)
             .map(|d| if removed.contains(&d) { 1 } else { xt.shape[d] })
