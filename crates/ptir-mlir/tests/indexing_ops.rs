@@ -5,31 +5,15 @@
 //! updates and batching dims; export and import back to the same program; and the located
 //! refusal of an update region PTIR does not have, which `--allow-opaque` keeps.
 
-use ptir_ir::{DType, Interpreter, Op, OpKey, Program, ScatterKind, Tensor, TensorType, Value};
-use ptir_mlir::ImportOptions;
+mod common;
 
-fn t(d: DType, shape: &[usize], xs: &[f64]) -> Value {
-    Value::Tensor(Tensor::from_f64(TensorType::new(d, shape.to_vec()), xs))
-}
+use common::{err, run, t};
+use ptir_ir::{DType, Op, OpKey, Program, ScatterKind, Value};
+use ptir_mlir::ImportOptions;
 
 fn i32s(shape: &[usize], xs: &[i64]) -> Value {
     let xs: Vec<f64> = xs.iter().map(|&x| x as f64).collect();
     t(DType::I32, shape, &xs)
-}
-
-/// Imports `src`, checks that export and import give it back, runs `@main` on `inputs`.
-fn run(src: &str, inputs: &[Value]) -> (Program, String) {
-    let p = ptir_mlir::import(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{e}"));
-    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
-    assert_eq!(
-        ptir_mlir::import(&back).as_ref(),
-        Ok(&p),
-        "round trip of\n{back}"
-    );
-    let out = Interpreter::new(&p).run("main", inputs).unwrap();
-    let text = out.iter().map(|v| v.to_string()).collect::<Vec<_>>();
-    (p, text.join("; "))
 }
 
 fn keys(p: &Program) -> Vec<OpKey> {
@@ -185,7 +169,7 @@ fn other_update_regions_are_located_refusals_that_allow_opaque_keeps() {
     let sub = COMBINE.replace("stablehlo.maximum", "stablehlo.subtract");
     let keep_current = SCATTERS.replace("stablehlo.return %b", "stablehlo.return %a");
     for (src, at) in [(&sub, "2:8"), (&keep_current, "7:8")] {
-        let e = ptir_mlir::import(src).map(|_| ()).unwrap_err().to_string();
+        let e = err(src);
         assert_eq!(
             e,
             format!(
@@ -205,7 +189,7 @@ fn other_update_regions_are_located_refusals_that_allow_opaque_keeps() {
             "tensor<3x1xi32>, tensor<3xi32>)",
             "tensor<3x1xi32>, tensor<2xi32>)",
         );
-    let e = ptir_mlir::import(&bad).map(|_| ()).unwrap_err().to_string();
+    let e = err(&bad);
     assert!(e.starts_with("2:8: ") && e.contains("batch dims"), "{e}");
 }
 
