@@ -548,62 +548,6 @@ const INDEXING_CASES: &[(&str, &str)] = &[
 }"#,
     ),
     (
-        "scatter_i32_maximum",
-        r#"func.func public @main(%x: tensor<11xi32>, %i: tensor<8x1xi32>, %u: tensor<8xi32>) -> tensor<11xi32> {
-  %lo = stablehlo.constant dense<0> : tensor<8x1xi32>
-  %hi = stablehlo.constant dense<10> : tensor<8x1xi32>
-  %ic = stablehlo.clamp %lo, %i, %hi : tensor<8x1xi32>
-  %0 = "stablehlo.scatter"(%x, %ic, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
-  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
-    %r = stablehlo.maximum %a, %b : tensor<i32>
-    stablehlo.return %r : tensor<i32>
-  }) : (tensor<11xi32>, tensor<8x1xi32>, tensor<8xi32>) -> tensor<11xi32>
-  return %0 : tensor<11xi32>
-}"#,
-    ),
-    (
-        "scatter_i32_minimum",
-        r#"func.func public @main(%x: tensor<11xi32>, %i: tensor<8x1xi32>, %u: tensor<8xi32>) -> tensor<11xi32> {
-  %lo = stablehlo.constant dense<0> : tensor<8x1xi32>
-  %hi = stablehlo.constant dense<10> : tensor<8x1xi32>
-  %ic = stablehlo.clamp %lo, %i, %hi : tensor<8x1xi32>
-  %0 = "stablehlo.scatter"(%x, %ic, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
-  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
-    %r = stablehlo.minimum %a, %b : tensor<i32>
-    stablehlo.return %r : tensor<i32>
-  }) : (tensor<11xi32>, tensor<8x1xi32>, tensor<8xi32>) -> tensor<11xi32>
-  return %0 : tensor<11xi32>
-}"#,
-    ),
-    (
-        "scatter_i32_multiply",
-        r#"func.func public @main(%x: tensor<11xi32>, %i: tensor<8x1xi32>, %u: tensor<8xi32>) -> tensor<11xi32> {
-  %lo = stablehlo.constant dense<0> : tensor<8x1xi32>
-  %hi = stablehlo.constant dense<10> : tensor<8x1xi32>
-  %ic = stablehlo.clamp %lo, %i, %hi : tensor<8x1xi32>
-  %0 = "stablehlo.scatter"(%x, %ic, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
-  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
-    %r = stablehlo.multiply %a, %b : tensor<i32>
-    stablehlo.return %r : tensor<i32>
-  }) : (tensor<11xi32>, tensor<8x1xi32>, tensor<8xi32>) -> tensor<11xi32>
-  return %0 : tensor<11xi32>
-}"#,
-    ),
-    (
-        "scatter_i32_add",
-        r#"func.func public @main(%x: tensor<11xi32>, %i: tensor<8x1xi32>, %u: tensor<8xi32>) -> tensor<11xi32> {
-  %lo = stablehlo.constant dense<0> : tensor<8x1xi32>
-  %hi = stablehlo.constant dense<10> : tensor<8x1xi32>
-  %ic = stablehlo.clamp %lo, %i, %hi : tensor<8x1xi32>
-  %0 = "stablehlo.scatter"(%x, %ic, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
-  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
-    %r = stablehlo.add %a, %b : tensor<i32>
-    stablehlo.return %r : tensor<i32>
-  }) : (tensor<11xi32>, tensor<8x1xi32>, tensor<8xi32>) -> tensor<11xi32>
-  return %0 : tensor<11xi32>
-}"#,
-    ),
-    (
         "scatter_batched_add",
         r#"func.func public @main(%x: tensor<4x5xf32>, %i: tensor<4x2x1xi32>, %u: tensor<4x2xf32>) -> tensor<4x5xf32> {
   %lo = stablehlo.constant dense<0> : tensor<4x2x1xi32>
@@ -771,7 +715,32 @@ fn iree_agrees_with_the_interpreter_on_gradient_ops() {
 /// IREE judges `gather` and `scatter` as it judges the windowed ops ([`INDEXING_CASES`]).
 #[test]
 fn iree_agrees_with_the_interpreter_on_gather_and_scatter() {
-    judge_cases("indexing", INDEXING_CASES);
+    let combines = ["maximum", "minimum", "multiply", "add"].map(|op| {
+        let name = format!("scatter_i32_{op}");
+        (name, scatter_i32_case(op))
+    });
+    let mut cases: Vec<(&str, &str)> = INDEXING_CASES.to_vec();
+    cases.extend(combines.iter().map(|(n, s)| (n.as_str(), s.as_str())));
+    judge_cases("indexing", &cases);
+}
+
+/// `x.at[i].<op>(u)` on 11 integers with 8 updates whose indices are clamped into bounds
+/// (see [`INDEXING_CASES`]), so that several land on one element: `op` the update region's
+/// StableHLO op (`maximum`, `minimum`, `multiply`, `add`: sums and products wrap).
+fn scatter_i32_case(op: &str) -> String {
+    format!(
+        r#"func.func public @main(%x: tensor<11xi32>, %i: tensor<8x1xi32>, %u: tensor<8xi32>) -> tensor<11xi32> {{
+  %lo = stablehlo.constant dense<0> : tensor<8x1xi32>
+  %hi = stablehlo.constant dense<10> : tensor<8x1xi32>
+  %ic = stablehlo.clamp %lo, %i, %hi : tensor<8x1xi32>
+  %0 = "stablehlo.scatter"(%x, %ic, %u) <{{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}}> ({{
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %r = stablehlo.{op} %a, %b : tensor<i32>
+    stablehlo.return %r : tensor<i32>
+  }}) : (tensor<11xi32>, tensor<8x1xi32>, tensor<8xi32>) -> tensor<11xi32>
+  return %0 : tensor<11xi32>
+}}"#
+    )
 }
 
 /// Runs each of `cases` (a name, a module with `@main`) in the interpreter and in IREE on
