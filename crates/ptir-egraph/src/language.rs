@@ -18,8 +18,8 @@
 use egg::{Id, Language, Symbol};
 use indexmap::IndexSet;
 use ptir_ir::{
-    ConvDims, DType, DotDims, FloatBits, Literal, OpKey, PadDims, ReduceWindowDims, TensorType,
-    Type,
+    ConvDims, DType, DotDims, FloatBits, GatherDims, IndexDims, Literal, OpKey, PadDims,
+    ReduceWindowDims, TensorType, Type,
 };
 use ptir_rules::AttrValue;
 use smallvec::SmallVec;
@@ -207,6 +207,10 @@ pub enum AttrKey {
     Window(Box<ReduceWindowDims>),
     /// See [`AttrValue::Pad`].
     Pad(Box<PadDims>),
+    /// See [`AttrValue::Gather`].
+    Gather(Box<GatherDims>),
+    /// See [`AttrValue::Index`].
+    Index(Box<IndexDims>),
 }
 
 impl From<&AttrValue> for AttrKey {
@@ -221,6 +225,8 @@ impl From<&AttrValue> for AttrKey {
             AttrValue::Conv(x) => AttrKey::Conv(x.clone()),
             AttrValue::Window(x) => AttrKey::Window(x.clone()),
             AttrValue::Pad(x) => AttrKey::Pad(x.clone()),
+            AttrValue::Gather(x) => AttrKey::Gather(x.clone()),
+            AttrValue::Index(x) => AttrKey::Index(x.clone()),
         }
     }
 }
@@ -237,6 +243,8 @@ impl From<&AttrKey> for AttrValue {
             AttrKey::Conv(x) => AttrValue::Conv(x.clone()),
             AttrKey::Window(x) => AttrValue::Window(x.clone()),
             AttrKey::Pad(x) => AttrValue::Pad(x.clone()),
+            AttrKey::Gather(x) => AttrValue::Gather(x.clone()),
+            AttrKey::Index(x) => AttrValue::Index(x.clone()),
         }
     }
 }

@@ -298,21 +298,19 @@ fn infer_unchecked<'a>(
             }
             Ok(Type::from(TensorType::new(first.dtype, shape)).into())
         }
-        Op::Take => {
+        Op::Gather(g) => {
             arity(op, operands, 2)?;
-            let table = tensor(operands[0], "table")?;
-            let ids = tensor(operands[1], "indices")?;
-            if table.rank() == 0 {
-                return Err("the table of `take` must have rank 1 or more".into());
-            }
-            if !ids.dtype.is_int() {
-                return Err(format!(
-                    "the indices of `take` must be integers, found {ids}"
-                ));
-            }
-            let mut shape = ids.shape.clone();
-            shape.extend_from_slice(&table.shape[1..]);
-            Ok(Type::from(TensorType::new(table.dtype, shape)).into())
+            let x = tensor(operands[0], "operand")?;
+            let indices = tensor(operands[1], "indices")?;
+            crate::gather::gather_type(x, indices, g).map(|t| Type::from(t).into())
+        }
+        Op::Scatter { kind, dims } => {
+            arity(op, operands, 3)?;
+            let x = tensor(operands[0], "operand")?;
+            let indices = tensor(operands[1], "indices")?;
+            let updates = tensor(operands[2], "updates")?;
+            crate::gather::scatter_type(*kind, x, indices, updates, dims)
+                .map(|t| Type::from(t).into())
         }
         Op::DynamicSlice { sizes } => {
             let x = tensor(

@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod builder;
+pub mod gather;
 pub mod generate;
 mod infer;
 pub mod inline;
@@ -25,6 +26,7 @@ mod window;
 
 pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
+pub use gather::{gather_type, scatter_type, GatherDims, IndexDims, ScatterKind};
 pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,

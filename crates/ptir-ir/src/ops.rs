@@ -5,6 +5,7 @@
 //! else is inferred and checked by [`crate::infer`]. [`OpKey`] is the attribute-free kind of an op,
 //! used for dispatch (pattern roots, indexes, e-node kinds).
 
+use crate::gather::{GatherDims, IndexDims, ScatterKind};
 use crate::program::Region;
 use crate::tensor::Literal;
 use crate::window::{ConvDims, PadDims, ReduceWindowDims};
@@ -32,13 +33,14 @@ macro_rules! keyword_enum {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.name())
             }
         }
     };
 }
+pub(crate) use keyword_enum;
 
 keyword_enum! {
     /// Elementwise unary ops.
@@ -433,11 +435,21 @@ pub enum Op {
     },
     /// Generalized matrix product.
     DotGeneral(Box<DotDims>),
-    /// `take(table, ids)`: rows of `table` along axis 0 picked by the integer tensor `ids`;
-    /// the result shape is `ids.shape ++ table.shape[1..]`. Indices are clamped to
-    /// `[0, rows - 1]`, as StableHLO's `gather` clamps start indices (the embedding-lookup
-    /// form `jnp.take(table, ids, axis=0)` lowers to).
-    Take,
+    /// `gather(x, indices)`: StableHLO's `gather` with general dimension numbers (see
+    /// [`crate::gather`]); start indices are clamped so that every slice is in bounds. One op
+    /// for every form: `jnp.take`'s row gather (an embedding lookup), `x[:, ids]`,
+    /// `jnp.take_along_axis`'s batching dims, slices wider than one element.
+    Gather(Box<GatherDims>),
+    /// `scatter_<kind>(x, indices, updates)`: `x` with each update combined into the element
+    /// it lands on (StableHLO's `scatter` with general dimension numbers, see
+    /// [`crate::gather`]; updates landing out of bounds are skipped; updates are applied in
+    /// row-major order of the updates).
+    Scatter {
+        /// How an update combines with the element.
+        kind: ScatterKind,
+        /// The dimension numbers.
+        dims: Box<IndexDims>,
+    },
     /// `dynamic_slice(x, i0, ..., i{r-1})`: the block of shape `sizes` of `x` starting at
     /// the scalar integer indices, each clamped to `[0, dim - size]` (StableHLO's clamp: never
     /// out of bounds, never a trap).
@@ -555,7 +567,8 @@ pub enum OpKey {
     Slice,
     Concat,
     DotGeneral,
-    Take,
+    Gather,
+    Scatter(ScatterKind),
     DynamicSlice,
     DynamicUpdateSlice,
     Convolution,
@@ -590,7 +603,10 @@ impl OpKey {
             OpKey::Slice,
             OpKey::Concat,
             OpKey::DotGeneral,
-            OpKey::Take,
+            OpKey::Gather,
+        ]);
+        keys.extend(ScatterKind::ALL.iter().map(|&s| OpKey::Scatter(s)));
+        keys.extend([
             OpKey::DynamicSlice,
             OpKey::DynamicUpdateSlice,
             OpKey::Convolution,
@@ -628,7 +644,8 @@ impl OpKey {
             OpKey::Slice => "slice",
             OpKey::Concat => "concat",
             OpKey::DotGeneral => "dot_general",
-            OpKey::Take => "take",
+            OpKey::Gather => "gather",
+            OpKey::Scatter(k) => k.name(),
             OpKey::DynamicSlice => "dynamic_slice",
             OpKey::DynamicUpdateSlice => "dynamic_update_slice",
             OpKey::Convolution => "convolution",
@@ -698,7 +715,8 @@ impl Op {
             Op::Slice(_) => OpKey::Slice,
             Op::Concat { .. } => OpKey::Concat,
             Op::DotGeneral(_) => OpKey::DotGeneral,
-            Op::Take => OpKey::Take,
+            Op::Gather(_) => OpKey::Gather,
+            Op::Scatter { kind, .. } => OpKey::Scatter(*kind),
             Op::DynamicSlice { .. } => OpKey::DynamicSlice,
             Op::DynamicUpdateSlice => OpKey::DynamicUpdateSlice,
             Op::Convolution(_) => OpKey::Convolution,

@@ -13,8 +13,9 @@
 //!   at StableHLO's defaults are left out.
 //! - `select_and_scatter_<dir>` becomes `stablehlo.select_and_scatter` with a select region
 //!   `compare <DIR>` and an `add` scatter region; `pad` and `reverse` the same ops.
-//! - `take` becomes the row `gather` `jnp.take` produces (with `index_vector_dim` past the
-//!   last index dim: each index is one start index).
+//! - `gather` and `scatter_<kind>` become `stablehlo.gather` and `stablehlo.scatter` with the
+//!   same dimension numbers (the update
+//!   region an `add`, `multiply`, `maximum`, `minimum`, or returning the update for `set`).
 //! - `cond` / `while` become `stablehlo.if` / `stablehlo.while`; tuples are flattened into
 //!   multi-result values (`%5:2`, used as `%5#1`).
 //! - Calls of externs become private `func.func`s with the extern's defining body when the
@@ -28,6 +29,8 @@
 //!   function.
 //!
 //! `scan` and `rng` have no export yet and are reported as [`MlirError::Export`].
+
+mod indexing;
 
 use crate::error::{MlirError, Result};
 use crate::parse::{mlir_elem, NESTING_LIMIT};
@@ -551,7 +554,8 @@ impl FnPrinter<'_, '_, '_> {
                 axes,
                 keep_dims,
             } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
-            Op::Take => return self.take(inst, depth),
+            Op::Gather(g) => return self.gather(inst, g, depth),
+            Op::Scatter { kind, dims } => return self.scatter(inst, *kind, dims, depth),
             Op::ReduceWindow { kind, dims } => return self.reduce_window(inst, *kind, dims, depth),
             Op::SelectAndScatter { select, dims } => {
                 return self.select_and_scatter(inst, *select, dims, depth)
@@ -895,39 +899,6 @@ impl FnPrinter<'_, '_, '_> {
             mlir_type(&rt)
         );
         self.line(depth, &text);
-        self.bind(inst.result, vec![r], inst.ty.clone());
-        Ok(())
-    }
-
-    fn take(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
-        let table = self.name(self.operand(inst, 0)?)?;
-        let tt = self.ty(self.operand(inst, 0)?)?;
-        let ids = self.name(self.operand(inst, 1)?)?;
-        let it = self.ty(self.operand(inst, 1)?)?;
-        let rt = self.tensor(&inst.ty)?;
-        if tt.rank() == 0 {
-            return Err(self.err(format!("{}: `take` of a scalar", inst.result)));
-        }
-        let b = it.rank();
-        let offset: Vec<usize> = (b..b + tt.rank() - 1).collect();
-        let mut sizes = vec![1usize];
-        sizes.extend_from_slice(&tt.shape[1..]);
-        let offset_field = if offset.is_empty() {
-            String::new()
-        } else {
-            format!("offset_dims = {}, ", list(&offset))
-        };
-        let r = self.def_name(inst.result);
-        self.line(
-            depth,
-            &format!(
-                "{r} = \"stablehlo.gather\"({table}, {ids}) <{{dimension_numbers = #stablehlo.gather<{offset_field}collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = {b}>, indices_are_sorted = false, slice_sizes = {}}}> : ({}, {}) -> {}",
-                array(&sizes),
-                mlir_type(&tt),
-                mlir_type(&it),
-                mlir_type(&rt)
-            ),
-        );
         self.bind(inst.result, vec![r], inst.ty.clone());
         Ok(())
     }

@@ -12,7 +12,8 @@
 //! | `reduce` with `add` / `maximum` | `reduce_sum` / `reduce_max`, then the init folded in with `add` / `max` unless it is the identity |
 //! | `reduce` with `minimum` | `neg(reduce_max(neg x))` (floats), `not(reduce_max(not x))` (integers: `not` reverses the order) |
 //! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
-//! | `gather` of the `jnp.take(table, ids, axis=0)` form | `take` (indices clamped, as `gather` clamps) |
+//! | `gather` (any dimension numbers: `jnp.take`, `take_along_axis`'s batching dims, wide slices) | `gather` (start indices clamped) |
+//! | `scatter` with an `add` / `multiply` / `maximum` / `minimum` update region, or one returning the update | `scatter_add` (`_mul`, `_max`, `_min`, `_set`) |
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
 //! | `convolution` (pretty `dim_numbers = ..., window = {...}` or generic) | `convolution` (a wider or narrower result dtype as for `dot_general`) |
 //! | `reduce_window` with `add` / `maximum` (`or` for bool) | `reduce_window_sum` / `reduce_window_max` of the operand and its init |
@@ -30,6 +31,8 @@
 //! its first materialized copy).
 //! Every instruction is type-checked as it is built ([`ptir_ir::infer_type`]) against the type
 //! the MLIR text declares, so a mismatch is reported at the op's line and column.
+
+pub(crate) mod indexing;
 
 use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
 use crate::error::{MlirError, Pos, Result};
@@ -1022,6 +1025,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 })
             }
             "gather" => self.gather(op, &ty, out),
+            "scatter" => self.scatter(op, &ty, out),
             _ => Err(pos.unsupported(format!("op '{}' ({ALLOW_OPAQUE_HINT})", op.name))),
         }
     }
@@ -1301,58 +1305,6 @@ impl<'a, 's> FnLower<'a, 's> {
         }
         let m = self.emit_t(out, pos, reduce, &flipped, ty)?;
         self.emit_t(out, pos, Op::Unary(flip), &[m], ty)
-    }
-
-    /// `gather` of the form `jnp.take(table, ids, axis=0)` lowers to.
-    fn gather(
-        &mut self,
-        op: &OpSyntax,
-        ty: &TensorType,
-        out: &mut Insts,
-    ) -> Result<(ValueId, TensorType)> {
-        let pos = op.pos;
-        let table = self.operand(out, op, 0)?;
-        let mut ids = self.operand(out, op, 1)?;
-        let fields = match op.attr("dimension_numbers") {
-            Some(Attr::Struct(f)) => f.clone(),
-            _ => return Err(pos.syntax("`gather` needs `dimension_numbers`")),
-        };
-        let dims = |k: &str| Ok::<_, MlirError>(dims_in(&fields, k, pos)?.unwrap_or_default());
-        let (collapsed, start_map) = (dims("collapsed_slice_dims")?, dims("start_index_map")?);
-        let operand_batching = dims("operand_batching_dims")?;
-        let ids_batching = dims("start_indices_batching_dims")?;
-        let offset_dims = dims("offset_dims")?;
-        let r = table.1.rank();
-        let index_vector_dim = match find_attr(&fields, "index_vector_dim") {
-            Some(Attr::Int(i)) => *i,
-            _ => 0,
-        };
-        let slice_sizes = ints_attr(op, &["slice_sizes"])?;
-        let mut expected_slice = vec![1usize];
-        expected_slice.extend_from_slice(table.1.shape.get(1..).unwrap_or(&[]));
-        let ir = ids.1.rank() as i64;
-        let batch = if index_vector_dim == ir { ir } else { ir - 1 };
-        let take_form = r >= 1
-            && collapsed == [0]
-            && start_map == [0]
-            && operand_batching.is_empty()
-            && ids_batching.is_empty()
-            && slice_sizes == expected_slice
-            && usize::try_from(batch)
-                .is_ok_and(|b| offset_dims == (b..b + r - 1).collect::<Vec<_>>())
-            && (index_vector_dim == ir
-                || (index_vector_dim == ir - 1 && ids.1.shape.last() == Some(&1)));
-        if !take_form {
-            return Err(pos.unsupported(
-                "`stablehlo.gather` form (only `jnp.take(table, ids, axis=0)`'s row gather is)",
-            ));
-        }
-        if index_vector_dim != ir {
-            let shape = ids.1.shape[..ids.1.rank() - 1].to_vec();
-            let t = TensorType::new(ids.1.dtype, shape);
-            ids = self.emit_t(out, pos, Op::Reshape, &[ids], &t)?;
-        }
-        self.emit_t(out, pos, Op::Take, &[table, ids], ty)
     }
 }
 

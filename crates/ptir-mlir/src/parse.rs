@@ -969,7 +969,7 @@ impl<'s> Reader<'s> {
         }
         if matches!(
             name.as_str(),
-            "stablehlo.dot" | "stablehlo.gather" | "stablehlo.conv"
+            "stablehlo.dot" | "stablehlo.gather" | "stablehlo.scatter" | "stablehlo.conv"
         ) {
             self.bump();
             // `#stablehlo.conv<raw input_batch_dimension = 0, ...>`.

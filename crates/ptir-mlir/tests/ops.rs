@@ -152,11 +152,21 @@ fn gather_of_jnp_take_form_clamps() {
         run(src, &[table, ids]),
         "f32[4,2] [20.0, 21.0, 0.0, 1.0, 20.0, 21.0, 0.0, 1.0]"
     );
+    // Starting dim 1 instead (a general gather): its start is clamped to 2 - 2 = 0, and the
+    // collapsed dim 0 starts at 0, so every id reads row 0.
     let other = src.replace("start_index_map = [0]", "start_index_map = [1]");
+    let table = f32s(&[3, 2], &[0.0, 1.0, 10.0, 11.0, 20.0, 21.0]);
+    let ids = t(DType::I32, &[4], &[2.0, 0.0, 9.0, -1.0]);
+    assert_eq!(
+        run(&other, &[table, ids]),
+        format!("f32[4,2] {:?}", [0.0, 1.0].repeat(4))
+    );
+    // A start index map of two dims for index vectors of one is a located type error.
+    let bad = src.replace("start_index_map = [0]", "start_index_map = [0, 1]");
     assert!(
-        err(&other).starts_with("3:8: unsupported `stablehlo.gather` form"),
+        err(&bad).starts_with("3:8: ") && err(&bad).contains("start index map"),
         "{}",
-        err(&other)
+        err(&bad)
     );
 }
 

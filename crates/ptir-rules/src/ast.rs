@@ -5,7 +5,7 @@
 //! each other by [`TermId`], so a shared subterm (`?t:(...)` used twice) is one node.
 
 use indexmap::IndexMap;
-use ptir_ir::{ConvDims, DType, DotDims, OpKey, PadDims, ReduceWindowDims};
+use ptir_ir::{ConvDims, DType, DotDims, GatherDims, IndexDims, OpKey, PadDims, ReduceWindowDims};
 use std::fmt;
 
 /// A pattern variable, written `?name` (stored without the `?`).
@@ -42,6 +42,10 @@ pub enum AttrKind {
     Window,
     /// `pad` attributes (bound by a variable; rules cannot write them).
     Pad,
+    /// `gather` attributes (bound by a variable; rules cannot write them).
+    Gather,
+    /// `scatter_*` dimension numbers (bound by a variable; rules cannot write them).
+    Index,
 }
 
 impl fmt::Display for AttrKind {
@@ -56,6 +60,8 @@ impl fmt::Display for AttrKind {
             AttrKind::Conv => "convolution attributes (bound by a variable)",
             AttrKind::Window => "window attributes (bound by a variable)",
             AttrKind::Pad => "padding attributes (bound by a variable)",
+            AttrKind::Gather => "gather attributes (bound by a variable)",
+            AttrKind::Index => "scatter dimension numbers (bound by a variable)",
         })
     }
 }
@@ -81,6 +87,10 @@ pub enum AttrValue {
     Window(Box<ReduceWindowDims>),
     /// `pad` attributes.
     Pad(Box<PadDims>),
+    /// `gather` attributes.
+    Gather(Box<GatherDims>),
+    /// `scatter_*` dimension numbers.
+    Index(Box<IndexDims>),
 }
 
 impl AttrValue {
@@ -96,6 +106,8 @@ impl AttrValue {
             AttrValue::Conv(_) => AttrKind::Conv,
             AttrValue::Window(_) => AttrKind::Window,
             AttrValue::Pad(_) => AttrKind::Pad,
+            AttrValue::Gather(_) => AttrKind::Gather,
+            AttrValue::Index(_) => AttrKind::Index,
         }
     }
 
@@ -136,6 +148,8 @@ impl fmt::Display for AttrValue {
             AttrValue::Conv(c) => write!(f, "{c:?}"),
             AttrValue::Window(w) => write!(f, "{w:?}"),
             AttrValue::Pad(p) => write!(f, "{p:?}"),
+            AttrValue::Gather(g) => write!(f, "{g:?}"),
+            AttrValue::Index(d) => write!(f, "{d:?}"),
         }
     }
 }

@@ -26,7 +26,7 @@
 
 use crate::ast::{Attr, AttrValue, Pattern, Rule, Term, TermId};
 use crate::ruleset::callee_matches;
-use ptir_ir::{ConvDims, DType, DotDims, OpKey, PadDims, ReduceWindowDims};
+use ptir_ir::{ConvDims, DType, DotDims, GatherDims, IndexDims, OpKey, PadDims, ReduceWindowDims};
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -57,6 +57,10 @@ pub enum AttrRef<'a> {
     Window(&'a ReduceWindowDims),
     /// See [`AttrValue::Pad`].
     Pad(&'a PadDims),
+    /// See [`AttrValue::Gather`].
+    Gather(&'a GatherDims),
+    /// See [`AttrValue::Index`].
+    Index(&'a IndexDims),
 }
 
 impl<'a> From<&'a AttrValue> for AttrRef<'a> {
@@ -71,6 +75,8 @@ impl<'a> From<&'a AttrValue> for AttrRef<'a> {
             AttrValue::Conv(x) => AttrRef::Conv(x),
             AttrValue::Window(x) => AttrRef::Window(x),
             AttrValue::Pad(x) => AttrRef::Pad(x),
+            AttrValue::Gather(x) => AttrRef::Gather(x),
+            AttrValue::Index(x) => AttrRef::Index(x),
         }
     }
 }
@@ -90,6 +96,8 @@ impl AttrRef<'_> {
             AttrRef::Conv(x) => (6u8, x).hash(&mut h),
             AttrRef::Window(x) => (7u8, x).hash(&mut h),
             AttrRef::Pad(x) => (8u8, x).hash(&mut h),
+            AttrRef::Gather(x) => (9u8, x).hash(&mut h),
+            AttrRef::Index(x) => (10u8, x).hash(&mut h),
         }
         h.finish()
     }

@@ -20,7 +20,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
     use AttrKind::*;
     Some(match key {
         OpKey::Unary(_) => (Some(1), &[]),
-        OpKey::Binary(_) | OpKey::Compare(_) | OpKey::Take => (Some(2), &[]),
+        OpKey::Binary(_) | OpKey::Compare(_) => (Some(2), &[]),
         OpKey::DynamicSlice => (None, &[Ints]),
         OpKey::DynamicUpdateSlice => (None, &[]),
         OpKey::Select => (Some(3), &[]),
@@ -35,6 +35,8 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::ReduceWindow(_) => (Some(2), &[Window]),
         OpKey::SelectAndScatter(_) => (Some(3), &[Window]),
         OpKey::Pad => (Some(2), &[Pad]),
+        OpKey::Gather => (Some(2), &[Gather]),
+        OpKey::Scatter(_) => (Some(3), &[Index]),
         OpKey::Reverse => (Some(1), &[Ints]),
         OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
         OpKey::Call | OpKey::Tuple => (None, &[]),
@@ -69,6 +71,8 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
             vec![AttrValue::Window(dims.clone())]
         }
         Op::Pad(p) => vec![AttrValue::Pad(p.clone())],
+        Op::Gather(g) => vec![AttrValue::Gather(g.clone())],
+        Op::Scatter { dims, .. } => vec![AttrValue::Index(dims.clone())],
         Op::Reverse { dims } => vec![AttrValue::Ints(dims.clone())],
         Op::Reduce {
             axes, keep_dims, ..
@@ -101,6 +105,8 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
             Some(AttrRef::Window(dims))
         }
         (Op::Pad(p), 0) => Some(AttrRef::Pad(p)),
+        (Op::Gather(g), 0) => Some(AttrRef::Gather(g)),
+        (Op::Scatter { dims, .. }, 0) => Some(AttrRef::Index(dims)),
         (Op::Reduce { keep_dims, .. }, 1) => Some(AttrRef::Bool(*keep_dims)),
         _ => None,
     }
@@ -145,7 +151,6 @@ pub fn make_op<A: Borrow<AttrValue>>(
         OpKey::Binary(b) => (Op::Binary(b), None),
         OpKey::Compare(c) => (Op::Compare(c), None),
         OpKey::Select => (Op::Select, None),
-        OpKey::Take => (Op::Take, None),
         OpKey::DynamicSlice => (Op::DynamicSlice { sizes: ints(a(0))? }, None),
         OpKey::DynamicUpdateSlice => (Op::DynamicUpdateSlice, None),
         OpKey::Tuple => (Op::Tuple, None),
@@ -208,6 +213,24 @@ pub fn make_op<A: Borrow<AttrValue>>(
             other => return Err(format!("pad needs its padding, found {other:?}")),
         },
         OpKey::Reverse => (Op::Reverse { dims: ints(a(0))? }, None),
+        OpKey::Gather => match a(0) {
+            Some(AttrValue::Gather(g)) => (Op::Gather(g.clone()), None),
+            other => return Err(format!("gather needs its attributes, found {other:?}")),
+        },
+        OpKey::Scatter(kind) => match a(0) {
+            Some(AttrValue::Index(d)) => (
+                Op::Scatter {
+                    kind,
+                    dims: d.clone(),
+                },
+                None,
+            ),
+            other => {
+                return Err(format!(
+                    "{key} needs its dimension numbers, found {other:?}"
+                ))
+            }
+        },
         OpKey::Reduce(kind) => match a(1) {
             Some(AttrValue::Bool(keep_dims)) => (
                 Op::Reduce {

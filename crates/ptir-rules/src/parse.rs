@@ -956,6 +956,8 @@ fn literal(s: &Sexp, kind: AttrKind) -> Option<AttrValue> {
             }
             _ => None,
         },
-        AttrKind::Conv | AttrKind::Window | AttrKind::Pad => None,
+        AttrKind::Conv | AttrKind::Window | AttrKind::Pad | AttrKind::Gather | AttrKind::Index => {
+            None
+        }
     }
 }

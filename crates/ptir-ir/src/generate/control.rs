@@ -47,6 +47,7 @@ enum Kind {
     Idiom,
     IndexArith,
     Window,
+    Indexing,
 }
 
 /// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`],
@@ -170,6 +171,7 @@ impl Gen<'_> {
             (Kind::Idiom, c.idiom_weight),
             (Kind::IndexArith, c.index_arith_weight),
             (Kind::Window, c.window_weight),
+            (Kind::Indexing, c.indexing_weight),
         ]
         .into_iter()
         .filter(|&(_, w)| w > 0)
@@ -225,6 +227,7 @@ impl Gen<'_> {
             Kind::Idiom => self.gen_idiom(f),
             Kind::IndexArith => self.gen_index_arith(f),
             Kind::Window => self.gen_window(f),
+            Kind::Indexing => self.gen_indexing(f),
         }
     }
 

@@ -35,6 +35,7 @@ mod adversarial;
 mod chain;
 mod control;
 mod gpt2;
+mod indexing;
 mod inputs;
 mod state;
 mod tensor_ops;
@@ -131,6 +132,9 @@ pub struct GenConfig {
     /// dilations, reversal, feature and batch groups), `reduce_window`s,
     /// `select_and_scatter`s, `pad`s and `reverse`s (default 0: never).
     pub window_weight: u32,
+    /// Step weight of indexed ops: `gather`s and `scatter_*`s with random dimension numbers
+    /// and constant start indices, some out of range (default 0: never).
+    pub indexing_weight: u32,
     /// Names a program may give one of its own functions: the externs rules introduce,
     /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`
     /// (default empty).
@@ -167,6 +171,7 @@ impl Default for GenConfig {
             idiom_weight: 0,
             index_arith_weight: 0,
             window_weight: 0,
+            indexing_weight: 0,
             clash_names: Vec::new(),
             clash_percent: 0,
             chain_len: 0,
@@ -209,6 +214,7 @@ impl GenConfig {
             idiom_weight: 2,
             index_arith_weight: 2,
             window_weight: 1,
+            indexing_weight: 1,
             clash_names,
             clash_percent: 30,
             ..GenConfig::default()

@@ -154,7 +154,7 @@ impl Gen<'_> {
         f.emit(Op::Pad(Box::new(p)), &[x, value], None)
     }
 
-    fn gen_reverse(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+    pub(super) fn gen_reverse(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
         let x = self.operand(f, |_| true)?;
         let rank = ty_of(f, x)?.rank();
         let mut dims: Vec<usize> = (0..rank).filter(|_| self.coin(0.5)).collect();

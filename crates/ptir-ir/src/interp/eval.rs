@@ -7,7 +7,7 @@
 //! ([`infer_type`]) holds for the operand types and `result_ty`. So no input makes it panic.
 
 use super::error::{InterpError, InterpResult};
-use super::{kernels, reduce, shape_ops, window, TENSOR_ELEMENT_LIMIT};
+use super::{gather, kernels, reduce, shape_ops, window, TENSOR_ELEMENT_LIMIT};
 use crate::infer::{infer_type, InferContext};
 use crate::ops::Op;
 use crate::tensor::{Data, Tensor, Value};
@@ -223,7 +223,11 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::Slice(s) => Ok(shape_ops::slice(x()?, &s.start, &s.stride, ty)),
         Op::Concat { axis } => shape_ops::concat(xs, *axis, ty),
         Op::DotGeneral(dims) => pair().and_then(|(l, r)| reduce::dot_general(dims, l, r, ty)),
-        Op::Take => pair().and_then(|(t, i)| shape_ops::take(t, i, ty)),
+        Op::Gather(g) => pair().and_then(|(x, i)| gather::gather(g, x, i, ty)),
+        Op::Scatter { kind, dims } => match xs {
+            [x, indices, updates] => gather::scatter(*kind, dims, x, indices, updates),
+            _ => Err(InterpError::malformed("`scatter` takes 3 operands")),
+        },
         Op::DynamicSlice { .. } => {
             let start = shape_ops::clamped_starts(x()?, &xs[1..], &ty.shape);
             let st = vec![1; ty.rank()];

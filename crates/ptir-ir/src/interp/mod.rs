@@ -7,6 +7,8 @@
 //!   [`unary_scalar`], [`binary_scalar`], [`compare_scalar`], [`cast_scalar`]);
 //! - accumulation order of `reduce_*` and `dot_general`: `reduce.rs`;
 //! - data movement (`transpose`, `broadcast`, `slice`, `concat`, `reverse`): `shape_ops.rs`;
+//! - indexed reads and writes (`gather`, `scatter_*`: clamped starts, skipped updates):
+//!   `gather.rs`;
 //! - windows (`convolution`, `reduce_window_*`, `select_and_scatter_*`, `pad`): `window.rs`;
 //! - the random stream of `rng`: `rng.rs`;
 //! - calls, regions and limits: `machine.rs`.
@@ -22,6 +24,7 @@
 
 mod error;
 mod eval;
+mod gather;
 mod kernels;
 mod machine;
 mod reduce;

@@ -1,4 +1,4 @@
-//! Data movement: `reshape`, `transpose`, `broadcast`, `slice`, `concat`, `take`, `reverse`,
+//! Data movement: `reshape`, `transpose`, `broadcast`, `slice`, `concat`, `reverse`,
 //! and the row extraction and stacking that `scan` needs.
 //!
 //! Buffers are row-major. `transpose`, `broadcast` and `slice` are all one strided gather
@@ -114,25 +114,6 @@ pub(crate) fn concat(xs: &[&Tensor], axis: usize, ty: &TensorType) -> InterpResu
         for (x, &chunk) in xs.iter().zip(&chunks) {
             append_range(&mut data, &x.data, o * chunk..(o + 1) * chunk)?;
         }
-    }
-    Ok(Tensor {
-        ty: ty.clone(),
-        data,
-    })
-}
-
-/// `take`: row `clamp(ids[i], 0, rows - 1)` of `table` for every index `i` of `ids`.
-pub(crate) fn take(table: &Tensor, ids: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
-    let rows = table.ty.shape.first().copied().unwrap_or(0);
-    let row = num_elements(&table.ty.shape[1.min(table.ty.rank())..]);
-    let mut data = empty_data(ty.dtype);
-    for i in 0..ids.data.len() {
-        let id = match ids.get(i) {
-            crate::tensor::Scalar::Int(id) => int_value(ids.ty.dtype, id),
-            _ => return Err(InterpError::malformed("`take` indices must be integers")),
-        };
-        let r = id.clamp(0, rows.saturating_sub(1) as i128) as usize;
-        append_range(&mut data, &table.data, r * row..(r + 1) * row)?;
     }
     Ok(Tensor {
         ty: ty.clone(),

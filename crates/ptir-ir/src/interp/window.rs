@@ -35,7 +35,7 @@ use crate::types::{num_elements, strides, TensorType};
 use crate::window::{ConvDims, PadDims, ReduceWindowDims};
 
 /// Splits the row-major index `i` of a grid of shape `shape` into `coords`.
-pub(super) fn unravel(mut i: usize, shape: &[usize], coords: &mut [usize]) {
+pub(crate) fn unravel(mut i: usize, shape: &[usize], coords: &mut [usize]) {
     for (c, &n) in coords.iter_mut().zip(shape).rev() {
         *c = i % n.max(1);
         i /= n.max(1);

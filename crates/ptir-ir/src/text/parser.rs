@@ -12,6 +12,7 @@
 use super::lexer::{line_col, Lexer, Spanned, Tok};
 use super::printer::{CONV_DILATIONS, WINDOW_DILATIONS};
 use super::source_map::{FunctionSource, InstSource, SourceLoc, SourceMap};
+use crate::gather::{GatherDims, IndexDims};
 use crate::ops::{DotDims, Op, OpKey, Precision, RngDist};
 use crate::program::{
     ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
@@ -743,6 +744,18 @@ impl<'s> Parser<'s> {
         Ok(ReduceWindowDims { size, window })
     }
 
+    /// The dimension numbers of a `gather` or `scatter_*` (the batching dims default to none).
+    fn index_dims_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<IndexDims> {
+        Ok(IndexDims {
+            window_dims: self.list_attr(attrs, "window_dims", None)?,
+            collapsed_dims: self.list_attr(attrs, "collapsed_dims", None)?,
+            operand_batching_dims: self.list_attr(attrs, "operand_batching_dims", Some(vec![]))?,
+            indices_batching_dims: self.list_attr(attrs, "indices_batching_dims", Some(vec![]))?,
+            start_index_map: self.list_attr(attrs, "start_index_map", None)?,
+            index_vector_dim: self.int_attr(attrs, "index_vector_dim")?,
+        })
+    }
+
     fn convolution_attrs(&self, attrs: &mut Attrs<'s>) -> PResult<ConvDims> {
         let input = self.list_attr(attrs, "input", None)?;
         let n = input.len().saturating_sub(2);
@@ -837,7 +850,14 @@ impl<'s> Parser<'s> {
             OpKey::Bitcast => Op::Bitcast,
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
-            OpKey::Take => Op::Take,
+            OpKey::Gather => Op::Gather(Box::new(GatherDims {
+                dims: self.index_dims_attrs(attrs)?,
+                slice_sizes: self.list_attr(attrs, "slice_sizes", None)?,
+            })),
+            OpKey::Scatter(kind) => Op::Scatter {
+                kind,
+                dims: Box::new(self.index_dims_attrs(attrs)?),
+            },
             OpKey::DynamicSlice => Op::DynamicSlice {
                 sizes: self.list_attr(attrs, "sizes", None)?,
             },
@@ -1194,8 +1214,8 @@ mod tests {
     }
 
     #[test]
-    fn take_round_trips_and_is_verified() {
-        let src = "func @f(%0: f32[5,3], %1: i32[2,4]) -> (f32[2,4,3]) {\n  %2 = take %0, %1 : f32[2,4,3]\n  return %2\n}\n";
+    fn gather_round_trips_and_is_verified() {
+        let src = "func @f(%0: f32[5,3], %1: i32[2,4]) -> (f32[2,4,3]) {\n  %2 = gather %0, %1 window_dims=[2] collapsed_dims=[0] start_index_map=[0] index_vector_dim=2 slice_sizes=[1,3] : f32[2,4,3]\n  return %2\n}\n";
         let p = parse(src).unwrap();
         assert_eq!(crate::print(&p), src);
         assert!(crate::verify(&p).is_ok());

@@ -227,6 +227,19 @@ fn write_usizes(out: &mut String, name: &str, xs: &[usize]) {
     out.push(']');
 }
 
+/// The dimension numbers of a `gather` or `scatter_*` (batching dims only when present).
+fn write_index_dims(out: &mut String, d: &crate::gather::IndexDims) {
+    write_usizes(out, "window_dims", &d.window_dims);
+    write_usizes(out, "collapsed_dims", &d.collapsed_dims);
+    if !d.operand_batching_dims.is_empty() || !d.indices_batching_dims.is_empty() {
+        write_usizes(out, "operand_batching_dims", &d.operand_batching_dims);
+        write_usizes(out, "indices_batching_dims", &d.indices_batching_dims);
+    }
+    write_usizes(out, "start_index_map", &d.start_index_map);
+    out.push_str(" index_vector_dim=");
+    write_usize(out, d.index_vector_dim);
+}
+
 fn write_i64s(out: &mut String, name: &str, xs: &[i64]) {
     out.push(' ');
     out.push_str(name);
@@ -396,6 +409,11 @@ fn write_attrs(out: &mut String, op: &Op) {
             }
         }
         Op::Reverse { dims } => write_usizes(out, "dims", dims),
+        Op::Gather(g) => {
+            write_index_dims(out, &g.dims);
+            write_usizes(out, "slice_sizes", &g.slice_sizes);
+        }
+        Op::Scatter { dims, .. } => write_index_dims(out, dims),
         Op::Reduce {
             axes, keep_dims, ..
         } => {

@@ -236,6 +236,17 @@ pub(crate) fn select_scatter_flops(w: &ptir_ir::ReduceWindowDims, operands: &[&T
     windows * (window_flops(w, 1.0) + 1.0)
 }
 
+/// The work of a `scatter_*` beyond the copy of its operand: one combine per update element
+/// (FLOPs), and the bytes of the indices plus a read of each update and a read-modify-write
+/// of the element it lands on.
+pub(crate) fn scatter_work(operands: &[&Type]) -> (f64, f64) {
+    let size = |i: usize| operands.get(i).and_then(|t| t.as_tensor());
+    let ids = size(1).map_or(0.0, |t| t.size_bytes() as f64);
+    let updates = size(2).map_or(0.0, |t| t.size_bytes() as f64);
+    let n = size(2).map_or(0.0, |t| t.num_elements() as f64);
+    (n, ids + 3.0 * updates)
+}
+
 /// Visits every instruction of `f` in pre-order (an op before its regions' instructions) with
 /// the types of its operands: earlier values, region parameters and captures are typed before
 /// their use. An operand of unknown type (only in a program that does not verify) is left

@@ -3,7 +3,7 @@
 //! How a compiler such as IREE or XLA runs a tensor program on a CPU: ops are grouped into
 //! kernels (dispatches). A kernel is rooted at an op that needs its operands materialized or
 //! loops over a contraction: `dot_general`, `convolution`, `reduce`, `reduce_window`,
-//! `select_and_scatter`, gathers, in-place updates, opaque calls ([`Fusion::Kernel`]).
+//! `select_and_scatter`, gathers, scatters, in-place updates, opaque calls ([`Fusion::Kernel`]).
 //! Elementwise ops, broadcasts, transposes, slices, concatenations and pads
 //! fuse into the kernels around them ([`Fusion::Fused`]): they never write their result to
 //! memory, so they pay their arithmetic and nothing else (Constable, equality saturation on
@@ -220,9 +220,14 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             _ => work(0.0, all, Fusion::Fused),
         },
         Op::Slice(_) | Op::DynamicSlice { .. } => work(0.0, 2.0 * out, Fusion::Fused),
-        Op::Take => {
+        // A gather reads the indices and the slices it gathers, and writes them.
+        Op::Gather(_) => {
             let ids = operands.get(1).map_or(0.0, |t| bytes(t));
             work(0.0, ids + 2.0 * out, Fusion::Kernel)
+        }
+        Op::Scatter { .. } => {
+            let (flops, update_bytes) = super::scatter_work(operands);
+            work(flops, 2.0 * out + update_bytes, Fusion::Kernel)
         }
         Op::DynamicUpdateSlice => {
             let update = operands.get(1).map_or(out, |t| bytes(t));
@@ -541,6 +546,43 @@ mod tests {
         assert_eq!(w.fusion, Fusion::Kernel);
         // Per window: 4 comparisons and one addition.
         assert_eq!(w.flops, 8.0 * 16.0 * 16.0 * 16.0 * 5.0);
+    }
+
+    #[test]
+    fn a_gather_reads_its_slices_and_a_scatter_copies_its_operand() {
+        use ptir_ir::{DType, GatherDims, IndexDims, ScatterKind, TensorType};
+        // An embedding lookup of 256 rows of 128 floats from a 50000-row table.
+        let table: Type = TensorType::new(DType::F32, vec![50000, 128]).into();
+        let ids: Type = TensorType::new(DType::I32, vec![256, 1]).into();
+        let rows: Type = TensorType::new(DType::F32, vec![256, 128]).into();
+        let dims = IndexDims {
+            window_dims: vec![1],
+            collapsed_dims: vec![0],
+            start_index_map: vec![0],
+            index_vector_dim: 1,
+            ..IndexDims::default()
+        };
+        let gather = Op::Gather(Box::new(GatherDims {
+            dims: dims.clone(),
+            slice_sizes: vec![1, 128],
+        }));
+        let w = op_work(&gather, &[&table, &ids], &rows);
+        assert_eq!(w.fusion, Fusion::Kernel);
+        // The ids, the rows read and the rows written: not the 25.6 MB table.
+        assert_eq!(w.bytes, 1024.0 + 2.0 * 256.0 * 128.0 * 4.0);
+        // Its transpose adds the rows back: a copy of the table and the updates' kernel.
+        let scatter = Op::Scatter {
+            kind: ScatterKind::Add,
+            dims: Box::new(dims),
+        };
+        let w = op_work(&scatter, &[&table, &ids, &rows], &table);
+        assert_eq!(w.fusion, Fusion::Kernel);
+        assert_eq!(w.flops, 256.0 * 128.0);
+        let table_bytes = 50000.0 * 128.0 * 4.0;
+        assert_eq!(
+            w.bytes,
+            2.0 * table_bytes + 1024.0 + 3.0 * 256.0 * 128.0 * 4.0
+        );
     }
 
     #[test]

@@ -61,9 +61,13 @@ impl CostModel for TensorCost {
             | Op::Broadcast { .. }
             | Op::Slice(_)
             | Op::Concat { .. }
-            | Op::Take
+            | Op::Gather(_)
             | Op::DynamicSlice { .. } => bytes(result) * self.byte_weight,
             // Written in place: the update's bytes.
+            // A copy of the operand, then a combine per update element.
+            Op::Scatter { .. } => {
+                bytes(result) * self.byte_weight + super::scatter_work(operands).0
+            }
             Op::DynamicUpdateSlice => operands.get(1).map_or(0.0, |u| bytes(u)) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
             Op::DotGeneral(d) => super::dot_flops(d, operands, n),

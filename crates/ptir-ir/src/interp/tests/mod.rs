@@ -12,6 +12,7 @@ mod calls;
 mod control;
 mod dtypes;
 mod elementwise;
+mod gather;
 mod reductions;
 mod reference;
 mod shapes;

@@ -201,24 +201,3 @@ fn arguments_above_the_element_limit_are_refused_before_use() {
     let p = crate::parse(src).unwrap();
     assert!(crate::generate::try_random_inputs(&p.functions[0], 0).is_err());
 }
-
-#[test]
-fn take_picks_rows_and_clamps_indices() {
-    // table[r, c] = 2r + c; ids [[2, 0], [-1, 7]] pick rows 2, 0, 0 (clamped), 2 (clamped).
-    let table = iota(F32, &[3, 2]);
-    let ids = i32s(&[2, 2], &[2, 0, -1, 7]);
-    let r = apply_ok(Op::Take, &[table, ids], ty(F32, &[2, 2, 2]));
-    assert_eq!(nums(&r), [4.0, 5.0, 0.0, 1.0, 0.0, 1.0, 4.0, 5.0]);
-}
-
-#[test]
-fn take_type_rule() {
-    let table = ty(F32, &[5, 3]);
-    let ids = ty(I64, &[4]);
-    let got = crate::infer_type(&Op::Take, &[&table, &ids], &Default::default());
-    assert_eq!(got, Ok(ty(F32, &[4, 3])));
-    let float_ids = ty(F32, &[4]);
-    assert!(crate::infer_type(&Op::Take, &[&table, &float_ids], &Default::default()).is_err());
-    let scalar = ty(F32, &[]);
-    assert!(crate::infer_type(&Op::Take, &[&scalar, &ids], &Default::default()).is_err());
-}
