@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod call_chains;
 mod corpus;
 mod diff_extended;
 mod diff_random;

@@ -8,7 +8,7 @@
 
 use crate::extraction::{choose, choose_within, ExtractorKind};
 use crate::lift::{lift, lift_traced};
-use crate::lower::{lower, lower_with};
+use crate::lower::ProgramFacts;
 use crate::saturate::{saturate_until, Limits, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
 use ptir_rules::cost::{function_cost, CostModel};
@@ -125,10 +125,11 @@ pub fn optimize(
     let extraction = Deadline::after(options.limits.time.saturating_mul(2));
     let mut out = program.clone();
     let mut reports = Vec::new();
+    let facts = ProgramFacts::of(program);
     for (i, f) in program.functions.iter().enumerate() {
         let left = program.functions.len() - i;
         let shares = (deadline.share(left), extraction.share(left));
-        let (func, report) = optimize_function(program, &f.name, rules, options, shares)?;
+        let (func, report) = optimize_function(program, &facts, f, rules, options, shares)?;
         out.functions[i] = func;
         reports.push(report);
     }
@@ -139,17 +140,21 @@ pub fn optimize(
 
 fn optimize_function(
     program: &Program,
-    name: &str,
+    facts: &ProgramFacts,
+    input: &ptir_ir::Function,
     rules: &RuleSet,
     options: &EngineOptions,
     (deadline, extraction): (Deadline, Deadline),
 ) -> Result<(ptir_ir::Function, FunctionReport), EngineError> {
+    let name = input.name.as_str();
     let err_lower = |message| EngineError::Lower {
         function: name.to_string(),
         message,
     };
     let t = Instant::now();
-    let mut lowered = lower_with(program, name, options.explain).map_err(err_lower)?;
+    let mut lowered = facts
+        .lower(program, name, options.explain)
+        .map_err(err_lower)?;
     let lower_time = t.elapsed();
     let saturation = saturate_until(&mut lowered, rules, &options.limits, deadline);
     if !saturation.rule_errors.is_empty() {
@@ -168,7 +173,7 @@ fn optimize_function(
     let extract_time = t.elapsed();
     let t = Instant::now();
     let (func, emitted) = lift_traced(&lowered, &|c| choice.node(c), options.explain)?;
-    let (func, kept_input) = keep_the_cheaper(program, name, func, options.cost.as_ref());
+    let (func, kept_input) = keep_the_cheaper(input, func, options.cost.as_ref());
     // A kept input has no new derivations: its values are the input's.
     let derivations = (options.explain && kept_input.is_none())
         .then(|| crate::explain::derivations(&lowered, &emitted));
@@ -205,14 +210,10 @@ const COST_SLACK: f64 = 1e-9;
 /// `extracted`, unless the input function `name` of `program` is cheaper under `model`: then
 /// the input, with both costs.
 fn keep_the_cheaper(
-    program: &Program,
-    name: &str,
+    input: &ptir_ir::Function,
     extracted: ptir_ir::Function,
     model: &dyn CostModel,
 ) -> (ptir_ir::Function, Option<(f64, f64)>) {
-    let Some(input) = program.functions.iter().find(|f| f.name == name) else {
-        return (extracted, None);
-    };
     let (after, before) = (
         function_cost(&extracted, model),
         function_cost(input, model),
@@ -227,9 +228,12 @@ fn keep_the_cheaper(
 /// Adds a declaration for every extern the program calls but does not declare, from the rule
 /// set's extern declarations (shape-polymorphic, with the declared purity).
 pub fn declare_rule_externs(program: &mut Program, rules: &RuleSet) {
+    let known: rustc_hash::FxHashSet<String> = (program.functions.iter().map(|f| &f.name))
+        .chain(program.externs.iter().map(|e| &e.name))
+        .cloned()
+        .collect();
     for callee in program.called_names() {
-        let known = program.function(&callee).is_some() || program.extern_decl(&callee).is_some();
-        if let (false, Some(spec)) = (known, rules.externs().get(&callee)) {
+        if let (false, Some(spec)) = (known.contains(&callee), rules.externs().get(&callee)) {
             program.externs.push(ExternDecl {
                 name: callee,
                 signature: None,
@@ -270,11 +274,13 @@ pub fn compare(
     let rules = &rules;
     let deadline = Deadline::after(limits.time);
     let mut saturated = Vec::new();
+    let facts = ProgramFacts::of(program);
     for (i, f) in program.functions.iter().enumerate() {
-        let mut lowered = lower(program, &f.name).map_err(|message| EngineError::Lower {
-            function: f.name.clone(),
-            message,
-        })?;
+        let mut lowered =
+            (facts.lower(program, &f.name, false)).map_err(|message| EngineError::Lower {
+                function: f.name.clone(),
+                message,
+            })?;
         let share = deadline.share(program.functions.len() - i);
         let report = saturate_until(&mut lowered, rules, limits, share);
         if !report.rule_errors.is_empty() {

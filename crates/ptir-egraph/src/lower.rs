@@ -19,6 +19,7 @@ use ptir_ir::analysis::{Analysis, FunctionAnalysis};
 use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngDist, Type, ValueId};
 use ptir_rules::{op_attrs, AttrValue};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// One block of the lowered function.
 #[derive(Clone, Debug)]
@@ -58,7 +59,7 @@ pub struct Lowered {
     /// The functions of the program whose calls are speculatable
     /// ([`ptir_ir::analysis::speculation`]); calls of anything else never move into more
     /// executions.
-    pub(crate) speculatable_callees: FxHashSet<Symbol>,
+    pub(crate) speculatable_callees: Arc<FxHashSet<Symbol>>,
     /// With explanations on (`--explain`): what the input was in the e-graph.
     pub(crate) input: Option<InputNodes>,
     /// How many e-nodes lowering added: egg's uncanonical ids `0..lowered_nodes`, the input's
@@ -95,20 +96,64 @@ impl Lowered {
 
 /// Lowers function `name` of `program` into a fresh e-graph.
 pub fn lower(program: &Program, name: &str) -> Result<Lowered, String> {
-    lower_with(program, name, false)
+    ProgramFacts::of(program).lower(program, name, false)
 }
 
-/// [`lower`], with egg's explanations on when `explain` is set: every e-node keeps its own
-/// id and every union its justification, which `crate::explain` reads back (more memory and
-/// time; only for `--explain`).
-pub(crate) fn lower_with(program: &Program, name: &str, explain: bool) -> Result<Lowered, String> {
-    let analysis = Analysis::of(program);
-    let f = program
-        .function(name)
-        .ok_or_else(|| format!("no function @{name}"))?;
-    let fa = analysis
-        .function(name)
-        .ok_or_else(|| format!("no analysis of @{name}"))?;
+/// What lowering any function of a program needs to know of the whole program (its
+/// analyses, the functions whose calls may run speculatively): computed once per program,
+/// so that lowering its functions one by one costs their size, not their number times the
+/// program's (a chain of 20,000 functions each calling the next).
+pub(crate) struct ProgramFacts {
+    analysis: Analysis,
+    speculatable_callees: Arc<FxHashSet<Symbol>>,
+    /// The index of each function in the program (and in its analysis).
+    index: FxHashMap<String, usize>,
+}
+
+impl ProgramFacts {
+    pub(crate) fn of(program: &Program) -> ProgramFacts {
+        let analysis = Analysis::of(program);
+        let speculatable_callees = (program.functions.iter())
+            .filter(|g| analysis.is_speculatable_function(&g.name))
+            .map(|g| Symbol::from(g.name.as_str()))
+            .collect();
+        let index = (program.functions.iter().enumerate())
+            .map(|(i, f)| (f.name.clone(), i))
+            .collect();
+        ProgramFacts {
+            analysis,
+            speculatable_callees: Arc::new(speculatable_callees),
+            index,
+        }
+    }
+
+    /// Lowers function `name` of `program` (the program these facts are of), with egg's
+    /// explanations on when `explain` is set: every e-node keeps its own id and every union
+    /// its justification, which `crate::explain` reads back (more memory and time; only for
+    /// `--explain`).
+    pub(crate) fn lower(
+        &self,
+        program: &Program,
+        name: &str,
+        explain: bool,
+    ) -> Result<Lowered, String> {
+        let i = *self
+            .index
+            .get(name)
+            .ok_or_else(|| format!("no function @{name}"))?;
+        let f = (program.functions.get(i)).ok_or_else(|| format!("no function @{name}"))?;
+        let fa =
+            (self.analysis.functions().get(i)).ok_or_else(|| format!("no analysis of @{name}"))?;
+        lower_with(f, fa, &self.speculatable_callees, explain)
+    }
+}
+
+fn lower_with(
+    f: &ptir_ir::Function,
+    fa: &FunctionAnalysis,
+    speculatable_callees: &Arc<FxHashSet<Symbol>>,
+    explain: bool,
+) -> Result<Lowered, String> {
     let mut egraph = PtirEGraph::default();
     if explain {
         egraph = egraph.with_explanations_enabled();
@@ -143,12 +188,7 @@ pub(crate) fn lower_with(program: &Program, name: &str, explain: bool) -> Result
         param_scope: l.param_scope,
         param_class: l.param_class,
         origins: l.origins,
-        speculatable_callees: program
-            .functions
-            .iter()
-            .filter(|g| analysis.is_speculatable_function(&g.name))
-            .map(|g| Symbol::from(g.name.as_str()))
-            .collect(),
+        speculatable_callees: Arc::clone(speculatable_callees),
     })
 }
 

@@ -106,7 +106,7 @@ pub fn inline_calls(program: &Program) -> (Program, InlineStats) {
 /// The functions of `program` that can reach themselves through calls (Tarjan's strongly
 /// connected components, iteratively: a component of several functions, or one function that
 /// calls itself).
-fn recursive_functions(program: &Program) -> FxHashSet<&str> {
+pub(crate) fn recursive_functions(program: &Program) -> FxHashSet<&str> {
     let index: FxHashMap<&str, usize> = (program.functions.iter().enumerate())
         .map(|(i, f)| (f.name.as_str(), i))
         .collect();

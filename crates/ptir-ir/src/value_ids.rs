@@ -239,8 +239,11 @@ impl ValueNumbers {
     /// Renumbers the values of every function of `after` that the recorded program has
     /// too (by name), as [`keep_value_ids`] does.
     pub fn renumber(&self, after: &mut Program) {
+        let by_name: rustc_hash::FxHashMap<&str, &FunctionShapes> = (self.functions.iter().rev())
+            .map(|g| (g.name.as_str(), g))
+            .collect();
         for f in &mut after.functions {
-            if let Some(input) = self.functions.iter().find(|g| g.name == f.name) {
+            if let Some(input) = by_name.get(f.name.as_str()) {
                 input.renumber(f);
             }
         }

@@ -336,9 +336,11 @@ impl RuleSet {
             // the user's even when its body is the idiom: it has one signature, and the rules
             // would call it at every other shape they raise (random program 1015734, size 5:
             // a user `@softmax_fused` on f32[4,2] called on f32[4]).
+            // Names first: building the idiom to compare bodies costs more than a name.
             let function = program
                 .functions
                 .iter()
+                .filter(|f| callee_matches(name, &f.name))
                 .filter(|f| f.name == name || !crate::externs::is_definition(name, f))
                 .map(|f| &f.name);
             let foreign_extern = program
