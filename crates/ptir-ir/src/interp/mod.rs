@@ -8,6 +8,7 @@
 //! - accumulation order of `reduce_*` and `dot_general`: `reduce.rs`;
 //! - data movement (`transpose`, `broadcast`, `slice`, `concat`, `reverse`): `shape_ops.rs`;
 //! - windows (`convolution`, `reduce_window_*`, `select_and_scatter_*`, `pad`): `window.rs`;
+//! - orders (`sort`, `top_k`, `reduce_argmax`/`reduce_argmin`): `sort.rs`;
 //! - the random stream of `rng`: `rng.rs`;
 //! - calls, regions and limits: `machine.rs`.
 //!
@@ -27,6 +28,7 @@ mod machine;
 mod reduce;
 mod rng;
 mod shape_ops;
+mod sort;
 #[cfg(test)]
 mod tests;
 mod window;

@@ -242,6 +242,12 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             Fusion::Kernel,
         ),
         Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
+        // Each line (or reduced block) is read whole by one kernel before it writes.
+        Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => work(
+            super::order_flops(op, operands).unwrap_or(n),
+            all,
+            Fusion::Kernel,
+        ),
     }
 }
 
