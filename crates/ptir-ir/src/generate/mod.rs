@@ -36,6 +36,7 @@ mod chain;
 mod control;
 mod gpt2;
 mod inputs;
+mod orders;
 mod state;
 mod tensor_ops;
 mod windows;
@@ -127,7 +128,8 @@ pub struct GenConfig {
     pub index_arith_weight: u32,
     /// Step weight of windowed ops: `convolution`s (random layouts, padding, strides,
     /// dilations, reversal, feature and batch groups), `reduce_window`s,
-    /// `select_and_scatter`s, `pad`s and `reverse`s (default 0: never).
+    /// `select_and_scatter`s, `pad`s, `reverse`s, and the order ops `reduce_arg*`, `sort`
+    /// and `top_k` (default 0: never).
     pub window_weight: u32,
     /// Names a program may give one of its own functions: the externs rules introduce,
     /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`

@@ -43,7 +43,12 @@ fn every_op_kind_is_generated() {
     let mut seen = BTreeSet::new();
     // `iota` comes from the extended generator's index arithmetic.
     let extended = (0..60).map(|seed| GenConfig::extended(seed, 40, vec![]));
-    for cfg in configs().chain(extended) {
+    // Windowed and order steps are one kind of step among many: programs rich in them.
+    let windowed = (0..60).map(|seed| GenConfig {
+        window_weight: 10,
+        ..GenConfig::extended(seed, 40, vec![])
+    });
+    for cfg in configs().chain(extended).chain(windowed) {
         seen.extend(op_histogram(&generate(&cfg)).into_keys());
     }
     // `take` (StableHLO's embedding gather) is not generated: a new step kind would change

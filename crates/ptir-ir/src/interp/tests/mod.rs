@@ -12,6 +12,7 @@ mod calls;
 mod control;
 mod dtypes;
 mod elementwise;
+mod orders;
 mod reductions;
 mod reference;
 mod shapes;
