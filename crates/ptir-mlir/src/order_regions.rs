@@ -39,7 +39,8 @@ fn op_expr(op: &OpSyntax, args: &[&String]) -> Option<String> {
         "constant" => {
             let (lit, _) = constant_of(op, "constant").ok()??;
             match lit.splat_value()? {
-                Scalar::Float(x) if x == 0.0 => Some("0".into()),
+                // Either zero: a float pattern compares with `==`.
+                Scalar::Float(0.0) => Some("0".into()),
                 Scalar::Float(x) if x.is_nan() && x.is_sign_positive() => Some("nan".into()),
                 _ => None,
             }

@@ -88,7 +88,7 @@ fn argmax_and_argmin_pick_the_first_extremum_and_the_first_nan() {
         &[2, 4],
         &[1.0, 3.0, 3.0, 1.0, 2.0, nan, 5.0, nan],
     );
-    let (_, max) = run(&arg_src(true), &[x.clone()]);
+    let (_, max) = run(&arg_src(true), std::slice::from_ref(&x));
     assert_eq!(max, "f32[2] [3.0, nan]; i32[2] [1, 1]");
     let (_, min) = run(&arg_src(false), &[x]);
     assert_eq!(min, "f32[2] [1.0, nan]; i32[2] [0, 1]");
@@ -128,7 +128,7 @@ fn sorts_in_jax_order_and_in_total_order_carrying_indices() {
     let (inf, nan) = (f64::INFINITY, f64::NAN);
     let x = t(DType::F32, &[1, 6], &[3.0, -0.0, nan, 0.0, -inf, 3.0]);
     // JAX's order: -0 == +0 (kept in their order), NaN last; equal 3s in their order.
-    let (p, jax) = run(&sort_src(JAX_LESS, "f32", true), &[x.clone()]);
+    let (p, jax) = run(&sort_src(JAX_LESS, "f32", true), std::slice::from_ref(&x));
     assert_eq!(
         jax,
         "f32[1,6] [-inf, -0.0, 0.0, 3.0, 3.0, nan]; i32[1,6] [4, 1, 3, 0, 5, 2]"
@@ -137,7 +137,7 @@ fn sorts_in_jax_order_and_in_total_order_carrying_indices() {
     // `GT TOTALORDER`: descending, +0 before -0, NaN (positive) first.
     let greater = "    %1 = stablehlo.compare GT, %arg1, %arg2, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
     stablehlo.return %1 : tensor<i1>";
-    let (_, total) = run(&sort_src(greater, "f32", false), &[x.clone()]);
+    let (_, total) = run(&sort_src(greater, "f32", false), std::slice::from_ref(&x));
     assert_eq!(
         total,
         "f32[1,6] [nan, 3.0, 3.0, 0.0, -0.0, -inf]; i32[1,6] [2, 0, 5, 3, 1, 4]"
@@ -167,7 +167,7 @@ fn top_k_takes_the_greatest_in_total_order_first_index_first() {
         &[2, 5],
         &[1.0, 5.0, 3.0, 5.0, 2.0, -0.0, 0.0, -1.0, inf, -inf],
     );
-    let (_, out) = run(src, &[x.clone()]);
+    let (_, out) = run(src, std::slice::from_ref(&x));
     assert_eq!(
         out,
         "f32[2,3] [5.0, 5.0, 3.0, inf, 0.0, -0.0]; i32[2,3] [1, 3, 2, 3, 1, 0]"
