@@ -4,33 +4,11 @@
 //! hand-computed results in the interpreter, export and import back to the same program, and
 //! the located refusals of the select and scatter regions PTIR does not have.
 
-use ptir_ir::{DType, Interpreter, Op, Program, SelectKind, Tensor, TensorType, Value};
+use ptir_ir::{DType, Op, SelectKind};
 use ptir_mlir::ImportOptions;
 
-fn t(d: DType, shape: &[usize], xs: &[f64]) -> Value {
-    Value::Tensor(Tensor::from_f64(TensorType::new(d, shape.to_vec()), xs))
-}
-
-/// Imports `src`, checks that export and import give it back, runs `@main` on `inputs`.
-fn run(src: &str, inputs: &[Value]) -> (Program, String) {
-    let p = ptir_mlir::import(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{e}"));
-    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
-    assert_eq!(
-        ptir_mlir::import(&back).as_ref(),
-        Ok(&p),
-        "round trip of\n{back}"
-    );
-    let out = Interpreter::new(&p).run("main", inputs).unwrap();
-    let text = out.iter().map(|v| v.to_string()).collect::<Vec<_>>();
-    (p, text.join("; "))
-}
-
-fn err(src: &str) -> String {
-    ptir_mlir::import(src)
-        .map(|_| String::new())
-        .unwrap_or_else(|e| e.to_string())
-}
+mod common;
+use common::{err, run, t};
 
 /// `pad` and `reverse` in the pretty form JAX prints and in the generic form.
 const LAYOUT: [&str; 2] = [

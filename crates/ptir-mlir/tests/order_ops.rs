@@ -4,32 +4,22 @@
 //! hand-computed results in the interpreter (ties, NaN, signed zeros, infinities), export and
 //! import back to the same program, and the located refusals of regions PTIR does not have.
 
-use ptir_ir::{DType, Interpreter, Program, Tensor, TensorType, Value};
+use ptir_ir::{DType, Program, Value};
 use ptir_mlir::ImportOptions;
 
-fn t(d: DType, shape: &[usize], xs: &[f64]) -> Value {
-    Value::Tensor(Tensor::from_f64(TensorType::new(d, shape.to_vec()), xs))
-}
+mod common;
+use common::t;
 
-/// Imports `src`, checks that export and import give it back, runs `@main` on `inputs`.
+/// [`common::run`], and the program's PTIR text parses back to it.
 fn run(src: &str, inputs: &[Value]) -> (Program, String) {
-    let p = ptir_mlir::import(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{e}"));
-    let back = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).unwrap();
-    assert_eq!(
-        ptir_mlir::import(&back).as_ref(),
-        Ok(&p),
-        "round trip of\n{back}"
-    );
+    let (p, out) = common::run(src, inputs);
     let text = ptir_ir::print(&p);
     assert_eq!(
         ptir_ir::parse(&text).as_ref(),
         Ok(&p),
         "text round trip of\n{text}"
     );
-    let out = Interpreter::new(&p).run("main", inputs).unwrap();
-    let text = out.iter().map(|v| v.to_string()).collect::<Vec<_>>();
-    (p, text.join("; "))
+    (p, out)
 }
 
 /// JAX's argmax reducer (`%a`/`%b` the values, `%ai`/`%bi` the indices), direction `dir`.
