@@ -375,6 +375,80 @@ fn infer_unchecked<'a>(
             check_axes(dims, x.rank(), "reversed dim")?;
             Ok(Inferred::Tensor(x))
         }
+        Op::ArgReduce { axes, .. } => {
+            arity(op, operands, 4)?;
+            let x = tensor(operands[0], "values")?;
+            let i = tensor(operands[1], "indices")?;
+            let x0 = tensor(operands[2], "initial value")?;
+            let i0 = tensor(operands[3], "initial index")?;
+            check_axes(axes, x.rank(), "axis")?;
+            if x.dtype == DType::Bool {
+                return Err(format!("`{}` is not defined on bool values", op.name()));
+            }
+            if !i.dtype.is_int() || i.shape != x.shape {
+                return Err(format!(
+                    "the indices must be integers of the values' shape {:?}, found {i}",
+                    x.shape
+                ));
+            }
+            if *x0 != TensorType::scalar(x.dtype) || *i0 != TensorType::scalar(i.dtype) {
+                return Err(format!(
+                    "the initial value and index must be scalars {} and {}, found {x0} and {i0}",
+                    TensorType::scalar(x.dtype),
+                    TensorType::scalar(i.dtype)
+                ));
+            }
+            let shape = reduced_shape(&x.shape, axes, false);
+            Ok(Type::Tuple(vec![
+                TensorType::new(x.dtype, shape.clone()).into(),
+                TensorType::new(i.dtype, shape).into(),
+            ])
+            .into())
+        }
+        Op::Sort { dim, .. } => {
+            let key = tensor(
+                operands
+                    .first()
+                    .ok_or("`sort` needs at least one operand")?,
+                "key",
+            )?;
+            if key.dtype == DType::Bool {
+                return Err("`sort` needs a numeric key, found bool".into());
+            }
+            check_axes(&[*dim], key.rank(), "sorted dim")?;
+            for (n, t) in operands.iter().enumerate().skip(1) {
+                let t = tensor(t, "sorted operand")?;
+                if t.shape != key.shape {
+                    return Err(format!(
+                        "operand {n} of `sort` has shape {:?}, the key {:?}",
+                        t.shape, key.shape
+                    ));
+                }
+            }
+            Ok(Type::pack(operands.iter().map(|t| (*t).clone()).collect()).into())
+        }
+        Op::TopK { k } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            let Some(&last) = x.shape.last() else {
+                return Err("`top_k` needs an operand of rank 1 or more".into());
+            };
+            if x.dtype == DType::Bool {
+                return Err("`top_k` needs a numeric operand, found bool".into());
+            }
+            if *k > last {
+                return Err(format!("k={k} exceeds the last dim {last} of {x}"));
+            }
+            let mut shape = x.shape.clone();
+            if let Some(l) = shape.last_mut() {
+                *l = *k;
+            }
+            Ok(Type::Tuple(vec![
+                TensorType::new(x.dtype, shape.clone()).into(),
+                TensorType::new(DType::I32, shape).into(),
+            ])
+            .into())
+        }
         Op::Reduce {
             kind,
             axes,

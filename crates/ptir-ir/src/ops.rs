@@ -288,6 +288,32 @@ impl SelectKind {
 }
 
 keyword_enum! {
+    /// The extremum a `reduce_arg*` selects: StableHLO's two-operand `reduce` whose body is
+    /// JAX's `argmax`/`argmin` reducer (see [`Op::ArgReduce`]).
+    ArgKind {
+        /// `compare GT`: the greatest value (JAX's `argmax`).
+        Max = "reduce_argmax",
+        /// `compare LT`: the least value (JAX's `argmin`).
+        Min = "reduce_argmin",
+    }
+}
+
+impl ArgKind {
+    /// The value comparison of the reducer body.
+    pub fn compare(self) -> CmpOp {
+        match self {
+            ArgKind::Max => CmpOp::Gt,
+            ArgKind::Min => CmpOp::Lt,
+        }
+    }
+
+    /// The kind selecting with `c`; `None` for comparisons that select no extremum.
+    pub fn from_cmp(c: CmpOp) -> Option<Self> {
+        ArgKind::ALL.iter().copied().find(|k| k.compare() == c)
+    }
+}
+
+keyword_enum! {
     /// Distributions of `rng`.
     RngDist {
         /// Uniform on `[0, 1)` (floats) or over the whole range (integers, bool).
@@ -492,6 +518,42 @@ pub enum Op {
         /// The reversed dims (distinct).
         dims: Vec<usize>,
     },
+    /// `reduce_arg<kind>(x, i, x0, i0)`: the values and indices of an `argmax`/`argmin`
+    /// over `axes`, as a tuple `(values, indices)` (StableHLO's two-operand `reduce` with
+    /// JAX's reducer). Starting from the scalars `(x0, i0)`, the elements `(x, i)` of each
+    /// reduced block are folded in row-major order by `r(acc, e)`: with
+    /// `pick = acc.x <cmp> e.x || acc.x != acc.x` (a NaN accumulator stays),
+    /// the value is `pick ? acc.x : e.x` and the index `pick || (acc.x == e.x && acc.i < e.i)
+    /// ? acc.i : e.i` (the smaller index among equal values).
+    ArgReduce {
+        /// Max or min.
+        kind: ArgKind,
+        /// The reduced axes (distinct, any order).
+        axes: Vec<usize>,
+    },
+    /// `sort(k, x1, ...)`: the operands, all of one shape, permuted along `dim` by the order
+    /// of the key `k` (the first operand); one result for one operand, a tuple otherwise
+    /// (StableHLO's `sort` with a comparator on the key alone).
+    Sort {
+        /// The sorted dim.
+        dim: usize,
+        /// Greatest key first?
+        descending: bool,
+        /// Keep equal keys in their order? (Without, equal keys still keep it here: the
+        /// interpreter's sort is stable; the flag is kept for export.)
+        stable: bool,
+        /// Float keys in IEEE totalOrder (`-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN`,
+        /// StableHLO's `TOTALORDER` compare); otherwise JAX's order (`-0 == +0`, every NaN
+        /// equal and after `+inf`). Integer keys: their order either way.
+        total_order: bool,
+    },
+    /// `top_k(x)`: the `k` greatest elements of each row of `x` (along its last dim) in
+    /// descending IEEE totalOrder, equal elements by increasing index, and their `i32`
+    /// indices, as a tuple `(values, indices)` (`chlo.top_k`).
+    TopK {
+        /// How many.
+        k: usize,
+    },
     /// Reduction over `axes`.
     Reduce {
         /// Sum or max.
@@ -576,6 +638,9 @@ pub enum OpKey {
     SelectAndScatter(SelectKind),
     Pad,
     Reverse,
+    ArgReduce(ArgKind),
+    Sort,
+    TopK,
     Reduce(ReduceKind),
     Call,
     Rng,
@@ -614,6 +679,8 @@ impl OpKey {
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::ReduceWindow(r)));
         keys.extend(SelectKind::ALL.iter().map(|&s| OpKey::SelectAndScatter(s)));
         keys.extend([OpKey::Pad, OpKey::Reverse]);
+        keys.extend(ArgKind::ALL.iter().map(|&a| OpKey::ArgReduce(a)));
+        keys.extend([OpKey::Sort, OpKey::TopK]);
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
         keys.extend([
             OpKey::Call,
@@ -653,6 +720,9 @@ impl OpKey {
             OpKey::SelectAndScatter(s) => s.name(),
             OpKey::Pad => "pad",
             OpKey::Reverse => "reverse",
+            OpKey::ArgReduce(a) => a.name(),
+            OpKey::Sort => "sort",
+            OpKey::TopK => "top_k",
             OpKey::Reduce(r) => r.name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
@@ -724,6 +794,9 @@ impl Op {
             Op::SelectAndScatter { select, .. } => OpKey::SelectAndScatter(*select),
             Op::Pad(_) => OpKey::Pad,
             Op::Reverse { .. } => OpKey::Reverse,
+            Op::ArgReduce { kind, .. } => OpKey::ArgReduce(*kind),
+            Op::Sort { .. } => OpKey::Sort,
+            Op::TopK { .. } => OpKey::TopK,
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,

@@ -36,8 +36,9 @@ use crate::error::{MlirError, Result};
 use crate::parse::{mlir_elem, NESTING_LIMIT};
 use crate::source::{FunctionNames, SourceInfo};
 use ptir_ir::{
-    BinaryOp, CmpOp, ConvDims, DType, Function, Instruction, Literal, Op, Program, ReduceKind,
-    ReduceWindowDims, Region, Scalar, SelectKind, TensorType, Type, UnaryOp, ValueId, Window,
+    ArgKind, BinaryOp, CmpOp, ConvDims, DType, Function, Instruction, Literal, Op, Program,
+    ReduceKind, ReduceWindowDims, Region, Scalar, SelectKind, TensorType, Type, UnaryOp, ValueId,
+    Window,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
@@ -561,6 +562,9 @@ impl FnPrinter<'_, '_, '_> {
                 return self.select_and_scatter(inst, *select, dims, depth)
             }
             Op::Call { callee } => return self.call(inst, callee, depth),
+            Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
+                return self.order_op(inst, depth)
+            }
             Op::Tuple => {
                 let names = self.names_of(&inst.operands)?;
                 self.bind(v, names, inst.ty.clone());
@@ -863,6 +867,167 @@ impl FnPrinter<'_, '_, '_> {
         self.line(depth, &text);
         self.bind(inst.result, vec![r], inst.ty.clone());
         Ok(())
+    }
+
+    /// `reduce_arg*`, `sort` and `top_k`: `stablehlo.reduce` with JAX's argmax/argmin body,
+    /// `stablehlo.sort` with a comparator on the key (JAX's canonicalizing one for its order),
+    /// `chlo.top_k`.
+    fn order_op(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
+        let names = self.names_of(&inst.operands)?;
+        let types = self.types_of(&inst.operands)?;
+        let result_types = flat_types(&inst.ty, self)?;
+        let (lhs, results) = self.results(inst.result, result_types.len());
+        let sig = format!("({}) -> ({})", type_list(&types), type_list(&result_types));
+        let args = names.join(", ");
+        let pad = "  ".repeat(depth);
+        let text = match &inst.op {
+            Op::TopK { k } => format!(
+                "{lhs} = chlo.top_k({args}, k = {k}) : {} -> ({})",
+                type_list(&types),
+                type_list(&result_types)
+            ),
+            Op::ArgReduce { kind, axes } => {
+                let [x, i, ..] = types.as_slice() else {
+                    return Err(self.err("`reduce_arg*` needs its values and indices"));
+                };
+                let block = self.arg_reducer(*kind, x.dtype, i.dtype, depth);
+                let mut sorted = axes.clone();
+                sorted.sort_unstable();
+                format!(
+                    "{lhs} = \"stablehlo.reduce\"({args}) <{{dimensions = {}}}> ({block}\n{pad}}}) : {sig}",
+                    array(&sorted)
+                )
+            }
+            Op::Sort {
+                dim,
+                descending,
+                stable,
+                total_order,
+            } => {
+                let block = self.comparator(&types, *descending, *total_order, depth);
+                format!(
+                    "{lhs} = \"stablehlo.sort\"({args}) <{{dimension = {dim} : i64, is_stable = {stable}}}> ({block}\n{pad}}}) : {sig}"
+                )
+            }
+            _ => return Err(self.err(format!("`{}` is not an order op", inst.op.name()))),
+        };
+        self.line(depth, &text);
+        self.bind(inst.result, results, inst.ty.clone());
+        Ok(())
+    }
+
+    /// The lines of a region block: `{`, `^bb0(args):`, the ops, the return (without the
+    /// closing `}`); `args` are `(name, type)`, `ops` the ops' texts, `ret` the returned names
+    /// and their types.
+    fn region_lines(
+        &self,
+        depth: usize,
+        args: &[(String, String)],
+        ops: &[String],
+        ret: (&[String], &[String]),
+    ) -> String {
+        let pad = "  ".repeat(depth);
+        let params: Vec<String> = args.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+        let mut text = format!("{{\n{pad}^bb0({}):", params.join(", "));
+        for op in ops {
+            text.push_str(&format!("\n{pad}  {op}"));
+        }
+        text.push_str(&format!(
+            "\n{pad}  \"stablehlo.return\"({}) : ({}) -> ()",
+            ret.0.join(", "),
+            ret.1.join(", ")
+        ));
+        text
+    }
+
+    /// JAX's `argmax`/`argmin` reducer body (see `Op::ArgReduce`).
+    fn arg_reducer(&mut self, kind: ArgKind, vd: DType, id: DType, depth: usize) -> String {
+        let (vt, it) = (
+            mlir_type(&TensorType::new(vd, vec![])),
+            mlir_type(&TensorType::new(id, vec![])),
+        );
+        let [a, ai, b, bi] = [self.temp(), self.temp(), self.temp(), self.temp()];
+        let [gt, ne, pick, eq, lt, tie, pick_i, v, i] = [(); 9].map(|()| self.temp());
+        let cmp = |r: &str, dir: CmpOp, x: &str, y: &str, d: DType, t: &str| {
+            format!(
+                "{r} = stablehlo.compare {}, {x}, {y}, {} : ({t}, {t}) -> tensor<i1>",
+                cmp_name(dir),
+                compare_type(d)
+            )
+        };
+        let ops = [
+            cmp(&gt, kind.compare(), &a, &b, vd, &vt),
+            cmp(&ne, CmpOp::Ne, &a, &a, vd, &vt),
+            format!("{pick} = stablehlo.or {gt}, {ne} : tensor<i1>"),
+            cmp(&eq, CmpOp::Eq, &a, &b, vd, &vt),
+            cmp(&lt, CmpOp::Lt, &ai, &bi, id, &it),
+            format!("{tie} = stablehlo.and {eq}, {lt} : tensor<i1>"),
+            format!("{pick_i} = stablehlo.or {pick}, {tie} : tensor<i1>"),
+            format!("{v} = stablehlo.select {pick}, {a}, {b} : tensor<i1>, {vt}"),
+            format!("{i} = stablehlo.select {pick_i}, {ai}, {bi} : tensor<i1>, {it}"),
+        ];
+        let args = [
+            (a, vt.clone()),
+            (ai, it.clone()),
+            (b, vt.clone()),
+            (bi, it.clone()),
+        ];
+        self.region_lines(depth, &args, &ops, (&[v, i], &[vt, it]))
+    }
+
+    /// A `stablehlo.sort` comparator on the first of `types` (see `Op::Sort`): `LT` (or `GT`
+    /// descending) of the keys, `TOTALORDER` for floats, after JAX's canonicalization of `-0`
+    /// and NaN unless `total_order`.
+    fn comparator(
+        &mut self,
+        types: &[TensorType],
+        descending: bool,
+        total_order: bool,
+        depth: usize,
+    ) -> String {
+        let mut args = Vec::new();
+        for t in types {
+            let st = mlir_type(&TensorType::new(t.dtype, vec![]));
+            args.push((self.temp(), st.clone()));
+            args.push((self.temp(), st));
+        }
+        let key = types.first().map_or(DType::F32, |t| t.dtype);
+        let kt = mlir_type(&TensorType::new(key, vec![]));
+        let mut ops = Vec::new();
+        let mut keys = [args[0].0.clone(), args[1].0.clone()];
+        if key.is_float() && !total_order {
+            // JAX's canonicalization: -0 becomes +0, every NaN the positive quiet NaN.
+            let zero = elem(Scalar::zero(key), key);
+            let nan = elem(Scalar::Float(f64::NAN), key);
+            for k in &mut keys {
+                let [z, is_zero, nz, c_nan, is_nan, canon] = [(); 6].map(|()| self.temp());
+                ops.push(format!("{z} = stablehlo.constant dense<{zero}> : {kt}"));
+                ops.push(format!("{is_zero} = stablehlo.compare EQ, {k}, {z}, FLOAT : ({kt}, {kt}) -> tensor<i1>"));
+                ops.push(format!(
+                    "{nz} = stablehlo.select {is_zero}, {z}, {k} : tensor<i1>, {kt}"
+                ));
+                ops.push(format!("{c_nan} = stablehlo.constant dense<{nan}> : {kt}"));
+                ops.push(format!(
+                    "{is_nan} = stablehlo.compare NE, {k}, {k}, FLOAT : ({kt}, {kt}) -> tensor<i1>"
+                ));
+                ops.push(format!(
+                    "{canon} = stablehlo.select {is_nan}, {c_nan}, {nz} : tensor<i1>, {kt}"
+                ));
+                *k = canon;
+            }
+        }
+        let kind = if key.is_float() {
+            "TOTALORDER"
+        } else {
+            compare_type(key)
+        };
+        let dir = if descending { "GT" } else { "LT" };
+        let r = self.temp();
+        ops.push(format!(
+            "{r} = stablehlo.compare {dir}, {}, {}, {kind} : ({kt}, {kt}) -> tensor<i1>",
+            keys[0], keys[1]
+        ));
+        self.region_lines(depth, &args, &ops, (&[r], &["tensor<i1>".to_string()]))
     }
 
     /// `reduce_window_<kind>(x, init)`: `stablehlo.reduce_window` with an `add`, `maximum` (or

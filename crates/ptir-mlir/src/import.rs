@@ -20,6 +20,9 @@
 //! | `reduce_window` with `minimum` / `and` | the flips of `reduce` around `reduce_window_max`, the init flipped too |
 //! | `select_and_scatter` with a `GE`/`GT`/`LE`/`LT` compare selecting and an `add` scattering | `select_and_scatter_ge` (`_gt`, `_le`, `_lt`) of the operand, source and init |
 //! | `pad`, `reverse` | the same ops |
+//! | `reduce` of two operands with JAX's `argmax`/`argmin` body (pretty `reducer(...) (...) {...}` or generic) | `reduce_argmax` / `reduce_argmin` (a tuple), then `tuple_get` per result |
+//! | `sort` comparing the first operand by `LT`/`GT` (`TOTALORDER`, JAX's canonicalized keys, or integers) | `sort` (`descending`, `stable`, `total_order`), several operands a tuple |
+//! | `chlo.top_k` | `top_k` (a tuple of values and `i32` indices) |
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
@@ -512,7 +515,12 @@ impl<'a, 's> FnLower<'a, 's> {
             "while" => self.while_op(op, out)?,
             "if" => self.if_op(op, out)?,
             "case" => self.case_op(op, out)?,
-            _ => vec![self.single(op, short, out)?],
+            _ => match op.name.as_str() {
+                "stablehlo.reduce" if op.operands.len() == 4 => self.arg_reduce(op, out)?,
+                "stablehlo.sort" => self.sort(op, out)?,
+                "chlo.top_k" => self.top_k(op, out)?,
+                _ => vec![self.single(op, short, out)?],
+            },
         })
     }
 
@@ -667,6 +675,96 @@ impl<'a, 's> FnLower<'a, 's> {
             .to_string();
         let operands = op.operands.iter().map(|(n, _)| n.clone()).collect();
         Ok(OpaqueOp { text, operands })
+    }
+
+    /// Emits `op(args)` giving the values of `types` (a tuple of them unless there is one),
+    /// then unpacks them.
+    fn emit_results(
+        &mut self,
+        out: &mut Insts,
+        op: &OpSyntax,
+        new: Op,
+        args: &[(ValueId, TensorType)],
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        if !op.functional_type || op.result_types.is_empty() {
+            return Err(op
+                .pos
+                .syntax(format!("expected `(types) -> types` after `{}`", op.name)));
+        }
+        let ty = Type::pack(op.result_types.iter().map(|t| t.clone().into()).collect());
+        let v = self.emit(out, op.pos, new, args, ty, &[])?;
+        Ok(self.unpack(out, v, &op.result_types))
+    }
+
+    /// `stablehlo.reduce` of two operands whose body is JAX's `argmax`/`argmin` reducer
+    /// (see [`crate::order_regions::arg_kind`]): `reduce_argmax`/`reduce_argmin`.
+    fn arg_reduce(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let kind = op
+            .regions
+            .first()
+            .and_then(crate::order_regions::arg_kind)
+            .ok_or_else(|| {
+                op.pos.unsupported(format!(
+                    "`stablehlo.reduce` of two operands with a body other than JAX's argmax/argmin reducer ({ALLOW_OPAQUE_HINT})"
+                ))
+            })?;
+        let axes = ints_attr(op, &["dimensions"])?;
+        let args = self.operands(out, op)?;
+        self.emit_results(out, op, Op::ArgReduce { kind, axes }, &args)
+    }
+
+    /// `stablehlo.sort` whose comparator orders by the first operand alone (see
+    /// [`crate::order_regions::sort_order`]): `sort`.
+    fn sort(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let key = op
+            .operand_types
+            .first()
+            .ok_or_else(|| pos.syntax("`stablehlo.sort` needs its operand types"))?;
+        let (descending, total_order) = op
+            .regions
+            .first()
+            .and_then(|r| {
+                crate::order_regions::sort_order(r, op.operands.len(), key.dtype.is_float())
+            })
+            .ok_or_else(|| {
+                pos.unsupported(format!(
+                    "`stablehlo.sort` with a comparator other than LT/GT of the first operand (TOTALORDER, or JAX's canonicalized order) ({ALLOW_OPAQUE_HINT})"
+                ))
+            })?;
+        let rank = key.rank() as i64;
+        let dim = match op.attr("dimension") {
+            None => -1,
+            Some(Attr::Int(d)) => *d,
+            Some(_) => return Err(pos.syntax("`dimension` of `stablehlo.sort` must be an integer")),
+        };
+        let dim = to_usize(if dim < 0 { dim + rank } else { dim }, pos)?;
+        let stable = match op.attr("is_stable") {
+            Some(Attr::Word(w)) => w == "true",
+            Some(Attr::Bools(b)) => b == &[true],
+            Some(Attr::Int(i)) => *i != 0,
+            _ => false,
+        };
+        let args = self.operands(out, op)?;
+        let new = Op::Sort {
+            dim,
+            descending,
+            stable,
+            total_order,
+        };
+        self.emit_results(out, op, new, &args)
+    }
+
+    /// `chlo.top_k(%x, k = K)`: `top_k`.
+    fn top_k(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
+        if matches!(op.attr("largest"), Some(a) if *a != Attr::Word("true".into())) {
+            return Err(op.pos.unsupported(format!(
+                "`chlo.top_k` of the smallest elements ({ALLOW_OPAQUE_HINT})"
+            )));
+        }
+        let k = int_attr(op, &["k"])?;
+        let x = self.operand(out, op, 0)?;
+        self.emit_results(out, op, Op::TopK { k }, &[x])
     }
 
     /// The values of a result of type `Type::pack(types)`: itself, or `tuple_get`s.
@@ -1184,14 +1282,7 @@ impl<'a, 's> FnLower<'a, 's> {
         }
         let select = region_op(op.regions.first())
             .filter(|(c, _)| c.name == "stablehlo.compare")
-            .filter(|(c, _)| {
-                let kind = c
-                    .words
-                    .get(1)
-                    .cloned()
-                    .or_else(|| word_attr(c, "compare_type"));
-                !matches!(kind.as_deref(), Some("TOTALORDER" | "UNSIGNED"))
-            })
+            .filter(|(c, _)| !matches!(compare_kind(c).as_deref(), Some("TOTALORDER" | "UNSIGNED")))
             .and_then(|(c, swapped)| {
                 let cmp = comparison(c).ok()?;
                 SelectKind::from_cmp(if swapped { mirrored(cmp) } else { cmp })
@@ -1217,7 +1308,9 @@ impl<'a, 's> FnLower<'a, 's> {
     ) -> Result<(ValueId, TensorType)> {
         let pos = op.pos;
         if op.operands.len() != 2 {
-            return Err(pos.unsupported("`stablehlo.reduce` of several operands"));
+            return Err(pos.unsupported(format!(
+                "`stablehlo.reduce` of several operands, other than JAX's argmax/argmin ({ALLOW_OPAQUE_HINT})"
+            )));
         }
         let body = match op.words.iter().position(|w| w == "applies") {
             Some(i) => op.words.get(i + 1).cloned(),
@@ -1312,7 +1405,7 @@ impl<'a, 's> FnLower<'a, 's> {
 const ALLOW_OPAQUE_HINT: &str = "--allow-opaque keeps it as an opaque call";
 
 /// The literal and type of `stablehlo.constant` (`None` for other ops).
-fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType)>> {
+pub(crate) fn constant_of(op: &OpSyntax, short: &str) -> Result<Option<(Literal, TensorType)>> {
     if stablehlo_short(&op.name).is_none() || short != "constant" {
         return Ok(None);
     }
@@ -1372,7 +1465,7 @@ fn region_op(region: Option<&Block>) -> Option<(&OpSyntax, bool)> {
 
 /// The direction of a `stablehlo.compare` (pretty `compare GE, ...` or generic
 /// `comparison_direction = #stablehlo<comparison_direction GE>`).
-fn comparison(op: &OpSyntax) -> Result<CmpOp> {
+pub(crate) fn comparison(op: &OpSyntax) -> Result<CmpOp> {
     let pos = op.pos;
     let dir_word = op
         .words
@@ -1580,6 +1673,15 @@ fn int_attr(op: &OpSyntax, names: &[&str]) -> Result<usize> {
     Err(op
         .pos
         .syntax(format!("`{}` needs `{} = N`", op.name, names[0])))
+}
+
+/// The `compare_type` of a `stablehlo.compare` (pretty `..., FLOAT` or generic
+/// `compare_type = #stablehlo<comparison_type FLOAT>`), if written.
+pub(crate) fn compare_kind(op: &OpSyntax) -> Option<String> {
+    op.words
+        .get(1)
+        .cloned()
+        .or_else(|| word_attr(op, "compare_type"))
 }
 
 fn word_attr(op: &OpSyntax, name: &str) -> Option<String> {

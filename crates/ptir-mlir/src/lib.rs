@@ -29,6 +29,7 @@ mod ast;
 pub mod error;
 mod export;
 mod import;
+mod order_regions;
 mod parse;
 mod source;
 mod window_attrs;

@@ -1081,22 +1081,27 @@ impl<'s> Reader<'s> {
             op.name.as_str(),
             "return" | "func.return" | "stablehlo.return"
         );
+        let mut inits = Vec::new();
         loop {
             self.skip_ws();
             let pos = self.pos();
             match self.peek() {
                 Some(b':') => {
                     self.bump();
+                    op.operands.append(&mut inits);
                     break;
                 }
                 // A terminator without operands has no type.
-                Some(b'}') if terminator => return Ok(()),
+                Some(b'}') if terminator => {
+                    op.operands.append(&mut inits);
+                    return Ok(());
+                }
                 Some(b'%') => op.operands.push(self.value_name()?),
                 Some(b'@') => op.callee = Some(self.symbol()?),
                 Some(b',') => {
                     self.bump();
                 }
-                Some(b'(') => self.paren_operands(op)?,
+                Some(b'(') => self.paren_operands(op, &mut inits)?,
                 Some(b'[') => {
                     let spec = self.slice_spec()?;
                     op.attrs.push(("slice".into(), spec));
@@ -1159,6 +1164,9 @@ impl<'s> Reader<'s> {
             if matches!(w.as_str(), "cond" | "do") {
                 self.word();
                 op.regions.push(self.region(depth)?);
+            } else if w == "reducer" {
+                self.word();
+                op.regions.push(self.pretty_reducer(depth)?);
             } else {
                 break;
             }
@@ -1180,12 +1188,30 @@ impl<'s> Reader<'s> {
         ahead
     }
 
-    /// `(%x init: %c, ...)` of reduce, `(%a, %b)` of calls, `(%iterArg = %x, ...)` of while.
-    fn paren_operands(&mut self, op: &mut OpSyntax) -> Result<()> {
+    /// `(%x init: %c, ...)` of reduce (the inits go to `inits`, which the caller appends after
+    /// every group's inputs: `(%x init: %c), (%i init: %j)` of a reduce of several operands),
+    /// `(%a, %b)` of calls, `(%iterArg = %x, ...)` of while, `(%x, k = 2)` of `chlo.top_k`.
+    fn paren_operands(&mut self, op: &mut OpSyntax, inits: &mut Vec<(String, Pos)>) -> Result<()> {
         self.expect(b'(')?;
-        let mut inits = Vec::new();
         if !self.eat(b')') {
             loop {
+                self.skip_ws();
+                if self.peek() != Some(b'%') {
+                    let pos = self.pos();
+                    let w = self.word();
+                    if w.is_empty() || !self.eat(b'=') {
+                        return Err(pos.syntax(format!(
+                            "expected a value or `name = attribute`, found {}",
+                            self.found()
+                        )));
+                    }
+                    let v = self.attr_value()?;
+                    op.attrs.push((w, v));
+                    if !self.eat(b',') {
+                        break;
+                    }
+                    continue;
+                }
                 let (v, pos) = self.value_name()?;
                 if self.eat(b'=') {
                     // `%iterArg = %init`: the region argument name, then the operand.
@@ -1204,8 +1230,39 @@ impl<'s> Reader<'s> {
             }
             self.expect(b')')?;
         }
-        op.operands.extend(inits);
         Ok(())
+    }
+
+    /// The pretty reducer of a `stablehlo.reduce`: `reducer(%a0: T, %b0: T) (%a1: U, %b1: U)
+    /// { ops }`, one group per operand (its accumulator and element), as the block of the
+    /// generic form (`^bb0(%a0, %a1, %b0, %b1)`).
+    fn pretty_reducer(&mut self, depth: usize) -> Result<Block> {
+        let mut groups = Vec::new();
+        loop {
+            self.skip_ws();
+            if !self.eat(b'(') {
+                break;
+            }
+            let mut group = Vec::new();
+            loop {
+                let (v, vpos) = self.value_name()?;
+                self.expect(b':')?;
+                group.push((v, self.tensor_type()?, vpos));
+                if !self.eat(b',') {
+                    break;
+                }
+            }
+            self.expect(b')')?;
+            let pos = self.pos();
+            let [a, b]: [_; 2] = group
+                .try_into()
+                .map_err(|_| pos.syntax("a reducer group has two arguments"))?;
+            groups.push((a, b));
+        }
+        let mut block = self.region(depth)?;
+        let (lhs, rhs): (Vec<_>, Vec<_>) = groups.into_iter().unzip();
+        block.args = lhs.into_iter().chain(rhs).collect();
+        Ok(block)
     }
 
     /// `true, false>` (after `array<i1:`) or `true, false]`: flags up to `close`, which is

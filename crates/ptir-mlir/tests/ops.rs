@@ -373,7 +373,7 @@ fn arith_and_tosa_ops_on_static_tensors() {
 #[test]
 fn opaque_ops_with_several_results_and_in_regions_round_trip() {
     let src = r#"func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>, tensor<i32>) {
-  %values, %indices = "chlo.top_k"(%x) {k = 2 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)
+  %values, %indices = "chlo.top_k"(%x) {k = 2 : i64, largest = false} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)
   %0 = stablehlo.while(%iterArg = %n) : tensor<i32>
     cond {
     %c = stablehlo.constant dense<0> : tensor<i32>
@@ -387,7 +387,7 @@ fn opaque_ops_with_several_results_and_in_regions_round_trip() {
 }"#;
     assert_eq!(
         err(src),
-        "2:23: unsupported op 'chlo.top_k' (--allow-opaque keeps it as an opaque call)"
+        "2:23: unsupported `chlo.top_k` of the smallest elements (--allow-opaque keeps it as an opaque call)"
     );
     let options = ptir_mlir::ImportOptions { allow_opaque: true };
     let (p, source) = ptir_mlir::import_with(src, &options).unwrap();
@@ -401,7 +401,7 @@ fn opaque_ops_with_several_results_and_in_regions_round_trip() {
     )
     .unwrap();
     assert!(
-        text.contains(r#" = "chlo.top_k"(%x) {k = 2 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)"#),
+        text.contains(r#" = "chlo.top_k"(%x) {k = 2 : i64, largest = false} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)"#),
         "{text}"
     );
     // The body's `%iterArg` was printed in the cond region already: a name of its own.
@@ -611,14 +611,16 @@ fn an_op_after_the_terminator_is_refused() {
     );
 }
 
-/// Valid MLIR whose custom syntax the reader does not know (JAX's `chlo.top_k(%x, k = 2)`)
-/// is refused naming the op, at the op, never as a syntax error.
+/// Valid MLIR whose custom syntax the reader does not know (a dialect's `? 2` here) is
+/// refused naming the op, at the op, never as a syntax error.
 #[test]
 fn an_unknown_custom_syntax_names_its_op() {
-    let src = "func.func @main(%a: tensor<8xf32>) -> tensor<2xf32> {\n  %v, %i = chlo.top_k(%a, k = 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)\n  return %v : tensor<2xf32>\n}";
+    let src = "func.func @main(%a: tensor<8xf32>) -> tensor<2xf32> {\n  %v, %i = chlo.top_q(%a ? 2) : tensor<8xf32> -> (tensor<2xf32>, tensor<2xi32>)\n  return %v : tensor<2xf32>\n}";
     let e = err(src);
     assert!(
-        e.starts_with("2:12: unsupported custom syntax of op 'chlo.top_k' (2:27:"),
+        e.starts_with(
+            "2:12: unsupported custom syntax of op 'chlo.top_q' (2:26: expected `)`, found `?`)"
+        ),
         "{e}"
     );
 }

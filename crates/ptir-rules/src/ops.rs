@@ -39,6 +39,9 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::Scatter(_) => (Some(3), &[Index]),
         OpKey::Reverse => (Some(1), &[Ints]),
         OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
+        OpKey::ArgReduce(_) => (Some(4), &[Ints]),
+        OpKey::Sort => (None, &[Int, Bool, Bool, Bool]),
+        OpKey::TopK => (Some(1), &[Int]),
         OpKey::Call | OpKey::Tuple => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
         OpKey::Constant | OpKey::Iota | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
@@ -78,6 +81,19 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
             axes, keep_dims, ..
         } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
         Op::TupleGet { index } => vec![AttrValue::Int(*index)],
+        Op::ArgReduce { axes, .. } => vec![AttrValue::Ints(axes.clone())],
+        Op::Sort {
+            dim,
+            descending,
+            stable,
+            total_order,
+        } => vec![
+            AttrValue::Int(*dim),
+            AttrValue::Bool(*descending),
+            AttrValue::Bool(*stable),
+            AttrValue::Bool(*total_order),
+        ],
+        Op::TopK { k } => vec![AttrValue::Int(*k)],
         _ => vec![],
     }
 }
@@ -94,11 +110,18 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         | (Op::DynamicSlice { sizes: xs }, 0)
         | (Op::Broadcast { dims: xs }, 0)
         | (Op::Reverse { dims: xs }, 0)
+        | (Op::ArgReduce { axes: xs, .. }, 0)
         | (Op::Reduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
         (Op::Slice(s), 0) => Some(AttrRef::Ints(&s.start)),
         (Op::Slice(s), 1) => Some(AttrRef::Ints(&s.limit)),
         (Op::Slice(s), 2) => Some(AttrRef::Ints(&s.stride)),
-        (Op::Concat { axis: i }, 0) | (Op::TupleGet { index: i }, 0) => Some(AttrRef::Int(*i)),
+        (Op::Concat { axis: i }, 0)
+        | (Op::TupleGet { index: i }, 0)
+        | (Op::Sort { dim: i, .. }, 0)
+        | (Op::TopK { k: i }, 0) => Some(AttrRef::Int(*i)),
+        (Op::Sort { descending, .. }, 1) => Some(AttrRef::Bool(*descending)),
+        (Op::Sort { stable, .. }, 2) => Some(AttrRef::Bool(*stable)),
+        (Op::Sort { total_order, .. }, 3) => Some(AttrRef::Bool(*total_order)),
         (Op::DotGeneral(d), 0) => Some(AttrRef::Dims(d)),
         (Op::Convolution(c), 0) => Some(AttrRef::Conv(c)),
         (Op::ReduceWindow { dims, .. }, 0) | (Op::SelectAndScatter { dims, .. }, 0) => {
@@ -123,6 +146,13 @@ fn int(a: Option<&AttrValue>) -> Result<usize, String> {
     match a {
         Some(AttrValue::Int(i)) => Ok(*i),
         other => Err(format!("expected an index, found {other:?}")),
+    }
+}
+
+fn flag(a: Option<&AttrValue>) -> Result<bool, String> {
+    match a {
+        Some(AttrValue::Bool(b)) => Ok(*b),
+        other => Err(format!("expected true or false, found {other:?}")),
     }
 }
 
@@ -243,6 +273,23 @@ pub fn make_op<A: Borrow<AttrValue>>(
             other => return Err(format!("reduce needs keep_dims, found {other:?}")),
         },
         OpKey::TupleGet => (Op::TupleGet { index: int(a(0))? }, None),
+        OpKey::ArgReduce(kind) => (
+            Op::ArgReduce {
+                kind,
+                axes: ints(a(0))?,
+            },
+            None,
+        ),
+        OpKey::Sort => (
+            Op::Sort {
+                dim: int(a(0))?,
+                descending: flag(a(1))?,
+                stable: flag(a(2))?,
+                total_order: flag(a(3))?,
+            },
+            None,
+        ),
+        OpKey::TopK => (Op::TopK { k: int(a(0))? }, None),
         OpKey::Call => (
             Op::Call {
                 callee: callee.ok_or("call needs a callee")?.to_string(),

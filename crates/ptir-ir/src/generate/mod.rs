@@ -37,6 +37,7 @@ mod control;
 mod gpt2;
 mod indexing;
 mod inputs;
+mod orders;
 mod state;
 mod tensor_ops;
 mod windows;
@@ -130,7 +131,8 @@ pub struct GenConfig {
     pub index_arith_weight: u32,
     /// Step weight of windowed ops: `convolution`s (random layouts, padding, strides,
     /// dilations, reversal, feature and batch groups), `reduce_window`s,
-    /// `select_and_scatter`s, `pad`s and `reverse`s (default 0: never).
+    /// `select_and_scatter`s, `pad`s, `reverse`s, and the order ops `reduce_arg*`, `sort`
+    /// and `top_k` (default 0: never).
     pub window_weight: u32,
     /// Step weight of indexed ops: `gather`s and `scatter_*`s with random dimension numbers
     /// and constant start indices, some out of range (default 0: never).

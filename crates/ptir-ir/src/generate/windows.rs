@@ -19,10 +19,13 @@ use rand::Rng;
 
 impl Gen<'_> {
     /// A `convolution`, `reduce_window`, `select_and_scatter`, `pad` or `reverse` of an
-    /// operand from the pool.
+    /// operand from the pool, or one time in five an order op (`generate/orders.rs`).
     pub(super) fn gen_window(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
         if self.cfg.max_rank >= 3 && self.coin(0.3) {
             return self.gen_convolution(f);
+        }
+        if self.coin(0.2) {
+            return self.gen_order(f);
         }
         match self.rng.gen_range(0..4) {
             0 => self.gen_reduce_window(f),
@@ -34,7 +37,7 @@ impl Gen<'_> {
 
     /// A scalar constant of dtype `d`: mostly 0, sometimes -1 or 1 (an init or a padding
     /// value).
-    fn small_scalar(&mut self, f: &mut FunctionBuilder<'_>, d: DType) -> Result<Val> {
+    pub(super) fn small_scalar(&mut self, f: &mut FunctionBuilder<'_>, d: DType) -> Result<Val> {
         let value = *[0, 0, -1, 1].choose(&mut self.rng).unwrap_or(&0);
         let s = match d {
             DType::Bool => Scalar::Bool(value != 0),

@@ -170,6 +170,12 @@ pub fn eval_op(op: &Op, operands: &[&Value], result_ty: &Type) -> InterpResult<V
         ..InferContext::default()
     };
     infer_type(op, &refs, &cx).map_err(InterpError::Malformed)?;
+    let tensors = || {
+        operands
+            .iter()
+            .map(|v| tensor_operand(v))
+            .collect::<InterpResult<Vec<_>>>()
+    };
     match op {
         Op::Tuple => Ok(Value::Tuple(
             operands.iter().map(|v| (*v).clone()).collect(),
@@ -181,11 +187,14 @@ pub fn eval_op(op: &Op, operands: &[&Value], result_ty: &Type) -> InterpResult<V
                 .ok_or_else(|| InterpError::malformed("tuple index out of range")),
             _ => Err(InterpError::malformed("`tuple_get` of a tensor")),
         },
+        Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
+            let results = super::sort::eval(op, &tensors()?)?;
+            Ok(Value::pack(
+                results.into_iter().map(Value::Tensor).collect(),
+            ))
+        }
         _ => {
-            let ts = operands
-                .iter()
-                .map(|v| tensor_operand(v))
-                .collect::<InterpResult<Vec<_>>>()?;
+            let ts = tensors()?;
             let ty = result_ty
                 .as_tensor()
                 .ok_or_else(|| InterpError::malformed("tensor op with a tuple result type"))?;

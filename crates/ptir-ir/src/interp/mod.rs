@@ -10,6 +10,7 @@
 //! - indexed reads and writes (`gather`, `scatter_*`: clamped starts, skipped updates):
 //!   `gather.rs`;
 //! - windows (`convolution`, `reduce_window_*`, `select_and_scatter_*`, `pad`): `window.rs`;
+//! - orders (`sort`, `top_k`, `reduce_argmax`/`reduce_argmin`): `sort.rs`;
 //! - the random stream of `rng`: `rng.rs`;
 //! - calls, regions and limits: `machine.rs`.
 //!
@@ -30,6 +31,7 @@ mod machine;
 mod reduce;
 mod rng;
 mod shape_ops;
+mod sort;
 #[cfg(test)]
 mod tests;
 mod window;

@@ -908,6 +908,19 @@ impl<'s> Parser<'s> {
             OpKey::Reverse => Op::Reverse {
                 dims: self.list_attr(attrs, "dims", None)?,
             },
+            OpKey::ArgReduce(kind) => Op::ArgReduce {
+                kind,
+                axes: self.list_attr(attrs, "axes", None)?,
+            },
+            OpKey::Sort => Op::Sort {
+                dim: self.int_attr(attrs, "dim")?,
+                descending: self.bool_attr(attrs, "descending")?,
+                stable: self.bool_attr(attrs, "stable")?,
+                total_order: self.bool_attr(attrs, "total_order")?,
+            },
+            OpKey::TopK => Op::TopK {
+                k: self.int_attr(attrs, "k")?,
+            },
             OpKey::Reduce(kind) => Op::Reduce {
                 kind,
                 axes: self.list_attr(attrs, "axes", None)?,

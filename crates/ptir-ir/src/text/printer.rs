@@ -354,6 +354,30 @@ fn write_attrs(out: &mut String, op: &Op) {
             out.push_str(" dim=");
             write_usize(out, *dim);
         }
+        Op::Sort {
+            dim,
+            descending,
+            stable,
+            total_order,
+        } => {
+            out.push_str(" dim=");
+            write_usize(out, *dim);
+            // The flags default to false: only those set are written.
+            for (name, set) in [
+                (" descending=true", descending),
+                (" stable=true", stable),
+                (" total_order=true", total_order),
+            ] {
+                if *set {
+                    out.push_str(name);
+                }
+            }
+        }
+        Op::TopK { k } => {
+            out.push_str(" k=");
+            write_usize(out, *k);
+        }
+        Op::ArgReduce { axes, .. } => write_usizes(out, "axes", axes),
         Op::DotGeneral(d) => {
             if !d.lhs_batch.is_empty() || !d.rhs_batch.is_empty() {
                 write_usizes(out, "lhs_batch", &d.lhs_batch);

@@ -247,6 +247,27 @@ pub(crate) fn scatter_work(operands: &[&Type]) -> (f64, f64) {
     (n, ids + 3.0 * updates)
 }
 
+/// The comparisons of an op that orders elements, from its first operand's `n` elements and
+/// `len` elements per line: `reduce_arg*` a step of about six scalar ops (three compares, two
+/// selects, the logic) per element, `sort` `log2(len)` compare-and-moves per element of every
+/// operand (a merge sort of each line), `top_k` `log2(k) + 1` per element (a heap of `k`);
+/// `None` for other ops.
+pub(crate) fn order_flops(op: &ptir_ir::Op, operands: &[&Type]) -> Option<f64> {
+    let first = operands.first().and_then(|t| t.as_tensor());
+    let n = first.map_or(1.0, |t| t.num_elements() as f64);
+    let line = |dim: usize| {
+        first
+            .and_then(|t| t.shape.get(dim))
+            .map_or(1.0, |&l| (l.max(2) as f64).log2())
+    };
+    match op {
+        ptir_ir::Op::ArgReduce { .. } => Some(6.0 * n),
+        ptir_ir::Op::Sort { dim, .. } => Some(n * line(*dim) * operands.len() as f64),
+        ptir_ir::Op::TopK { k } => Some(n * ((*k).max(1) as f64).log2() + n),
+        _ => None,
+    }
+}
+
 /// Visits every instruction of `f` in pre-order (an op before its regions' instructions) with
 /// the types of its operands: earlier values, region parameters and captures are typed before
 /// their use. An operand of unknown type (only in a program that does not verify) is left

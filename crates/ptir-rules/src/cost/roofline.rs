@@ -247,6 +247,12 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             Fusion::Kernel,
         ),
         Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
+        // Each line (or reduced block) is read whole by one kernel before it writes.
+        Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => work(
+            super::order_flops(op, operands).unwrap_or(n),
+            all,
+            Fusion::Kernel,
+        ),
     }
 }
 
@@ -583,6 +589,38 @@ mod tests {
             w.bytes,
             2.0 * table_bytes + 1024.0 + 3.0 * 256.0 * 128.0 * 4.0
         );
+    }
+
+    #[test]
+    fn order_ops_are_kernels_priced_by_their_comparisons() {
+        use ptir_ir::{ArgKind, DType, TensorType};
+        let x: Type = TensorType::new(DType::F32, vec![32, 128]).into();
+        let i: Type = TensorType::new(DType::I32, vec![32, 128]).into();
+        let sort = Op::Sort {
+            dim: 1,
+            descending: false,
+            stable: true,
+            total_order: false,
+        };
+        let pair = Type::Tuple(vec![x.clone(), i.clone()]);
+        let w = op_work(&sort, &[&x, &i], &pair);
+        assert_eq!(w.fusion, Fusion::Kernel);
+        // log2(128) = 7 compare-and-moves per element of each of the two operands.
+        assert_eq!(w.flops, 32.0 * 128.0 * 7.0 * 2.0);
+        let k: Type = TensorType::new(DType::F32, vec![32, 4]).into();
+        let ki: Type = TensorType::new(DType::I32, vec![32, 4]).into();
+        let top = op_work(&Op::TopK { k: 4 }, &[&x], &Type::Tuple(vec![k, ki]));
+        assert_eq!(top.flops, 32.0 * 128.0 * 3.0);
+        let s: Type = TensorType::scalar(DType::F32).into();
+        let si: Type = TensorType::scalar(DType::I32).into();
+        let r: Type = TensorType::new(DType::F32, vec![32]).into();
+        let ri: Type = TensorType::new(DType::I32, vec![32]).into();
+        let arg = Op::ArgReduce {
+            kind: ArgKind::Max,
+            axes: vec![1],
+        };
+        let w = op_work(&arg, &[&x, &i, &s, &si], &Type::Tuple(vec![r, ri]));
+        assert_eq!((w.fusion, w.flops), (Fusion::Kernel, 6.0 * 32.0 * 128.0));
     }
 
     #[test]

@@ -76,6 +76,9 @@ impl CostModel for TensorCost {
             Op::SelectAndScatter { dims, .. } => super::select_scatter_flops(dims, operands),
             Op::Call { callee } => n * self.extern_cost(callee).unwrap_or(1.0),
             Op::Rng { .. } => n,
+            Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
+                super::order_flops(op, operands).unwrap_or(n)
+            }
             Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => 1.0,
         }
     }

@@ -13,6 +13,7 @@ mod control;
 mod dtypes;
 mod elementwise;
 mod gather;
+mod orders;
 mod reductions;
 mod reference;
 mod shapes;
