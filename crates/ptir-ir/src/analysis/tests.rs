@@ -515,8 +515,9 @@ fn loop_invariance_in_nested_loops() {
 
 #[test]
 fn speculation_program_facts_in_literal_out() {
-    // f0 -> f1 -> f0 (a recursion: may not terminate); f2 has the hazard #2 nested in the
-    // region op #1; f3 calls f2, f4 calls the extern e0, f5 calls nothing and is safe.
+    // f0 -> f1 -> f0 (a recursion: may not terminate; the call graph's components find it,
+    // given here as the `recursive` facts); f2 has the hazard #2 nested in the region op #1;
+    // f3 calls f2, f4 calls the extern e0, f5 calls nothing and is safe.
     let f: Vec<FuncId> = (0..6).map(FuncId).collect();
     let mut dl = SpeculationProgram::default();
     dl.function = f.iter().map(|g| (*g,)).collect();
@@ -537,6 +538,7 @@ fn speculation_program_facts_in_literal_out() {
     dl.hazard = vec![(f[2], InstId(2))];
     dl.nested = vec![(f[2], InstId(2), InstId(1))];
     dl.calls_extern = vec![(f[4], InstId(1), ExternId(0))];
+    dl.recursive = vec![(f[0],), (f[1],)];
     dl.run();
     let mut safe: Vec<u32> = dl.speculatable_function.iter().map(|(g,)| g.0).collect();
     safe.sort();
