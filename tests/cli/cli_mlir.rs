@@ -448,6 +448,14 @@ fn custom_calls_print_back_with_every_attribute() {
             assert!(out.contains(call), "{args:?}: {call}\n{out}");
         }
     }
+    // Attributes the importer does not interpret, told apart by their text.
+    let opaque_attrs = "func.func @main(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {\n  \
+        %0 = stablehlo.custom_call @k(%a) {my.attr = #my.attr<1>} : (tensor<4xf32>) -> tensor<4xf32>\n  \
+        %1 = stablehlo.custom_call @k(%0) {my.attr = #my.attr<2>} : (tensor<4xf32>) -> tensor<4xf32>\n  \
+        return %0, %1 : tensor<4xf32>, tensor<4xf32>\n}\n";
+    let out = stdout_ok(&["-", "--input-format", "mlir"], opaque_attrs);
+    assert!(out.contains("@k(%a) {my.attr = #my.attr<1>}"), "{out}");
+    assert!(out.contains("@k(%0) {my.attr = #my.attr<2>}"), "{out}");
     let ptir = stdout_ok(&["translate", "-", "--input-format", "mlir"], &module);
     for decl in [
         "extern @lapack_spotrf(f32[4,4]) -> (f32[4,4]) impure",

@@ -640,6 +640,14 @@ impl<'a, 's> FnLower<'a, 's> {
             .map(|attr| format!("{attr:?}"))
             .collect();
         attrs.sort();
+        // An attribute the parser keeps only as `Other` (`output_operand_aliases`, ...) is
+        // told apart by the op's text, its operands named by position.
+        if op.attrs.iter().any(|(_, a)| *a == Attr::Other) {
+            let kept = self.op_text(op)?;
+            let positions: Vec<String> =
+                (0..kept.operands.len()).map(|i| format!("%{i}")).collect();
+            attrs.push(kept.with_operands(&positions));
+        }
         let key = (target.clone(), sig.clone(), attrs.join(", "));
         let callee = match self.syms.custom_call_externs.get(&key) {
             Some(name) => name.clone(),
