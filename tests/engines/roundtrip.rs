@@ -24,3 +24,42 @@ proptest! {
         prop_assert_eq!(ptir_ir::print(&back), text);
     }
 }
+
+/// MLIR whose generic form declares an operand type other than the value's is refused, never
+/// read as some other program: generated programs exported to StableHLO, the first operand
+/// type of the first functional type `(...) -> ...` turned into another dtype.
+#[test]
+fn a_declared_operand_type_that_contradicts_the_value_never_imports() {
+    use ptir::format::{read_program, write_program, Format, WriteOptions};
+    let mut mutated = 0;
+    for seed in 0..300 {
+        let program = generate(&GenConfig::new(seed, 30));
+        let Ok(text) = write_program(&program, Format::Mlir, &WriteOptions::default()) else {
+            continue;
+        };
+        let Some(lying) = contradict_first_operand_type(&text) else {
+            continue;
+        };
+        mutated += 1;
+        assert!(
+            read_program(&lying, Format::Mlir).is_err(),
+            "seed {seed}: a contradictory operand type was read:\n{lying}"
+        );
+    }
+    assert!(
+        mutated >= 100,
+        "only {mutated} programs had a functional type to contradict"
+    );
+}
+
+/// `text` with the element type of the first operand type of its first functional type
+/// changed (`f32` to `i32`, anything else to `f32`), or `None` if it has none.
+fn contradict_first_operand_type(text: &str) -> Option<String> {
+    let at = text.find(" : (tensor<")? + " : (tensor<".len();
+    let end = at + text[at..].find('>')?;
+    let ty = &text[at..end];
+    let elem_at = at + ty.rfind('x').map_or(0, |x| x + 1);
+    let elem = &text[elem_at..end];
+    let other = if elem == "f32" { "i32" } else { "f32" };
+    Some(format!("{}{other}{}", &text[..elem_at], &text[end..]))
+}

@@ -1448,7 +1448,18 @@ fn stablehlo_short(name: &str) -> Option<&str> {
 
 /// The single op of a generic reducer region `{^bb0(%a, %b): %r = op(%a, %b); return %r}`.
 fn reducer_of(region: Option<&Block>) -> Option<String> {
-    region_op(region).map(|(combine, _)| combine.name.clone())
+    let (combine, _) = region_op(region)?;
+    // A reducer gives back its arguments' type.
+    let arg = &region?.args.first()?.1;
+    (region_result_type(combine, arg) == arg).then(|| combine.name.clone())
+}
+
+/// The type `op` declares for its result: its functional type's, a short form's one type, or
+/// `default` when it declares none.
+fn region_result_type<'t>(op: &'t OpSyntax, default: &'t TensorType) -> &'t TensorType {
+    (op.result_types.first())
+        .or(op.operand_types.first())
+        .unwrap_or(default)
 }
 
 /// The single op of a region `{^bb0(%a, %b): %r = op(%a, %b); return %r}`, and whether it
@@ -1463,11 +1474,19 @@ fn region_op(region: Option<&Block>) -> Option<(&OpSyntax, bool)> {
     };
     let operands: Vec<&str> = combine.operands.iter().map(|(n, _)| n.as_str()).collect();
     let swapped = operands == [b.0.as_str(), a.0.as_str()];
+    // Types that agree (a body whose types contradict each other is none of the regions
+    // PTIR knows, whatever its ops): both arguments one type, the op's declared operands of
+    // it, the return's declared operand its result's.
+    let declared = |ts: &[TensorType], t: &TensorType| ts.iter().all(|u| u == t);
+    let result_agrees = declared(&ret.operand_types, region_result_type(combine, &a.1));
     let ok = (operands == [a.0.as_str(), b.0.as_str()] || swapped)
         && combine.results.len() == 1
         && matches!(ret.name.as_str(), "stablehlo.return" | "return")
         && ret.operands.len() == 1
-        && ret.operands[0].0 == combine.results[0];
+        && ret.operands[0].0 == combine.results[0]
+        && b.1 == a.1
+        && declared(&combine.operand_types, &a.1)
+        && result_agrees;
     ok.then_some((combine, swapped))
 }
 
