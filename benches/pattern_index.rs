@@ -1,4 +1,4 @@
-//! Matching time against the number of patterns (issue 11, seed 004): the bundled rules plus
+//! Matching time against the number of patterns (seed 004): the bundled rules plus
 //! 0, 1k, 2k, 5k and 10k generated sound rules that never fire
 //! (`ptir_rules::library::non_firing_rules`), on 12 chained GPT-2 blocks, in both engines:
 //!
@@ -8,7 +8,7 @@
 //! - `eqsat-unindexed`, `greedy-unindexed`: the same with the pattern index off (each rule
 //!   tried at every op or e-class of its root kind, as before the index).
 //!
-//! `cargo bench --bench pattern_index`; figures in `BENCHMARKS.md` (issue 11).
+//! `cargo bench --bench pattern_index`; figures in `BENCHMARKS.md`.
 
 // criterion's macros generate undocumented items.
 #![allow(missing_docs)]

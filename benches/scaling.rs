@@ -1,7 +1,7 @@
 //! Saturation and extraction of N-layer GPT-2 stacks (one function of N chained copies of
 //! `corpus/gpt2_block.ptir`), with the rules and limits of `ptir::Options::default()` (what
 //! `ptir-opt FILE` runs: the bundled rules without fast-math), each phase timed on its own:
-//! the time per instruction must stay flat as the layers grow (issue 15).
+//! the time per instruction must stay flat as the layers grow.
 //!
 //! `cargo bench --bench scaling`; figures in `BENCHMARKS.md`.
 

@@ -1,4 +1,4 @@
-//! Both engines stop at their limits and say which one stopped them (issue 9): a rule that
+//! Both engines stop at their limits and say which one stopped them: a rule that
 //! cycles with a bundled rule, a rule set that explodes on several functions under a time
 //! limit for the whole run, and the options that only one engine supports.
 
@@ -145,7 +145,7 @@ fn saturation_has_a_step_log_and_greedy_refuses_an_egraph_dump() {
 
 #[test]
 fn moments_across_a_cond_is_correct_in_both_engines() {
-    // issue 9: the greedy multi-root `moments` rule replaced a root yielded by a cond branch
+    // The greedy multi-root `moments` rule replaced a root yielded by a cond branch
     // with a value defined after the cond; the output did not verify.
     let program = ptir::ir::parse(
         "func @f(%p: bool[], %x: f32[4,8]) -> (f32[4], f32[4]) {

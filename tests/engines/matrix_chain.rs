@@ -1,6 +1,6 @@
 //! Integer matrix chains (the program of `corpus/matrix_chain.ptir`, longer, with random
 //! dimensions in 2..64) against the dynamic-programming optimum of the chain's multiplication
-//! order: saturation with default options must extract an optimal order (issue 11), and
+//! order: saturation with default options must extract an optimal order, and
 //! must not call a run "saturated" before the associativity closure is complete.
 
 use ptir::egraph::Scheduler;

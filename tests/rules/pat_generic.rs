@@ -1,4 +1,4 @@
-//! Source-written patterns with named dimensions (issue 12, seed 004): one `.pat` idiom written
+//! Source-written patterns with named dimensions (seed 004): one `.pat` idiom written
 //! at `f32[?m,?n]` fires at several shapes in both engines, and only where the constants agree
 //! with the bound dimensions.
 

@@ -1,4 +1,4 @@
-//! The baseline of issue 11's matrix-chain target: a plain egg program (no PTIR) that
+//! The baseline of the matrix-chain target: a plain egg program (no PTIR) that
 //! saturates a chain of `n` matrix products under associativity and extracts the cheapest
 //! order by multiply-adds, to be timed beside `ptir-opt` on the same chain.
 //!

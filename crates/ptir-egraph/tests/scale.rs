@@ -1,4 +1,4 @@
-//! Extraction of a 100,000-instruction chain (issue 9): no stack overflow, and linear memory.
+//! Extraction of a 100,000-instruction chain: no stack overflow, and linear memory.
 //!
 //! Before the fix the DAG-greedy extractor kept an exact cost set per e-class, O(n) class ids
 //! each on a chain: 19.7 GB at 100k instructions, then a crash. The test runs on a thread with

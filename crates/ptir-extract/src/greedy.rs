@@ -341,7 +341,7 @@ mod tests {
         b.build().expect("a valid chain")
     }
 
-    /// Issue 9: exact cost sets on a chain hold n²/2 class ids (100k: 20 GB, then a crash).
+    /// Exact cost sets on a chain hold n²/2 class ids (100k: 20 GB, then a crash).
     /// Sets beyond [`COST_SET_LIMIT`] are not kept, so the ids stored stay under
     /// `limit²/2 + n`; the old sets would hold 200 million ids here.
     #[test]

@@ -334,7 +334,7 @@ fn gym_bottom_up(g: &Graph) -> Extraction {
     Extraction::from_choices(g, |c| choice[c.index()])
 }
 
-/// Issue 11: on a herbie e-graph (`herbie/6712.json` of extraction-gym, not in the bundled
+/// On a herbie e-graph (`herbie/6712.json` of extraction-gym, not in the bundled
 /// subset) the greedy DAG extractor (4,736) lost to extraction-gym's bottom-up (4,608), whose
 /// tree-optimal choice breaks ties differently from ours. Greedy now starts from that choice
 /// too, so it never loses to it: checked here on many small graphs full of tree-cost ties (they

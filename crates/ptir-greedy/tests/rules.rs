@@ -250,7 +250,7 @@ fn moments(text: &str) -> Vec<String> {
 
 #[test]
 fn multi_root_matches_respect_dominance() {
-    // issue 9: reduce_sum(x) in the body and reduce_sum(x * x) in a cond branch are in
+    // reduce_sum(x) in the body and reduce_sum(x * x) in a cond branch are in
     // different blocks: no match.
     let apart = func(
         "%0: bool[], %1: f32[4,8]",

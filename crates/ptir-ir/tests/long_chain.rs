@@ -1,5 +1,5 @@
 //! A 100,000-instruction chain through the printer, the parser, the verifier and the
-//! interpreter on a 2 MiB stack (issue 9: no recursion whose depth follows the input size).
+//! interpreter on a 2 MiB stack (no recursion whose depth follows the input size).
 //!
 //! The printer and the interpreter walk a block's instructions in a loop and recurse only into
 //! nested regions (bounded by the parser's `NESTING_LIMIT`) and calls (bounded by the

@@ -1,4 +1,4 @@
-//! A random rule fuzzer: well-typed rules in the shapes that broke the engines (issue 9),
+//! A random rule fuzzer: well-typed rules in the shapes that broke the engines,
 //! kept when the interpreter proof ([`crate::example::prove`]) accepts them, with programs
 //! on which to try them.
 //!
@@ -60,7 +60,7 @@ pub struct FuzzRule {
     /// The template it came from.
     pub template: &'static str,
     /// Its result matches its own source again (a commutation): greedy rewrites it forever
-    /// until it has limits (issue 9, greedy-limits), so [`Fuzzed::rules_text`] leaves it out.
+    /// until it has limits, so [`Fuzzed::rules_text`] leaves it out.
     pub cyclic: bool,
     /// The `:when` clause, empty if none (shared by the probes).
     when: String,

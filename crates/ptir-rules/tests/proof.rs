@@ -1,4 +1,4 @@
-//! Proof by interpreter (issue 3): every bundled rule, every rule of `rules/*.pat` and of
+//! Proof by interpreter: every bundled rule, every rule of `rules/*.pat` and of
 //! `tests/fixtures/*.pat` (a `.pat` with named dimensions through its specializations at
 //! several sizes, see [`add_pat`]; a `.pat` definition stands in for its extern), is
 //! instantiated on [`SEEDS`] seeds (random shapes, dtypes and attributes from its source

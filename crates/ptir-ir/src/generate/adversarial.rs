@@ -1,4 +1,4 @@
-//! The extended generator (issue 9): the program shapes that broke the optimizer while the
+//! The extended generator: the program shapes that broke the optimizer while the
 //! plain generator never made them. Each is behind a [`GenConfig`](super::GenConfig) knob,
 //! off by default:
 //!

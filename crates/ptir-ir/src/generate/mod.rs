@@ -192,7 +192,7 @@ impl GenConfig {
     }
 
     /// The extended generator: the default config plus the shapes that broke the optimizer
-    /// (issue 9), at rates that suit `ptir-opt diff --random`: 0–2 extra helpers, one
+    /// at rates that suit `ptir-opt diff --random`: 0–2 extra helpers, one
     /// trapping and one looping helper, guarded divisions, risky calls in `cond`s and
     /// zero-trip loops, huge broadcasts in branches not taken, fusion idioms, iota index
     /// arithmetic and masks, convolutions and windowed reductions, and in
