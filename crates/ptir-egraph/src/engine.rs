@@ -277,10 +277,12 @@ pub fn compare(
     let facts = ProgramFacts::of(program);
     for (i, f) in program.functions.iter().enumerate() {
         let mut lowered =
-            (facts.lower(program, &f.name, false)).map_err(|message| EngineError::Lower {
-                function: f.name.clone(),
-                message,
-            })?;
+            facts
+                .lower(program, &f.name, false)
+                .map_err(|message| EngineError::Lower {
+                    function: f.name.clone(),
+                    message,
+                })?;
         let share = deadline.share(program.functions.len() - i);
         let report = saturate_until(&mut lowered, rules, limits, share);
         if !report.rule_errors.is_empty() {

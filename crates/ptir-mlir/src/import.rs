@@ -642,8 +642,8 @@ impl<'a, 's> FnLower<'a, 's> {
         attrs.sort();
         // An attribute the parser keeps only as `Other` (`output_operand_aliases`, ...) is
         // told apart by the op's text, its operands named by position.
+        let kept = self.op_text(op)?;
         if op.attrs.iter().any(|(_, a)| *a == Attr::Other) {
-            let kept = self.op_text(op)?;
             let positions: Vec<String> =
                 (0..kept.operands.len()).map(|i| format!("%{i}")).collect();
             attrs.push(kept.with_operands(&positions));
@@ -661,7 +661,6 @@ impl<'a, 's> FnLower<'a, 's> {
                     .unwrap_or_default();
                 self.syms.custom_call_externs.insert(key, name.clone());
                 self.syms.custom_calls.insert(name.clone(), sig.clone());
-                let kept = self.op_text(op)?;
                 self.syms.info.opaque.insert(name.clone(), kept);
                 name
             }

@@ -50,6 +50,7 @@ pub mod dominance;
 pub mod facts;
 pub mod loops;
 pub mod purity;
+pub(crate) mod recursion;
 pub mod speculation;
 pub mod uses;
 

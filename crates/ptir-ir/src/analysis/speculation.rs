@@ -19,9 +19,8 @@
 //!
 //! Like purity, this is a fixpoint over the call graph, written as the least fixpoint of the
 //! opposite (*hazardous*) and negated afterwards ([`SpeculationProgram`]). Recursion is found
-//! from the call graph's strongly connected components ([`crate::inline::recursive_functions`]),
-//! linear in the calls: its transitive closure would hold a tuple per pair of functions, 200M
-//! for a chain of 20,000 functions each calling the next.
+//! from the call graph's strongly connected components ([`super::recursion`]), linear in the
+//! calls.
 //!
 //! **Architecture Invariant** (enforced by the e-graph's lifting, `ptir-egraph/src/lift.rs`):
 //! a value that is not speculatable is never placed where it would run in more executions
@@ -150,7 +149,7 @@ impl SpeculationProgram {
             .rev()
             .map(|(f, d)| (d.name.as_str(), FuncId(f as u32)))
             .collect();
-        let recursive = crate::inline::recursive_functions(program);
+        let recursive = super::recursion::recursive_functions(program);
         for (f, (ff, func)) in facts.iter().zip(&program.functions).enumerate() {
             let f = FuncId(f as u32);
             dl.function.push((f,));
