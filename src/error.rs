@@ -48,6 +48,9 @@ pub enum Error {
     /// The greedy driver could not compile the rules.
     #[error(transparent)]
     GreedyRules(#[from] ptir_greedy::CompileError),
+    /// The match query could not run ([`crate::find_matches`]).
+    #[error(transparent)]
+    Match(#[from] ptir_greedy::MatchError),
     /// A pass pipeline text names no pipeline.
     #[error(transparent)]
     Pipeline(#[from] ptir_greedy::PipelineError),

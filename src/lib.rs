@@ -9,6 +9,8 @@
 //! - [`compare_cost_models`]: several (cost model, extractor) pairs on one saturated e-graph.
 //! - [`diff`]: greedy against saturation, checked by the interpreter and the cost model
 //!   ([`diff_batch`] and [`optimize_batch`] run many programs in parallel).
+//! - [`find_matches`]: where the rules match in a program, with their bindings, rewriting
+//!   nothing.
 //! - [`validate`]: translation validation, input and output run on seeded inputs
 //!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
@@ -34,6 +36,7 @@ mod explain;
 pub mod format;
 mod optimize;
 mod options;
+mod query;
 mod report;
 mod run;
 
@@ -60,6 +63,7 @@ pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;
 pub use ptir_rules as rules;
 pub use ptir_rules::cost;
+pub use query::{find_matches, RuleMatch};
 pub use report::{
     Conversion, EGraphSize, FunctionExplanation, FunctionRun, FunctionText, InstCounts,
     IrAfterPass, OpExplanation, Phase, Report, RuleCount, SkippedRule, StepLog,

@@ -14,5 +14,6 @@ mod cli_mlir;
 mod explain;
 mod library_extensions;
 mod limits;
+mod match_query;
 mod readme_tour;
 mod target;

@@ -40,7 +40,9 @@
 //! - [`apply_patterns_greedily`] / [`apply_op_patterns`] with [`GreedyConfig`]: the driver
 //!   (worklist, seeding, folding, failure cache, recursion guard, expensive checks, step log).
 //! - [`RulePattern`]: rules of the rule language compiled to patterns (a DAG matcher with
-//!   SSA binding, backtracking, multi-root search and call-prefix matching).
+//!   SSA binding, backtracking, multi-root search and call-prefix matching), and
+//!   [`find_matches`], the match query: where rules match, with their bindings, rewriting
+//!   nothing.
 //! - Passes: [`Canonicalize`], [`Cse`], [`Dce`] and the [`PassManager`].
 //!
 //! **Architecture invariant:** nothing in this crate mutates a function except through
@@ -75,4 +77,6 @@ pub use pattern::{
     PatternId, PatternSet, Roots, Typed, IMPOSSIBLE_TO_MATCH,
 };
 pub use rewriter::{InstEdit, Listener, ProgramRewriter};
-pub use rules::{callee_matches, compile_rules, CompileError, RulePattern};
+pub use rules::{
+    callee_matches, compile_rules, find_matches, CompileError, MatchError, RuleMatch, RulePattern,
+};

@@ -498,6 +498,101 @@ fn compare(
 }
 
 /// `ptir-opt signatures`: the distinct kernels of `files`, one JSON object per line.
+/// `ptir-opt match`: the matches of the selected rules in the program of `path`, as lines or
+/// (with `report_json`) JSON; values are named as the source names them, and a `.ptir` input's
+/// matches are placed at the root's `line:col`.
+fn match_rules(
+    path: &str,
+    rules: &RuleArgs,
+    report_json: Option<&str>,
+) -> Result<String, CliError> {
+    let text = read_source(path)?;
+    let (program, map) = if input_format(path) == Format::Mlir {
+        (import(&text, path)?.0, ir::SourceMap::default())
+    } else {
+        let (program, map) = ir::parse_with_source_map(&text).map_err(|_| {
+            // The parser's own error, with its hint, from the usual route.
+            match parse(path, &text) {
+                Err(e) => e,
+                Ok(_) => CliError::Usage {
+                    path: path.to_string(),
+                    message: "the program parses once but not twice".into(),
+                },
+            }
+        })?;
+        ir::verify(&program).map_err(|e| located(path, &text, &e))?;
+        (program, map)
+    };
+    let mut options = ptir::Options::default();
+    rules.apply(&mut options)?;
+    let optimize = |source| CliError::Optimize {
+        path: path.to_string(),
+        source,
+    };
+    let matches = ptir::find_matches(&program, &options).map_err(optimize)?;
+    let name = |function: &str, v: ir::ValueId| match map.value_name(function, v) {
+        Some(n) => format!("%{n}"),
+        None => v.to_string(),
+    };
+    let mut out = String::new();
+    let mut json = Vec::new();
+    for m in &matches {
+        let roots: Vec<String> = m.roots.iter().map(|&v| name(&m.function, v)).collect();
+        let loc = m.roots.first().and_then(|&v| map.inst_loc(&m.function, v));
+        let values = m
+            .values
+            .iter()
+            .map(|(k, &v)| (k.clone(), name(&m.function, v)));
+        let attrs = m.attrs.iter().map(|(k, a)| (k.clone(), a.to_string()));
+        let bindings: Vec<(String, String)> = values.chain(attrs).collect();
+        if report_json.is_some() {
+            json.push(serde_json::json!({
+                "function": m.function,
+                "rule": m.rule,
+                "roots": roots,
+                "location": loc.map(|l| l.to_string()),
+                "matched": m.matched.iter().map(|&v| name(&m.function, v)).collect::<Vec<_>>(),
+                "bindings": bindings.iter().map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str()))).collect::<serde_json::Map<_, _>>(),
+            }));
+            continue;
+        }
+        let place = loc.map_or_else(|| path.to_string(), |l| format!("{path}:{l}"));
+        let _ = write!(
+            out,
+            "{place}: @{} {}: {}",
+            m.function,
+            roots.join(","),
+            m.rule
+        );
+        for (k, v) in &bindings {
+            let _ = write!(out, " ?{k}={v}");
+        }
+        out.push('\n');
+    }
+    let rules_matched: std::collections::BTreeSet<&str> =
+        matches.iter().map(|m| m.rule.as_str()).collect();
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    eprintln!(
+        "{} of {} in {}",
+        plural(matches.len(), "match", "matches"),
+        plural(rules_matched.len(), "rule", "rules"),
+        plural(program.num_insts(), "instruction", "instructions"),
+    );
+    let Some(dest) = report_json else {
+        return Ok(out);
+    };
+    let json = format!("{:#}\n", serde_json::json!({ "matches": json }));
+    if dest == "-" {
+        return Ok(json);
+    }
+    std::fs::write(dest, json).map_err(|source| CliError::Io {
+        path: dest.to_string(),
+        source,
+    })?;
+    Ok(String::new())
+}
+
 fn signatures(files: &[String]) -> Result<String, CliError> {
     let mut kernels = indexmap::IndexMap::new();
     for path in files {
@@ -821,6 +916,20 @@ enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         extract: ExtractArgs,
+    },
+    /// Print where the rules match in a program, with their bindings, rewriting nothing: one
+    /// line per match (`FILE:LINE:COL: @function %root: rule ?var=value ...`), in program
+    /// order; a summary on stderr.
+    Match {
+        /// A `.ptir` or `.mlir` file, or `-` for stdin.
+        file: String,
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Write the matches as JSON to FILE, or with `-` (the default) to stdout in place of
+        /// the lines.
+        #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true,
+              default_missing_value = "-")]
+        report_json: Option<String>,
     },
     /// Compile rule files (`.rules`, `.pat`, or directories of them) into one compiled rule
     /// library, written with -o, that `--rules` loads without parsing (the format of SMR's
@@ -1197,6 +1306,14 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
             out_dir.as_deref(),
         )?),
         (Some(Command::Signatures { files }), _) => ok(signatures(files)?),
+        (
+            Some(Command::Match {
+                file,
+                rules,
+                report_json,
+            }),
+            _,
+        ) => ok(match_rules(file, rules, report_json.as_deref())?),
         (
             Some(Command::Diff {
                 file,

@@ -16,8 +16,10 @@
 //!    are now dead (pure and unused).
 
 mod matcher;
+mod query;
 
 pub use matcher::callee_matches;
+pub use query::{find_matches, MatchError, RuleMatch};
 
 use crate::ir::Ir;
 use crate::pattern::{Pattern, PatternSet, Roots};

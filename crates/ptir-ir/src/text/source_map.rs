@@ -80,6 +80,11 @@ impl SourceMap {
             .map(String::as_str)
     }
 
+    /// Where the instruction defining `v` in `function` is written (its result).
+    pub fn inst_loc(&self, function: &str, v: ValueId) -> Option<SourceLoc> {
+        Some(self.functions.get(function)?.insts.get(&v)?.at)
+    }
+
     /// Where `d` happens: the use of the value it is about, else its instruction, else its
     /// function.
     pub fn locate(&self, d: &Diagnostic) -> Option<SourceLoc> {
