@@ -47,7 +47,10 @@ fn every_match_is_printed_with_its_place_and_bindings_and_nothing_is_rewritten()
         format!("{program}:9:3: @f %e,%n: exp-and-neg ?x=%x"),
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{out}");
-    assert!(err.contains("3 matches of 3 rules in 10 instructions"), "{err}");
+    assert!(
+        err.contains("3 matches of 3 rules in 10 instructions"),
+        "{err}"
+    );
     // Nothing was written back.
     assert_eq!(std::fs::read_to_string(&program).unwrap(), PROGRAM);
 }

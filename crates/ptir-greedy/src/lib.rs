@@ -73,8 +73,9 @@ pub use passes::{
     BUILTIN_PASSES, DEFAULT_PIPELINE, PRICED,
 };
 pub use pattern::{
-    Candidates, FrozenPatternSet, MatchAnyOpTypeTag, OpRewritePattern, Pattern, PatternFilter,
-    PatternId, PatternSet, Roots, Typed, IMPOSSIBLE_TO_MATCH,
+    Candidates, FrozenPatternSet, MatchAnyOpTypeTag, MatchRewritePattern, MatchThenRewrite,
+    OpRewritePattern, Pattern, PatternFilter, PatternId, PatternSet, Roots, Typed,
+    IMPOSSIBLE_TO_MATCH,
 };
 pub use rewriter::{InstEdit, Listener, ProgramRewriter};
 pub use rules::{

@@ -188,6 +188,106 @@ impl<T: OpView, P: OpRewritePattern<T>> Pattern for Typed<T, P> {
     }
 }
 
+/// A pattern on one kind of op written as a separate match and rewrite (MLIR's `match` /
+/// `rewrite` pair): [`match_op`](Self::match_op) inspects the IR and returns what the rewrite
+/// needs, or why it does not apply; [`rewrite`](Self::rewrite) then changes the IR and cannot
+/// fail. The contract of [`Pattern`] (decide before mutating; `true` iff changed) holds by
+/// construction. Add it with [`PatternSet::add_match_rewrite`].
+///
+/// ```
+/// use ptir_greedy::views::UnaryView;
+/// use ptir_greedy::{Ir, MatchRewritePattern, PatternSet, ProgramRewriter};
+/// use ptir_ir::{Op, UnaryOp, ValueId};
+///
+/// /// `neg(neg x) = x`.
+/// struct NegNeg;
+/// impl MatchRewritePattern<UnaryView> for NegNeg {
+///     /// The value the root is replaced by.
+///     type Match = ValueId;
+///     fn match_op(&self, op: &UnaryView, ir: &Ir) -> Result<ValueId, String> {
+///         let inner = ir.inst_of(op.operand).filter(|_| op.kind == UnaryOp::Neg);
+///         match inner.map(|i| (ir.op(i), ir.operands(i))) {
+///             Some((Op::Unary(UnaryOp::Neg), [x])) => Ok(*x),
+///             _ => Err("not a neg of a neg".into()),
+///         }
+///     }
+///     fn rewrite(&self, op: UnaryView, x: ValueId, rw: &mut ProgramRewriter) {
+///         rw.replace_op(op.root, x);
+///     }
+/// }
+///
+/// let mut set = PatternSet::new();
+/// set.add_match_rewrite(NegNeg);
+/// assert_eq!(set.freeze().name(0), "NegNeg");
+/// ```
+pub trait MatchRewritePattern<T: OpView> {
+    /// What a match found, handed to the rewrite.
+    type Match;
+
+    /// See [`Pattern::benefit`].
+    fn benefit(&self) -> u16 {
+        1
+    }
+
+    /// See [`Pattern::debug_name`].
+    fn debug_name(&self) -> &str {
+        short_type_name(std::any::type_name::<Self>())
+    }
+
+    /// See [`Pattern::labels`].
+    fn labels(&self) -> &[String] {
+        &[]
+    }
+
+    /// See [`Pattern::has_bounded_recursion`].
+    fn has_bounded_recursion(&self) -> bool {
+        false
+    }
+
+    /// Decides the match without mutating: what the rewrite needs, or why it does not apply
+    /// (the reason reaches the step log and the listener).
+    fn match_op(&self, op: &T, ir: &Ir<'_>) -> Result<Self::Match, String>;
+
+    /// Rewrites a match; must change the IR (the driver's expensive checks say so if not).
+    fn rewrite(&self, op: T, found: Self::Match, rw: &mut ProgramRewriter<'_>);
+}
+
+/// The adapter making a [`MatchRewritePattern<T>`] a [`Pattern`].
+pub struct MatchThenRewrite<T, P> {
+    pattern: P,
+    _view: PhantomData<fn() -> T>,
+}
+
+impl<T: OpView, P: MatchRewritePattern<T>> Pattern for MatchThenRewrite<T, P> {
+    fn roots(&self) -> Roots {
+        Roots::Ops(T::keys())
+    }
+    fn benefit(&self) -> u16 {
+        self.pattern.benefit()
+    }
+    fn debug_name(&self) -> &str {
+        self.pattern.debug_name()
+    }
+    fn labels(&self) -> &[String] {
+        self.pattern.labels()
+    }
+    fn has_bounded_recursion(&self) -> bool {
+        self.pattern.has_bounded_recursion()
+    }
+    fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
+        let Some(view) = T::view(rw, root) else {
+            return false;
+        };
+        match self.pattern.match_op(&view, rw) {
+            Ok(found) => {
+                self.pattern.rewrite(view, found, rw);
+                true
+            }
+            Err(reason) => rw.notify_match_failure(root, || reason),
+        }
+    }
+}
+
 /// Which patterns a frozen set keeps, by debug name or label (MLIR's `disabledPatterns` /
 /// `enabledPatterns`): an empty `enabled` keeps everything not disabled, and disabled wins.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -256,6 +356,17 @@ impl PatternSet {
         p: P,
     ) -> &mut Self {
         self.add(Typed::<T, P>::new(p))
+    }
+
+    /// Adds a pattern written as a separate match and rewrite.
+    pub fn add_match_rewrite<T: OpView + 'static, P: MatchRewritePattern<T> + 'static>(
+        &mut self,
+        p: P,
+    ) -> &mut Self {
+        self.add(MatchThenRewrite::<T, P> {
+            pattern: p,
+            _view: PhantomData,
+        })
     }
 
     /// Number of patterns.

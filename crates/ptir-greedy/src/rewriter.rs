@@ -386,6 +386,41 @@ impl<'c> ProgramRewriter<'c> {
         self.erase_inst(inst);
     }
 
+    /// Builds `op(operands) : ty` before `inst` and replaces `inst` by it (MLIR's
+    /// `replaceOpWithNewOp`); returns the new instruction. Panics if `inst` does not exist or
+    /// is one of `operands` (the new op would read itself once `inst`'s uses are redirected).
+    ///
+    /// ```
+    /// use ptir_greedy::{ProgramContext, ProgramRewriter};
+    /// use ptir_ir::{BinaryOp, InstId, Literal, Op, Scalar};
+    /// let p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
+    ///   %1 = add %0, %0 : f32[2]
+    ///   return %1
+    /// }").unwrap();
+    /// let cx = ProgramContext::new(&p);
+    /// let mut rw = ProgramRewriter::new(p.functions[0].clone(), &cx).unwrap();
+    /// let x = p.functions[0].body.params[0].id;
+    /// let ty = rw.ty(InstId(1)).clone();
+    /// let two = rw.materialize_constant(InstId(1), Literal::Splat(Scalar::Float(2.0)), ty.clone());
+    /// rw.replace_op_with_new_op(InstId(1), Op::Binary(BinaryOp::Mul), vec![x, two.value()], ty);
+    /// assert!(rw.finish().to_string().contains("mul %0, %2"));
+    /// ```
+    pub fn replace_op_with_new_op(
+        &mut self,
+        inst: InstId,
+        op: Op,
+        operands: Vec<ValueId>,
+        ty: Type,
+    ) -> InstId {
+        assert!(
+            !operands.contains(&inst.value()),
+            "replace_op_with_new_op: the new op cannot read the {inst} it replaces"
+        );
+        let new = self.insert_before(inst, op, operands, ty);
+        self.replace_op(inst, new.value());
+        new
+    }
+
     /// Erases `inst`, which must have no uses, with the ops of its regions (MLIR's `eraseOp`).
     /// Panics if it has uses: replace them first ([`replace_op`](Self::replace_op)).
     pub fn erase_inst(&mut self, inst: InstId) {
@@ -465,6 +500,54 @@ impl<'c> ProgramRewriter<'c> {
         }
         notify!(self, on_modified, notify_modified(inst));
         result
+    }
+
+    /// A root update that can be cancelled (MLIR's `startOpModification` followed by
+    /// `finalizeOpModification` or `cancelOpModification`): `edit` works on a copy of
+    /// `inst`'s op, operands and type; if it returns `Some`, the copy replaces them as
+    /// [`modify_in_place`](Self::modify_in_place) would (one "modified" event); if it returns
+    /// `None`, the update is cancelled: nothing changed, nobody is notified. Panics as
+    /// `modify_in_place` does.
+    ///
+    /// ```
+    /// use ptir_greedy::{ProgramContext, ProgramRewriter};
+    /// use ptir_ir::InstId;
+    /// let p = ptir_ir::parse("func @f(%0: f32[2], %1: f32[2]) -> (f32[2]) {
+    ///   %2 = sub %0, %1 : f32[2]
+    ///   return %2
+    /// }").unwrap();
+    /// let cx = ProgramContext::new(&p);
+    /// let mut rw = ProgramRewriter::new(p.functions[0].clone(), &cx).unwrap();
+    /// // Swap the operands, then find that the op is not commutative: cancel.
+    /// let kept: Option<()> = rw.try_modify_in_place(InstId(2), |e| {
+    ///     e.operands.swap(0, 1);
+    ///     matches!(e.op, ptir_ir::Op::Binary(b) if b.is_commutative()).then_some(())
+    /// });
+    /// assert_eq!(kept, None);
+    /// assert!(rw.finish().to_string().contains("sub %0, %1"));
+    /// ```
+    pub fn try_modify_in_place<R>(
+        &mut self,
+        inst: InstId,
+        edit: impl FnOnce(&mut InstEdit<'_>) -> Option<R>,
+    ) -> Option<R> {
+        self.check(inst, "try_modify_in_place");
+        let (mut op, mut ty) = match self.ir.inst(inst) {
+            Some(i) => (i.op.clone(), i.ty.clone()),
+            None => unreachable!("checked above"),
+        };
+        let mut operands = self.ir.operands(inst).to_vec();
+        let result = edit(&mut InstEdit {
+            op: &mut op,
+            operands: &mut operands,
+            ty: &mut ty,
+        })?;
+        self.modify_in_place(inst, |e| {
+            *e.op = op;
+            *e.operands = operands;
+            *e.ty = ty;
+        });
+        Some(result)
     }
 
     /// Moves `inst` right before `at` (possibly into another block). Reported as an insertion,
