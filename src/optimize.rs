@@ -255,6 +255,12 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
         s.mark_changes(&raised, "loop-idiom", p);
     }
+    // The user's loop patterns (`.pat` idioms over loops), likewise before both engines.
+    let before = snapshot(&raised);
+    let raised_loops = ptir_rules::apply_loop_patterns(&mut raised, rules.loop_patterns());
+    if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
+        s.mark_changes(&raised, "loop-pattern", p);
+    }
     let mut program = run_pipeline(
         raised,
         &rules,
@@ -263,6 +269,15 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         &mut report,
         provenance.as_mut(),
     )?;
+    if !raised_loops.is_empty() {
+        let fired = &mut report.rules_fired;
+        fired.extend(
+            raised_loops
+                .into_iter()
+                .map(|(rule, count)| RuleCount { rule, count }),
+        );
+        fired.sort_by(|a, b| b.count.cmp(&a.count).then(a.rule.cmp(&b.rule)));
+    }
     if let Some(p) = provenance.as_mut() {
         // Value numbers the pipeline freed may be given again by what follows.
         p.retain_defined(&program);
@@ -283,6 +298,11 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     ptir_ir::verify(&program).map_err(Error::Output)?;
     if options.outline {
         let before = snapshot(&program);
+        for (callee, f) in ptir_rules::outline_loop_calls(&mut program, rules.loop_patterns()) {
+            report.notes.push(format!(
+                "outlined @{callee} as @{f}, defined by its loop pattern"
+            ));
+        }
         let done = ptir_convert::outline_fused_calls(&mut program).map_err(Error::Outline)?;
         for (ext, f) in &done.functions {
             report

@@ -3,15 +3,17 @@
 
 use crate::optimize::load_rules;
 use crate::{Error, Options};
-use ptir_ir::Program;
+use ptir_ir::{Program, ValueId};
+use rustc_hash::FxHashMap;
 
 pub use ptir_greedy::RuleMatch;
 
 /// Every match of the rules `options` select (bundled and user rule files, `--enable`,
 /// `--disable`, `fast_math`) in `program`, which must verify: for each instruction (functions
 /// in order, instructions in pre-order, nested ones included) and each rule rooted at its
-/// kind, the first match whose constraints hold, with the rule's bindings. Nothing is
-/// rewritten; overlapping matches are all reported.
+/// kind, the first match whose constraints hold, with the rule's bindings; and the matches of
+/// the loop patterns ([`ptir_rules::find_loop_matches`], parameters bound as `p0`, `p1`, ...).
+/// Nothing is rewritten; overlapping rule matches are all reported.
 ///
 /// ```
 /// let program = ptir::ir::parse("func @f(%x: f32[2,3]) -> (f32[2,3]) {
@@ -33,5 +35,35 @@ pub use ptir_greedy::RuleMatch;
 pub fn find_matches(program: &Program, options: &Options) -> Result<Vec<RuleMatch>, Error> {
     ptir_ir::verify(program)?;
     let rules = load_rules(options)?;
-    Ok(ptir_greedy::find_matches(program, &rules)?)
+    let mut matches = ptir_greedy::find_matches(program, &rules)?;
+    let loops = ptir_rules::find_loop_matches(program, rules.loop_patterns());
+    matches.extend(loops.into_iter().map(|m| RuleMatch {
+        function: m.function,
+        rule: m.pattern,
+        roots: vec![m.root],
+        matched: m.matched,
+        values: m.bindings.into_iter().collect(),
+        attrs: Default::default(),
+    }));
+    // In program order, as each list is: functions, then the roots' places.
+    let order: Vec<(usize, FxHashMap<ValueId, usize>)> = program
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let mut at = FxHashMap::default();
+            f.body.walk(&mut |i, _| {
+                let n = at.len();
+                at.insert(i.result, n);
+            });
+            (k, at)
+        })
+        .collect();
+    let place = |m: &RuleMatch| {
+        let f = program.functions.iter().position(|f| f.name == m.function);
+        let at = f.and_then(|k| order[k].1.get(&m.roots[0]).copied());
+        (f, at)
+    };
+    matches.sort_by_key(place);
+    Ok(matches)
 }

@@ -140,11 +140,11 @@ fn bad_rules_and_programs_are_located_user_errors() {
 fn the_library_query_agrees_with_what_greedy_rewrites() {
     // Every rule the greedy driver fires on its first visit of a fresh program matched there.
     let program = ptir::ir::parse(PROGRAM).unwrap();
-    let mut options = ptir::Options::default();
-    options.bundled_rules = false;
-    options
-        .rule_texts
-        .push(ptir::RuleText::new("user.rules", RULES));
+    let mut options = ptir::Options {
+        bundled_rules: false,
+        rule_texts: vec![ptir::RuleText::new("user.rules", RULES)],
+        ..Default::default()
+    };
     let matches = ptir::find_matches(&program, &options).unwrap();
     let matched: std::collections::BTreeSet<&str> =
         matches.iter().map(|m| m.rule.as_str()).collect();

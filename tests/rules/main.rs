@@ -11,6 +11,7 @@ mod compiled_rules;
 mod drr_results;
 mod golden;
 mod loop_idioms;
+mod loop_patterns;
 mod pat_generic;
 mod rules_doc;
 mod rules_soundness;

@@ -33,7 +33,7 @@ use crate::ops::attr_slots;
 use crate::parse::ExternSpec;
 use crate::registry::Registry;
 use crate::ruleset::RuleSet;
-use crate::Location;
+use crate::{Location, LoopPattern};
 use ptir_ir::preorder::{from_preorder, PreOrder};
 use ptir_ir::{DType, OpKey};
 
@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -144,11 +144,23 @@ struct ExternRecord {
     definition: Option<String>,
 }
 
+/// A loop pattern as encoded: its two functions as PTIR text, like an extern's definition.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LoopRecord {
+    name: String,
+    doc: String,
+    location: Location,
+    dims: usize,
+    /// `@NAME_pattern` then `@NAME_replacement`.
+    functions: String,
+}
+
 /// The payload, as read.
 #[derive(serde::Deserialize)]
 struct Library {
     rules: Vec<Rule>,
     externs: Vec<ExternRecord>,
+    loop_patterns: Vec<LoopRecord>,
 }
 
 /// The payload, as written (borrowing the rules: [`Library`]'s encoding).
@@ -157,6 +169,64 @@ struct Library {
 struct LibraryRef<'a> {
     rules: &'a [Rule],
     externs: Vec<ExternRecord>,
+    loop_patterns: Vec<LoopRecord>,
+}
+
+impl LoopRecord {
+    fn new(p: &LoopPattern) -> Self {
+        LoopRecord {
+            name: p.name.clone(),
+            doc: p.doc.clone(),
+            location: p.location.clone(),
+            dims: p.dims(),
+            functions: ptir_ir::print(&ptir_ir::Program {
+                externs: Vec::new(),
+                functions: vec![p.pattern().clone(), p.replacement().clone()],
+            }),
+        }
+    }
+
+    fn into_pattern(self) -> Result<LoopPattern, LibraryError> {
+        let bad = |m: String| {
+            RuleError::new(
+                &self.location.file,
+                self.location.line,
+                Some(self.name.clone()),
+                format!("in a compiled library: {m}"),
+            )
+        };
+        let mut program = ptir_ir::parse(&self.functions).map_err(|e| bad(e.to_string()))?;
+        // The replacement's callees are the rule set's externs: declared here to verify.
+        let mut callees = Vec::new();
+        for f in &program.functions {
+            f.body.walk(&mut |i, _| {
+                if let ptir_ir::Op::Call { callee } = &i.op {
+                    callees.push(callee.clone());
+                }
+            });
+        }
+        for name in callees {
+            if program.extern_decl(&name).is_none() {
+                program.externs.push(ptir_ir::ExternDecl {
+                    name,
+                    signature: None,
+                    pure: true,
+                });
+            }
+        }
+        ptir_ir::verify(&program).map_err(|e| bad(e.to_string()))?;
+        let [pattern, replacement] = <[_; 2]>::try_from(program.functions)
+            .map_err(|f| bad(format!("{} functions, not two", f.len())))?;
+        LoopPattern::from_parts(
+            self.name.clone(),
+            self.doc.clone(),
+            self.location.clone(),
+            pattern,
+            replacement,
+            self.dims,
+        )
+        .map_err(|m| bad(m).into())
+    }
 }
 
 impl ExternRecord {
@@ -222,6 +292,7 @@ impl RuleSet {
         let library = LibraryRef {
             rules: self.rules(),
             externs: self.externs().values().map(ExternRecord::new).collect(),
+            loop_patterns: self.loop_patterns().iter().map(LoopRecord::new).collect(),
         };
         let payload =
             postcard::to_allocvec(&library).map_err(|e| LibraryError::Encode(e.to_string()))?;
@@ -269,6 +340,10 @@ impl RuleSet {
                     .is_some_and(|p| p.greedy_only)
             });
             self.add_rule(rule)?;
+        }
+        for p in library.loop_patterns {
+            let p = p.into_pattern()?;
+            self.add_loop_pattern(p)?;
         }
         Ok(())
     }
@@ -566,7 +641,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (11, "dac2353019658f2f".to_string()),
+            (12, "1d8f8fbb27924cdd".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -636,9 +711,31 @@ mod tests {
             let l = LibraryRef {
                 rules,
                 externs: Vec::new(),
+                loop_patterns: Vec::new(),
             };
             with_header(&postcard::to_allocvec(&l).unwrap())
         };
+        // A loop pattern whose text is not two functions, or whose functions do not verify.
+        for functions in [
+            "func @a() -> () {\n  return\n}\n",
+            "garbage",
+            "func @p(%0: f32[2]) -> (f32[2]) {\n  %1 = neg %9 : f32[2]\n  return %1\n}\n\
+             func @r(%0: f32[2]) -> (f32[2]) {\n  return %0\n}\n",
+        ] {
+            let l = LibraryRef {
+                rules: &[],
+                externs: Vec::new(),
+                loop_patterns: vec![LoopRecord {
+                    name: "l".into(),
+                    doc: String::new(),
+                    location: Location::default(),
+                    dims: 0,
+                    functions: functions.into(),
+                }],
+            };
+            let err = load(&with_header(&postcard::to_allocvec(&l).unwrap())).unwrap_err();
+            assert!(err.to_string().contains("in a compiled library"), "{err}");
+        }
         let mut rule = set.rule("neg-neg").unwrap().clone();
         rule.source.roots = vec![TermId(9)];
         let err = load(&encode(&library(vec![rule]))).unwrap_err();

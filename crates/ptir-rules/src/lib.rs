@@ -62,6 +62,7 @@ pub mod externs;
 pub mod fuzz;
 pub mod index;
 pub mod library;
+mod loop_pat;
 mod ops;
 mod parse;
 mod pat;
@@ -79,6 +80,9 @@ pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
 pub use compiled::LibraryError;
 pub use error::RuleError;
+pub use loop_pat::{
+    apply_loop_patterns, find_loop_matches, outline_loop_calls, LoopMatch, LoopPattern,
+};
 pub use ops::{attr_slots, make_op, op_attr, op_attrs};
 pub use parse::{parse_rules, ExternSpec, FileContents};
 pub use pat::{parse_pat, pat_dims, specialize_pat};

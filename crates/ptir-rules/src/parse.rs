@@ -61,6 +61,8 @@ pub struct FileContents {
     pub rules: Vec<Rule>,
     /// Its extern declarations.
     pub externs: Vec<ExternSpec>,
+    /// Its loop patterns (`.pat` idioms over `scan`, `while`, `cond`), in file order.
+    pub loop_patterns: Vec<crate::LoopPattern>,
 }
 
 /// What a variable stands for, learnt from where it is bound.

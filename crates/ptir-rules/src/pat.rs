@@ -68,6 +68,7 @@ use crate::ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var,
 };
 use crate::error::RuleError;
+use crate::loop_pat::LoopPattern;
 use crate::ops::{attr_slots, op_attrs};
 use crate::parse::{ExternSpec, FileContents};
 use indexmap::IndexMap;
@@ -113,6 +114,25 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             let replacement = program
                 .function(&format!("{stem}_replacement"))
                 .ok_or_else(|| err(format!("no @{stem}_replacement for @{}", f.name)))?;
+            let mut has_region = false;
+            f.body
+                .walk(&mut |i, _| has_region |= !i.op.regions().is_empty());
+            if has_region {
+                let mut p = LoopPattern::new(
+                    &name,
+                    f,
+                    replacement,
+                    dims.names.len(),
+                    doc_above(text, line),
+                )
+                .map_err(err)?;
+                p.location = Location {
+                    file: file.into(),
+                    line,
+                };
+                out.loop_patterns.push(p);
+                continue;
+            }
             out.rules.push(
                 pair_to_rule(f, replacement, &name, doc_above(text, line), &dims)
                     .map_err(err)?
@@ -551,7 +571,7 @@ fn check_all_used(pat: &Pattern, f: &Function) -> Result<(), String> {
 /// (in order of first mention) is written as `DIM_BASE + k`. Small enough that a rank-4 type
 /// of such sizes stays within the type size limit; a file that spells one of these sizes
 /// literally is rejected, so the stand-ins are unambiguous.
-const DIM_BASE: usize = 7919;
+use crate::loop_pat::DIM_BASE;
 
 /// Most named dimensions one `.pat` file may use.
 const MAX_DIMS: usize = 64;

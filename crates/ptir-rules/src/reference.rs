@@ -24,7 +24,8 @@ pub fn generated_reference(registry: &Registry) -> String {
     out.push_str("### Ops and their attributes\n\n");
     out.push_str(
         "Operands come first, then the attributes in this order. `constant` is written \
-         `splat`; `rng` and the region ops (`cond`, `while`, `scan`) cannot be named.\n\n",
+         `splat`; `rng` and the region ops (`cond`, `while`, `scan`) cannot be named (a `.pat` loop \
+         pattern matches region ops).\n\n",
     );
     out.push_str("| op | operands | attributes |\n| --- | --- | --- |\n");
     for key in OpKey::all() {

@@ -4,6 +4,7 @@
 use crate::ast::{Rule, Term, FAST_MATH};
 use crate::error::RuleError;
 use crate::index::PatternIndex;
+use crate::loop_pat::LoopPattern;
 use crate::parse::{parse_rules, ExternSpec};
 use crate::registry::Registry;
 use indexmap::IndexMap;
@@ -60,6 +61,8 @@ pub struct RuleSet {
     /// Position of each rule in `rules`, by name (names are unique).
     by_name: HashMap<String, usize>,
     externs: IndexMap<String, ExternSpec>,
+    /// `.pat` idioms over loops, applied before the rules (see [`crate::LoopPattern`]).
+    loop_patterns: Vec<LoopPattern>,
     registry: Registry,
     /// The pattern index of `rules`, built on first use (both engines ask for it; a set is
     /// indexed once, not once per function saturated) and dropped when a rule is added.
@@ -130,7 +133,12 @@ impl RuleFilter {
 
     /// Does the filter keep `rule`?
     pub fn keeps(&self, rule: &Rule) -> bool {
-        let named = |keys: &[String]| keys.iter().any(|k| *k == rule.name || rule.has_label(k));
+        self.keeps_named(&rule.name, &rule.labels)
+    }
+
+    /// Does the filter keep a rule or loop pattern with this name and these labels?
+    pub fn keeps_named(&self, name: &str, labels: &[String]) -> bool {
+        let named = |keys: &[String]| keys.iter().any(|k| k == name || labels.contains(k));
         !named(&self.disabled) && (self.enabled.is_empty() || named(&self.enabled))
     }
 }
@@ -142,6 +150,7 @@ impl RuleSet {
             rules: Vec::new(),
             by_name: HashMap::new(),
             externs: IndexMap::new(),
+            loop_patterns: Vec::new(),
             registry,
             index: OnceLock::new(),
         }
@@ -205,7 +214,35 @@ impl RuleSet {
         for rule in contents.rules {
             self.add_rule(rule)?;
         }
+        for p in contents.loop_patterns {
+            self.add_loop_pattern(p)?;
+        }
         Ok(())
+    }
+
+    /// Adds a loop pattern, rejecting a name a rule or loop pattern of the set already has.
+    pub fn add_loop_pattern(&mut self, p: LoopPattern) -> Result<(), RuleError> {
+        let prev = self.rule(&p.name).map(|r| &r.location).or_else(|| {
+            self.loop_patterns
+                .iter()
+                .find(|q| q.name == p.name)
+                .map(|q| &q.location)
+        });
+        if let Some(prev) = prev {
+            return Err(RuleError::new(
+                &p.location.file,
+                p.location.line,
+                Some(p.name.clone()),
+                format!("duplicate rule name (first defined at {prev})"),
+            ));
+        }
+        self.loop_patterns.push(p);
+        Ok(())
+    }
+
+    /// The loop patterns (`.pat` idioms over `scan`, `while` and `cond`), in load order.
+    pub fn loop_patterns(&self) -> &[LoopPattern] {
+        &self.loop_patterns
     }
 
     /// Adds an already-built rule (e.g. from a `.pat` file), rejecting duplicate names and
@@ -219,12 +256,22 @@ impl RuleSet {
                 e.message,
             )
         })?;
-        if let Some(prev) = self.by_name.get(&rule.name).map(|&i| &self.rules[i]) {
+        let prev = self
+            .by_name
+            .get(&rule.name)
+            .map(|&i| &self.rules[i].location)
+            .or_else(|| {
+                self.loop_patterns
+                    .iter()
+                    .find(|q| q.name == rule.name)
+                    .map(|q| &q.location)
+            });
+        if let Some(prev) = prev {
             return Err(RuleError::new(
                 &rule.location.file,
                 rule.location.line,
                 Some(rule.name.clone()),
-                format!("duplicate rule name (first defined at {})", prev.location),
+                format!("duplicate rule name (first defined at {prev})"),
             ));
         }
         self.by_name.insert(rule.name.clone(), self.rules.len());
@@ -307,6 +354,12 @@ impl RuleSet {
                 .collect(),
             rules,
             externs: self.externs.clone(),
+            loop_patterns: self
+                .loop_patterns
+                .iter()
+                .filter(|p| filter.keeps_named(&p.name, &p.labels))
+                .cloned()
+                .collect(),
             registry: self.registry.clone(),
             index: OnceLock::new(),
         }
@@ -412,6 +465,9 @@ impl RuleSet {
                 }
             }
         }
+        for p in &mut out.loop_patterns {
+            p.rename_callees(|c| renames.iter().find(|r| r.from == c).map(|r| r.to.clone()));
+        }
         (out, renames)
     }
 
@@ -430,9 +486,14 @@ impl RuleSet {
         names: impl IntoIterator<Item = &'a String>,
     ) -> Result<(), UnknownRuleName> {
         let known = || {
+            let loops = self
+                .loop_patterns
+                .iter()
+                .flat_map(|p| std::iter::once(&p.name).chain(&p.labels));
             self.rules
                 .iter()
                 .flat_map(|r| std::iter::once(&r.name).chain(&r.labels))
+                .chain(loops)
         };
         for name in names {
             if known().any(|k| k == name) {
