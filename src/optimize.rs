@@ -58,7 +58,11 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     };
     add_rule_files(&mut set, &options.rule_files)?;
     for r in &options.rule_texts {
-        set.add_source(&r.file, &r.text)?;
+        if r.file.ends_with(".pat") {
+            set.add_pat_source(&r.file, &r.text)?;
+        } else {
+            set.add_source(&r.file, &r.text)?;
+        }
     }
     set.check_names(options.enable.iter().chain(&options.disable))?;
     let set = set.filtered(&options.filter());

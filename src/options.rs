@@ -151,9 +151,10 @@ impl Cost {
 /// Rules given as text rather than read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleText {
-    /// The file name errors and the report give for them.
+    /// The file name errors and the report give for them; a name ending in `.pat` reads the
+    /// text as a `.pat` file (patterns written as PTIR), any other as a `.rules` file.
     pub file: String,
-    /// The `.rules` source.
+    /// The source.
     pub text: String,
 }
 

@@ -218,11 +218,12 @@ pub struct LoopMatch {
 /// pre-order; the first pattern matching an instruction wins; a matched loop's bodies are not
 /// searched).
 pub fn find_loop_matches(program: &Program, patterns: &[LoopPattern]) -> Vec<LoopMatch> {
+    let index = Index::new(patterns);
     program
         .functions
         .iter()
         .flat_map(|f| {
-            matches_in(f, patterns).into_iter().map(|(k, m)| LoopMatch {
+            matches_in(f, &index).into_iter().map(|(k, m)| LoopMatch {
                 function: f.name.clone(),
                 pattern: patterns[k].name.clone(),
                 root: m.root,
@@ -249,8 +250,9 @@ pub fn apply_loop_patterns(
     if patterns.is_empty() {
         return counts;
     }
+    let index = Index::new(patterns);
     for f in &mut program.functions {
-        let found = matches_in(f, patterns);
+        let found = matches_in(f, &index);
         if found.is_empty() {
             continue;
         }
@@ -434,18 +436,24 @@ struct Found {
 }
 
 /// The non-overlapping matches of one function, with the pattern of each.
-fn matches_in(f: &Function, patterns: &[LoopPattern]) -> Vec<(usize, Found)> {
+fn matches_in(f: &Function, index: &Index<'_>) -> Vec<(usize, Found)> {
+    let mut candidate = false;
+    f.body
+        .walk(&mut |i, _| candidate |= index.by_root.contains(&i.op.key()));
+    if !candidate {
+        return Vec::new();
+    }
     let program = Defs::of(f);
     let mut consumed: FxHashSet<ValueId> = FxHashSet::default();
     let mut out = Vec::new();
     let mut stack: Vec<&Region> = vec![&f.body];
     while let Some(block) = stack.pop() {
         for inst in &block.insts {
-            let hit = patterns.iter().enumerate().find_map(|(k, p)| {
-                if p.root().op.key() != inst.op.key() || consumed.contains(&inst.result) {
+            let hit = index.candidates(inst).iter().find_map(|&k| {
+                if consumed.contains(&inst.result) {
                     return None;
                 }
-                let found = Matcher::new(p, &program).run(inst.result)?;
+                let found = Matcher::new(&index.prepared[k], &program).run(inst.result)?;
                 (!found.matched.iter().any(|v| consumed.contains(v))).then_some((k, found))
             });
             match hit {
@@ -499,11 +507,107 @@ impl<'a> Defs<'a> {
     }
 }
 
+/// The patterns of one run: each pattern's definitions, and the patterns by the kind of their
+/// root (so an instruction meets only the patterns that may match it, in load order).
+struct Index<'p> {
+    prepared: Vec<Prepared<'p>>,
+    /// The root kinds some pattern has.
+    by_root: FxHashSet<OpKey>,
+    /// The patterns by the [`fingerprint`] of their root.
+    by_fingerprint: FxHashMap<u64, Vec<usize>>,
+}
+
+impl<'p> Index<'p> {
+    fn new(patterns: &'p [LoopPattern]) -> Self {
+        let mut by_fingerprint: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+        for (k, p) in patterns.iter().enumerate() {
+            by_fingerprint
+                .entry(fingerprint(p.root()))
+                .or_default()
+                .push(k);
+        }
+        Index {
+            prepared: patterns.iter().map(Prepared::new).collect(),
+            by_root: patterns.iter().map(|p| p.root().op.key()).collect(),
+            by_fingerprint,
+        }
+    }
+
+    /// The patterns that may match at `inst`, in load order.
+    fn candidates(&self, inst: &Instruction) -> &[usize] {
+        if !self.by_root.contains(&inst.op.key()) {
+            return &[];
+        }
+        self.by_fingerprint
+            .get(&fingerprint(inst))
+            .map_or(&[][..], Vec::as_slice)
+    }
+}
+
+/// What a match of an instruction must keep, hashed (the pattern index): its op with its
+/// attributes, and for a region op its regions' shapes and the ops of their instructions in
+/// pre-order, attributes included. Types, value names and a `scan`'s length are left out:
+/// named dimensions bind them. Two instructions a pattern matches alike hash alike, since the
+/// matcher compares exactly what is hashed (`Op` equality for ops without regions).
+fn fingerprint(inst: &Instruction) -> u64 {
+    use std::hash::{Hash, Hasher};
+    fn head(o: &Op, h: &mut rustc_hash::FxHasher) {
+        match o {
+            Op::Scan { num_carry, .. } => (0u8, num_carry).hash(h),
+            Op::Cond { .. } => 1u8.hash(h),
+            Op::While { .. } => 2u8.hash(h),
+            other => (3u8, other).hash(h),
+        }
+    }
+    fn op(o: &Op, h: &mut rustc_hash::FxHasher) {
+        head(o, h);
+        for r in o.regions() {
+            (r.params.len(), r.insts.len(), r.results.len()).hash(h);
+            r.walk(&mut |i, _| {
+                head(&i.op, h);
+                i.operands.len().hash(h);
+            });
+        }
+    }
+    let mut h = rustc_hash::FxHasher::default();
+    op(&inst.op, &mut h);
+    inst.operands.len().hash(&mut h);
+    h.finish()
+}
+
+/// What the matcher reads of a pattern, built once per run.
+struct Prepared<'p> {
+    pattern: &'p LoopPattern,
+    defs: FxHashMap<ValueId, &'p Instruction>,
+    params: FxHashMap<ValueId, &'p Type>,
+}
+
+impl<'p> Prepared<'p> {
+    fn new(pattern: &'p LoopPattern) -> Self {
+        let mut defs = FxHashMap::default();
+        pattern.pattern.body.walk(&mut |i, _| {
+            defs.insert(i.result, i);
+        });
+        let params = pattern
+            .pattern
+            .body
+            .params
+            .iter()
+            .map(|p| (p.id, &p.ty))
+            .collect();
+        Prepared {
+            pattern,
+            defs,
+            params,
+        }
+    }
+}
+
 /// One match attempt of one pattern: pattern values mapped to program values.
 struct Matcher<'p, 'a> {
     pattern: &'p LoopPattern,
-    pattern_defs: FxHashMap<ValueId, &'p Instruction>,
-    pattern_params: FxHashMap<ValueId, usize>,
+    pattern_defs: &'p FxHashMap<ValueId, &'p Instruction>,
+    pattern_params: &'p FxHashMap<ValueId, &'p Type>,
     program: &'p Defs<'a>,
     map: FxHashMap<ValueId, ValueId>,
     dims: Sizes,
@@ -515,23 +619,12 @@ struct Matcher<'p, 'a> {
 }
 
 impl<'p, 'a> Matcher<'p, 'a> {
-    fn new(pattern: &'p LoopPattern, program: &'p Defs<'a>) -> Self {
-        let mut pattern_defs = FxHashMap::default();
-        pattern.pattern.body.walk(&mut |i, _| {
-            pattern_defs.insert(i.result, i);
-        });
-        let pattern_params = pattern
-            .pattern
-            .body
-            .params
-            .iter()
-            .enumerate()
-            .map(|(k, p)| (p.id, k))
-            .collect();
+    fn new(prepared: &'p Prepared<'p>, program: &'p Defs<'a>) -> Self {
+        let pattern = prepared.pattern;
         Matcher {
             pattern,
-            pattern_defs,
-            pattern_params,
+            pattern_defs: &prepared.defs,
+            pattern_params: &prepared.params,
             program,
             map: FxHashMap::default(),
             dims: Sizes(vec![None; pattern.dims]),
@@ -571,18 +664,10 @@ impl<'p, 'a> Matcher<'p, 'a> {
         if self.inside.contains(&v) {
             return false;
         }
-        if self.pattern_params.contains_key(&p) {
-            let ty = self
-                .pattern
-                .pattern
-                .body
-                .params
-                .iter()
-                .find(|q| q.id == p)
-                .map(|q| &q.ty);
-            let ok = match (ty, self.program.type_of(v)) {
-                (Some(a), Some(b)) => self.ty(a, b),
-                _ => false,
+        if let Some(&ty) = self.pattern_params.get(&p) {
+            let ok = match self.program.type_of(v) {
+                Some(b) => self.ty(ty, b),
+                None => false,
             };
             if ok {
                 self.map.insert(p, v);

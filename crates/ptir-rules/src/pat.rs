@@ -73,6 +73,7 @@ use crate::ops::{attr_slots, op_attrs};
 use crate::parse::{ExternSpec, FileContents};
 use indexmap::IndexMap;
 use ptir_ir::{Function, Op, Type, ValueId};
+use std::collections::HashMap;
 
 /// Parses a `.pat` file into rules and the externs it declares.
 pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
@@ -93,6 +94,7 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             format!("the patterns do not verify: {e}"),
         ));
     }
+    let source = SourceLines::new(text);
     let mut out = FileContents::default();
     for e in &program.externs {
         out.externs.push(ExternSpec {
@@ -101,13 +103,13 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             cost: 1.0,
             location: Location {
                 file: file.into(),
-                line: line_of(text, &format!("extern @{}", e.name)),
+                line: source.line("extern", &e.name),
             },
             definition: None,
         });
     }
     for f in &program.functions {
-        let line = line_of(text, &format!("func @{}(", f.name));
+        let line = source.line("func", &f.name);
         if let Some(stem) = f.name.strip_suffix("_pattern") {
             let name = stem.replace('_', "-");
             let err = |m: String| RuleError::new(file, line, Some(name.clone()), m);
@@ -123,7 +125,7 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                     f,
                     replacement,
                     dims.names.len(),
-                    doc_above(text, line),
+                    source.doc_above(line),
                 )
                 .map_err(err)?;
                 p.location = Location {
@@ -134,7 +136,7 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                 continue;
             }
             out.rules.push(
-                pair_to_rule(f, replacement, &name, doc_above(text, line), &dims)
+                pair_to_rule(f, replacement, &name, source.doc_above(line), &dims)
                     .map_err(err)?
                     .located(file, line),
             );
@@ -217,16 +219,53 @@ fn line_of(text: &str, needle: &str) -> usize {
         .map_or(1, |p| text[..p].matches('\n').count() + 1)
 }
 
-/// The `//` comment lines directly above line `line` (1-based).
-fn doc_above(text: &str, line: usize) -> String {
-    let lines: Vec<&str> = text.lines().take(line.saturating_sub(1)).collect();
-    let doc: Vec<&str> = lines
-        .iter()
-        .rev()
-        .take_while(|l| l.trim_start().starts_with("//"))
-        .map(|l| l.trim_start().trim_start_matches('/').trim())
-        .collect();
-    doc.into_iter().rev().collect::<Vec<_>>().join("\n")
+/// The lines of a `.pat` file and where each function and extern is declared, found in one
+/// pass, so that a file of thousands of patterns is read in linear time.
+struct SourceLines<'a> {
+    text: &'a str,
+    lines: Vec<&'a str>,
+    /// `func @name` / `extern @name` to its first 1-based line.
+    decls: HashMap<&'a str, usize>,
+}
+
+impl<'a> SourceLines<'a> {
+    fn new(text: &'a str) -> Self {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut decls = HashMap::new();
+        for (k, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            for prefix in ["func @", "extern @"] {
+                if let Some(rest) = t.strip_prefix(prefix) {
+                    let end = rest
+                        .find(|c: char| c == '(' || c.is_whitespace())
+                        .unwrap_or(rest.len());
+                    decls.entry(&t[..prefix.len() + end]).or_insert(k + 1);
+                }
+            }
+        }
+        SourceLines { text, lines, decls }
+    }
+
+    /// The line declaring `kind @name` (`func` or `extern`).
+    fn line(&self, kind: &str, name: &str) -> usize {
+        let key = format!("{kind} @{name}");
+        match self.decls.get(key.as_str()) {
+            Some(&line) => line,
+            None => line_of(self.text, &key),
+        }
+    }
+
+    /// The `//` comment lines directly above line `line` (1-based).
+    fn doc_above(&self, line: usize) -> String {
+        let above = &self.lines[..line.saturating_sub(1).min(self.lines.len())];
+        let doc: Vec<&str> = above
+            .iter()
+            .rev()
+            .take_while(|l| l.trim_start().starts_with("//"))
+            .map(|l| l.trim_start().trim_start_matches('/').trim())
+            .collect();
+        doc.into_iter().rev().collect::<Vec<_>>().join("\n")
+    }
 }
 
 fn pair_to_rule(
