@@ -13,6 +13,7 @@ pub mod generate;
 mod infer;
 pub mod inline;
 mod interp;
+pub mod loop_hoist;
 pub mod loop_idioms;
 mod ops;
 pub mod preorder;
@@ -38,6 +39,7 @@ pub use interp::{
     ExternFn, InterpError, InterpResult, Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT,
     TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
+pub use loop_hoist::hoist_loop_invariants;
 pub use loop_idioms::raise_loop_idioms;
 pub use ops::{
     ArgKind, BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, Precision, ReduceKind, RngDist,

@@ -283,6 +283,25 @@ proptest! {
     }
 
     #[test]
+    fn hoisting_loop_invariants_keeps_programs_valid_and_their_results(
+        seed in any::<u64>(),
+        budget in 1usize..60,
+    ) {
+        let p = Gen::program(seed, budget);
+        let mut hoisted = p.clone();
+        crate::hoist_loop_invariants(&mut hoisted);
+        prop_assert!(crate::verify(&hoisted).is_ok(), "{}", crate::print(&hoisted));
+        let inputs = crate::generate::try_random_inputs(&p.functions[0], seed)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        // Generated `while`s may never stop: a small fuel keeps each run short.
+        let run = |q: &Program| {
+            let r = crate::Interpreter::new(q).with_while_fuel(1_000).run("r", &inputs);
+            format!("{r:?}")
+        };
+        prop_assert_eq!(run(&p), run(&hoisted), "{}", crate::print(&hoisted));
+    }
+
+    #[test]
     fn analyses_do_not_panic_on_broken_programs(seed in any::<u64>(), junk in any::<u32>()) {
         let mut p = Gen::program(seed, 30);
         let body = &mut p.functions[0].body;
@@ -367,6 +386,13 @@ fn big_program(n: u32) -> Program {
             body,
         }],
     }
+}
+
+#[test]
+fn hoisting_scales_to_100k_instructions() {
+    let mut p = big_program(100_000);
+    crate::hoist_loop_invariants(&mut p);
+    assert!(crate::verify(&p).is_ok());
 }
 
 #[test]
