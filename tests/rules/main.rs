@@ -15,3 +15,4 @@ mod loop_patterns;
 mod pat_generic;
 mod rules_doc;
 mod rules_soundness;
+mod variadic;

@@ -93,9 +93,16 @@ pub fn parse_rules(file: &str, src: &str, registry: &Registry) -> Result<FileCon
             ));
         };
         match items.first().and_then(atom) {
-            Some("rule") => out
-                .rules
-                .push(RuleParser::new(file, form, registry).rule(items)?),
+            Some("rule") => {
+                match list_var(items).map_err(|m| RuleError::new(file, form.line, None, m))? {
+                    None => out
+                        .rules
+                        .push(RuleParser::new(file, form, registry).rule(items)?),
+                    Some(list) => out
+                        .rules
+                        .extend(variadic_rules(file, form, registry, items, &list)?),
+                }
+            }
             Some("extern") => out.externs.push(extern_spec(file, form, items)?),
             other => {
                 let found = other.unwrap_or("a list");
@@ -109,6 +116,100 @@ pub fn parse_rules(file: &str, src: &str, registry: &Registry) -> Result<FileCon
         }
     }
     Ok(out)
+}
+
+/// The arities a variadic rule is expanded to: `?xs...` stands for 0 to this many operands.
+pub const VARIADIC_ARITY: usize = 16;
+
+/// The list variable (`?xs...`) of a rule form, without `?` and `...`; an error if it has
+/// several.
+fn list_var(items: &[Sexp]) -> Result<Option<String>, String> {
+    fn collect<'a>(s: &'a Sexp, out: &mut Vec<&'a str>) {
+        match s {
+            Sexp::String(a) => {
+                if let Some(v) = a.strip_prefix('?').and_then(|a| a.strip_suffix("...")) {
+                    out.push(v);
+                }
+            }
+            Sexp::List(items) => items.iter().for_each(|i| collect(i, out)),
+            Sexp::Empty => {}
+        }
+    }
+    let mut found = Vec::new();
+    items.iter().for_each(|i| collect(i, &mut found));
+    found.sort_unstable();
+    found.dedup();
+    match found.as_slice() {
+        [] => Ok(None),
+        [v] if !v.is_empty() && !v.contains('.') => Ok(Some(v.to_string())),
+        [v] => Err(format!("`?{v}...` is not a list variable name")),
+        _ => Err(format!(
+            "a rule has at most one list variable, found {}",
+            found
+                .iter()
+                .map(|v| format!("`?{v}...`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// A rule with a list variable `?xs...` (variadic operands of `concat`, `call`, `tuple`),
+/// expanded to one rule per arity `n` in `0..=VARIADIC_ARITY`, named `NAME/n` and labelled
+/// `NAME`: `?xs...` becomes `?xs.0 ... ?xs.(n-1)`, and a constraint `(P ?xs...)` one `(P ?xs.i)`
+/// per element. Both engines see the same fixed-arity rules. An arity whose expansion is not a
+/// rule (a `concat` of nothing) is left out; the rule's errors are those of arity 1.
+fn variadic_rules(
+    file: &str,
+    form: &Form,
+    registry: &Registry,
+    items: &[Sexp],
+    list: &str,
+) -> Result<Vec<Rule>, RuleError> {
+    let dotted = format!("?{list}...");
+    let mut out = Vec::new();
+    for n in 0..=VARIADIC_ARITY {
+        let elements: Vec<Sexp> = (0..n)
+            .map(|k| Sexp::String(format!("?{list}.{k}")))
+            .collect();
+        let expanded = expand_list(items, &dotted, &elements, false);
+        match RuleParser::new(file, form, registry).rule(&expanded) {
+            Ok(mut rule) => {
+                let base = std::mem::take(&mut rule.name);
+                rule.name = format!("{base}/{n}");
+                rule.labels.push(base);
+                out.push(rule);
+            }
+            Err(e) if n == 1 => return Err(e),
+            Err(_) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// `items` with each `dotted` atom replaced by `elements` spliced in place, and inside a
+/// `:when` list each constraint `(P dotted)` by one `(P e)` per element.
+fn expand_list(items: &[Sexp], dotted: &str, elements: &[Sexp], in_when: bool) -> Vec<Sexp> {
+    let mut out = Vec::with_capacity(items.len());
+    let mut after_when = false;
+    for item in items {
+        match item {
+            Sexp::String(a) if a == dotted => out.extend(elements.iter().cloned()),
+            Sexp::List(inner) if in_when && inner.len() == 2 && atom(&inner[1]) == Some(dotted) => {
+                out.extend(
+                    elements
+                        .iter()
+                        .map(|e| Sexp::List(vec![inner[0].clone(), e.clone()])),
+                );
+            }
+            Sexp::List(inner) => {
+                out.push(Sexp::List(expand_list(inner, dotted, elements, after_when)))
+            }
+            other => out.push(other.clone()),
+        }
+        after_when = atom(item) == Some(":when");
+    }
+    out
 }
 
 fn atom(s: &Sexp) -> Option<&str> {
