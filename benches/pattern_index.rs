@@ -15,8 +15,9 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use ptir::egraph::{lower, saturate, Limits};
-use ptir::greedy::{directed_rule_filter, Canonicalize, GreedyConfig, Pass};
+use ptir::greedy::{directed_rule_filter, Canonicalize, GreedyConfig};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
+use ptir::pass::Pass;
 use ptir::rules::library::non_firing_rules;
 use ptir::rules::{RuleFilter, RuleSet};
 use std::time::Duration;

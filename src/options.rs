@@ -243,6 +243,10 @@ pub struct Options {
     /// Keep the program after each pass in the report ([`crate::Report::ir_after`]; default
     /// false; `--print-ir-after-all`).
     pub ir_after_each: bool,
+    /// Verify the program after each pass of the pipeline (default false; `--verify-each`,
+    /// MLIR's): an expensive check that names the pass that broke the program. Without it
+    /// the program is verified where it enters and where it leaves the optimizer.
+    pub verify_each: bool,
     /// Translation validation (default `None`): after optimizing, run the input and the output
     /// on this many seeded random input sets and refuse an output that computes something
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
@@ -273,6 +277,7 @@ impl Default for Options {
             outline: false,
             pipeline: None,
             ir_after_each: false,
+            verify_each: false,
             validate: None,
         }
     }

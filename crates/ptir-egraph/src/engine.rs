@@ -117,6 +117,18 @@ pub fn optimize(
     rules: &RuleSet,
     options: &EngineOptions,
 ) -> Result<(Program, Vec<FunctionReport>), EngineError> {
+    let (out, reports) = optimize_unverified(program, rules, options)?;
+    ptir_ir::verify(&out).map_err(EngineError::Verify)?;
+    Ok((out, reports))
+}
+
+/// [`optimize`] without verifying the output: the `eqsat` pass's, whose pipeline verifies
+/// where the program leaves the optimizer (and after each pass only when asked).
+pub(crate) fn optimize_unverified(
+    program: &Program,
+    rules: &RuleSet,
+    options: &EngineOptions,
+) -> Result<(Program, Vec<FunctionReport>), EngineError> {
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
     let deadline = Deadline::after(options.limits.time);
@@ -134,7 +146,6 @@ pub fn optimize(
         reports.push(report);
     }
     declare_rule_externs(&mut out, rules);
-    ptir_ir::verify(&out).map_err(EngineError::Verify)?;
     Ok((out, reports))
 }
 

@@ -34,6 +34,9 @@
 //! assert!(f.body.insts.is_empty());
 //! ```
 //!
+//! As a pass of a `ptir-pass` pipeline the engine is [`Eqsat`] (`eqsat`, registered by
+//! [`register_passes`]), its reports the pass report's [`EqsatStats`].
+//!
 //! With [`EngineOptions::explain`] (`--explain`), the e-graph keeps egg's explanations and
 //! [`FunctionReport::derivations`] says, for each output instruction, which rule applications
 //! made its e-node from the input's (`explain.rs`), as plain data.
@@ -51,6 +54,7 @@ mod language;
 mod lift;
 mod lower;
 mod matcher;
+mod pass;
 mod rules;
 mod saturate;
 
@@ -60,6 +64,7 @@ pub use engine::{
 pub use extraction::{choose, choose_within, Choice, ExtractorKind, EXACT_TIME_LIMIT};
 pub use lift::{lift, LiftError};
 pub use lower::{lower, Lowered};
+pub use pass::{register_passes, Eqsat, EqsatStats, EQSAT_PASS};
 pub use ptir_rules::StopReason;
 pub use rules::SkippedRule;
 pub use saturate::{
