@@ -457,10 +457,9 @@ fn run_pipeline(
         (None, Engine::Greedy) => DEFAULT_PIPELINE,
         (None, Engine::Saturation) => EQSAT_PASS,
     };
-    let config = options.limits.greedy(GreedyConfig {
-        log: options.step_log,
-        ..GreedyConfig::canonicalize()
-    });
+    let config = GreedyConfig::canonicalize()
+        .with_log(options.step_log)
+        .with_limits(&options.limits);
     // `rules` is already filtered by the options (fast-math among them): leave out only what
     // no greedy driver can run.
     let canonicalize =
@@ -468,7 +467,7 @@ fn run_pipeline(
     let mut registry = PassRegistry::new();
     ptir_greedy::register_passes(&mut registry, canonicalize);
     let engine = EngineOptions {
-        limits: options.saturation_limits(),
+        saturation: options.saturation(),
         cost: model,
         extractor: options.extractor,
         dump_egraph: options.dump_egraph,

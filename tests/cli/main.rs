@@ -16,3 +16,4 @@ mod library_extensions;
 mod limits;
 mod readme_tour;
 mod target;
+mod verification;

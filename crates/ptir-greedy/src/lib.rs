@@ -59,8 +59,8 @@ pub mod views;
 
 pub use driver::{
     apply_op_patterns, apply_patterns_greedily, EventKind, GreedyConfig, GreedyError, GreedyReport,
-    GreedyStats, PatternCostModel, Step, StepLog, Strictness, Traversal, Violation,
-    GREEDY_ITER_LIMIT, GREEDY_REWRITE_LIMIT,
+    GreedyStats, Step, StepLog, Strictness, Traversal, Violation, GREEDY_ITER_LIMIT,
+    GREEDY_REWRITE_LIMIT,
 };
 pub use facts::ProgramContext;
 pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};

@@ -13,6 +13,7 @@
 //! - [`PassRegistry`]: named pass constructors (MLIR's `PassRegistry`), each taking the
 //!   pass's options; [`PassRegistry::parse`] reads pipeline text (`canonicalize,cse,dce`,
 //!   `eqsat`, `canonicalize{test-convergence=true}`). Each engine registers its own passes.
+//! - [`Limits`]: when a rewriting pass stops, one type for both engines.
 //! - [`PassError`] (a pass's failure, its engine's error boxed as the source, or a program
 //!   that does not verify after a pass) and [`PipelineError`] (pipeline text naming no
 //!   pipeline).
@@ -48,11 +49,13 @@
 //! ```
 
 mod error;
+mod limits;
 mod manager;
 mod pass;
 mod registry;
 
 pub use error::{PassError, PipelineError};
+pub use limits::{Limits, DEFAULT_TIME_LIMIT};
 pub use manager::{charge_overhead, PassManager, PipelineReport};
 pub use pass::{Pass, PassReport, PassStats};
 pub use registry::{PassConstructor, PassOptions, PassRegistry};

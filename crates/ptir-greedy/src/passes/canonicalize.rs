@@ -147,10 +147,8 @@ impl FunctionPass for Canonicalize {
         rw: &mut ProgramRewriter<'_>,
     ) -> Result<PassReport, PassError> {
         // Each function gets an equal share of the time left.
-        let config = GreedyConfig {
-            deadline: self.config.deadline.map(|d| d.share(functions - k)),
-            ..self.config.clone()
-        };
+        let deadline = self.config.deadline.map(|d| d.share(functions - k));
+        let config = self.config.clone().with_deadline(deadline);
         let mut r = apply_patterns_greedily(rw, &self.patterns, &config)
             .map_err(|e| PassError::failed(self.name(), e))?;
         let function = rw.function_name().to_string();
