@@ -227,36 +227,8 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     // renamed for this run (in the rules, the extern costs and the output).
     let (rules, renamed) = load_rules(options)?.renaming_externs_for(&input);
     let model = options.cost.model(&rules, &input);
-    let entries = entry_functions(&input);
-    let mut report = Report {
-        engine: options
-            .pipeline
-            .clone()
-            .unwrap_or_else(|| options.engine.name().to_string()),
-        cost_model: model.name().to_string(),
-        cost_before: program_cost_with_entries(&input, model.as_ref(), &entries),
-        instructions: InstCounts {
-            before: input.num_insts(),
-            after: 0,
-        },
-        notes: renamed.iter().map(ToString::to_string).collect(),
-        // The input's, where it was read.
-        verifications: 1,
-        ..Report::default()
-    };
-    // What the output needs of the input once the input is rewritten: its value numbers,
-    // the functions that define library externs, and for validation the whole input.
-    let numbers = ptir_ir::ValueNumbers::of(&input);
-    let definitions: Vec<Function> = input
-        .functions
-        .iter()
-        .filter(|f| ptir_rules::externs::defined_by(f).is_some())
-        .cloned()
-        .collect();
-    let (program, input) = match options.validate {
-        Some(_) => (input.clone().into_owned(), Some(input)),
-        None => (input.into_owned(), None),
-    };
+    let (program, input) = InputRecord::take(input, options.validate.is_some());
+    let mut report = input.report(&program, options, model.as_ref(), &renamed);
     report.add_phase_time("setup", t.elapsed());
     // With `explain`, the chain of rules behind every derived value, kept through every step
     // that changes the program from here on.
@@ -270,9 +242,9 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         &mut report,
         provenance.as_mut(),
     )?;
-    let mut program = after_pipeline(
+    let program = after_pipeline(
         program,
-        definitions,
+        &input.definitions,
         &rules,
         options,
         &mut report,
@@ -280,31 +252,113 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     )?;
     report.verifications += 1;
     ptir_ir::verify(&program).map_err(Error::Output)?;
-    let mut explanations = provenance.map(|p| explain::explanations(&program, &p));
-    // Values the optimization left as they were keep their input numbers (and names).
-    numbers.renumber(&mut program);
-    if let Some(e) = explanations.as_mut() {
-        explain::name_values(e, &program);
-    }
-    report.explanations = explanations;
-    report.cost_after = program_cost_with_entries(&program, model.as_ref(), &entries);
-    // The model's notes about the output alone (extraction priced e-nodes it did not keep).
-    let output_model = options.cost.model(&rules, &program);
-    program_cost(&program, output_model.as_ref());
-    report.notes.extend(output_model.notes());
-    report.instructions.after = program.num_insts();
-    if let (Some(seeds), Some(input)) = (options.validate, &input) {
-        let t = Instant::now();
-        report.validation = Some(crate::validate(
-            input,
-            &program,
-            seeds,
-            options.fast_math,
-            &options.externs,
-        )?);
-        report.add_phase_time("validate", t.elapsed());
-    }
+    let program = input.finish(
+        program,
+        &rules,
+        model.as_ref(),
+        options,
+        provenance,
+        &mut report,
+    )?;
     Ok(Optimized { program, report })
+}
+
+/// What the output needs of the input once the input is rewritten: its value numbers, its
+/// entry functions (pricing), the functions that define library externs, and for validation
+/// the whole input.
+struct InputRecord<'a> {
+    numbers: ptir_ir::ValueNumbers,
+    entries: Vec<String>,
+    definitions: Vec<Function>,
+    whole: Option<Cow<'a, Program>>,
+}
+
+impl<'a> InputRecord<'a> {
+    /// The program to rewrite (`input` itself when it is owned and not kept whole) and the
+    /// record of it.
+    fn take(input: Cow<'a, Program>, keep_whole: bool) -> (Program, Self) {
+        let numbers = ptir_ir::ValueNumbers::of(&input);
+        let entries = entry_functions(&input);
+        let definitions = (input.functions.iter())
+            .filter(|f| ptir_rules::externs::defined_by(f).is_some())
+            .cloned()
+            .collect();
+        let (program, whole) = match keep_whole {
+            true => (input.clone().into_owned(), Some(input)),
+            false => (input.into_owned(), None),
+        };
+        let record = InputRecord {
+            numbers,
+            entries,
+            definitions,
+            whole,
+        };
+        (program, record)
+    }
+
+    /// The report of a run on `input` (the program as taken, not rewritten yet).
+    fn report(
+        &self,
+        input: &Program,
+        options: &Options,
+        model: &dyn ptir_rules::cost::CostModel,
+        renamed: &[ptir_rules::ExternRename],
+    ) -> Report {
+        Report {
+            engine: options
+                .pipeline
+                .clone()
+                .unwrap_or_else(|| options.engine.name().to_string()),
+            cost_model: model.name().to_string(),
+            cost_before: program_cost_with_entries(input, model, &self.entries),
+            instructions: InstCounts {
+                before: input.num_insts(),
+                after: 0,
+            },
+            notes: renamed.iter().map(ToString::to_string).collect(),
+            // The input's, where it was read.
+            verifications: 1,
+            ..Report::default()
+        }
+    }
+
+    /// The verified output's numbers, explanations, costs and, with [`Options::validate`],
+    /// its validation against the input.
+    fn finish(
+        self,
+        mut program: Program,
+        rules: &RuleSet,
+        model: &dyn ptir_rules::cost::CostModel,
+        options: &Options,
+        provenance: Option<Provenance>,
+        report: &mut Report,
+    ) -> Result<Program, Error> {
+        let mut explanations = provenance.map(|p| explain::explanations(&program, &p));
+        // Values the optimization left as they were keep their input numbers (and names).
+        self.numbers.renumber(&mut program);
+        if let Some(e) = explanations.as_mut() {
+            explain::name_values(e, &program);
+        }
+        report.explanations = explanations;
+        report.cost_after = program_cost_with_entries(&program, model, &self.entries);
+        // The model's notes about the output alone (extraction priced e-nodes it did not keep).
+        let output_model = options.cost.model(rules, &program);
+        program_cost(&program, output_model.as_ref());
+        report.notes.extend(output_model.notes());
+        report.instructions.after = program.num_insts();
+        if let (Some(seeds), Some(input)) = (options.validate, &self.whole) {
+            let t = Instant::now();
+            report.validation = Some(crate::validate(
+                input,
+                &program,
+                seeds,
+                options.fast_math,
+                &options.externs,
+            )?);
+            report.add_phase_time("validate", t.elapsed());
+        }
+        Ok(program)
+    }
 }
 
 /// Loop idioms first, for both engines: a reduction `scan` becomes a loop-free `reduce`
@@ -332,7 +386,7 @@ fn raise_loop_idioms(
 /// for a target when asked.
 fn after_pipeline(
     mut program: Program,
-    definitions: Vec<Function>,
+    definitions: &[Function],
     rules: &RuleSet,
     options: &Options,
     report: &mut Report,
@@ -383,12 +437,12 @@ fn after_pipeline(
 /// user's own `@softmax_fused` that computes it). The rules would raise such a body to a call
 /// of the extern, which the function itself now is: a function calling itself forever.
 /// Returns the names of the functions given back.
-fn keep_extern_definitions(program: &mut Program, definitions: Vec<Function>) -> Vec<String> {
+fn keep_extern_definitions(program: &mut Program, definitions: &[Function]) -> Vec<String> {
     let mut kept = Vec::new();
     for f in definitions {
         if let Some(out) = program.functions.iter_mut().find(|g| g.name == f.name) {
             kept.push(f.name.clone());
-            *out = f;
+            *out = f.clone();
         }
     }
     kept

@@ -53,6 +53,8 @@ mod limits;
 mod manager;
 mod pass;
 mod registry;
+#[cfg(test)]
+mod tests;
 
 pub use error::{PassError, PipelineError};
 pub use limits::{Limits, DEFAULT_TIME_LIMIT};
