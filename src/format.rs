@@ -97,6 +97,15 @@ pub fn read_source(
 
 /// [`read_source`], the program kept as [`Verified`], which [`crate::optimize_verified`]
 /// takes without verifying it again.
+///
+/// ```
+/// use ptir::format::{read_verified, Format, ReadOptions};
+/// let (p, _) = read_verified("func @f(%x: f32[2]) -> (f32[2]) {\n  return %x\n}", Format::Ptir, &ReadOptions::default())?;
+/// assert_eq!(p.program().functions[0].name, "f");
+/// let err = read_verified("func @f(%x: f32[2]) -> (f32[3]) {\n  return %x\n}", Format::Ptir, &ReadOptions::default()).unwrap_err();
+/// assert!(err.to_string().contains("does not verify"), "{err}");
+/// # Ok::<(), ptir::format::FormatError>(())
+/// ```
 pub fn read_verified(
     text: &str,
     format: Format,
