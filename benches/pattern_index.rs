@@ -14,9 +14,10 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use ptir::egraph::{lower, saturate, Limits};
-use ptir::greedy::{directed_rule_filter, Canonicalize, GreedyConfig, Pass};
+use ptir::egraph::{lower, saturate, SaturationOptions};
+use ptir::greedy::{directed_rule_filter, Canonicalize, GreedyConfig};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
+use ptir::pass::Pass;
 use ptir::rules::library::non_firing_rules;
 use ptir::rules::{RuleFilter, RuleSet};
 use std::time::Duration;
@@ -43,9 +44,9 @@ fn pattern_index(c: &mut Criterion) {
         let rules = rules_with(n);
         for index in [true, false] {
             let suffix = if index { "" } else { "-unindexed" };
-            let limits = Limits {
+            let limits = SaturationOptions {
                 pattern_index: index,
-                ..Limits::default()
+                ..SaturationOptions::default()
             };
             let mut once = lower(&program, "gpt2").expect("the stack lowers");
             let report = saturate(&mut once, &rules, &limits);

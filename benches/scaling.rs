@@ -9,7 +9,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use ptir::egraph::{choose, lower, saturate, ExtractorKind, Limits};
+use ptir::egraph::{choose, lower, saturate, ExtractorKind, SaturationOptions};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
 use ptir::rules::cost::TensorCost;
 use std::time::Duration;
@@ -19,7 +19,7 @@ const LAYERS: [usize; 3] = [12, 48, 96];
 fn scaling(c: &mut Criterion) {
     let options = ptir::Options::default();
     let rules = ptir::load_rules(&options).expect("the bundled rules load");
-    let limits: Limits = options.saturation_limits();
+    let limits: SaturationOptions = options.saturation();
     let mut group = c.benchmark_group("gpt2_stack");
     group
         .sample_size(10)

@@ -22,8 +22,9 @@
 //! `cargo run --release --example canonicalize_vs_mlir [-- --runs N] [SIZES...]`
 
 use ptir_greedy::chain::{canonicalize_chain, chain_mlir};
-use ptir_greedy::{Canonicalize, GreedyConfig, Pass, PassManager};
+use ptir_greedy::{Canonicalize, CanonicalizeStats, GreedyConfig};
 use ptir_ir::Program;
+use ptir_pass::{Pass, PassManager};
 use ptir_rules::{RuleFilter, RuleSet};
 use std::path::Path;
 use std::process::Command;
@@ -46,7 +47,8 @@ fn firing_rules(rules: &RuleSet) -> Result<Vec<String>, String> {
     let mut p = canonicalize_chain(100);
     let report = pass.run(&mut p).map_err(|e| e.to_string())?;
     Ok(report
-        .greedy
+        .stats::<CanonicalizeStats>()
+        .map(|s| s.driver.clone())
         .unwrap_or_default()
         .rewrites
         .keys()

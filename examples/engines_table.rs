@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release --example engines_table`
 
-use ptir::egraph::{ExtractorKind, Limits};
+use ptir::egraph::{ExtractorKind, SaturationOptions};
 use ptir::ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir::ir::Program;
 use ptir::rules::cost::{program_cost, OpCount};
@@ -110,7 +110,7 @@ fn egraphs(programs: &[(String, Program)]) {
             continue;
         };
         let t = Instant::now();
-        let report = ptir::egraph::saturate(&mut lowered, &rules, &Limits::default());
+        let report = ptir::egraph::saturate(&mut lowered, &rules, &SaturationOptions::default());
         let sat = t.elapsed();
         let mut cells = Vec::new();
         let mut after = 0.0;

@@ -82,7 +82,7 @@ pub fn compare_cost_models(
         .iter()
         .map(|(c, k)| (c.model(&rules, program), *k))
         .collect();
-    let rows = ptir_egraph::compare(program, &rules, &options.saturation_limits(), &models)?;
+    let rows = ptir_egraph::compare(program, &rules, &options.saturation(), &models)?;
     let mut input_costs: Vec<ModelCost> = Vec::new();
     for (m, _) in &models {
         if !input_costs.iter().any(|c| c.model == m.name()) {

@@ -53,10 +53,11 @@ pub enum Error {
     Match(#[from] ptir_greedy::MatchError),
     /// A pass pipeline text names no pipeline.
     #[error(transparent)]
-    Pipeline(#[from] ptir_greedy::PipelineError),
-    /// A greedy pass failed.
+    Pipeline(#[from] ptir_pass::PipelineError),
+    /// A pass of the pipeline failed (its engine's error is the source), or the program does
+    /// not verify after a pass (with [`crate::Options::verify_each`]).
     #[error(transparent)]
-    Pass(#[from] ptir_greedy::PassError),
+    Pass(#[from] ptir_pass::PassError),
     /// Translation validation ([`crate::Options::validate`]) refused the output, or could not
     /// compare it with the input.
     #[error(transparent)]
@@ -65,7 +66,7 @@ pub enum Error {
     /// that has no implementation.
     #[error(transparent)]
     Check(Box<crate::equivalence::CheckError>),
-    /// The e-graph engine failed.
+    /// The e-graph engine failed (outside a pipeline: [`crate::compare_cost_models`]).
     #[error(transparent)]
     Engine(#[from] ptir_egraph::EngineError),
     /// Outlining a fused call failed (its idiom does not apply to the call's types).

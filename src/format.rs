@@ -1,6 +1,7 @@
 //! Program formats in and out: PTIR text (`.ptir`) and StableHLO MLIR text (`.mlir`).
 //!
-//! [`read_program`] parses and verifies a program in either format; [`write_program`] prints
+//! [`read_program`] parses and verifies a program in either format ([`read_verified`] keeps
+//! it as [`Verified`], which the optimizer takes without verifying it again); [`write_program`] prints
 //! one, MLIR with the fused externs the rules introduce emitted as private functions with
 //! their defining bodies ([`ptir_rules::externs::idiom_program`]) so the output is
 //! self-contained, or as `stablehlo.custom_call`s when asked. [`read_source`] also returns
@@ -91,6 +92,25 @@ pub fn read_source(
     format: Format,
     options: &ReadOptions,
 ) -> Result<(Program, SourceInfo), FormatError> {
+    read_verified(text, format, options).map(|(program, source)| (program.into_program(), source))
+}
+
+/// [`read_source`], the program kept as [`Verified`], which [`crate::optimize_verified`]
+/// takes without verifying it again.
+///
+/// ```
+/// use ptir::format::{read_verified, Format, ReadOptions};
+/// let (p, _) = read_verified("func @f(%x: f32[2]) -> (f32[2]) {\n  return %x\n}", Format::Ptir, &ReadOptions::default())?;
+/// assert_eq!(p.program().functions[0].name, "f");
+/// let err = read_verified("func @f(%x: f32[2]) -> (f32[3]) {\n  return %x\n}", Format::Ptir, &ReadOptions::default()).unwrap_err();
+/// assert!(err.to_string().contains("does not verify"), "{err}");
+/// # Ok::<(), ptir::format::FormatError>(())
+/// ```
+pub fn read_verified(
+    text: &str,
+    format: Format,
+    options: &ReadOptions,
+) -> Result<(Verified, SourceInfo), FormatError> {
     let (program, source) = match format {
         Format::Ptir => (ptir_ir::parse(text)?, SourceInfo::default()),
         Format::Mlir => {
@@ -100,11 +120,46 @@ pub fn read_source(
             ptir_mlir::import_with(text, &options)?
         }
     };
-    ptir_ir::verify(&program)?;
+    let program = Verified::new(program)?;
     if format == Format::Mlir && options.inline_calls {
-        return Ok((ptir_ir::inline_calls(&program).0, source));
+        // Inlining a verified program's calls keeps it verified.
+        let inlined = ptir_ir::inline_calls(program.program()).0;
+        return Ok((Verified(inlined), source));
     }
     Ok((program, source))
+}
+
+/// A program that verified where it was read: the optimizer's way in
+/// ([`crate::optimize_verified`]) does not verify it again.
+///
+/// ```
+/// use ptir::format::Verified;
+/// let p = ptir::ir::parse("func @f(%x: f32[2]) -> (f32[2]) {\n  return %x\n}")?;
+/// let verified = Verified::new(p.clone())?;
+/// assert_eq!(verified.program(), &p);
+/// let broken = ptir::ir::parse("func @f(%x: f32[2]) -> (f32[3]) {\n  return %x\n}")?;
+/// assert!(Verified::new(broken).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verified(Program);
+
+impl Verified {
+    /// `program`, once it verifies.
+    pub fn new(program: Program) -> Result<Self, ptir_ir::VerifyError> {
+        ptir_ir::verify(&program)?;
+        Ok(Verified(program))
+    }
+
+    /// The program.
+    pub fn program(&self) -> &Program {
+        &self.0
+    }
+
+    /// The program, to change (it may then no longer verify).
+    pub fn into_program(self) -> Program {
+        self.0
+    }
 }
 
 /// Prints `program` in `format`.

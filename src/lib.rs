@@ -2,7 +2,7 @@
 //!
 //! This root crate is the facade users depend on: the IR as [`ir`], the rule language as
 //! [`rules`], the e-graph engine as [`egraph`], its extractors as [`extract`], and the calls users
-//! come for:
+//! come for (the pass pipeline both engines run in is [`pass`]):
 //!
 //! - [`optimize`]: one program through an engine, with a [`Report`] ([`optimize_owned`] takes
 //!   the program, for large ones).
@@ -51,16 +51,18 @@ pub use equivalence::{
 };
 pub use error::Error;
 pub use optimize::{
-    compile_rules, fast_math_hint, load_rules, load_target, optimize, optimize_owned, Optimized,
-    EQSAT_PASS, FAST_MATH_HINT_RATIO, USER_RULE_PROOF_SEEDS,
+    compile_rules, fast_math_hint, load_rules, load_target, optimize, optimize_owned,
+    optimize_verified, Optimized, FAST_MATH_HINT_RATIO, USER_RULE_PROOF_SEEDS,
 };
 pub use options::{Cost, Engine, Limits, Options, RuleText};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
+pub use ptir_egraph::EQSAT_PASS;
 pub use ptir_extract as extract;
 pub use ptir_greedy as greedy;
 pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;
+pub use ptir_pass as pass;
 pub use ptir_rules as rules;
 pub use ptir_rules::cost;
 pub use query::{find_matches, RuleMatch};

@@ -1,24 +1,23 @@
 //! `optimize`: one program through one engine, with a report.
 
 use crate::explain::{self, Snapshot};
+use crate::format::Verified;
 use crate::options::{Engine, Options};
 use crate::report::{
     Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
     StepLog,
 };
 use crate::Error;
-use ptir_egraph::{EngineOptions, FunctionReport};
+use ptir_egraph::{EngineOptions, EqsatStats, FunctionReport, EQSAT_PASS};
 use ptir_greedy::{
-    directed_rule_filter, Canonicalize, GreedyConfig, Pass, PassError, PassManager, PassReport,
-    PipelineReport, DEFAULT_PIPELINE,
+    directed_rule_filter, Canonicalize, CanonicalizeStats, GreedyConfig, DEFAULT_PIPELINE,
 };
 use ptir_ir::{Function, Program};
+use ptir_pass::{PassRegistry, PipelineReport};
 use ptir_rules::cost::{entry_functions, program_cost, program_cost_with_entries};
 use ptir_rules::explain::Provenance;
 use ptir_rules::{Registry, RuleSet};
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::Instant;
 
 /// An optimized program and what happened.
@@ -183,9 +182,11 @@ fn prove_user_rules(set: &RuleSet) -> Result<(), Error> {
 /// let out = ptir::optimize(&program, &ptir::Options::default())?;
 /// assert_eq!(out.program.num_insts(), 0);
 /// assert!(out.report.cost_after < out.report.cost_before);
+/// assert_eq!(out.report.verifications, 2); // the input, and the output
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
+    ptir_ir::verify(program)?;
     optimize_input(Cow::Borrowed(program), options)
 }
 
@@ -202,71 +203,44 @@ pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize_owned(program: Program, options: &Options) -> Result<Optimized, Error> {
-    optimize_input(Cow::Owned(program), options)
+    optimize_verified(Verified::new(program)?, options)
 }
 
-/// [`optimize`] and [`optimize_owned`]: the input is borrowed or owned.
+/// [`optimize_owned`] of a program verified where it was read ([`crate::format::read_verified`],
+/// [`Verified::new`]): it is not verified again on the way in (the report counts that
+/// verification: [`Report::verifications`]).
+///
+/// ```
+/// use ptir::format::{read_verified, Format, ReadOptions};
+/// let mlir = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.negate %a : tensor<4xf32>\n  %1 = stablehlo.negate %0 : tensor<4xf32>\n  return %1 : tensor<4xf32>\n}";
+/// let (program, _) = read_verified(mlir, Format::Mlir, &ReadOptions::default())?;
+/// let out = ptir::optimize_verified(program, &ptir::Options::default())?;
+/// assert_eq!(out.program.num_insts(), 0);
+/// assert_eq!(out.report.verifications, 2); // where it was read, and the output
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn optimize_verified(program: Verified, options: &Options) -> Result<Optimized, Error> {
+    optimize_input(Cow::Owned(program.into_program()), options)
+}
+
+/// The route of every optimization: the input (verified where it was read), the pass
+/// pipeline, the steps after it, the output verified where it leaves, and the report.
 fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimized, Error> {
     let t = Instant::now();
-    ptir_ir::verify(&input)?;
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
     let (rules, renamed) = load_rules(options)?.renaming_externs_for(&input);
     let model = options.cost.model(&rules, &input);
-    let entries = entry_functions(&input);
-    let mut report = Report {
-        engine: options
-            .pipeline
-            .clone()
-            .unwrap_or_else(|| options.engine.name().to_string()),
-        cost_model: model.name().to_string(),
-        cost_before: program_cost_with_entries(&input, model.as_ref(), &entries),
-        instructions: InstCounts {
-            before: input.num_insts(),
-            after: 0,
-        },
-        notes: renamed.iter().map(ToString::to_string).collect(),
-        ..Report::default()
-    };
-    // What the output needs of the input once the input is rewritten: its value numbers,
-    // the functions that define library externs, and for validation the whole input.
-    let numbers = ptir_ir::ValueNumbers::of(&input);
-    let definitions: Vec<Function> = input
-        .functions
-        .iter()
-        .filter(|f| ptir_rules::externs::defined_by(f).is_some())
-        .cloned()
-        .collect();
-    let (mut raised, input) = match options.validate {
-        Some(_) => (input.clone().into_owned(), Some(input)),
-        None => (input.into_owned(), None),
-    };
+    let (program, input) = InputRecord::take(input, options.validate.is_some());
+    let mut report = input.report(&program, options, model.as_ref(), &renamed);
     report.add_phase_time("setup", t.elapsed());
     // With `explain`, the chain of rules behind every derived value, kept through every step
     // that changes the program from here on.
     let mut provenance = options.explain.then(Provenance::default);
-    let explaining = options.explain;
-    let snapshot = |p: &Program| explaining.then(|| Snapshot::of(p));
-    // Loop idioms first, for both engines: a reduction `scan` becomes a loop-free `reduce`
-    // (exact; see `ptir_ir::loop_idioms`), which the rules then see like any other reduce.
-    let before = snapshot(&raised);
-    let loops = ptir_ir::raise_loop_idioms(&mut raised);
-    if loops > 0 {
-        report
-            .notes
-            .push(format!("raised {loops} reduction loop(s) to reduce"));
-    }
-    if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
-        s.mark_changes(&raised, "loop-idiom", p);
-    }
-    // The user's loop patterns (`.pat` idioms over loops), likewise before both engines.
-    let before = snapshot(&raised);
-    let raised_loops = ptir_rules::apply_loop_patterns(&mut raised, rules.loop_patterns());
-    if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
-        s.mark_changes(&raised, "loop-pattern", p);
-    }
-    let mut program = run_pipeline(
-        raised,
+    let (program, raised_loops) =
+        raise_loops(program, &rules, &mut report, provenance.as_mut());
+    let program = run_pipeline(
+        program,
         &rules,
         model.clone(),
         options,
@@ -282,24 +256,182 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         );
         fired.sort_by(|a, b| b.count.cmp(&a.count).then(a.rule.cmp(&b.rule)));
     }
-    if let Some(p) = provenance.as_mut() {
+    let program = after_pipeline(
+        program,
+        &input.definitions,
+        &rules,
+        options,
+        &mut report,
+        provenance.as_mut(),
+    )?;
+    report.verifications += 1;
+    ptir_ir::verify(&program).map_err(Error::Output)?;
+    let program = input.finish(
+        program,
+        &rules,
+        model.as_ref(),
+        options,
+        provenance,
+        &mut report,
+    )?;
+    Ok(Optimized { program, report })
+}
+
+/// What the output needs of the input once the input is rewritten: its value numbers, its
+/// entry functions (pricing), the functions that define library externs, and for validation
+/// the whole input.
+struct InputRecord<'a> {
+    numbers: ptir_ir::ValueNumbers,
+    entries: Vec<String>,
+    definitions: Vec<Function>,
+    whole: Option<Cow<'a, Program>>,
+}
+
+impl<'a> InputRecord<'a> {
+    /// The program to rewrite (`input` itself when it is owned and not kept whole) and the
+    /// record of it.
+    fn take(input: Cow<'a, Program>, keep_whole: bool) -> (Program, Self) {
+        let numbers = ptir_ir::ValueNumbers::of(&input);
+        let entries = entry_functions(&input);
+        let definitions = (input.functions.iter())
+            .filter(|f| ptir_rules::externs::defined_by(f).is_some())
+            .cloned()
+            .collect();
+        let (program, whole) = match keep_whole {
+            true => (input.clone().into_owned(), Some(input)),
+            false => (input.into_owned(), None),
+        };
+        let record = InputRecord {
+            numbers,
+            entries,
+            definitions,
+            whole,
+        };
+        (program, record)
+    }
+
+    /// The report of a run on `input` (the program as taken, not rewritten yet).
+    fn report(
+        &self,
+        input: &Program,
+        options: &Options,
+        model: &dyn ptir_rules::cost::CostModel,
+        renamed: &[ptir_rules::ExternRename],
+    ) -> Report {
+        Report {
+            engine: options
+                .pipeline
+                .clone()
+                .unwrap_or_else(|| options.engine.name().to_string()),
+            cost_model: model.name().to_string(),
+            cost_before: program_cost_with_entries(input, model, &self.entries),
+            instructions: InstCounts {
+                before: input.num_insts(),
+                after: 0,
+            },
+            notes: renamed.iter().map(ToString::to_string).collect(),
+            // The input's, where it was read.
+            verifications: 1,
+            ..Report::default()
+        }
+    }
+
+    /// The verified output's numbers, explanations, costs and, with [`Options::validate`],
+    /// its validation against the input.
+    fn finish(
+        self,
+        mut program: Program,
+        rules: &RuleSet,
+        model: &dyn ptir_rules::cost::CostModel,
+        options: &Options,
+        provenance: Option<Provenance>,
+        report: &mut Report,
+    ) -> Result<Program, Error> {
+        let mut explanations = provenance.map(|p| explain::explanations(&program, &p));
+        // Values the optimization left as they were keep their input numbers (and names).
+        self.numbers.renumber(&mut program);
+        if let Some(e) = explanations.as_mut() {
+            explain::name_values(e, &program);
+        }
+        report.explanations = explanations;
+        report.cost_after = program_cost_with_entries(&program, model, &self.entries);
+        // The model's notes about the output alone (extraction priced e-nodes it did not keep).
+        let output_model = options.cost.model(rules, &program);
+        program_cost(&program, output_model.as_ref());
+        report.notes.extend(output_model.notes());
+        report.instructions.after = program.num_insts();
+        if let (Some(seeds), Some(input)) = (options.validate, &self.whole) {
+            let t = Instant::now();
+            report.validation = Some(crate::validate(
+                input,
+                &program,
+                seeds,
+                options.fast_math,
+                &options.externs,
+            )?);
+            report.add_phase_time("validate", t.elapsed());
+        }
+        Ok(program)
+    }
+}
+
+/// Loops first, for both engines: a reduction `scan` becomes a loop-free `reduce` (exact; see
+/// `ptir_ir::loop_idioms`), which the rules then see like any other reduce, and the user's
+/// loop patterns (`.pat` idioms over loops, `ptir_rules::apply_loop_patterns`) raise the loops
+/// they match. Returns the program and how many times each loop pattern fired.
+fn raise_loops(
+    mut program: Program,
+    rules: &RuleSet,
+    report: &mut Report,
+    mut provenance: Option<&mut Provenance>,
+) -> (Program, indexmap::IndexMap<String, usize>) {
+    let before = provenance.is_some().then(|| Snapshot::of(&program));
+    let loops = ptir_ir::raise_loop_idioms(&mut program);
+    if loops > 0 {
+        report
+            .notes
+            .push(format!("raised {loops} reduction loop(s) to reduce"));
+    }
+    if let (Some(s), Some(p)) = (before, provenance.as_deref_mut()) {
+        s.mark_changes(&program, "loop-idiom", p);
+    }
+    let before = provenance.is_some().then(|| Snapshot::of(&program));
+    let fired = ptir_rules::apply_loop_patterns(&mut program, rules.loop_patterns());
+    if let (Some(s), Some(p)) = (before, provenance) {
+        s.mark_changes(&program, "loop-pattern", p);
+    }
+    (program, fired)
+}
+
+/// The steps after the pipeline: the input's own definitions of library externs given back,
+/// the definitions rule files give injected, fused calls outlined and the program legalized
+/// for a target when asked.
+fn after_pipeline(
+    mut program: Program,
+    definitions: &[Function],
+    rules: &RuleSet,
+    options: &Options,
+    report: &mut Report,
+    mut provenance: Option<&mut Provenance>,
+) -> Result<Program, Error> {
+    let snapshot = |p: &Program| options.explain.then(|| Snapshot::of(p));
+    if let Some(p) = provenance.as_deref_mut() {
         // Value numbers the pipeline freed may be given again by what follows.
         p.retain_defined(&program);
     }
     for name in keep_extern_definitions(&mut program, definitions) {
-        if let Some(p) = provenance.as_mut() {
+        if let Some(p) = provenance.as_deref_mut() {
             p.take_function(&name); // the input's own body: every op carried through
         }
     }
-    for name in inject_definitions(&mut program, &rules) {
-        if let (Some(p), Some(f)) = (provenance.as_mut(), program.function(&name)) {
+    for name in inject_definitions(&mut program, rules) {
+        if let (Some(p), Some(f)) = (provenance.as_deref_mut(), program.function(&name)) {
             explain::mark_function(f, &format!("definition of @{name}"), p);
         }
         report
             .notes
             .push(format!("defined @{name} in the output, from its rule file"));
     }
-    ptir_ir::verify(&program).map_err(Error::Output)?;
     if options.outline {
         let before = snapshot(&program);
         for (callee, f) in ptir_rules::outline_loop_calls(&mut program, rules.loop_patterns()) {
@@ -313,46 +445,18 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
                 .notes
                 .push(format!("outlined @{ext} as @{f}, defined in the output"));
         }
-        if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
+        if let (Some(s), Some(p)) = (before, provenance.as_deref_mut()) {
             s.mark_changes(&program, "outline", p);
         }
     }
-    let mut program = match &options.target {
-        Some(target) => {
-            let before = snapshot(&program);
-            let program = legalize(program, target, &mut report)?;
-            if let (Some(s), Some(p)) = (before, provenance.as_mut()) {
-                s.mark_changes(&program, "convert", p);
-            }
-            program
+    if let Some(target) = &options.target {
+        let before = snapshot(&program);
+        program = legalize(program, target, report)?;
+        if let (Some(s), Some(p)) = (before, provenance) {
+            s.mark_changes(&program, "convert", p);
         }
-        None => program,
-    };
-    let mut explanations = provenance.map(|p| explain::explanations(&program, &p));
-    // Values the optimization left as they were keep their input numbers (and names).
-    numbers.renumber(&mut program);
-    if let Some(e) = explanations.as_mut() {
-        explain::name_values(e, &program);
     }
-    report.explanations = explanations;
-    report.cost_after = program_cost_with_entries(&program, model.as_ref(), &entries);
-    // The model's notes about the output alone (extraction priced e-nodes it did not keep).
-    let output_model = options.cost.model(&rules, &program);
-    program_cost(&program, output_model.as_ref());
-    report.notes.extend(output_model.notes());
-    report.instructions.after = program.num_insts();
-    if let (Some(seeds), Some(input)) = (options.validate, &input) {
-        let t = Instant::now();
-        report.validation = Some(crate::validate(
-            input,
-            &program,
-            seeds,
-            options.fast_math,
-            &options.externs,
-        )?);
-        report.add_phase_time("validate", t.elapsed());
-    }
-    Ok(Optimized { program, report })
+    Ok(program)
 }
 
 /// Gives back their input bodies to the functions of the input that define a fused library
@@ -360,12 +464,12 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
 /// user's own `@softmax_fused` that computes it). The rules would raise such a body to a call
 /// of the extern, which the function itself now is: a function calling itself forever.
 /// Returns the names of the functions given back.
-fn keep_extern_definitions(program: &mut Program, definitions: Vec<Function>) -> Vec<String> {
+fn keep_extern_definitions(program: &mut Program, definitions: &[Function]) -> Vec<String> {
     let mut kept = Vec::new();
     for f in definitions {
         if let Some(out) = program.functions.iter_mut().find(|g| g.name == f.name) {
             kept.push(f.name.clone());
-            *out = f;
+            *out = f.clone();
         }
     }
     kept
@@ -385,6 +489,8 @@ fn legalize(
         ptir_convert::ConversionMode::Full,
     )?;
     report.add_phase_time("convert", t.elapsed());
+    // A conversion verifies what it made before it keeps it.
+    report.verifications += 1;
     report.conversion = Some(Conversion {
         target: target.name.clone(),
         rewrites: done
@@ -416,81 +522,9 @@ pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> 
     Ok(ptir_convert::ConversionTarget::parse(spec, &text)?)
 }
 
-/// The name of the equality-saturation pass in a pipeline text.
-pub const EQSAT_PASS: &str = "eqsat";
-
-/// Equality saturation as a pass of a [`PassManager`] pipeline (`canonicalize,eqsat,dce`):
-/// every function lowered, saturated, extracted and lifted. What the engine returns beside
-/// the program is kept in `runs`, shared with [`run_pipeline`].
-struct Eqsat {
-    rules: RuleSet,
-    options: EngineOptions,
-    runs: Rc<RefCell<EqsatRuns>>,
-}
-
-/// What the `eqsat` passes of a pipeline returned beside the program.
-#[derive(Default)]
-struct EqsatRuns {
-    /// The engine's per-function reports, one entry per run of the pass.
-    reports: Vec<Vec<FunctionReport>>,
-    /// The engine's error, when a run failed (the pass manager is given its message).
-    error: Option<ptir_egraph::EngineError>,
-}
-
-impl Pass for Eqsat {
-    fn name(&self) -> &str {
-        EQSAT_PASS
-    }
-
-    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
-        let (out, reports) = match ptir_egraph::optimize(program, &self.rules, &self.options) {
-            Ok(done) => done,
-            Err(e) => {
-                let failed = PassError::Failed {
-                    pass: EQSAT_PASS.into(),
-                    message: e.to_string(),
-                };
-                self.runs.borrow_mut().error = Some(e);
-                return Err(failed);
-            }
-        };
-        let changed = out != *program;
-        *program = out;
-        let runs = reports
-            .iter()
-            .map(|r| (r.name.clone(), r.saturation.summary()))
-            .collect();
-        self.runs.borrow_mut().reports.push(reports);
-        Ok(PassReport {
-            pass: EQSAT_PASS.into(),
-            changed,
-            runs,
-            ..PassReport::default()
-        })
-    }
-
-    /// Lifting numbers values afresh: each function's chains become its derivations'
-    /// ([`Provenance::derive`]).
-    fn run_explained(
-        &self,
-        program: &mut Program,
-        provenance: &mut Provenance,
-    ) -> Result<PassReport, PassError> {
-        let report = self.run(program)?;
-        if let Some(reports) = self.runs.borrow().reports.last() {
-            for r in reports {
-                if let Some(d) = &r.derivations {
-                    provenance.derive(&r.name, d.iter().cloned());
-                }
-            }
-        }
-        Ok(report)
-    }
-}
-
 /// Runs the options' pass pipeline ([`Options::pipeline`], else the engine's:
-/// [`DEFAULT_PIPELINE`] for greedy, `eqsat` for saturation) through the greedy crate's
-/// [`PassManager`], and records what each pass did in `report`.
+/// [`DEFAULT_PIPELINE`] for greedy, `eqsat` for saturation), built from a registry holding
+/// both engines' passes, and records what each pass did in `report`.
 fn run_pipeline(
     mut program: Program,
     rules: &RuleSet,
@@ -504,68 +538,42 @@ fn run_pipeline(
         (None, Engine::Greedy) => DEFAULT_PIPELINE,
         (None, Engine::Saturation) => EQSAT_PASS,
     };
-    let config = options.limits.greedy(GreedyConfig {
-        log: options.step_log,
-        ..GreedyConfig::canonicalize()
-    });
+    let config = GreedyConfig::canonicalize()
+        .with_log(options.step_log)
+        .with_limits(&options.limits);
     // `rules` is already filtered by the options (fast-math among them): leave out only what
     // no greedy driver can run.
     let canonicalize =
         Canonicalize::with_filtered_rules(rules, &directed_rule_filter())?.with_config(config);
-    let runs = Rc::new(RefCell::new(EqsatRuns::default()));
-    let eqsat = || -> Box<dyn Pass> {
-        Box::new(Eqsat {
-            rules: rules.clone(),
-            options: EngineOptions {
-                limits: options.saturation_limits(),
-                cost: model.clone(),
-                extractor: options.extractor,
-                dump_egraph: options.dump_egraph,
-                explain: options.explain,
-            },
-            runs: runs.clone(),
-        })
+    let mut registry = PassRegistry::new();
+    ptir_greedy::register_passes(&mut registry, canonicalize);
+    let engine = EngineOptions {
+        saturation: options.saturation(),
+        cost: model,
+        extractor: options.extractor,
+        dump_egraph: options.dump_egraph,
+        explain: options.explain,
     };
-    let pm = PassManager::parse_pipeline(text, &canonicalize, &[(EQSAT_PASS, &eqsat)])?
+    ptir_egraph::register_passes(&mut registry, rules.clone(), engine);
+    let pm = registry
+        .parse(text)?
+        .with_verify_each(options.verify_each)
         .with_ir_after_each(options.ir_after_each);
     if options.dump_egraph && !pm.names().contains(&EQSAT_PASS) {
         return Err(Error::Options(
             "an e-graph dump (--dump-egraph) needs the eqsat engine: the greedy engine builds no e-graph".into(),
         ));
     }
-    // Raising rules introduce calls to the rule set's externs, and the pass manager verifies
-    // after every pass: declare them all, then keep the declarations of those called, in
-    // the order the program calls them (as the e-graph engine declares them).
-    let added = rules.declare_externs(&mut program);
-    let result = match provenance {
-        Some(p) => pm.run_explained(&mut program, p),
-        None => pm.run(&mut program),
+    let pipeline = match provenance {
+        Some(p) => pm.run_explained(&mut program, p)?,
+        None => pm.run(&mut program)?,
     };
-    let runs = std::mem::take(&mut *runs.borrow_mut());
-    let pipeline = match (result, runs.error) {
-        (Ok(pipeline), _) => pipeline,
-        (Err(_), Some(engine)) => return Err(engine.into()),
-        (Err(e), None) => return Err(e.into()),
-    };
-    program.externs.retain(|e| !added.contains(&e.name));
-    ptir_egraph::declare_rule_externs(&mut program, rules);
-    record_pipeline(report, &pipeline, runs.reports, options.step_log);
+    record_pipeline(report, &pipeline, options.step_log);
     if options.pipeline.is_some() {
         report.engine = pm.names().join(",");
     }
-    for dump in &mut report.ir_after {
-        drop_uncalled(&mut dump.program, &added);
-    }
-    // Verified by the caller, `optimize`, with what it adds after the pipeline.
+    // Verified by the caller, where the program leaves the optimizer.
     Ok(program)
-}
-
-/// Removes the declarations of `names` that no instruction of `program` calls.
-fn drop_uncalled(program: &mut Program, names: &[String]) {
-    let called = program.called_names();
-    program
-        .externs
-        .retain(|e| !names.contains(&e.name) || called.contains(&e.name));
 }
 
 /// Defines in `program` every rule extern that it calls, does not define, and whose rule file
@@ -590,16 +598,10 @@ fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
 }
 
 /// Records in `report` what each pass of `pipeline` did: phase times, rules fired, how each
-/// run stopped, step logs and e-graphs; `saturations` has the e-graph engine's reports of
-/// each `eqsat` pass, in order.
-fn record_pipeline(
-    report: &mut Report,
-    pipeline: &PipelineReport,
-    saturations: Vec<Vec<FunctionReport>>,
-    log: bool,
-) {
+/// run stopped, step logs and e-graphs, and the pass manager's verifications.
+fn record_pipeline(report: &mut Report, pipeline: &PipelineReport, log: bool) {
+    report.verifications += pipeline.verifications;
     let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
-    let mut saturations = saturations.into_iter();
     for p in &pipeline.passes {
         if let Some(program) = &p.ir_after {
             report.ir_after.push(IrAfterPass {
@@ -607,26 +609,24 @@ fn record_pipeline(
                 program: program.clone(),
             });
         }
-        if p.pass == EQSAT_PASS {
-            if let Some(reports) = saturations.next() {
-                record_saturation(report, &reports, log, &mut fired);
-            }
+        if let Some(eqsat) = p.stats::<EqsatStats>() {
+            record_saturation(report, &eqsat.functions, log, &mut fired);
             continue;
         }
         report.add_phase_time(&p.pass, p.time);
-        report
-            .step_log
-            .extend(p.step_log.iter().map(|(f, log)| StepLog {
-                pass: p.pass.clone(),
-                function: f.clone(),
-                text: log.to_string(),
-            }));
-        if let Some(g) = &p.greedy {
-            for (rule, n) in &g.rewrites {
+        if let Some(c) = p.stats::<CanonicalizeStats>() {
+            report
+                .step_log
+                .extend(c.step_log.iter().map(|(f, log)| StepLog {
+                    pass: p.pass.clone(),
+                    function: f.clone(),
+                    text: log.to_string(),
+                }));
+            for (rule, n) in &c.driver.rewrites {
                 *fired.entry(rule.clone()).or_default() += n;
             }
-            if g.folds > 0 {
-                *fired.entry("(constant folding)".into()).or_default() += g.folds;
+            if c.driver.folds > 0 {
+                *fired.entry("(constant folding)".into()).or_default() += c.driver.folds;
             }
         }
         report

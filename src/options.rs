@@ -1,16 +1,14 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
 use crate::run::ExternImpls;
-use ptir_egraph::{ExtractorKind, Scheduler};
-use ptir_egraph::{EGRAPH_ITER_LIMIT, EGRAPH_TIME_LIMIT};
-use ptir_greedy::GreedyConfig;
+use ptir_egraph::{ExtractorKind, SaturationOptions, Scheduler};
 use ptir_ir::Program;
+pub use ptir_pass::Limits;
 use ptir_rules::cost::{CostModel, CostTable, OpCount, Roofline, TensorCost};
-use ptir_rules::{Deadline, Registry, RuleFilter, RuleSet, FAST_MATH};
+use ptir_rules::{Registry, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Which engine optimizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,59 +32,6 @@ impl Engine {
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// The limits of a run, for either engine. A run that reaches one stops with a correct,
-/// less optimized program, and its report says which limit stopped it
-/// ([`ptir_rules::StopReason`]). Only neutral types: what one engine alone reads (the
-/// saturation scheduler, the extractor) is in [`Options`].
-///
-/// ```
-/// let limits = ptir::Limits::default();
-/// assert_eq!(ptir::Options::default().saturation_limits().iterations, 30);
-/// let greedy = limits.greedy(ptir::greedy::GreedyConfig::canonicalize());
-/// assert_eq!(greedy.max_iterations, Some(10));
-/// assert_eq!(greedy.max_rewrites, Some(100_000));
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Limits {
-    /// Iterations; `None` takes the engine's default (saturation
-    /// [`EGRAPH_ITER_LIMIT`], greedy [`ptir_greedy::GREEDY_ITER_LIMIT`]).
-    pub iterations: Option<usize>,
-    /// Successful rewrites over the whole run; `None` takes the engine's default (greedy
-    /// [`ptir_greedy::GREEDY_REWRITE_LIMIT`]; saturation none, the node limit bounds it).
-    pub rewrites: Option<usize>,
-    /// E-nodes per function (saturation only); `None` takes the engine's default
-    /// (see [`ptir_egraph::Limits::node_limit`]).
-    pub nodes: Option<usize>,
-    /// Time for the whole program, not for each function (default [`EGRAPH_TIME_LIMIT`]):
-    /// each function rewrites until its equal share of the time left is used up (a function
-    /// that finishes early leaves its time to the others), and the clock is read inside long
-    /// searches. Extracting and lifting the last function come on top.
-    pub time: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            iterations: None,
-            rewrites: None,
-            nodes: None,
-            time: EGRAPH_TIME_LIMIT,
-        }
-    }
-}
-
-impl Limits {
-    /// `config` with these limits, and a deadline `time` from now.
-    pub fn greedy(&self, config: GreedyConfig) -> GreedyConfig {
-        GreedyConfig {
-            max_iterations: self.iterations.or(config.max_iterations),
-            max_rewrites: self.rewrites.or(config.max_rewrites),
-            deadline: Some(Deadline::after(self.time)),
-            ..config
-        }
     }
 }
 
@@ -206,7 +151,8 @@ pub struct Options {
     pub disable: Vec<String>,
     /// Allow rules labelled `fast-math` (default false).
     pub fast_math: bool,
-    /// Limits of either engine.
+    /// Limits of either engine ([`Limits`], the one type both read; each fills in its own
+    /// defaults).
     pub limits: Limits,
     /// The cost model.
     pub cost: Cost,
@@ -244,6 +190,10 @@ pub struct Options {
     /// Keep the program after each pass in the report ([`crate::Report::ir_after`]; default
     /// false; `--print-ir-after-all`).
     pub ir_after_each: bool,
+    /// Verify the program after each pass of the pipeline (default false; `--verify-each`,
+    /// MLIR's): an expensive check that names the pass that broke the program. Without it
+    /// the program is verified where it enters and where it leaves the optimizer.
+    pub verify_each: bool,
     /// Translation validation (default `None`): after optimizing, run the input and the output
     /// on this many seeded random input sets and refuse an output that computes something
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
@@ -274,23 +224,27 @@ impl Default for Options {
             outline: false,
             pipeline: None,
             ir_after_each: false,
+            verify_each: false,
             validate: None,
         }
     }
 }
 
 impl Options {
-    /// The saturation engine's limits: [`Options::limits`] with its defaults filled in, and
+    /// How saturation searches and when it stops: [`Options::limits`] and
     /// [`Options::scheduler`].
-    pub fn saturation_limits(&self) -> ptir_egraph::Limits {
-        let limits = &self.limits;
-        ptir_egraph::Limits {
-            iterations: limits.iterations.unwrap_or(EGRAPH_ITER_LIMIT),
-            nodes: limits.nodes,
-            rewrites: limits.rewrites,
-            time: limits.time,
+    ///
+    /// ```
+    /// let options = ptir::Options::default();
+    /// let saturation = options.saturation();
+    /// assert_eq!(saturation.limits, options.limits);
+    /// assert_eq!(saturation.iteration_limit(), ptir::egraph::EGRAPH_ITER_LIMIT);
+    /// ```
+    pub fn saturation(&self) -> SaturationOptions {
+        SaturationOptions {
+            limits: self.limits.clone(),
             scheduler: self.scheduler,
-            ..ptir_egraph::Limits::default()
+            ..SaturationOptions::default()
         }
     }
 

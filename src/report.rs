@@ -45,6 +45,10 @@ pub struct Report {
     /// The conversion target the output was legalized for, and the rewrites per conversion
     /// pattern (when [`crate::Options::target`] is set).
     pub conversion: Option<Conversion>,
+    /// How many times the program was verified, from where it was read to where it leaves
+    /// the optimizer: once on the way in and once on the way out, plus once after each pass
+    /// with [`crate::Options::verify_each`] and once by a conversion ([`crate::Options::target`]).
+    pub verifications: usize,
     /// What the user should know about this run: rule externs renamed because the program
     /// has its own function of that name, loops raised, definitions added.
     pub notes: Vec<String>,

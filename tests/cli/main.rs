@@ -17,3 +17,4 @@ mod limits;
 mod match_query;
 mod readme_tour;
 mod target;
+mod verification;

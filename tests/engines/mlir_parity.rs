@@ -24,8 +24,9 @@
 //! Needs `mlir-opt-22` (Debian's `mlir-22-tools`); without it the tests print a notice and
 //! pass, except under `CI=true`, where they fail. `.ci/run` installs it when it can.
 
-use ptir_greedy::{Canonicalize, Pass};
+use ptir_greedy::Canonicalize;
 use ptir_ir::{BinaryOp, DType, Literal, Op, Program, Scalar, Type, UnaryOp, ValueId};
+use ptir_pass::Pass;
 use ptir_rules::{RuleFilter, RuleSet};
 use std::collections::HashMap;
 use std::fmt::Write as _;

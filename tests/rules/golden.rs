@@ -23,8 +23,9 @@
 #[path = "golden_gen/mod.rs"]
 mod golden_gen;
 
-use ptir_greedy::{Canonicalize, GreedyConfig, GreedyStats, Pass};
+use ptir_greedy::{Canonicalize, CanonicalizeStats, GreedyConfig, GreedyStats};
 use ptir_ir::Program;
+use ptir_pass::Pass;
 use ptir_rules::{RuleFilter, RuleSet};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -69,7 +70,13 @@ pub fn run_rule(
     let mut out = program.clone();
     let report = pass.run(&mut out).map_err(|e| e.to_string())?;
     ptir_ir::verify(&out).map_err(|e| format!("the output does not verify:\n{e}"))?;
-    Ok((out, report.greedy.unwrap_or_default()))
+    Ok((
+        out,
+        report
+            .stats::<CanonicalizeStats>()
+            .map(|s| s.driver.clone())
+            .unwrap_or_default(),
+    ))
 }
 
 /// Times `rule` fired.

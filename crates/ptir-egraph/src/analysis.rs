@@ -576,7 +576,7 @@ fn prune_to_leaves(egraph: &mut PtirEGraph, id: Id) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::saturate::{saturate, Limits};
+    use crate::saturate::{saturate, SaturationOptions};
     use ptir_ir::generate::{generate, matrix_chain, GenConfig};
 
     /// egg keeps a class's data in its table of classes, and e-nodes in its hash-cons table
@@ -603,7 +603,7 @@ mod tests {
                 let Ok(mut lowered) = crate::lower(program, &f.name) else {
                     continue;
                 };
-                saturate(&mut lowered, &rules, &Limits::default());
+                saturate(&mut lowered, &rules, &SaturationOptions::default());
                 let egraph = &lowered.egraph;
                 for class in egraph.classes() {
                     for node in &class.nodes {

@@ -9,7 +9,7 @@
 use crate::extraction::{choose, choose_within, ExtractorKind};
 use crate::lift::{lift, lift_traced};
 use crate::lower::ProgramFacts;
-use crate::saturate::{saturate_until, Limits, SaturationReport};
+use crate::saturate::{saturate_until, SaturationOptions, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
 use ptir_rules::cost::{function_cost, CostModel};
 use ptir_rules::{Deadline, RuleSet};
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 /// How to run the engine.
 #[derive(Clone)]
 pub struct EngineOptions {
-    /// Runner limits.
-    pub limits: Limits,
+    /// How saturation searches and when it stops.
+    pub saturation: SaturationOptions,
     /// The cost model extraction minimizes.
     pub cost: std::sync::Arc<dyn CostModel>,
     /// The extractor (default [`ExtractorKind::DagGreedy`]: DAG-aware, because a lifted program
@@ -36,7 +36,7 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
-            limits: Limits::default(),
+            saturation: SaturationOptions::default(),
             cost: std::sync::Arc::new(ptir_rules::cost::TensorCost::default()),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
@@ -117,12 +117,24 @@ pub fn optimize(
     rules: &RuleSet,
     options: &EngineOptions,
 ) -> Result<(Program, Vec<FunctionReport>), EngineError> {
+    let (out, reports) = optimize_unverified(program, rules, options)?;
+    ptir_ir::verify(&out).map_err(EngineError::Verify)?;
+    Ok((out, reports))
+}
+
+/// [`optimize`] without verifying the output: the `eqsat` pass's, whose pipeline verifies
+/// where the program leaves the optimizer (and after each pass only when asked).
+pub(crate) fn optimize_unverified(
+    program: &Program,
+    rules: &RuleSet,
+    options: &EngineOptions,
+) -> Result<(Program, Vec<FunctionReport>), EngineError> {
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
-    let deadline = Deadline::after(options.limits.time);
+    let deadline = Deadline::after(options.saturation.limits.time);
     // Extraction searches (local search, the exact solver) end by twice the limit, so that a
     // run stops near its limit however large its e-graphs grew.
-    let extraction = Deadline::after(options.limits.time.saturating_mul(2));
+    let extraction = Deadline::after(options.saturation.limits.time.saturating_mul(2));
     let mut out = program.clone();
     let mut reports = Vec::new();
     let facts = ProgramFacts::of(program);
@@ -134,7 +146,6 @@ pub fn optimize(
         reports.push(report);
     }
     declare_rule_externs(&mut out, rules);
-    ptir_ir::verify(&out).map_err(EngineError::Verify)?;
     Ok((out, reports))
 }
 
@@ -156,7 +167,7 @@ fn optimize_function(
         .lower(program, name, options.explain)
         .map_err(err_lower)?;
     let lower_time = t.elapsed();
-    let saturation = saturate_until(&mut lowered, rules, &options.limits, deadline);
+    let saturation = saturate_until(&mut lowered, rules, &options.saturation, deadline);
     if !saturation.rule_errors.is_empty() {
         return Err(EngineError::Rule {
             function: name.to_string(),
@@ -267,12 +278,12 @@ pub struct Comparison {
 pub fn compare(
     program: &Program,
     rules: &RuleSet,
-    limits: &Limits,
+    saturation: &SaturationOptions,
     pairs: &[(std::sync::Arc<dyn CostModel>, ExtractorKind)],
 ) -> Result<Vec<Comparison>, EngineError> {
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
-    let deadline = Deadline::after(limits.time);
+    let deadline = Deadline::after(saturation.limits.time);
     let mut saturated = Vec::new();
     let facts = ProgramFacts::of(program);
     for (i, f) in program.functions.iter().enumerate() {
@@ -284,7 +295,7 @@ pub fn compare(
                     message,
                 })?;
         let share = deadline.share(program.functions.len() - i);
-        let report = saturate_until(&mut lowered, rules, limits, share);
+        let report = saturate_until(&mut lowered, rules, saturation, share);
         if !report.rule_errors.is_empty() {
             return Err(EngineError::Rule {
                 function: f.name.clone(),

@@ -9,7 +9,8 @@
 //!    are hash-consed; impure ops get unique tokens and form the side-effect skeleton; blocks
 //!    become region nodes.
 //! 2. [`saturate()`] (`saturate.rs`): the rules of a `ptir_rules::RuleSet`, compiled by
-//!    `rules.rs` to egg rewrites, run under iteration, node and time limits ([`Limits`]); the
+//!    `rules.rs` to egg rewrites, run under iteration, node and time limits ([`Limits`], the
+//!    type both engines share) with a scheduler ([`SaturationOptions`]); the
 //!    [`SaturationReport`] says what fired and why it stopped. Hitting a limit is not an error.
 //! 3. [`choose`] (`extraction.rs`) prices every e-node with a `ptir_rules::cost::CostModel` and
 //!    picks one e-node per e-class with one of the `ptir_extract` extractors (tree, DAG-aware
@@ -21,18 +22,21 @@
 //!    their original order.
 //!
 //! ```
-//! use ptir_egraph::{choose, lift, lower, saturate, ExtractorKind, Limits};
+//! use ptir_egraph::{choose, lift, lower, saturate, ExtractorKind, SaturationOptions};
 //! let program = ptir_ir::parse(
 //!     "func @f(%x: f32[4]) -> (f32[4]) {\n  %a = neg %x : f32[4]\n  %b = neg %a : f32[4]\n  return %b\n}",
 //! ).unwrap();
 //! let rules = ptir_rules::RuleSet::bundled().unwrap();
 //! let mut lowered = lower(&program, "f").unwrap();
-//! let report = saturate(&mut lowered, &rules, &Limits::default());
+//! let report = saturate(&mut lowered, &rules, &SaturationOptions::default());
 //! assert!(report.rules_applied().iter().any(|(rule, _)| rule == "neg-neg"));
 //! let choice = choose(&lowered, &ptir_rules::cost::OpCount, ExtractorKind::DagGreedy).unwrap();
 //! let f = lift(&lowered, &choice).unwrap();
 //! assert!(f.body.insts.is_empty());
 //! ```
+//!
+//! As a pass of a `ptir-pass` pipeline the engine is [`Eqsat`] (`eqsat`, registered by
+//! [`register_passes`]), its reports the pass report's [`EqsatStats`].
 //!
 //! With [`EngineOptions::explain`] (`--explain`), the e-graph keeps egg's explanations and
 //! [`FunctionReport::derivations`] says, for each output instruction, which rule applications
@@ -51,6 +55,7 @@ mod language;
 mod lift;
 mod lower;
 mod matcher;
+mod pass;
 mod rules;
 mod saturate;
 
@@ -60,10 +65,12 @@ pub use engine::{
 pub use extraction::{choose, choose_within, Choice, ExtractorKind, EXACT_TIME_LIMIT};
 pub use lift::{lift, LiftError};
 pub use lower::{lower, Lowered};
+pub use pass::{register_passes, Eqsat, EqsatStats, EQSAT_PASS};
+pub use ptir_pass::Limits;
 pub use ptir_rules::StopReason;
 pub use rules::SkippedRule;
 pub use saturate::{
-    saturate, saturate_until, IterationReport, Limits, SaturationReport, Scheduler,
+    saturate, saturate_until, IterationReport, SaturationOptions, SaturationReport, Scheduler,
     BACKOFF_BAN_LENGTH, BACKOFF_MATCH_LIMIT, EGRAPH_ITER_LIMIT, EGRAPH_NODE_GROWTH,
     EGRAPH_NODE_LIMIT, EGRAPH_TIME_LIMIT,
 };

@@ -317,8 +317,9 @@ fn extract_ground(nodes: &[ENodeOrVar<PtirNode>], at: usize) -> Vec<PtirNode> {
 mod tests {
     use super::*;
     use crate::rules::compile;
-    use crate::saturate::{bundled_and_fuzzed, saturate, saturated, Limits, Scheduler};
+    use crate::saturate::{bundled_and_fuzzed, saturate, saturated, SaturationOptions, Scheduler};
     use ptir_ir::generate::{generate, matrix_chain, GenConfig};
+    use ptir_pass::Limits;
     use ptir_rules::RuleSet;
     use std::time::Duration;
 
@@ -348,11 +349,14 @@ mod tests {
     #[test]
     fn finds_exactly_the_matches_egg_finds() {
         let rules = bundled_and_fuzzed(7_000, 60);
-        let limits = Limits {
+        let limits = SaturationOptions {
+            limits: Limits {
+                time: Duration::from_secs(600),
+                iterations: Some(4),
+                ..Limits::default()
+            },
             scheduler: Scheduler::Simple,
-            time: Duration::from_secs(600),
-            iterations: 4,
-            ..Limits::default()
+            ..SaturationOptions::default()
         };
         let programs = programs();
         let mut compared = 0;
@@ -440,11 +444,14 @@ mod tests {
         let mut lowered = crate::lower(&program, "f").unwrap();
         let mut rules = RuleSet::bundled().unwrap();
         (rules.add_source("unbounded.rules", crate::saturate::UNBOUNDED_RULES)).unwrap();
-        let limits = Limits {
+        let limits = SaturationOptions {
+            limits: Limits {
+                iterations: Some(5),
+                time: Duration::from_secs(600),
+                ..Limits::default()
+            },
             scheduler: Scheduler::Simple,
-            iterations: 5,
-            time: Duration::from_secs(600),
-            ..Limits::default()
+            ..SaturationOptions::default()
         };
         saturate(&mut lowered, &rules, &limits);
         let (matcher, ground) = compiled_matcher(&mut lowered, &rules, "mul-assoc-int-unbounded");
@@ -480,7 +487,7 @@ mod tests {
         let program = matrix_chain(6, 1).unwrap().0;
         let mut lowered = crate::lower(&program, "chain").unwrap();
         let rules = RuleSet::bundled().unwrap();
-        saturate(&mut lowered, &rules, &Limits::default());
+        saturate(&mut lowered, &rules, &SaturationOptions::default());
         let (matcher, ground) = compiled_matcher(&mut lowered, &rules, "dot-assoc-int");
         let egraph = &lowered.egraph;
         let root = egraph.find(lowered.root);

@@ -1368,8 +1368,9 @@ pub(crate) fn compiled_rewrite(
 #[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::saturate::{saturate, Limits};
+    use crate::saturate::{saturate, SaturationOptions};
     use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
+    use ptir_pass::Limits;
     use ptir_rules::index::PatternIndex;
     use ptir_rules::library::non_firing_rules;
     use ptir_rules::StopReason;
@@ -1400,10 +1401,13 @@ mod index_tests {
             .map(|seed| generate(&GenConfig::new(seed, 40)))
             .collect();
         programs.push(gpt2_stack(&Gpt2Config::small(1)).unwrap());
-        let limits = Limits {
-            iterations: 2,
+        let limits = SaturationOptions {
+            limits: Limits {
+                iterations: Some(2),
+                ..Limits::default()
+            },
             pattern_index: false,
-            ..Limits::default()
+            ..SaturationOptions::default()
         };
         let mut checked = 0;
         for program in &programs {
@@ -1505,9 +1509,12 @@ mod index_tests {
             .map(|seed| generate(&GenConfig::extended(seed, 40, vec![])))
             .collect();
         programs.push(ptir_ir::generate::matrix_chain(6, 1).unwrap().0);
-        let limits = Limits {
-            iterations: 3,
-            ..Limits::default()
+        let limits = SaturationOptions {
+            limits: Limits {
+                iterations: Some(3),
+                ..Limits::default()
+            },
+            ..SaturationOptions::default()
         };
         let (mut fast_rules, mut checked, mut held) = (0, 0, 0);
         for (_, mut lowered) in crate::saturate::saturated(&programs, &rules, &limits) {
@@ -1557,7 +1564,7 @@ mod index_tests {
         let (program, _) = ptir_ir::generate::matrix_chain(8, 3).unwrap();
         let f = &program.functions[0].name;
         let mut lowered = crate::lower(&program, f).unwrap();
-        let report = saturate(&mut lowered, &rules, &Limits::default());
+        let report = saturate(&mut lowered, &rules, &SaturationOptions::default());
         assert!(report.rule_errors.is_empty(), "{report}");
         // The closure of a chain of n matrices under associativity: each sub-chain of
         // length l is a class of l - 1 products; and the n matrices, the one attribute and
@@ -1580,7 +1587,7 @@ mod index_tests {
         )
         .unwrap();
         let mut lowered = crate::lower(&program, f).unwrap();
-        let report = saturate(&mut lowered, &bad, &Limits::default());
+        let report = saturate(&mut lowered, &bad, &SaturationOptions::default());
         assert!(
             report.rule_errors.iter().any(|e| e.contains("bad-square")),
             "{report}"

@@ -38,7 +38,7 @@
 //!   application order are those of the unindexed run. A rule the index finds only later (its
 //!   root's shape built by another rule) is compiled then and joins the run in rule order,
 //!   unbanned, with nothing else reset: the run is the unindexed one (tested).
-//!   [`Limits::pattern_index`] turns it off.
+//!   [`SaturationOptions::pattern_index`] turns it off.
 //!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
@@ -53,6 +53,7 @@ use crate::rules::{
 };
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
+use ptir_pass::Limits;
 use ptir_rules::index::{PatternIndex, INDEX_DEPTH};
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
 use rayon::prelude::*;
@@ -62,9 +63,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Default iteration limit of [`Limits`].
+/// Default iteration limit of a saturation run ([`SaturationOptions::iteration_limit`]).
 pub const EGRAPH_ITER_LIMIT: usize = 30;
-/// Default e-node limit of [`Limits`], for functions lowered to fewer than
+/// Default e-node limit of a saturation run ([`SaturationOptions::node_limit`]), for functions lowered to fewer than
 /// `EGRAPH_NODE_LIMIT / EGRAPH_NODE_GROWTH` e-nodes: past it the e-graph stops growing
 /// (checked after each e-class's matches are applied, so it is overshot by at most one
 /// e-class's results).
@@ -73,8 +74,9 @@ pub const EGRAPH_NODE_LIMIT: usize = 50_000;
 /// was lowered to: a fixed limit would stop a 34,000-instruction model in its first iteration,
 /// with most rules never run.
 pub const EGRAPH_NODE_GROWTH: usize = 4;
-/// Default wall-clock limit of [`Limits`], for the whole program.
-pub const EGRAPH_TIME_LIMIT: Duration = Duration::from_secs(5);
+/// Default wall-clock limit of a saturation run, for the whole program (the pipeline's
+/// [`ptir_pass::DEFAULT_TIME_LIMIT`]).
+pub const EGRAPH_TIME_LIMIT: Duration = ptir_pass::DEFAULT_TIME_LIMIT;
 /// The backoff scheduler's initial match limit per rule and iteration (egg's default).
 pub const BACKOFF_MATCH_LIMIT: usize = 1_000;
 /// The backoff scheduler's initial ban length, in iterations (egg's default).
@@ -108,61 +110,64 @@ impl Scheduler {
     }
 }
 
-/// Limits and scheduler of a saturation run.
+/// How a saturation run searches and when it stops: its [`Limits`] (the type both engines
+/// share; [`EGRAPH_ITER_LIMIT`] and the node limit of [`SaturationOptions::node_limit`] where
+/// they say `None`), and beside them the options that are not limits.
+///
+/// ```
+/// use ptir_egraph::{Limits, SaturationOptions, Scheduler};
+/// let options = SaturationOptions {
+///     limits: Limits { iterations: Some(4), ..Limits::default() },
+///     scheduler: Scheduler::Simple,
+///     ..SaturationOptions::default()
+/// };
+/// assert_eq!(options.iteration_limit(), 4);
+/// assert!(options.pattern_index);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Limits {
-    /// Maximum iterations (default [`EGRAPH_ITER_LIMIT`]).
-    pub iterations: usize,
-    /// Maximum e-nodes; `None` (the default) for [`EGRAPH_NODE_LIMIT`] or
-    /// [`EGRAPH_NODE_GROWTH`] times the lowered function's e-nodes, whichever is larger.
-    pub nodes: Option<usize>,
-    /// Maximum rewrites (applications that changed the e-graph) over the whole run, `None`
-    /// for none (default `None`: the node limit bounds the e-graph).
-    pub rewrites: Option<usize>,
-    /// Maximum time (default [`EGRAPH_TIME_LIMIT`]). [`crate::optimize`] shares it among the
-    /// functions of a program: it bounds the whole run.
-    pub time: Duration,
+pub struct SaturationOptions {
+    /// When the run stops.
+    pub limits: Limits,
     /// The scheduler (default [`Scheduler::Backoff`]).
     pub scheduler: Scheduler,
     /// Compile and search a single-root rule only once the pattern index finds its first
     /// root's shape somewhere in the e-graph (default true; off, every rule is compiled and
     /// searched from the start: the same matches, slower with large rule libraries).
     pub pattern_index: bool,
-    /// Semi-naive search (default true): after its first search, a rule searches only the
-    /// e-classes near what changed since it last saw every match (new, merged or re-analysed
-    /// classes and their ancestors up to its pattern's depth), as egglog does by the
-    /// relation; the index is queried the same way. Off, every iteration searches
-    /// everything: the same matches that change the e-graph, more of those that do not.
-    pub semi_naive: bool,
 }
 
-impl Default for Limits {
+impl Default for SaturationOptions {
     fn default() -> Self {
-        Limits {
-            iterations: EGRAPH_ITER_LIMIT,
-            nodes: None,
-            rewrites: None,
-            time: EGRAPH_TIME_LIMIT,
+        SaturationOptions {
+            limits: Limits::default(),
             scheduler: Scheduler::default(),
             pattern_index: true,
-            semi_naive: true,
         }
     }
 }
 
-impl Limits {
+impl SaturationOptions {
+    /// The iteration limit: [`Limits::iterations`], by default [`EGRAPH_ITER_LIMIT`].
+    pub fn iteration_limit(&self) -> usize {
+        self.limits.iterations.unwrap_or(EGRAPH_ITER_LIMIT)
+    }
+
     /// The node limit of a function lowered to `lowered` e-nodes.
     ///
     /// ```
-    /// use ptir_egraph::{Limits, EGRAPH_NODE_LIMIT};
-    /// let limits = Limits::default();
-    /// assert_eq!(limits.node_limit(1_000), EGRAPH_NODE_LIMIT);
-    /// assert_eq!(limits.node_limit(30_000), 120_000);
-    /// let explicit = Limits { nodes: Some(10), ..Limits::default() };
+    /// use ptir_egraph::{Limits, SaturationOptions, EGRAPH_NODE_LIMIT};
+    /// let options = SaturationOptions::default();
+    /// assert_eq!(options.node_limit(1_000), EGRAPH_NODE_LIMIT);
+    /// assert_eq!(options.node_limit(30_000), 120_000);
+    /// let explicit = SaturationOptions {
+    ///     limits: Limits { nodes: Some(10), ..Limits::default() },
+    ///     ..SaturationOptions::default()
+    /// };
     /// assert_eq!(explicit.node_limit(30_000), 10);
     /// ```
     pub fn node_limit(&self, lowered: usize) -> usize {
-        self.nodes
+        self.limits
+            .nodes
             .unwrap_or_else(|| EGRAPH_NODE_LIMIT.max(lowered.saturating_mul(EGRAPH_NODE_GROWTH)))
     }
 }
@@ -344,25 +349,62 @@ impl fmt::Display for SaturationReport {
 /// and the next round continues with what is left of the limits. The backoff scheduler's bans
 /// start afresh in each round. Rule sets without call patterns (the bundled library) run in
 /// one round.
-pub fn saturate(lowered: &mut Lowered, rules: &RuleSet, limits: &Limits) -> SaturationReport {
-    saturate_until(lowered, rules, limits, Deadline::after(limits.time))
+pub fn saturate(
+    lowered: &mut Lowered,
+    rules: &RuleSet,
+    options: &SaturationOptions,
+) -> SaturationReport {
+    saturate_until(
+        lowered,
+        rules,
+        options,
+        Deadline::after(options.limits.time),
+    )
 }
 
 /// Runs the rules on a lowered function until saturation or a limit, stopping at `deadline`
-/// (the time limit of a whole program, shared by its functions; `limits.time` is not used).
+/// (the time limit of a whole program, shared by its functions; `options.limits.time` is not
+/// used).
 pub fn saturate_until(
     lowered: &mut Lowered,
     rules: &RuleSet,
-    limits: &Limits,
+    options: &SaturationOptions,
     deadline: Deadline,
+) -> SaturationReport {
+    saturate_with(lowered, rules, options, deadline, true)
+}
+
+/// [`saturate`] searching everything in every iteration: the full search semi-naive search
+/// is tested against.
+#[cfg(test)]
+pub(crate) fn saturate_fully(
+    lowered: &mut Lowered,
+    rules: &RuleSet,
+    options: &SaturationOptions,
+) -> SaturationReport {
+    let deadline = Deadline::after(options.limits.time);
+    saturate_with(lowered, rules, options, deadline, false)
+}
+
+/// [`saturate_until`]; with `semi_naive`, after its first search a rule searches only the
+/// e-classes near what changed since it last saw every match (new, merged or re-analysed
+/// classes and their ancestors up to its pattern's depth), as egglog does by the relation,
+/// and the index is queried the same way; without, every iteration searches everything (the
+/// same matches that change the e-graph, more of those that do not: tests compare the two).
+fn saturate_with(
+    lowered: &mut Lowered,
+    rules: &RuleSet,
+    options: &SaturationOptions,
+    deadline: Deadline,
+    semi_naive: bool,
 ) -> SaturationReport {
     let start = Instant::now();
     let mut egraph = std::mem::take(&mut lowered.egraph);
     let (folds, unions) = (egraph.analysis.folds, egraph.analysis.unions);
     let mut iterations = Vec::new();
     let mut total = 0;
-    let node_limit = limits.node_limit(egraph.total_number_of_nodes());
-    let index = limits.pattern_index.then(|| rules.index());
+    let node_limit = options.node_limit(egraph.total_number_of_nodes());
+    let index = options.pattern_index.then(|| rules.index());
     let (compiled, stop) = loop {
         // With the index, the single-root rules are compiled as it finds places for them,
         // before each iteration (`Run::run`).
@@ -374,7 +416,7 @@ pub fn saturate_until(
         let outcome = {
             let watch = compiled.call_watch();
             let schedule = Schedule::new(
-                limits.scheduler,
+                options.scheduler,
                 compiled.rewrites.len(),
                 backoff_match_limit(&egraph),
             );
@@ -394,7 +436,9 @@ pub fn saturate_until(
                 done: FxHashSet::default(),
                 key: Vec::new(),
                 watch,
-                limits,
+                limits: &options.limits,
+                iteration_limit: options.iteration_limit(),
+                semi_naive,
                 node_limit,
                 deadline,
                 schedule,
@@ -442,12 +486,12 @@ pub fn saturate_until(
 pub(crate) fn saturated<'p>(
     programs: &'p [ptir_ir::Program],
     rules: &'p RuleSet,
-    limits: &'p Limits,
+    options: &'p SaturationOptions,
 ) -> impl Iterator<Item = (&'p ptir_ir::Program, Lowered)> + 'p {
     programs.iter().flat_map(move |program| {
         program.functions.iter().filter_map(move |f| {
             let mut lowered = crate::lower(program, &f.name).ok()?;
-            saturate(&mut lowered, rules, limits);
+            saturate(&mut lowered, rules, options);
             Some((program, lowered))
         })
     })
@@ -563,6 +607,10 @@ struct Run<'r> {
     /// Calls that would need the rules compiled again (see [`saturate_until`]).
     watch: CallWatch,
     limits: &'r Limits,
+    /// The iteration limit, resolved.
+    iteration_limit: usize,
+    /// Search semi-naively (see [`saturate_with`]).
+    semi_naive: bool,
     /// The node limit, resolved for the lowered function.
     node_limit: usize,
     deadline: Deadline,
@@ -593,7 +641,7 @@ impl<'r> Run<'r> {
 
     /// The limit the run has reached before an iteration, if any.
     fn check(&self, egraph: &PtirEGraph) -> Option<StopReason> {
-        let limit = self.limits.iterations;
+        let limit = self.iteration_limit;
         if self.iterations.len() >= limit {
             return Some(StopReason::IterationLimit { limit });
         }
@@ -613,8 +661,7 @@ impl<'r> Run<'r> {
             if let Some(index) = self.index {
                 // The changes since the last query are those of this iteration's entry in
                 // `changes`, pushed by `iteration` below, and of what has been touched since.
-                let since =
-                    (self.indexed.replace(self.changes.len())).filter(|_| self.limits.semi_naive);
+                let since = (self.indexed.replace(self.changes.len())).filter(|_| self.semi_naive);
                 let only = since.map(|t| {
                     let touched = self.changes[t..].iter().flatten();
                     frontier(egraph, touched.chain(&egraph.analysis.touched), INDEX_DEPTH)
@@ -746,7 +793,7 @@ impl<'r> Run<'r> {
         r: usize,
         frontiers: &'f mut Vec<((usize, usize), FxHashSet<egg::Id>)>,
     ) -> Option<&'f FxHashSet<egg::Id>> {
-        if !self.limits.semi_naive {
+        if !self.semi_naive {
             return None;
         }
         let (since, depth) = (self.seen[r]?, self.depths[r]?);
@@ -783,7 +830,7 @@ impl<'r> Run<'r> {
             // The builtin rewrites' appliers read more than their matches (see
             // `crate::matcher`): all their matches are searched.
             let since = (self.seen[r])
-                .filter(|_| self.limits.semi_naive && r >= self.compiled.builtin)
+                .filter(|_| self.semi_naive && r >= self.compiled.builtin)
                 .map(|t| (self.step(t), &egraph.analysis.class_stamps[..]));
             let search = Search {
                 only,
@@ -1299,18 +1346,22 @@ mod tests {
             for program in &programs {
                 for f in &program.functions {
                     let run = |semi_naive| {
-                        let limits = Limits {
+                        let options = SaturationOptions {
+                            limits: Limits {
+                                time: Duration::from_secs(600),
+                                // Fast-math blow-ups of generated programs reach a limit
+                                // either way; a smaller one keeps the test short.
+                                nodes: Some(20_000),
+                                ..Limits::default()
+                            },
                             scheduler: Scheduler::Simple,
-                            time: Duration::from_secs(600),
-                            // Fast-math blow-ups of generated programs reach a limit
-                            // either way; a smaller one keeps the test short.
-                            nodes: Some(20_000),
                             pattern_index,
-                            semi_naive,
-                            ..Limits::default()
                         };
                         let mut lowered = crate::lower(program, &f.name).ok()?;
-                        let report = saturate(&mut lowered, rules, &limits);
+                        let report = match semi_naive {
+                            true => saturate(&mut lowered, rules, &options),
+                            false => saturate_fully(&mut lowered, rules, &options),
+                        };
                         let sizes: Vec<(usize, usize)> = report
                             .iterations
                             .iter()
@@ -1374,13 +1425,16 @@ mod tests {
     fn a_parallel_search_answers_as_one_in_order() {
         let rules = RuleSet::bundled().unwrap();
         let (program, _) = ptir_ir::generate::matrix_chain(24, 5).unwrap();
-        let limits = Limits {
-            iterations: 4,
+        let options = SaturationOptions {
+            limits: Limits {
+                iterations: Some(4),
+                ..Limits::default()
+            },
             scheduler: Scheduler::Simple,
-            ..Limits::default()
+            ..SaturationOptions::default()
         };
         let mut lowered = crate::lower(&program, &program.functions[0].name).unwrap();
-        saturate(&mut lowered, &rules, &limits);
+        saturate(&mut lowered, &rules, &options);
         let egraph = &mut lowered.egraph;
         let (compiled, r) = crate::rules::compiled_rewrite(egraph, &rules, "dot-assoc-int");
         let rw = &compiled.rewrites[r];
@@ -1446,13 +1500,15 @@ mod tests {
                     (rule zero-self :labels (t) (sub ?x ?x) => (splat 0) :when ((int ?x)))";
         rules.add_source("t.rules", text).unwrap();
         for semi_naive in [true, false] {
-            let limits = Limits {
+            let options = SaturationOptions {
                 scheduler: Scheduler::Simple,
-                semi_naive,
-                ..Limits::default()
+                ..SaturationOptions::default()
             };
             let mut lowered = crate::lower(&program, "f").unwrap();
-            let report = saturate(&mut lowered, &rules, &limits);
+            let report = match semi_naive {
+                true => saturate(&mut lowered, &rules, &options),
+                false => saturate_fully(&mut lowered, &rules, &options),
+            };
             let fired: Vec<_> = (report.iterations.iter())
                 .map(|i| i.applied.keys().cloned().collect::<Vec<_>>())
                 .collect();

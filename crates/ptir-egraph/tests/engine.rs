@@ -1,7 +1,7 @@
 //! The e-graph engine's guarantees, each on a small hand-made program.
 
 use ptir_egraph::{
-    choose, lift, lower, saturate, ExtractorKind, Limits, Lowered, SaturationReport,
+    choose, lift, lower, saturate, ExtractorKind, Lowered, SaturationOptions, SaturationReport,
 };
 use ptir_ir::{generate::random_inputs, Function, Program};
 use ptir_rules::cost::OpCount;
@@ -14,7 +14,7 @@ fn run(text: &str, rules: &RuleSet) -> (Function, Lowered, SaturationReport) {
     let program = ptir_ir::parse(text).unwrap();
     ptir_ir::verify(&program).unwrap();
     let mut lowered = lower(&program, "f").unwrap();
-    let report = saturate(&mut lowered, rules, &Limits::default());
+    let report = saturate(&mut lowered, rules, &SaturationOptions::default());
     assert!(report.rule_errors.is_empty(), "{report}");
     let choice = choose(&lowered, &OpCount, ExtractorKind::Tree).unwrap();
     let f = lift(&lowered, &choice).unwrap();
@@ -174,7 +174,7 @@ fn saturation_does_not_stop_while_rewrites_still_change_the_egraph() {
     let program = ptir_ir::parse(&text).unwrap();
     let rules = RuleSet::bundled().unwrap();
     let mut lowered = lower(&program, "main").unwrap();
-    let report = saturate(&mut lowered, &rules, &Limits::default());
+    let report = saturate(&mut lowered, &rules, &SaturationOptions::default());
     let fired: Vec<String> = report.rules_applied().into_iter().map(|(r, _)| r).collect();
     assert!(fired.iter().any(|r| r == "ne-self"), "{report}");
 }
@@ -249,7 +249,7 @@ fn a_spent_extraction_budget_still_extracts_a_whole_program() {
     let program = ptir_ir::generate::generate_chain(2_000);
     let bundled = RuleSet::bundled().unwrap();
     let mut lowered = lower(&program, "chain").unwrap();
-    saturate(&mut lowered, &bundled, &Limits::default());
+    saturate(&mut lowered, &bundled, &SaturationOptions::default());
     for kind in [ExtractorKind::DagGreedy, ExtractorKind::Exact] {
         let choice = choose_within(
             &lowered,

@@ -4,7 +4,7 @@
 //! the bundled rules (fast-math included), a call pattern and generated rules that never
 //! fire.
 
-use ptir_egraph::{lower, saturate, Limits, SaturationReport};
+use ptir_egraph::{lower, saturate, Limits, SaturationOptions, SaturationReport};
 use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir_ir::Program;
 use ptir_rules::library::non_firing_rules;
@@ -32,12 +32,15 @@ fn saturation_is_the_same_with_and_without_the_index() {
         .map(|seed| generate(&GenConfig::new(seed, 30)))
         .collect();
     programs.push(gpt2_stack(&Gpt2Config::small(2)).expect("the stack builds"));
-    let limits = |index: bool| Limits {
-        iterations: 6,
-        nodes: Some(20_000),
-        time: std::time::Duration::from_secs(600),
+    let limits = |index: bool| SaturationOptions {
+        limits: Limits {
+            iterations: Some(6),
+            nodes: Some(20_000),
+            time: std::time::Duration::from_secs(600),
+            ..Limits::default()
+        },
         pattern_index: index,
-        ..Limits::default()
+        ..SaturationOptions::default()
     };
     let mut applied = 0;
     for (i, program) in programs.iter().enumerate() {

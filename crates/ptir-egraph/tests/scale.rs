@@ -4,7 +4,7 @@
 //! each on a chain: 19.7 GB at 100k instructions, then a crash. The test runs on a thread with
 //! a 2 MiB stack, so recursion whose depth follows the chain would overflow it too.
 
-use ptir_egraph::{choose, lower, saturate, ExtractorKind, Limits};
+use ptir_egraph::{choose, lower, saturate, ExtractorKind, SaturationOptions};
 use ptir_extract::{Extractor, GreedyDagExtractor};
 use ptir_rules::cost::TensorCost;
 use ptir_rules::RuleSet;
@@ -17,7 +17,7 @@ fn a_100k_chain_extracts_on_a_small_stack() {
         let program = ptir_ir::generate::generate_chain(CHAIN);
         let rules = RuleSet::bundled().expect("the bundled rules load");
         let mut lowered = lower(&program, "chain").expect("the chain lowers");
-        let report = saturate(&mut lowered, &rules, &Limits::default());
+        let report = saturate(&mut lowered, &rules, &SaturationOptions::default());
         assert!(report.rule_errors.is_empty(), "{:?}", report.rule_errors);
         let model = TensorCost::default();
         let graph = lowered

@@ -3,7 +3,8 @@
 //! `cargo run --release -p ptir-greedy --example chain_timing [N...]`.
 
 use ptir_greedy::chain::{canonicalize_chain, CHAIN_RULES};
-use ptir_greedy::{Canonicalize, GreedyConfig, Pass};
+use ptir_greedy::{Canonicalize, GreedyConfig};
+use ptir_pass::Pass;
 use ptir_rules::{Registry, RuleSet};
 use std::time::Instant;
 
@@ -45,7 +46,10 @@ fn main() {
             let t = std::time::Duration::from_secs_f64(best);
             match report {
                 Ok(r) => {
-                    let g = r.greedy.unwrap_or_default();
+                    let g = r
+                        .stats::<ptir_greedy::CanonicalizeStats>()
+                        .map(|s| s.driver.clone())
+                        .unwrap_or_default();
                     println!(
                         "fold={fold} n={n}: {:.1} ms, {} insts left, {} iterations, {} rewrites, {} folds, {} erased",
                         t.as_secs_f64() * 1e3,

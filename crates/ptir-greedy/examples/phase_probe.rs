@@ -4,6 +4,7 @@
 //! `print` prints the chain (the input of `ptir-opt` runs) and stops.
 use ptir_greedy::chain::{canonicalize_chain, CHAIN_RULES};
 use ptir_greedy::*;
+use ptir_pass::Pass;
 use ptir_rules::{Registry, RuleSet};
 
 fn main() {
@@ -28,5 +29,9 @@ fn main() {
         .unwrap()
         .with_config(GreedyConfig::canonicalize().with_fold(mode != "nofold"));
     let r = pass.run(&mut p).unwrap();
-    println!("{} insts left, {:?}", p.num_insts(), r.greedy);
+    println!(
+        "{} insts left, {:?}",
+        p.num_insts(),
+        r.stats::<ptir_greedy::CanonicalizeStats>()
+    );
 }

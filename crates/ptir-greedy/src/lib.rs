@@ -2,7 +2,6 @@
 //! parity baseline of the e-graph engine, and a fast canonicalizer of its own.
 //!
 //! ```
-//! use ptir_greedy::PassManager;
 //! use ptir_rules::{Registry, RuleSet};
 //!
 //! let mut rules = RuleSet::new(Registry::standard());
@@ -19,7 +18,7 @@
 //!   %5 = add %3, %4 : f32[2,3]
 //!   return %5
 //! }").unwrap();
-//! PassManager::default_pipeline(&rules).unwrap().run(&mut program).unwrap();
+//! ptir_greedy::default_pipeline(&rules).unwrap().run(&mut program).unwrap();
 //! assert_eq!(ptir_ir::print(&program), "func @f(%0: f32[2,3]) -> (f32[2,3]) {
 //!   %3 = exp %0 : f32[2,3]
 //!   %5 = add %3, %3 : f32[2,3]
@@ -43,7 +42,8 @@
 //!   SSA binding, backtracking, multi-root search and call-prefix matching), and
 //!   [`find_matches`], the match query: where rules match, with their bindings, rewriting
 //!   nothing.
-//! - Passes: [`Canonicalize`], [`Cse`], [`Dce`] and the [`PassManager`].
+//! - Passes: [`Canonicalize`], [`Cse`], [`Dce`], run by `ptir-pass`'s `PassManager`
+//!   ([`default_pipeline`]) and registered by name with [`register_passes`].
 //!
 //! **Architecture invariant:** nothing in this crate mutates a function except through
 //! [`ProgramRewriter`]; the driver's worklist, the failure cache and the step log depend on it.
@@ -61,16 +61,15 @@ pub mod views;
 
 pub use driver::{
     apply_op_patterns, apply_patterns_greedily, EventKind, GreedyConfig, GreedyError, GreedyReport,
-    GreedyStats, PatternCostModel, Step, StepLog, Strictness, Traversal, Violation,
-    GREEDY_ITER_LIMIT, GREEDY_REWRITE_LIMIT,
+    GreedyStats, Step, StepLog, Strictness, Traversal, Violation, GREEDY_ITER_LIMIT,
+    GREEDY_REWRITE_LIMIT,
 };
 pub use facts::ProgramContext;
 pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use passes::{
-    directed_rule_filter, greedy_rule_filter, Canonicalize, Cse, Dce, FunctionPass, Pass,
-    PassError, PassFactory, PassManager, PassReport, PipelineError, PipelineReport, ALGEBRA,
-    BUILTIN_PASSES, DEFAULT_PIPELINE, PRICED,
+    default_pipeline, directed_rule_filter, greedy_rule_filter, register_passes, Canonicalize,
+    CanonicalizeStats, Cse, Dce, NotConverged, ALGEBRA, DEFAULT_PIPELINE, PRICED,
 };
 pub use pattern::{
     Candidates, FrozenPatternSet, MatchAnyOpTypeTag, MatchRewritePattern, MatchThenRewrite,

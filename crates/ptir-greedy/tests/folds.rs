@@ -57,8 +57,10 @@ fn folding_generated_programs_on_constant_inputs_computes_what_the_interpreter_c
         let mut folded = constant.clone();
         let pass = ptir_greedy::Canonicalize::new(PatternSet::new().freeze())
             .with_config(GreedyConfig::canonicalize().with_expensive_checks(seed % 10 == 0));
-        let report = ptir_greedy::Pass::run(&pass, &mut folded).unwrap();
-        folded_total += report.greedy.map_or(0, |g| g.folds);
+        let report = ptir_pass::Pass::run(&pass, &mut folded).unwrap();
+        folded_total += report
+            .stats::<ptir_greedy::CanonicalizeStats>()
+            .map_or(0, |g| g.driver.folds);
         if let Err(e) = ptir_ir::verify(&folded) {
             panic!("seed {seed}: {e}\n{}", ptir_ir::print(&folded));
         }

@@ -5,8 +5,9 @@
 mod common;
 
 use common::{body, interpret, parse, same_results};
-use ptir_greedy::{Canonicalize, Cse, Dce, GreedyConfig, Pass, PassManager};
+use ptir_greedy::{default_pipeline, Canonicalize, CanonicalizeStats, Cse, Dce, GreedyConfig};
 use ptir_ir::generate::{generate, random_inputs, GenConfig, ENTRY};
+use ptir_pass::{Pass, PassManager};
 use ptir_rules::RuleFilter;
 
 fn after(pass: &dyn Pass, text: &str) -> Vec<String> {
@@ -118,12 +119,12 @@ const RULES: &str = "
 #[test]
 fn the_default_pipeline_keeps_the_results_of_generated_programs() {
     let rules = ptir_test_support::rules(RULES);
-    let pipeline = PassManager::default_pipeline(&rules).unwrap();
+    let pipeline = default_pipeline(&rules).unwrap().with_verify_each(true);
     let checked = {
         let canon = Canonicalize::with_filtered_rules(&rules, &RuleFilter::exact())
             .unwrap()
             .with_config(GreedyConfig::canonicalize().with_expensive_checks(true));
-        let mut pm = PassManager::new();
+        let mut pm = PassManager::new().with_verify_each(true);
         pm.add(canon).add(Cse).add(Dce);
         pm
     };
@@ -157,8 +158,9 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
 fn the_pipeline_canonicalizes_the_bench_chain() {
     let rules = ptir_test_support::rules(ptir_greedy::chain::CHAIN_RULES);
     let mut p = ptir_greedy::chain::canonicalize_chain(50);
-    let report = PassManager::default_pipeline(&rules)
+    let report = default_pipeline(&rules)
         .unwrap()
+        .with_verify_each(true)
         .run(&mut p)
         .unwrap();
     assert_eq!(p.num_insts(), 10, "ten adds are left");
@@ -175,7 +177,7 @@ fn the_default_pipeline_with_the_bundled_rules_keeps_the_results_of_generated_pr
     let canon = Canonicalize::with_rules(&rules)
         .unwrap()
         .with_config(GreedyConfig::canonicalize().with_expensive_checks(true));
-    let mut pm = PassManager::new();
+    let mut pm = PassManager::new().with_verify_each(true);
     pm.add(canon).add(Cse).add(Dce);
     let mut applied = 0;
     for seed in 0..200u64 {
@@ -185,9 +187,8 @@ fn the_default_pipeline_with_the_bundled_rules_keeps_the_results_of_generated_pr
             .run(&mut output)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{}", ptir_ir::print(&input)));
         applied += report.passes[0]
-            .greedy
-            .as_ref()
-            .map_or(0, |g| g.total_rewrites());
+            .stats::<CanonicalizeStats>()
+            .map_or(0, |g| g.driver.total_rewrites());
         let Some(main) = input.function(ENTRY) else {
             continue;
         };
@@ -202,7 +203,7 @@ fn the_default_pipeline_with_the_bundled_rules_keeps_the_results_of_generated_pr
 #[test]
 fn function_passes_run_together_give_what_they_give_one_at_a_time() {
     let rules = ptir_rules::RuleSet::bundled().unwrap();
-    let together = PassManager::default_pipeline(&rules).unwrap();
+    let together = default_pipeline(&rules).unwrap().with_verify_each(true);
     let canon = Canonicalize::with_rules(&rules).unwrap();
     let mut checked = 0;
     for seed in 0..60u64 {
@@ -221,7 +222,12 @@ fn function_passes_run_together_give_what_they_give_one_at_a_time() {
             assert_eq!(r.pass, fused_report.pass);
             assert_eq!(r.changed, fused_report.changed, "seed {seed}, {}", r.pass);
             assert_eq!(r.erased, fused_report.erased, "seed {seed}, {}", r.pass);
-            assert_eq!(r.greedy, fused_report.greedy, "seed {seed}, {}", r.pass);
+            assert_eq!(
+                r.stats::<CanonicalizeStats>(),
+                fused_report.stats::<CanonicalizeStats>(),
+                "seed {seed}, {}",
+                r.pass
+            );
             assert_eq!(r.runs, fused_report.runs, "seed {seed}, {}", r.pass);
         }
         assert_eq!(

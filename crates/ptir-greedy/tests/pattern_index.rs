@@ -3,9 +3,10 @@
 //! generated programs and GPT-2 blocks, with the bundled rules, call patterns and generated
 //! rules that never fire (which the index keeps the driver from trying at all).
 
-use ptir_greedy::{directed_rule_filter, Canonicalize, GreedyConfig, GreedyStats, Pass};
+use ptir_greedy::{directed_rule_filter, Canonicalize, GreedyConfig, GreedyStats};
 use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir_ir::Program;
+use ptir_pass::Pass;
 use ptir_rules::library::non_firing_rules;
 use ptir_rules::RuleSet;
 
@@ -40,7 +41,13 @@ fn canonicalize(
         .with_config(config);
     let mut p = program.clone();
     let report = pass.run(&mut p).expect("canonicalize runs");
-    (p.to_string(), report.greedy.unwrap_or_default())
+    (
+        p.to_string(),
+        report
+            .stats::<ptir_greedy::CanonicalizeStats>()
+            .map(|s| s.driver.clone())
+            .unwrap_or_default(),
+    )
 }
 
 #[test]

@@ -7,7 +7,9 @@
 mod diff;
 
 use clap::{Parser, Subcommand};
-use ptir::format::{write_program, Format, FormatError, ReadOptions, SourceInfo, WriteOptions};
+use ptir::format::{
+    write_program, Format, FormatError, ReadOptions, SourceInfo, Verified, WriteOptions,
+};
 use ptir::ir::{self, Program};
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -145,6 +147,11 @@ pub(crate) struct OptArgs {
     /// extraction and lifting), e.g. `canonicalize,eqsat,dce`.
     #[arg(long, value_name = "PASSES", conflicts_with = "engine")]
     pass_pipeline: Option<String>,
+    /// Verify the program after each pass (mlir-opt's `--verify-each`), naming the pass that
+    /// broke it; an expensive check. Without it the program is verified once when read and
+    /// once before it is written.
+    #[arg(long)]
+    verify_each: bool,
     /// Print the rules that would run (name, labels, file:line and doc comment; after
     /// --rules, --no-bundled-rules, --enable, --disable and --fast-math) and exit.
     #[arg(long, conflicts_with = "files")]
@@ -352,6 +359,7 @@ impl OptArgs {
             outline: self.outline,
             pipeline: self.pass_pipeline.clone(),
             ir_after_each: self.output.print_ir_after_all,
+            verify_each: self.verify_each,
             target: match &self.target {
                 Some(spec) => {
                     Some(
@@ -717,11 +725,15 @@ fn optimize_one(
     emit_args: &EmitArgs,
 ) -> Result<(String, ptir::Report), CliError> {
     let format = input_format(path);
-    // Not verified here: `ptir::optimize_owned` verifies its input, once; its diagnostics
-    // are placed in the source only when there are some.
+    // Verified once here, where it is read, and once more by the optimizer before it is
+    // written.
     let (program, names) = match format {
-        Format::Mlir => import(source, path)?,
-        Format::Ptir => (parse(path, source)?, SourceInfo::default()),
+        Format::Mlir => import_verified(source, path)?,
+        Format::Ptir => {
+            let program = parse(path, source)?;
+            let verified = Verified::new(program).map_err(|e| located(path, source, &e))?;
+            (verified, SourceInfo::default())
+        }
     };
     let spinner = progress_spinner(&format!("optimizing {path} ({})", options.engine));
     // `--report` says what `--fast-math` would have made of it: the input is kept for that.
@@ -729,15 +741,12 @@ fn optimize_one(
         && !options.fast_math
         && options.engine == ptir::Engine::Saturation
         && options.pipeline.is_none())
-    .then(|| program.clone());
-    let result = ptir::optimize_owned(program, options);
+    .then(|| program.program().clone());
+    let result = ptir::optimize_verified(program, options);
     spinner.finish_and_clear();
-    let mut out = result.map_err(|error| match error {
-        ptir::Error::Verify(e) if format == Format::Ptir => located(path, source, &e),
-        error => CliError::Optimize {
-            path: path.to_string(),
-            source: error,
-        },
+    let mut out = result.map_err(|error| CliError::Optimize {
+        path: path.to_string(),
+        source: error,
     })?;
     for dump in &out.report.ir_after {
         eprint!(
@@ -1109,8 +1118,13 @@ fn located(path: &str, text: &str, e: &ir::VerifyError) -> CliError {
 
 /// Imports MLIR `text` (of the file `path`) with the command line's read options.
 fn import(text: &str, path: &str) -> Result<(Program, SourceInfo), CliError> {
+    import_verified(text, path).map(|(program, source)| (program.into_program(), source))
+}
+
+/// [`import`], the program kept as verified, for the optimizer not to verify it again.
+fn import_verified(text: &str, path: &str) -> Result<(Verified, SourceInfo), CliError> {
     let options = READ_OPTIONS.get().copied().unwrap_or_default();
-    ptir::format::read_source(text, Format::Mlir, &options).map_err(|source| CliError::Format {
+    ptir::format::read_verified(text, Format::Mlir, &options).map_err(|source| CliError::Format {
         path: path.to_string(),
         source,
     })

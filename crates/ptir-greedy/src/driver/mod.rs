@@ -32,7 +32,7 @@
 //! - **Failure cache.** A pattern that failed on an op is not retried while nothing it read
 //!   has changed: the key is (instruction, pattern) and the stamp the versions of every
 //!   definition and use list the attempt inspected. It changes no result, only skips work
-//!   (disable with [`GreedyConfig::failure_cache`] for patterns that are not deterministic).
+//!   (a pattern must therefore be deterministic: the same IR, the same answer).
 //! - **Recursion guard.** A pattern without [`has_bounded_recursion`](crate::Pattern::has_bounded_recursion)
 //!   is not applied to ops it created itself (MLIR enforces this in its conversion driver only).
 //! - **Errors instead of aborts.** With [`GreedyConfig::expensive_checks`], a pattern that
@@ -46,6 +46,9 @@ mod worklist;
 
 pub(crate) use hooks::Hooks;
 pub use log::{EventKind, Step, StepLog};
+
+#[cfg(test)]
+mod tests;
 
 use crate::pattern::FrozenPatternSet;
 use crate::rewriter::ProgramRewriter;
@@ -115,40 +118,15 @@ pub struct GreedyConfig {
     /// Fingerprint the IR around every pattern attempt and verify after every change
     /// (default false; slow: O(function) per attempt).
     pub expensive_checks: bool,
-    /// Skip patterns that failed on the same IR before (default true).
-    pub failure_cache: bool,
-    /// Do not apply a pattern to ops it created, unless it has bounded recursion (default true).
-    pub recursion_guard: bool,
+    /// Skip patterns that failed on the same IR before (always on outside this module's
+    /// tests, which compare the driver with it off).
+    failure_cache: bool,
     /// Keep a [`StepLog`] (default false).
     pub log: bool,
     /// Try at each op only the rule patterns the pattern index finds for its shape (default
     /// true; off, every pattern rooted at the op's kind is tried: the same rewrites, slower
     /// with large rule libraries).
     pub pattern_index: bool,
-    /// Orders the patterns tried at each op dynamically (MLIR's
-    /// `PatternApplicator::applyCostModel`): higher first, ties in the static order (benefit,
-    /// then insertion). `None` (default): the static order.
-    pub cost_model: Option<PatternCostModel>,
-}
-
-/// A dynamic pattern order ([`GreedyConfig::cost_model`]): how much trying the pattern named
-/// `pattern` at op `op` is worth, given the IR as it is now. Two are equal when they are the
-/// same function.
-#[derive(Clone, Copy)]
-pub struct PatternCostModel(pub fn(rw: &ProgramRewriter<'_>, op: InstId, pattern: &str) -> u16);
-
-impl PartialEq for PatternCostModel {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::fn_addr_eq(self.0, other.0)
-    }
-}
-
-impl Eq for PatternCostModel {}
-
-impl fmt::Debug for PatternCostModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PatternCostModel(..)")
-    }
 }
 
 impl Default for GreedyConfig {
@@ -164,10 +142,8 @@ impl Default for GreedyConfig {
             strictness: Strictness::AnyOp,
             expensive_checks: false,
             failure_cache: true,
-            recursion_guard: true,
             log: false,
             pattern_index: true,
-            cost_model: None,
         }
     }
 }
@@ -236,15 +212,10 @@ impl GreedyConfig {
         self
     }
 
-    /// Turns the failure cache on or off (default on).
-    pub fn with_failure_cache(mut self, on: bool) -> Self {
+    /// Turns the failure cache on or off (default on; this module's tests only).
+    #[cfg(test)]
+    pub(crate) fn with_failure_cache(mut self, on: bool) -> Self {
         self.failure_cache = on;
-        self
-    }
-
-    /// Turns the recursion guard on or off (default on).
-    pub fn with_recursion_guard(mut self, on: bool) -> Self {
-        self.recursion_guard = on;
         self
     }
 
@@ -260,10 +231,24 @@ impl GreedyConfig {
         self
     }
 
-    /// Sets [`cost_model`](Self::cost_model).
-    pub fn with_cost_model(mut self, model: Option<PatternCostModel>) -> Self {
-        self.cost_model = model;
-        self
+    /// The config with `limits`, the limits both engines share: their iterations and
+    /// rewrites where they give them, and a deadline `limits.time` from now.
+    ///
+    /// ```
+    /// use ptir_greedy::GreedyConfig;
+    /// let limits = ptir_pass::Limits { rewrites: Some(5), ..ptir_pass::Limits::default() };
+    /// let config = GreedyConfig::canonicalize().with_limits(&limits);
+    /// assert_eq!(config.max_iterations, Some(10));
+    /// assert_eq!(config.max_rewrites, Some(5));
+    /// assert!(config.deadline.is_some());
+    /// ```
+    pub fn with_limits(self, limits: &ptir_pass::Limits) -> Self {
+        GreedyConfig {
+            max_iterations: limits.iterations.or(self.max_iterations),
+            max_rewrites: limits.rewrites.or(self.max_rewrites),
+            deadline: Some(Deadline::after(limits.time)),
+            ..self
+        }
     }
 }
 

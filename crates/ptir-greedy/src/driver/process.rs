@@ -439,21 +439,7 @@ impl<'p> Driver<'p> {
         specific: &[PatternId],
     ) -> Outcome<bool> {
         let mut order = ApplyOrder::default();
-        let Some(model) = self.config.cost_model else {
-            while let Some(pid) = order.next_in(self.patterns, specific) {
-                if let Some(applied) = self.try_one(rw, op, pid)? {
-                    return Ok(applied);
-                }
-            }
-            return Ok(false);
-        };
-        // The static order, then sorted (stably) by the cost model.
-        let mut all = Vec::new();
         while let Some(pid) = order.next_in(self.patterns, specific) {
-            all.push(pid);
-        }
-        all.sort_by_key(|&pid| std::cmp::Reverse((model.0)(rw, op, self.patterns.name(pid))));
-        for pid in all {
             if let Some(applied) = self.try_one(rw, op, pid)? {
                 return Ok(applied);
             }
@@ -482,8 +468,7 @@ impl<'p> Driver<'p> {
 
     /// The recursion guard and the failure cache.
     fn can_apply(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId, pid: PatternId) -> bool {
-        let skip = if self.config.recursion_guard
-            && !self.patterns.has_bounded_recursion(pid)
+        let skip = if !self.patterns.has_bounded_recursion(pid)
             && hooks(rw).origin.get(&op.0) == Some(&pid)
         {
             self.stats.recursion_skips += 1;

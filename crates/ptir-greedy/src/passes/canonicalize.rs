@@ -1,12 +1,15 @@
 //! The canonicalize pass (MLIR's `-canonicalize`): the greedy driver with top-down seeding,
 //! folding and the canonicalization patterns, on every function.
 
-use super::{FunctionPass, Pass, PassError, PassReport};
-use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats};
+use super::FunctionPass;
+use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats, StepLog};
 use crate::pattern::{FrozenPatternSet, PatternSet};
 use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
-use ptir_rules::{RuleFilter, RuleSet};
+use indexmap::IndexMap;
+use ptir_pass::{Pass, PassError, PassReport, PassStats};
+use ptir_rules::{ExternSpec, RuleFilter, RuleSet};
+use std::fmt;
 use std::rc::Rc;
 
 /// The label of orientation-free rules (commutativity, associativity, distributivity), which
@@ -55,7 +58,8 @@ pub fn greedy_rule_filter() -> RuleFilter {
 /// `test-convergence` option); the report says whether it converged either way.
 ///
 /// ```
-/// use ptir_greedy::{Canonicalize, Pass};
+/// use ptir_greedy::Canonicalize;
+/// use ptir_pass::Pass;
 /// use ptir_rules::{Registry, RuleSet};
 /// let mut rules = RuleSet::new(Registry::standard());
 /// rules.add_source("r.rules", "(rule mul-one (mul ?x (splat 1)) => ?x)").unwrap();
@@ -66,13 +70,15 @@ pub fn greedy_rule_filter() -> RuleFilter {
 ///   return %3
 /// }").unwrap();
 /// let report = Canonicalize::with_rules(&rules).unwrap().run(&mut p).unwrap();
-/// assert!(report.greedy.unwrap().converged);
+/// assert!(report.stats::<ptir_greedy::CanonicalizeStats>().unwrap().driver.converged);
 /// assert_eq!(p.num_insts(), 0);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Canonicalize {
     /// Shared, so that a pipeline may canonicalize several times with one compiled set.
     patterns: Rc<FrozenPatternSet>,
+    /// The externs of the rule set the patterns came from, which their results may call.
+    externs: Rc<IndexMap<String, ExternSpec>>,
     config: GreedyConfig,
     test_convergence: bool,
 }
@@ -82,6 +88,7 @@ impl Canonicalize {
     pub fn new(patterns: FrozenPatternSet) -> Self {
         Canonicalize {
             patterns: Rc::new(patterns),
+            externs: Rc::default(),
             config: GreedyConfig::canonicalize(),
             test_convergence: false,
         }
@@ -96,7 +103,10 @@ impl Canonicalize {
     pub fn with_filtered_rules(rules: &RuleSet, filter: &RuleFilter) -> Result<Self, CompileError> {
         let mut set = PatternSet::new();
         set.add_rules(rules, filter)?;
-        Ok(Canonicalize::new(set.freeze()))
+        Ok(Canonicalize {
+            externs: Rc::new(rules.externs().clone()),
+            ..Canonicalize::new(set.freeze())
+        })
     }
 
     /// Replaces the driver config (default [`GreedyConfig::canonicalize`]).
@@ -121,13 +131,13 @@ function_pass!(Canonicalize, "canonicalize");
 
 impl FunctionPass for Canonicalize {
     fn empty_report(&self) -> PassReport {
-        PassReport {
-            greedy: Some(GreedyStats {
+        PassReport::new(self.name(), false, 0).with_stats(CanonicalizeStats {
+            driver: GreedyStats {
                 converged: true,
                 ..GreedyStats::default()
-            }),
-            ..PassReport::new(self.name(), false, 0)
-        }
+            },
+            step_log: Vec::new(),
+        })
     }
 
     fn run_function(
@@ -137,25 +147,70 @@ impl FunctionPass for Canonicalize {
         rw: &mut ProgramRewriter<'_>,
     ) -> Result<PassReport, PassError> {
         // Each function gets an equal share of the time left.
-        let config = GreedyConfig {
-            deadline: self.config.deadline.map(|d| d.share(functions - k)),
-            ..self.config.clone()
-        };
-        let mut r = apply_patterns_greedily(rw, &self.patterns, &config)?;
+        let deadline = self.config.deadline.map(|d| d.share(functions - k));
+        let config = self.config.clone().with_deadline(deadline);
+        let mut r = apply_patterns_greedily(rw, &self.patterns, &config)
+            .map_err(|e| PassError::failed(self.name(), e))?;
         let function = rw.function_name().to_string();
         if self.test_convergence && !r.converged {
-            return Err(PassError::NotConverged {
+            let error = NotConverged {
                 function,
                 iterations: r.stats.iterations,
-            });
+            };
+            return Err(PassError::failed(self.name(), error));
         }
         let step_log = r.log.take().map(|log| (function.clone(), log));
         Ok(PassReport {
             erased: r.stats.erased,
             runs: vec![(function, r.summary())],
-            step_log: step_log.into_iter().collect(),
-            greedy: Some(r.stats),
             ..PassReport::new(self.name(), r.changed, 0)
-        })
+        }
+        .with_stats(CanonicalizeStats {
+            driver: r.stats,
+            step_log: step_log.into_iter().collect(),
+        }))
     }
+
+    fn rule_externs(&self) -> Option<&IndexMap<String, ExternSpec>> {
+        Some(&self.externs)
+    }
+}
+
+/// What canonicalization reports beyond every pass's report ([`PassReport::stats`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CanonicalizeStats {
+    /// The greedy driver's counters, merged over functions.
+    pub driver: GreedyStats,
+    /// The greedy driver's step log, per function, when [`GreedyConfig::log`] is on.
+    pub step_log: Vec<(String, StepLog)>,
+}
+
+impl fmt::Display for CanonicalizeStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.driver)
+    }
+}
+
+impl PassStats for CanonicalizeStats {
+    fn clone_box(&self) -> Box<dyn PassStats> {
+        Box::new(self.clone())
+    }
+
+    fn merge(&mut self, other: &dyn PassStats) {
+        if let Some(other) = other.downcast_ref::<CanonicalizeStats>() {
+            self.driver.merge(&other.driver);
+            self.step_log.extend(other.step_log.iter().cloned());
+        }
+    }
+}
+
+/// Canonicalization did not converge and convergence was required
+/// ([`Canonicalize::with_test_convergence`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("@{function}: canonicalize did not converge in {iterations} iteration(s)")]
+pub struct NotConverged {
+    /// The function.
+    pub function: String,
+    /// Iterations run.
+    pub iterations: usize,
 }

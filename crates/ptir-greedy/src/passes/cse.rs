@@ -11,12 +11,13 @@
 //! computing those costs more than the pass); the scoped walk only proposes candidates, and
 //! a merge also requires that the earlier op dominate the later one.
 
-use super::{FunctionPass, Pass, PassError, PassReport};
+use super::FunctionPass;
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use hashbrown::HashTable;
 use ptir_ir::InstId;
+use ptir_pass::{Pass, PassError, PassReport};
 use std::hash::{Hash, Hasher};
 
 /// The ops seen so far that later ones may reuse. The table holds op ids alone (4 bytes a
@@ -103,7 +104,8 @@ fn same(rw: &ProgramRewriter<'_>, a: InstId, b: InstId) -> bool {
 /// The CSE pass on every function, with the rewriter's purity and dominance.
 ///
 /// ```
-/// use ptir_greedy::{Cse, Pass};
+/// use ptir_greedy::Cse;
+/// use ptir_pass::Pass;
 /// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
 ///   %1 = exp %0 : f32[2]
 ///   %2 = exp %0 : f32[2]

@@ -6,11 +6,12 @@
 //! decided. Impure ops (`rng`, calls of impure callees, region ops containing them) are never
 //! erased, used or not. The greedy driver runs the same sweep as its region simplification.
 
-use super::{FunctionPass, Pass, PassError, PassReport};
+use super::FunctionPass;
 use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
 use crate::rewriter::ProgramRewriter;
 use ptir_ir::InstId;
+use ptir_pass::{Pass, PassError, PassReport};
 
 /// Erases every dead pure op of the function; returns how many ops were erased (counting a
 /// region op as one).
@@ -47,7 +48,8 @@ fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId, facts: &dyn Facts) -> u
 /// hold equal to the Datalog analysis of `ptir_ir::analysis`).
 ///
 /// ```
-/// use ptir_greedy::{Dce, Pass};
+/// use ptir_greedy::Dce;
+/// use ptir_pass::Pass;
 /// let mut p = ptir_ir::parse("func @f(%0: f32[2]) -> (f32[2]) {
 ///   %1 = exp %0 : f32[2]
 ///   %2 = rng uniform : f32[2]

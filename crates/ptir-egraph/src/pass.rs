@@ -1,0 +1,138 @@
+//! Equality saturation as a pass of a `ptir-pass` pipeline (`eqsat`, or
+//! `canonicalize,eqsat,dce`): every function lowered, saturated, extracted and lifted, as
+//! [`crate::optimize`] does; the output declares the rule externs its calls need.
+
+use crate::engine::{optimize_unverified, EngineOptions, FunctionReport};
+use ptir_ir::Program;
+use ptir_pass::{Pass, PassError, PassOptions, PassRegistry, PassReport, PassStats};
+use ptir_rules::explain::Provenance;
+use ptir_rules::RuleSet;
+use std::fmt;
+
+/// The name of the equality-saturation pass in pipeline text.
+pub const EQSAT_PASS: &str = "eqsat";
+
+/// The `eqsat` pass: [`crate::optimize`] with its rules and options, its per-function
+/// reports kept as the pass report's [`EqsatStats`].
+///
+/// ```
+/// use ptir_egraph::{Eqsat, EqsatStats, EngineOptions};
+/// use ptir_pass::Pass;
+/// let rules = ptir_rules::RuleSet::bundled().unwrap();
+/// let mut p = ptir_ir::parse("func @f(%x: f32[4]) -> (f32[4]) {\n  %a = neg %x : f32[4]\n  %b = neg %a : f32[4]\n  return %b\n}").unwrap();
+/// let report = Eqsat::new(rules, EngineOptions::default()).run(&mut p).unwrap();
+/// assert!(report.changed);
+/// assert_eq!(report.stats::<EqsatStats>().unwrap().functions[0].name, "f");
+/// assert_eq!(p.num_insts(), 0);
+/// ```
+#[derive(Clone)]
+pub struct Eqsat {
+    rules: RuleSet,
+    options: EngineOptions,
+}
+
+impl fmt::Debug for Eqsat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Eqsat")
+            .field("rules", &self.rules.rules().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Eqsat {
+    /// Saturates with `rules` under `options`.
+    pub fn new(rules: RuleSet, options: EngineOptions) -> Self {
+        Eqsat { rules, options }
+    }
+}
+
+/// What the `eqsat` pass reports beyond every pass's report ([`PassReport::stats`]): the
+/// engine's report of each function.
+#[derive(Clone, Debug, Default)]
+pub struct EqsatStats {
+    /// One report per function, in program order.
+    pub functions: Vec<FunctionReport>,
+}
+
+impl fmt::Display for EqsatStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.functions {
+            writeln!(f, "  @{}: {}", r.name, r.saturation.summary())?;
+        }
+        Ok(())
+    }
+}
+
+impl PassStats for EqsatStats {
+    fn clone_box(&self) -> Box<dyn PassStats> {
+        Box::new(self.clone())
+    }
+
+    fn merge(&mut self, other: &dyn PassStats) {
+        if let Some(other) = other.downcast_ref::<EqsatStats>() {
+            self.functions.extend(other.functions.iter().cloned());
+        }
+    }
+}
+
+impl Pass for Eqsat {
+    fn name(&self) -> &str {
+        EQSAT_PASS
+    }
+
+    fn run(&self, program: &mut Program) -> Result<PassReport, PassError> {
+        let (out, functions) = optimize_unverified(program, &self.rules, &self.options)
+            .map_err(|e| PassError::failed(EQSAT_PASS, e))?;
+        let changed = out != *program;
+        *program = out;
+        let runs = functions
+            .iter()
+            .map(|r| (r.name.clone(), r.saturation.summary()))
+            .collect();
+        Ok(PassReport {
+            runs,
+            ..PassReport::new(EQSAT_PASS, changed, 0)
+        }
+        .with_stats(EqsatStats { functions }))
+    }
+
+    /// Lifting numbers values afresh: each function's chains become its derivations'
+    /// ([`Provenance::derive`]).
+    fn run_explained(
+        &self,
+        program: &mut Program,
+        provenance: &mut Provenance,
+    ) -> Result<PassReport, PassError> {
+        let report = self.run(program)?;
+        for r in report
+            .stats::<EqsatStats>()
+            .map_or(&[][..], |s| &s.functions)
+        {
+            if let Some(d) = &r.derivations {
+                provenance.derive(&r.name, d.iter().cloned());
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// Registers the e-graph engine's pass in `registry`: `eqsat` (no options), saturating with
+/// `rules` under `options`.
+///
+/// ```
+/// let mut registry = ptir_pass::PassRegistry::new();
+/// let rules = ptir_rules::RuleSet::bundled().unwrap();
+/// ptir_egraph::register_passes(&mut registry, rules, ptir_egraph::EngineOptions::default());
+/// assert_eq!(registry.parse("eqsat").unwrap().names(), ["eqsat"]);
+/// ```
+pub fn register_passes(registry: &mut PassRegistry, rules: RuleSet, options: EngineOptions) {
+    let eqsat = Eqsat::new(rules, options);
+    registry.register(
+        EQSAT_PASS,
+        "equality saturation, extraction under the cost model, lifting",
+        move |o: &PassOptions| {
+            o.expect_none(EQSAT_PASS)?;
+            Ok(Box::new(eqsat.clone()))
+        },
+    );
+}
