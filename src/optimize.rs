@@ -237,8 +237,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     // With `explain`, the chain of rules behind every derived value, kept through every step
     // that changes the program from here on.
     let mut provenance = options.explain.then(Provenance::default);
-    let (program, raised_loops) =
-        raise_loops(program, &rules, &mut report, provenance.as_mut());
+    let (program, raised_loops) = raise_loops(program, &rules, &mut report, provenance.as_mut());
     let program = run_pipeline(
         program,
         &rules,

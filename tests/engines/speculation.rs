@@ -2,8 +2,8 @@
 //!
 //! Each program guards something that traps, may not terminate, or is huge, and is run on the
 //! input that makes the guard matter (a zero divisor, a loop that runs zero times, the branch
-//! not taken). Both engines, default options: the optimized program must give the input's
-//! results on exactly those inputs.
+//! not taken). Both engines, default options, and greedy with loop-invariant code motion: the
+//! optimized program must give the input's results on exactly those inputs.
 
 use ptir::ir::{parse, DType, Interpreter, Program, Scalar, Tensor, TensorType, Value};
 use ptir::{Engine, Options};
@@ -35,18 +35,26 @@ fn run(p: &Program, args: &[Value]) -> Result<Vec<Value>, String> {
 fn check(text: &str, cases: &[Vec<Value>]) -> Vec<Program> {
     let input = parse(text).unwrap_or_else(|e| panic!("{e}"));
     let mut outs = Vec::new();
-    for engine in [Engine::Saturation, Engine::Greedy] {
+    // Both engines, and greedy with loop-invariant code motion (`licm`) in its pipeline.
+    let licm = Some("canonicalize,licm,cse,dce".to_string());
+    for (engine, pipeline) in [
+        (Engine::Saturation, None),
+        (Engine::Greedy, None),
+        (Engine::Greedy, licm),
+    ] {
+        let name = pipeline.clone().unwrap_or_else(|| engine.to_string());
         let options = Options {
             engine,
+            pipeline,
             ..Options::default()
         };
         let out = ptir::optimize(&input, &options)
-            .unwrap_or_else(|e| panic!("{engine}: {e}"))
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
             .program;
         for args in cases {
             let want = run(&input, args).unwrap_or_else(|e| panic!("the input fails: {e}"));
             let got = run(&out, args);
-            assert_eq!(got, Ok(want), "{engine} on {args:?}:\n{out}");
+            assert_eq!(got, Ok(want), "{name} on {args:?}:\n{out}");
         }
         outs.push(out);
     }
@@ -212,4 +220,27 @@ fn loop_invariant_speculatable_values_are_still_hoisted() {
         .iter()
         .any(|i| i.op.name() == "exp");
     assert!(hoisted, "exp not hoisted out of the loop:\n{out}");
+}
+
+#[test]
+fn with_licm_greedy_moves_loop_invariant_work_out_as_saturation_places_it() {
+    let input =
+        parse(include_str!("../../corpus/while_loop.ptir")).unwrap_or_else(|e| panic!("{e}"));
+    let body_ops = |pipeline: Option<&str>, engine| {
+        let options = Options {
+            engine,
+            pipeline: pipeline.map(str::to_string),
+            ..Options::default()
+        };
+        let out = ptir::optimize(&input, &options).unwrap_or_else(|e| panic!("{e}"));
+        let text = out.program.to_string();
+        let body = &text[text.find("} {").unwrap_or_else(|| panic!("{text}"))..];
+        body.matches(" = ").count()
+    };
+    let eqsat = body_ops(None, Engine::Saturation);
+    let greedy = body_ops(None, Engine::Greedy);
+    let licm = body_ops(Some("canonicalize,licm,cse,dce"), Engine::Greedy);
+    // The two broadcasts of outer scalars leave the body (and the body's constant).
+    assert_eq!(licm, eqsat);
+    assert!(licm < greedy, "licm {licm}, greedy {greedy}");
 }

@@ -69,7 +69,7 @@ pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use passes::{
     default_pipeline, directed_rule_filter, greedy_rule_filter, register_passes, Canonicalize,
-    CanonicalizeStats, Cse, Dce, NotConverged, ALGEBRA, DEFAULT_PIPELINE, PRICED,
+    CanonicalizeStats, Cse, Dce, Licm, NotConverged, ALGEBRA, DEFAULT_PIPELINE, PRICED,
 };
 pub use pattern::{
     Candidates, FrozenPatternSet, MatchAnyOpTypeTag, MatchRewritePattern, MatchThenRewrite,

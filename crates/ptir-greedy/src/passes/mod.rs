@@ -53,6 +53,7 @@ macro_rules! function_pass {
 mod canonicalize;
 pub(crate) mod cse;
 pub(crate) mod dce;
+mod licm;
 
 pub use canonicalize::{
     directed_rule_filter, greedy_rule_filter, Canonicalize, CanonicalizeStats, NotConverged,
@@ -60,6 +61,7 @@ pub use canonicalize::{
 };
 pub use cse::Cse;
 pub use dce::Dce;
+pub use licm::Licm;
 
 use crate::facts::ProgramContext;
 use crate::ir::InvalidFunction;
@@ -234,6 +236,14 @@ pub fn register_passes(registry: &mut PassRegistry, canonicalize: Canonicalize) 
         options.expect_none("dce")?;
         Ok(Box::new(Dce))
     });
+    registry.register(
+        "licm",
+        "loop-invariant code motion out of while and scan regions",
+        |options: &PassOptions| {
+            options.expect_none("licm")?;
+            Ok(Box::new(Licm))
+        },
+    );
 }
 
 /// [`DEFAULT_PIPELINE`] (`canonicalize → cse → dce`), canonicalizing with the rules of
