@@ -543,7 +543,8 @@ fn run_pipeline(
     // `rules` is already filtered by the options (fast-math among them): leave out only what
     // no greedy driver can run.
     let canonicalize =
-        Canonicalize::with_filtered_rules(rules, &directed_rule_filter())?.with_config(config);
+        Canonicalize::with_filtered_rules_and_ops(rules, &directed_rule_filter(), &options.ops)?
+            .with_config(config.with_ops(options.ops.clone()));
     let mut registry = PassRegistry::new();
     ptir_greedy::register_passes(&mut registry, canonicalize);
     let engine = EngineOptions {

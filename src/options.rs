@@ -139,6 +139,10 @@ pub struct Options {
     /// of [`Options::validate`] (default none): what a user raising rule calls can then be
     /// run and compared. The project's own externs are always there ([`crate::interpreter`]).
     pub externs: ExternImpls,
+    /// The user's per-op hooks for the greedy engine's `canonicalize` (default none): folders
+    /// tried before the built-in folds and canonicalization patterns run beside the rules
+    /// (MLIR's per-op `fold` and `getCanonicalizationPatterns`). Saturation runs rules alone.
+    pub ops: ptir_greedy::OpRegistry,
     /// Prove every user-supplied rule (of `rule_files` and `rule_texts`, not the bundled
     /// library) by the interpreter when loading it, and refuse one with a counterexample
     /// (default false, `--prove-rules`: the prover samples dtypes and inputs a rule may not be
@@ -209,6 +213,7 @@ impl Default for Options {
             rule_texts: Vec::new(),
             registry: Registry::standard(),
             externs: ExternImpls::new(),
+            ops: ptir_greedy::OpRegistry::new(),
             prove_rules: false,
             enable: Vec::new(),
             disable: Vec::new(),

@@ -106,3 +106,84 @@ fn diff_runs_the_callers_extern_and_catches_a_wrong_one() {
         other => panic!("expected a validation error, got {other:?}"),
     }
 }
+
+/// `abs(neg x)` is `abs x`: a canonicalization pattern a user registers in Rust.
+struct AbsOfNeg;
+impl ptir::greedy::MatchRewritePattern<ptir::greedy::views::UnaryView> for AbsOfNeg {
+    type Match = ptir::ir::ValueId;
+    fn match_op(
+        &self,
+        op: &ptir::greedy::views::UnaryView,
+        ir: &ptir::greedy::Ir,
+    ) -> Result<ptir::ir::ValueId, String> {
+        use ptir::ir::{Op, UnaryOp};
+        let inner = ir.inst_of(op.operand).filter(|_| op.kind == UnaryOp::Abs);
+        match inner.map(|i| (ir.op(i), ir.operands(i))) {
+            Some((Op::Unary(UnaryOp::Neg), [x])) => Ok(*x),
+            _ => Err("not an abs of a neg".into()),
+        }
+    }
+    fn rewrite(
+        &self,
+        op: ptir::greedy::views::UnaryView,
+        x: ptir::ir::ValueId,
+        rw: &mut ptir::greedy::ProgramRewriter,
+    ) {
+        rw.modify_in_place(op.root, |e| e.operands[0] = x);
+    }
+}
+
+#[test]
+fn per_op_folders_and_canonicalization_patterns_a_user_registers_run_in_canonicalize() {
+    use ptir::greedy::{Fold, Ir, OpRegistry};
+    use ptir::ir::{InstId, Op, OpKey};
+    let program = ptir::ir::parse(
+        "extern @my_id pure
+
+func @f(%x: f32[4]) -> (f32[4]) {
+  %i = call @my_id(%x) : f32[4]
+  %n = neg %i : f32[4]
+  %a = abs %n : f32[4]
+  return %a
+}",
+    )
+    .unwrap();
+    let mut ops = OpRegistry::new();
+    ops.add_folder(OpKey::Call, |ir: &Ir, i: InstId| match ir.op(i) {
+        Op::Call { callee } if callee == "my_id" => Fold::Value(ir.operands(i)[0]),
+        _ => Fold::None,
+    });
+    ops.add_canonicalization_pattern(|| {
+        ptir::greedy::MatchThenRewrite::<ptir::greedy::views::UnaryView, _>::new(AbsOfNeg)
+    });
+    // Without the bundled rules, whose `abs-neg` does what the pattern does.
+    let options = Options {
+        engine: Engine::Greedy,
+        bundled_rules: false,
+        ops,
+        ..Options::default()
+    };
+    let out = ptir::optimize(&program, &options).unwrap();
+    // The call folded to %x, then abs(neg x) is abs x: one op left.
+    let text = ptir::ir::print(&out.program);
+    assert_eq!(out.program.num_insts(), 1, "{text}");
+    assert!(text.contains("= abs %0 : f32[4]"), "{text}");
+    assert!(
+        out.report.rules_fired.iter().any(|r| r.rule == "AbsOfNeg"),
+        "{}",
+        out.report
+    );
+    // Without the hooks, nothing of it happens.
+    let plain = Options {
+        engine: Engine::Greedy,
+        bundled_rules: false,
+        ..Options::default()
+    };
+    assert_eq!(
+        ptir::optimize(&program, &plain)
+            .unwrap()
+            .program
+            .num_insts(),
+        3
+    );
+}

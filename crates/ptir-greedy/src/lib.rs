@@ -53,6 +53,7 @@ mod driver;
 mod facts;
 mod fold;
 mod ir;
+mod op_registry;
 mod passes;
 mod pattern;
 mod rewriter;
@@ -67,6 +68,7 @@ pub use driver::{
 pub use facts::ProgramContext;
 pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
+pub use op_registry::{Folder, OpRegistry, PatternMaker};
 pub use passes::{
     default_pipeline, directed_rule_filter, greedy_rule_filter, register_passes, Canonicalize,
     CanonicalizeStats, Cse, Dce, Licm, NotConverged, ALGEBRA, DEFAULT_PIPELINE, PRICED,

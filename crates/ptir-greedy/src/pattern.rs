@@ -258,6 +258,16 @@ pub struct MatchThenRewrite<T, P> {
     _view: PhantomData<fn() -> T>,
 }
 
+impl<T, P> MatchThenRewrite<T, P> {
+    /// Wraps a match-and-rewrite pattern.
+    pub fn new(pattern: P) -> Self {
+        MatchThenRewrite {
+            pattern,
+            _view: PhantomData,
+        }
+    }
+}
+
 impl<T: OpView, P: MatchRewritePattern<T>> Pattern for MatchThenRewrite<T, P> {
     fn roots(&self) -> Roots {
         Roots::Ops(T::keys())
@@ -350,6 +360,15 @@ impl PatternSet {
         self
     }
 
+    /// Adds a pattern already boxed (one an [`crate::OpRegistry`] made).
+    pub fn add_boxed(&mut self, p: Box<dyn Pattern>) -> &mut Self {
+        self.entries.push(Entry {
+            pattern: p,
+            extra_labels: Vec::new(),
+        });
+        self
+    }
+
     /// Adds a typed pattern.
     pub fn add_op<T: OpView + 'static, P: OpRewritePattern<T> + 'static>(
         &mut self,
@@ -363,10 +382,7 @@ impl PatternSet {
         &mut self,
         p: P,
     ) -> &mut Self {
-        self.add(MatchThenRewrite::<T, P> {
-            pattern: p,
-            _view: PhantomData,
-        })
+        self.add(MatchThenRewrite::<T, P>::new(p))
     }
 
     /// Number of patterns.

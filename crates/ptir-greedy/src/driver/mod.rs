@@ -127,6 +127,8 @@ pub struct GreedyConfig {
     /// true; off, every pattern rooted at the op's kind is tried: the same rewrites, slower
     /// with large rule libraries).
     pub pattern_index: bool,
+    /// The user's folders, tried before the built-in folds (default none).
+    pub ops: crate::OpRegistry,
 }
 
 impl Default for GreedyConfig {
@@ -144,6 +146,7 @@ impl Default for GreedyConfig {
             failure_cache: true,
             log: false,
             pattern_index: true,
+            ops: crate::OpRegistry::default(),
         }
     }
 }
@@ -155,6 +158,12 @@ impl GreedyConfig {
             traversal: Traversal::TopDown,
             ..GreedyConfig::default()
         }
+    }
+
+    /// Sets the user's folders ([`crate::OpRegistry`], default none).
+    pub fn with_ops(mut self, ops: crate::OpRegistry) -> Self {
+        self.ops = ops;
+        self
     }
 
     /// Sets the seeding order (default bottom-up).

@@ -5,7 +5,7 @@ use super::log::Step;
 use super::{
     GreedyConfig, GreedyError, GreedyReport, GreedyStats, Strictness, Traversal, Violation,
 };
-use crate::fold::{fold, Fold};
+use crate::fold::Fold;
 use crate::ir::{stamp_holds, BlockId, ReadLog, StampEntry, WalkOrder, NONE};
 use crate::pattern::{ApplyOrder, Candidates, FrozenPatternSet, PatternId};
 use crate::rewriter::ProgramRewriter;
@@ -355,7 +355,7 @@ impl<'p> Driver<'p> {
 
     /// Folds `op` if it is not a constant; returns whether it changed.
     fn try_fold(&mut self, rw: &mut ProgramRewriter<'_>, op: InstId) -> Outcome<bool> {
-        let folded = fold(rw, op);
+        let folded = self.config.ops.fold(rw, op);
         if matches!(folded, Fold::None) {
             return Ok(false);
         }

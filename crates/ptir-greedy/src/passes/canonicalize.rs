@@ -6,6 +6,7 @@ use crate::driver::{apply_patterns_greedily, GreedyConfig, GreedyStats, StepLog}
 use crate::pattern::{FrozenPatternSet, PatternSet};
 use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
+use crate::OpRegistry;
 use indexmap::IndexMap;
 use ptir_pass::{Pass, PassError, PassReport, PassStats};
 use ptir_rules::{ExternSpec, RuleFilter, RuleSet};
@@ -101,15 +102,52 @@ impl Canonicalize {
 
     /// Canonicalizes with the rules of `rules` that `filter` keeps.
     pub fn with_filtered_rules(rules: &RuleSet, filter: &RuleFilter) -> Result<Self, CompileError> {
-        let mut set = PatternSet::new();
-        set.add_rules(rules, filter)?;
-        Ok(Canonicalize {
-            externs: Rc::new(rules.externs().clone()),
-            ..Canonicalize::new(set.freeze())
-        })
+        Self::with_filtered_rules_and_ops(rules, filter, &OpRegistry::default())
     }
 
-    /// Replaces the driver config (default [`GreedyConfig::canonicalize`]).
+    /// Canonicalizes with the rules of `rules` that `filter` keeps, and the user's hooks:
+    /// `ops`'s canonicalization patterns run beside the rules and its folders before the
+    /// built-in folds (MLIR's canonicalizer collects each registered op's patterns and folder).
+    ///
+    /// ```
+    /// use ptir_greedy::{Canonicalize, Fold, Ir, OpRegistry};
+    /// use ptir_ir::{InstId, Op, OpKey};
+    /// use ptir_pass::Pass;
+    /// let mut ops = OpRegistry::new();
+    /// ops.add_folder(OpKey::Call, |ir: &Ir, i: InstId| match ir.op(i) {
+    ///     Op::Call { callee } if callee == "my_id" => Fold::Value(ir.operands(i)[0]),
+    ///     _ => Fold::None,
+    /// });
+    /// let rules = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
+    /// let pass = Canonicalize::with_filtered_rules_and_ops(&rules, &Default::default(), &ops).unwrap();
+    /// let mut p = ptir_ir::parse("extern @my_id pure
+    /// func @f(%0: f32[2]) -> (f32[2]) {
+    ///   %1 = call @my_id(%0) : f32[2]
+    ///   return %1
+    /// }").unwrap();
+    /// pass.run(&mut p).unwrap();
+    /// assert_eq!(p.num_insts(), 0);
+    /// ```
+    pub fn with_filtered_rules_and_ops(
+        rules: &RuleSet,
+        filter: &RuleFilter,
+        ops: &OpRegistry,
+    ) -> Result<Self, CompileError> {
+        let mut set = PatternSet::new();
+        set.add_rules(rules, filter)?;
+        for p in ops.patterns() {
+            set.add_boxed(p);
+        }
+        let mut pass = Canonicalize {
+            externs: Rc::new(rules.externs().clone()),
+            ..Canonicalize::new(set.freeze())
+        };
+        pass.config.ops = ops.clone();
+        Ok(pass)
+    }
+
+    /// Replaces the driver config (default [`GreedyConfig::canonicalize`], with the folders
+    /// of the pass's [`OpRegistry`]).
     pub fn with_config(mut self, config: GreedyConfig) -> Self {
         self.config = config;
         self
