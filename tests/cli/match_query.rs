@@ -165,3 +165,33 @@ fn the_library_query_agrees_with_what_greedy_rewrites() {
         );
     }
 }
+
+#[test]
+fn a_root_used_before_the_others_is_pruned_and_the_next_candidate_found() {
+    // Two `neg %x` could pair with the `exp %x`: the first is used (by %u) before the exp, so
+    // a replacement inserted at the exp could not replace it. Dominance prunes it before it
+    // is matched, and the search goes on to the second, which the driver can apply.
+    let rules = scratch_file(
+        "match_query",
+        "pair.rules",
+        "(rule exp-and-neg (roots (exp ?x) (neg ?x)) => (exp ?x) (neg ?x))",
+    );
+    let program = scratch_file(
+        "match_query",
+        "pair.ptir",
+        "func @f(%x: f32[4]) -> (f32[4], f32[4], f32[4], f32[4]) {
+  %n1 = neg %x : f32[4]
+  %u = abs %n1 : f32[4]
+  %e = exp %x : f32[4]
+  %n2 = neg %x : f32[4]
+  return %u, %e, %n1, %n2
+}
+",
+    );
+    let (out, _) = run(&["match", &program, "--no-bundled-rules", "--rules", &rules]);
+    assert_eq!(
+        out.trim_end(),
+        format!("{program}:4:3: @f %e,%n2: exp-and-neg ?x=%x"),
+        "{out}"
+    );
+}

@@ -211,6 +211,19 @@ impl Plan {
             if st.roots.contains(&c) || ir.arena.block_of(c) != Some(block) {
                 continue;
             }
+            // Dominance prunes before matching: the results go at the last root, so a root
+            // used before a later root can never be replaced, whatever the roots still to
+            // find; skip `c` if it or a root found before it is such a root.
+            let blocked = st.roots.iter().any(|&r| {
+                if ir.is_before_in_block(r, c) {
+                    super::used_before(ir, r, c)
+                } else {
+                    super::used_before(ir, c, r)
+                }
+            });
+            if blocked {
+                continue;
+            }
             let mark = st.mark();
             st.push_root(c);
             if self.match_term(ir, st, root, c.value()) && self.search(ir, st, k + 1, block, accept)

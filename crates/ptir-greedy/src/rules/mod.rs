@@ -316,24 +316,29 @@ impl RulePattern {
                 at = r;
             }
         }
-        let block = ir.block_of(at);
-        for &r in roots.iter().filter(|&&r| r != at) {
-            for u in ir.users(r.value()) {
-                let user = match u {
-                    crate::ir::User::Inst(user) => Some(user),
-                    // The block's own results come after every instruction of it.
-                    crate::ir::User::BlockResult(b) if b == block => None,
-                    crate::ir::User::BlockResult(b) => ir.parent_op(b),
-                };
-                match user.and_then(|user| ir.ancestor_in(block, user)) {
-                    Some(a) if a == at || ir.is_before_in_block(at, a) => {}
-                    Some(_) => return None,
-                    None => {}
-                }
-            }
-        }
-        Some(at)
+        let used_early = roots.iter().any(|&r| r != at && used_before(ir, r, at));
+        (!used_early).then_some(at)
     }
+}
+
+/// Is root `r`'s value used before `at`, a later instruction of its block (by an instruction,
+/// or by the result of a nested block)? Then results inserted at `at` cannot replace it: the
+/// use would read a value defined after it. The matcher prunes candidate roots with it
+/// before matching them; [`RulePattern`]'s insertion point checks the final roots.
+pub(crate) fn used_before(ir: &Ir<'_>, r: InstId, at: InstId) -> bool {
+    let block = ir.block_of(at);
+    ir.users(r.value()).any(|u| {
+        let user = match u {
+            crate::ir::User::Inst(user) => Some(user),
+            // The block's own results come after every instruction of it.
+            crate::ir::User::BlockResult(b) if b == block => None,
+            crate::ir::User::BlockResult(b) => ir.parent_op(b),
+        };
+        matches!(
+            user.and_then(|user| ir.ancestor_in(block, user)),
+            Some(a) if a != at && !ir.is_before_in_block(at, a)
+        )
+    })
 }
 
 impl Pattern for RulePattern {
