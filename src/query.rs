@@ -12,7 +12,7 @@ pub use ptir_greedy::RuleMatch;
 /// `--disable`, `fast_math`) in `program`, which must verify: for each instruction (functions
 /// in order, instructions in pre-order, nested ones included) and each rule rooted at its
 /// kind, the first match whose constraints hold, with the rule's bindings; and the matches of
-/// the loop patterns ([`ptir_rules::find_loop_matches`], parameters bound as `p0`, `p1`, ...).
+/// the loop patterns ([`ptir_rules::find_loop_matches`], parameters bound under their names in the pattern).
 /// Nothing is rewritten; overlapping rule matches are all reported.
 ///
 /// ```

@@ -81,7 +81,7 @@ fn matches_inside_regions_and_of_pat_rules_are_found() {
     ]);
     assert_eq!(
         out.trim_end(),
-        format!("{program}:4:5: @g %y: square-plus ?p0=%x"),
+        format!("{program}:4:5: @g %y: square-plus ?x=%x"),
         "{out}"
     );
 }

@@ -167,7 +167,7 @@ func @scale_sum_replacement(%w: f32[4], %xs: f32[3,4]) -> (f32[4]) {
     // %b starts from %v, not %w; %c multiplies by its own carry, not the outer %w.
     assert_eq!(
         out.trim_end(),
-        format!("{program}:2:3: @f %a: scale-sum ?p0=%w ?p1=%xs"),
+        format!("{program}:2:3: @f %a: scale-sum ?w=%w ?xs=%xs"),
         "{out}"
     );
 }

@@ -151,6 +151,8 @@ struct LoopRecord {
     doc: String,
     location: Location,
     dims: usize,
+    /// The parameters' names in bindings.
+    params: Vec<String>,
     /// `@NAME_pattern` then `@NAME_replacement`.
     functions: String,
 }
@@ -179,6 +181,7 @@ impl LoopRecord {
             doc: p.doc.clone(),
             location: p.location.clone(),
             dims: p.dims(),
+            params: p.param_names().to_vec(),
             functions: ptir_ir::print(&ptir_ir::Program {
                 externs: Vec::new(),
                 functions: vec![p.pattern().clone(), p.replacement().clone()],
@@ -225,6 +228,7 @@ impl LoopRecord {
             replacement,
             self.dims,
         )
+        .map(|p| p.with_param_names(self.params.clone()))
         .map_err(|m| bad(m).into())
     }
 }
@@ -730,6 +734,7 @@ mod tests {
                     doc: String::new(),
                     location: Location::default(),
                     dims: 0,
+                    params: Vec::new(),
                     functions: functions.into(),
                 }],
             };

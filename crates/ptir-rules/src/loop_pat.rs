@@ -45,6 +45,8 @@ pub struct LoopPattern {
     replacement: Function,
     /// How many named dimensions the types mention (stand-ins `DIM_BASE..DIM_BASE + dims`).
     dims: usize,
+    /// Each parameter's name (from the source, else `pK`), for bindings.
+    params: Vec<String>,
 }
 
 impl LoopPattern {
@@ -124,6 +126,9 @@ impl LoopPattern {
             pattern: pattern.clone(),
             replacement: replacement.clone(),
             dims,
+            params: (0..pattern.body.params.len())
+                .map(|i| format!("p{i}"))
+                .collect(),
         })
     }
 
@@ -139,6 +144,20 @@ impl LoopPattern {
         let mut p = LoopPattern::new(&name, &pattern, &replacement, dims, doc)?;
         p.location = location;
         Ok(p)
+    }
+
+    /// The pattern with these names for its parameters in bindings (one per parameter;
+    /// otherwise the names stay `p0`, `p1`, ...).
+    pub(crate) fn with_param_names(mut self, names: Vec<String>) -> Self {
+        if names.len() == self.params.len() {
+            self.params = names;
+        }
+        self
+    }
+
+    /// The names of the parameters in bindings.
+    pub fn param_names(&self) -> &[String] {
+        &self.params
     }
 
     /// The idiom (named dimensions as their stand-in sizes).
@@ -208,7 +227,8 @@ pub struct LoopMatch {
     pub pattern: String,
     /// The value the pattern's result matched.
     pub root: ValueId,
-    /// Each pattern parameter (`p0`, `p1`, ... by position) and the value it bound.
+    /// Each pattern parameter (by its source name, else `p0`, `p1`, ... by position) and the
+    /// value it bound.
     pub bindings: Vec<(String, ValueId)>,
     /// The program instructions matched outside region bodies, by value, root first.
     pub matched: Vec<ValueId>,
@@ -227,11 +247,8 @@ pub fn find_loop_matches(program: &Program, patterns: &[LoopPattern]) -> Vec<Loo
                 function: f.name.clone(),
                 pattern: patterns[k].name.clone(),
                 root: m.root,
-                bindings: m
-                    .bindings
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| (format!("p{i}"), v))
+                bindings: (patterns[k].params.iter().cloned())
+                    .zip(m.bindings.iter().copied())
                     .collect(),
                 matched: m.matched,
             })

@@ -78,7 +78,7 @@ use std::collections::HashMap;
 /// Parses a `.pat` file into rules and the externs it declares.
 pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
     let (parsed, dims) = with_stand_ins(file, text)?;
-    let program = ptir_ir::parse(&parsed).map_err(|e| {
+    let (program, names) = ptir_ir::parse_with_source_map(&parsed).map_err(|e| {
         RuleError::new(
             file,
             e.line,
@@ -127,7 +127,8 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                     dims.names.len(),
                     source.doc_above(line),
                 )
-                .map_err(err)?;
+                .map_err(err)?
+                .with_param_names(param_vars(f, &names).into_iter().map(|v| v.0).collect());
                 p.location = Location {
                     file: file.into(),
                     line,
@@ -136,9 +137,16 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                 continue;
             }
             out.rules.push(
-                pair_to_rule(f, replacement, &name, source.doc_above(line), &dims)
-                    .map_err(err)?
-                    .located(file, line),
+                pair_to_rule(
+                    f,
+                    replacement,
+                    &name,
+                    source.doc_above(line),
+                    &dims,
+                    param_vars(f, &names),
+                )
+                .map_err(err)?
+                .located(file, line),
             );
         } else if !f.name.ends_with("_replacement") {
             let spec =
@@ -268,12 +276,38 @@ impl<'a> SourceLines<'a> {
     }
 }
 
+/// The pattern variable of each parameter of `f`: its name in the source (`%x` is `?x`), or
+/// `?pK` by position where the source numbers it or its name could be taken for a variable
+/// the compilation generates (`?vK`, `?pK`, `?dK_...`).
+fn param_vars(f: &Function, names: &ptir_ir::SourceMap) -> Vec<Var> {
+    let generated = |n: &str| {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        n.strip_prefix('v').is_some_and(digits)
+            || n.strip_prefix('p').is_some_and(digits)
+            || n.strip_prefix('d').is_some_and(|r| r.contains('_'))
+    };
+    f.body
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let named = names.value_name(&f.name, p.id).filter(|n| {
+                n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && *n != "_"
+                    && !generated(n)
+            });
+            Var(named.map_or_else(|| format!("p{i}"), str::to_string))
+        })
+        .collect()
+}
+
 fn pair_to_rule(
     pattern: &Function,
     replacement: &Function,
     name: &str,
     doc: String,
     dims: &Dims,
+    params: Vec<Var>,
 ) -> Result<Rule, String> {
     if pattern.param_types() != replacement.param_types()
         || pattern.result_types != replacement.result_types
@@ -283,9 +317,6 @@ fn pair_to_rule(
             pattern.name, replacement.name
         ));
     }
-    let params: Vec<Var> = (0..pattern.body.params.len())
-        .map(|i| Var(format!("p{i}")))
-        .collect();
     let mut shapes = ShapeConstraints::new(dims);
     for (v, p) in params.iter().zip(&pattern.body.params) {
         let Some(t) = p.ty.as_tensor() else {
@@ -594,8 +625,7 @@ fn check_all_used(pat: &Pattern, f: &Function) -> Result<(), String> {
     }
     match pat.terms.iter().zip(&used).find(|(_, u)| !**u) {
         Some((Term::Value(v), _)) => Err(format!(
-            "parameter {} of @{} is not used by the idiom",
-            v.0.trim_start_matches('p'),
+            "parameter {v} of @{} is not used by the idiom",
             f.name
         )),
         Some(_) => Err(format!(
@@ -853,7 +883,7 @@ func @exp_neg_replacement(%x: f32[4]) -> (f32[4]) {{
         assert!(parse_pat("x.pat", &unused)
             .unwrap_err()
             .to_string()
-            .contains("parameter 2 of @linear_pattern is not used"));
+            .contains("parameter ?b of @linear_pattern is not used"));
         let dangling = LINEAR.replace(
             "  return %2\n}\nfunc @linear_r",
             "  %3 = exp %2 : f32[4,16]\n  return %2\n}\nfunc @linear_r",
