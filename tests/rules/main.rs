@@ -15,4 +15,5 @@ mod loop_patterns;
 mod pat_generic;
 mod rules_doc;
 mod rules_soundness;
+mod single_use;
 mod variadic;

@@ -307,7 +307,6 @@ fn pair_to_rule(
         constraints,
         add_benefit: 0,
         bounded_recursion: false,
-        greedy_only: false,
         doc,
         attr_vars,
     })

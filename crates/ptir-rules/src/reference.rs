@@ -44,19 +44,16 @@ pub fn generated_reference(registry: &Registry) -> String {
     out.push_str("\n### `:when` predicates\n\n");
     out.push_str(
         "A value variable stands for its type (never its data), an attribute variable for its \
-         value. Predicates marked *greedy only* need use counts, which only the greedy driver \
-         has: saturation skips the rules that use them (the report says so).\n\n",
+         value. Predicates marked *use counts* are decided by each engine from the uses of a \
+         value: the greedy driver when it matches, saturation at extraction (see `single-use` \
+         above); both engines run every rule.\n\n",
     );
     out.push_str("| predicate | arguments | holds when |\n| --- | --- | --- |\n");
     for name in registry.predicate_names() {
         let Some(p) = registry.predicate(name) else {
             continue;
         };
-        let greedy = if p.greedy_only {
-            " (*greedy only*)"
-        } else {
-            ""
-        };
+        let greedy = if p.use_counts { " (*use counts*)" } else { "" };
         let _ = writeln!(out, "| `{name}` | {} | {}{greedy} |", p.arity, cell(p.doc));
     }
     out.push_str("\n### Native functions\n\n");

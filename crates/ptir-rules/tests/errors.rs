@@ -49,6 +49,9 @@ fn each_error_class_has_a_located_message() {
         ("(rule r (neg ?x) => (mean ?x))", "bad.rules:1: in rule `r`: native builder `mean` takes 1 value(s) and 1 attribute(s), found 1 argument(s)"),
         ("(rule r (neg ?x) => ?x :colour red)", "bad.rules:1: in rule `r`: unknown option `:colour` (expected :labels, :add-benefit, :bounded-recursion or :when)"),
         ("(rule r (neg ?x) => ?_)", "bad.rules:1: in rule `r`: `?_` cannot be used in a result"),
+        // single-use: the replacement is an op the rule builds, and does not use the value
+        ("(rule r (neg ?t:(neg ?x)) => ?x :when ((single-use ?t)))", "X"),
+        ("(rule r (neg ?t:(exp ?x)) => (add ?t ?x) :when ((single-use ?t)))", "X"),
         // reader errors
         ("\n(rule r (neg ?x) => ?x", "bad.rules:2: this form is never closed: missing `)`"),
         ("rule r", "bad.rules:1: expected `(` to start a form, found `rule`"),
