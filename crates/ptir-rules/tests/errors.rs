@@ -50,8 +50,8 @@ fn each_error_class_has_a_located_message() {
         ("(rule r (neg ?x) => ?x :colour red)", "bad.rules:1: in rule `r`: unknown option `:colour` (expected :labels, :add-benefit, :bounded-recursion or :when)"),
         ("(rule r (neg ?x) => ?_)", "bad.rules:1: in rule `r`: `?_` cannot be used in a result"),
         // single-use: the replacement is an op the rule builds, and does not use the value
-        ("(rule r (neg ?t:(neg ?x)) => ?x :when ((single-use ?t)))", "X"),
-        ("(rule r (neg ?t:(exp ?x)) => (add ?t ?x) :when ((single-use ?t)))", "X"),
+        ("(rule r (neg ?t:(neg ?x)) => ?x :when ((single-use ?t)))", "bad.rules:1: in rule `r`: `(single-use ?t)` needs each replacement to be an op the rule builds, not the matched value ?x: saturation decides single-use by choosing the fused op or not"),
+        ("(rule r (neg ?t:(exp ?x)) => (add ?t ?x) :when ((single-use ?t)))", "bad.rules:1: in rule `r`: ?t is single-use, so the result cannot use it (it is the value the fusion removes)"),
         // reader errors
         ("\n(rule r (neg ?x) => ?x", "bad.rules:2: this form is never closed: missing `)`"),
         ("rule r", "bad.rules:1: expected `(` to start a form, found `rule`"),
