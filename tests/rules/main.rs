@@ -12,6 +12,7 @@ mod drr_results;
 mod golden;
 mod loop_idioms;
 mod loop_patterns;
+mod pat_attrs;
 mod pat_generic;
 mod rules_doc;
 mod rules_soundness;

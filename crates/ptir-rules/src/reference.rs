@@ -23,7 +23,8 @@ pub fn generated_reference(registry: &Registry) -> String {
     let mut out = String::new();
     out.push_str("### Ops and their attributes\n\n");
     out.push_str(
-        "Operands come first, then the attributes in this order. `constant` is written \
+        "Operands come first, then the attributes in this order, each with the name a `.pat` \
+         file's `ignore-attrs` / `match-attrs` line calls it by. `constant` is written \
          `splat`; `rng` and the region ops (`cond`, `while`, `scan`) cannot be named (a `.pat` loop \
          pattern matches region ops).\n\n",
     );
@@ -33,7 +34,10 @@ pub fn generated_reference(registry: &Registry) -> String {
             continue;
         };
         let operands = arity.map_or("1 or more".to_string(), |n| n.to_string());
-        let attrs: Vec<String> = slots.iter().map(ToString::to_string).collect();
+        let names = crate::ops::attr_names(key);
+        let attrs: Vec<String> = (slots.iter().zip(names))
+            .map(|(slot, name)| format!("`{name}`: {slot}"))
+            .collect();
         let attrs = if attrs.is_empty() {
             "-".to_string()
         } else {

@@ -99,6 +99,52 @@ fn bad_pat_files_are_located() {
     assert_eq!(err.to_string(), "p.pat:2: column 8: unknown op `nope`");
 }
 
+/// `ignore-attrs` / `match-attrs` lines: a name no op of the idiom has, an empty list, two
+/// lines, a line above nothing, and one on a loop pattern are errors at the directive's line.
+#[test]
+fn bad_attribute_directives_are_located() {
+    let pair = |directive: &str| {
+        format!(
+            "// doc\n{directive}\nfunc @x_pattern(%a: f32[2,3]) -> (f32[3,2]) {{\n  \
+             %b = transpose %a perm=[1,0] : f32[3,2]\n  %c = neg %b : f32[3,2]\n  return %c\n}}\n\
+             func @x_replacement(%a: f32[2,3]) -> (f32[3,2]) {{\n  \
+             %b = transpose %a perm=[1,0] : f32[3,2]\n  %c = neg %b : f32[3,2]\n  return %c\n}}\n"
+        )
+    };
+    let error = |text: &str| {
+        let mut set = RuleSet::new(Registry::standard());
+        set.add_pat_source("p.pat", text).unwrap_err().to_string()
+    };
+    assert_eq!(
+        error(&pair("// ignore-attrs: colour")),
+        "p.pat:2: in rule `x`: `colour` is not an attribute of any op of @x_pattern (its ops \
+         have transpose.perm)"
+    );
+    assert_eq!(
+        error(&pair("// match-attrs: reduce_sum.axes")),
+        "p.pat:2: in rule `x`: `reduce_sum.axes` is not an attribute of any op of @x_pattern \
+         (its ops have transpose.perm)"
+    );
+    assert_eq!(
+        error(&pair("// ignore-attrs:")),
+        "p.pat:2: in rule `x`: `ignore-attrs:` lists no attribute"
+    );
+    assert_eq!(
+        error(&pair("// ignore-attrs: perm\n// match-attrs: perm")),
+        "p.pat:3: in rule `x`: a pattern takes one `ignore-attrs` or `match-attrs` line"
+    );
+    let stray = format!("{}\n// ignore-attrs: perm\n", pair("// ok"));
+    assert_eq!(
+        error(&stray),
+        "p.pat:14: `ignore-attrs` / `match-attrs` must be among the `//` lines right above a \
+         `func @NAME_pattern`"
+    );
+    // A good one loads.
+    let mut set = RuleSet::new(Registry::standard());
+    set.add_pat_source("p.pat", &pair("// ignore-attrs: perm"))
+        .unwrap();
+}
+
 #[test]
 fn filters_by_name_and_label_with_disabled_winning() {
     let mut set = RuleSet::new(Registry::standard());
