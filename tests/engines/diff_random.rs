@@ -134,16 +134,15 @@ fn greedy_and_saturation_agree_with_single_use_rules() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let fired = |i: usize| {
+    let greedy_fired = |i: usize| {
         let r = reports[i].as_ref().expect("diffed");
-        let has = |rules: &[String]| rules.iter().any(|r| r == "su-neg-sub");
-        (has(&r.rules_fired.greedy), has(&r.rules_fired.eqsat))
+        r.rules_fired.greedy.iter().any(|r| r == "su-neg-sub")
     };
     let n = programs.len();
-    // One use: greedy fires; saturation applies the rule and extracts the fused form.
-    assert_eq!(fired(n - 2).0, true);
+    // One use: greedy fires (and saturation, which then costs no more than greedy); two
+    // uses: greedy does not.
+    assert!(greedy_fired(n - 2));
     let costs = &reports[n - 2].as_ref().expect("diffed").costs;
-    assert!(costs.eqsat <= costs.input, "{costs:?}");
-    // Two uses: greedy does not fire.
-    assert_eq!(fired(n - 1).0, false);
+    assert!(costs.eqsat <= costs.greedy, "{costs:?}");
+    assert!(!greedy_fired(n - 1));
 }

@@ -139,8 +139,9 @@ impl<V> Bindings<V> {
 }
 
 impl Rule {
-    /// Do the rule's constraints hold for this match? Predicates only the engine can decide
-    /// (greedy-only ones, like `single-use`) are asked of `engine_predicate`.
+    /// Do the rule's constraints hold for this match? The predicate each engine decides itself
+    /// from use counts (`single-use`: the greedy driver when it matches; saturation answers
+    /// yes and decides it at extraction) is asked of `engine_predicate`.
     pub fn constraints_hold<V>(
         &self,
         b: &Bindings<V>,
