@@ -18,7 +18,7 @@ use crate::analysis::PtirEGraph;
 use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
 use crate::language::{AttrId, Children, OpKind, PtirNode};
-use crate::single_use::Guard;
+use crate::single_use::{Guard, Watched};
 use egg::{
     Applier, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
 };
@@ -1138,7 +1138,7 @@ impl RuleApplier {
         egraph: &PtirEGraph,
         subst: &Subst,
         b: &Bindings<Id>,
-    ) -> Option<SmallVec<[(Id, SmallVec<[Id; 1]>); 1]>> {
+    ) -> Option<Watched> {
         let mut out = SmallVec::new();
         for (v, users) in &self.single_use {
             let value = egraph.find(*b.values.get(v)?);

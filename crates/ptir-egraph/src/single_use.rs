@@ -28,8 +28,11 @@ pub struct Guard {
     pub fused: SmallVec<[(Id, PtirNode); 1]>,
     /// Per single-use value: its class and the classes of its users inside the matched
     /// pattern (at most one: two users in the pattern already break the constraint).
-    pub values: SmallVec<[(Id, SmallVec<[Id; 1]>); 1]>,
+    pub values: Watched,
 }
+
+/// The single-use values of a [`Guard`]: each one's class and its users inside the match.
+pub type Watched = SmallVec<[(Id, SmallVec<[Id; 1]>); 1]>;
 
 /// A class and one of its e-nodes, both canonical.
 pub(crate) type Ban = (Id, PtirNode);
