@@ -7,7 +7,7 @@ const RULES: &str = "
 ; two transposes by inverse permutations are none
 (rule transpose-twice (transpose (transpose ?x ?p) ?q) => ?x :when ((inverse-perm ?p ?q)))
 ; a product used once, added: a fused multiply-add candidate
-(rule mul-add-once (add ?m:(mul ?a ?b) ?c) => ?m :when ((single-use ?m)))
+(rule mul-add-once (add ?m:(mul ?a ?b) ?c) => (add (mul ?b ?a) ?c) :when ((single-use ?m)))
 ; two roots: an exp and a neg of one value
 (rule exp-and-neg (roots (exp ?x) (neg ?x)) => (exp ?x) (neg ?x))
 ";

@@ -71,6 +71,9 @@ pub struct PtirAnalysis {
     /// classes (`None`: ill-typed), for the ops [`type_key`] accepts: a new e-node is typed
     /// by a hash probe rather than by building its PTIR op and inferring.
     types: rustc_hash::FxHashMap<(OpKind, SmallVec<[u32; 4]>), Option<TypeId>>,
+    /// What the applications of rules with `single-use` constraints ask of extraction
+    /// (`crate::single_use`).
+    pub single_use: Vec<crate::single_use::Guard>,
     /// With explanations on (`--explain`), which rule application added which e-nodes
     /// (`crate::explain`); `None` otherwise.
     pub created: Option<Vec<crate::explain::Creation>>,

@@ -17,10 +17,11 @@ use ptir_extract::{
 use ptir_rules::cost::CostModel;
 use std::time::Duration;
 
+use crate::single_use::{self, Ban};
 #[doc(no_inline)]
 pub use ptir_extract::EXACT_TIME_LIMIT;
 use ptir_ir::{Op, Type};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Which extractor to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -112,17 +113,36 @@ pub(crate) fn to_graph(
     lowered: &Lowered,
     model: &dyn CostModel,
 ) -> Result<(Graph, Vec<PtirNode>), String> {
+    to_graph_without(lowered, model, &FxHashSet::default())
+}
+
+/// [`to_graph`] without the `banned` e-nodes (a class they would leave empty keeps them):
+/// the fused e-nodes whose `single-use` guards an earlier extraction broke
+/// (`crate::single_use`).
+fn to_graph_without(
+    lowered: &Lowered,
+    model: &dyn CostModel,
+    banned: &FxHashSet<Ban>,
+) -> Result<(Graph, Vec<PtirNode>), String> {
     let eg = &lowered.egraph;
     let mut b = Graph::builder();
     let mut nodes = Vec::new();
     for class in eg.classes() {
         let id = b.class(&class.id.to_string());
         let effect_only: Vec<&PtirNode> = class.nodes.iter().filter(|n| effect(n)).collect();
-        let offered: Vec<&PtirNode> = if effect_only.is_empty() {
+        let mut offered: Vec<&PtirNode> = if effect_only.is_empty() {
             class.nodes.iter().collect()
         } else {
             effect_only
         };
+        if !banned.is_empty() {
+            let kept: Vec<&PtirNode> = (offered.iter().copied())
+                .filter(|n| !banned.contains(&(class.id, (*n).clone())))
+                .collect();
+            if !kept.is_empty() {
+                offered = kept;
+            }
+        }
         for n in offered {
             let children: Vec<ClassId> = n
                 .children()
@@ -177,9 +197,43 @@ pub fn choose_within(
     kind: ExtractorKind,
     budget: Option<Duration>,
 ) -> Result<Choice, String> {
+    let mut banned: FxHashSet<Ban> = FxHashSet::default();
+    for _ in 0..SINGLE_USE_ROUNDS {
+        let choice = choose_once(lowered, model, kind, budget, &banned)?;
+        let broken = single_use::violations(lowered, &|c| choice.nodes.get(&c).cloned());
+        if broken.is_empty() {
+            // Optimal only if nothing was banned: the bans are a heuristic answer to the
+            // constrained problem.
+            let optimal = choice.optimal && banned.is_empty();
+            return Ok(Choice { optimal, ..choice });
+        }
+        banned.extend(broken);
+    }
+    // Settle: no fused e-node of a `single-use` rule at all (the unfused forms break no
+    // guard).
+    banned.extend(single_use::all_fused(lowered));
+    let choice = choose_once(lowered, model, kind, budget, &banned)?;
+    Ok(Choice {
+        optimal: false,
+        ..choice
+    })
+}
+
+/// Rounds of extraction that ban the fused e-nodes breaking `single-use` guards, before every
+/// such e-node is banned at once.
+const SINGLE_USE_ROUNDS: usize = 8;
+
+/// One extraction, without the `banned` e-nodes.
+fn choose_once(
+    lowered: &Lowered,
+    model: &dyn CostModel,
+    kind: ExtractorKind,
+    budget: Option<Duration>,
+    banned: &FxHashSet<Ban>,
+) -> Result<Choice, String> {
     let (graph, nodes) = match kind {
-        ExtractorKind::Chaos(seed) => to_graph(lowered, &chaos_model(seed))?,
-        _ => to_graph(lowered, model)?,
+        ExtractorKind::Chaos(seed) => to_graph_without(lowered, &chaos_model(seed), banned)?,
+        _ => to_graph_without(lowered, model, banned)?,
     };
     let (extraction, optimal) = match kind {
         ExtractorKind::Tree | ExtractorKind::Chaos(_) => (TreeExtractor.extract(&graph), false),

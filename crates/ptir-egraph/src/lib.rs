@@ -58,6 +58,7 @@ mod matcher;
 mod pass;
 mod rules;
 mod saturate;
+mod single_use;
 
 pub use engine::{
     compare, declare_rule_externs, optimize, Comparison, EngineError, EngineOptions, FunctionReport,

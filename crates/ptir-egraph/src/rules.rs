@@ -18,6 +18,7 @@ use crate::analysis::PtirEGraph;
 use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
 use crate::language::{AttrId, Children, OpKind, PtirNode};
+use crate::single_use::{Guard, Watched};
 use egg::{
     Applier, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
 };
@@ -57,7 +58,7 @@ pub struct CompiledRules {
     /// How many of `rewrites`, at the front, are builtin ones, whose appliers read the nodes
     /// of the matched e-classes (the saturation loop applies them every time).
     pub builtin: usize,
-    /// Rules left out (greedy-only ones).
+    /// Rules left out (a variant that cannot be compiled).
     pub skipped: Vec<SkippedRule>,
     /// Per rewrite: its applier, if it looks its result up before building it (a
     /// `ResultPlan`). Such a match applied again finds its result and stops there, so the
@@ -126,7 +127,6 @@ pub fn compile_where(
     let mut call_patterns: Vec<String> = rules
         .rules()
         .iter()
-        .filter(|r| !r.greedy_only)
         .flat_map(|r| r.source.terms.iter())
         .filter_map(|t| match t {
             Term::Op {
@@ -153,7 +153,7 @@ pub fn compile_where(
     };
     for (n, rule) in rules.rules().iter().enumerate() {
         let single = rule.source.roots.len() == 1;
-        if !single || rule.greedy_only || keep(n) {
+        if !single || keep(n) {
             out.add(n, rule, egraph);
         }
     }
@@ -188,13 +188,6 @@ impl CompiledRules {
     /// Compiles rule `n` (every variant), or records why it is left out.
     fn add(&mut self, n: usize, rule: &Rule, egraph: &mut PtirEGraph) {
         self.attempted[n] = true;
-        if rule.greedy_only {
-            self.skipped.push(SkippedRule {
-                name: rule.name.clone(),
-                reason: "uses a greedy-only predicate (use counts)".into(),
-            });
-            return;
-        }
         for (i, variant) in variants(rule, &self.callees).into_iter().enumerate() {
             let name = if i == 0 {
                 rule.name.clone()
@@ -362,6 +355,10 @@ impl RuleApplier {
                 .collect(),
             plan: ResultPlan::new(rule, egraph),
             constraints: None,
+            single_use: rule
+                .single_use_values()
+                .map(|v| (v.clone(), users_in_source(rule, v)))
+                .collect(),
         };
         RuleApplier {
             constraints: TypeConstraints::new(&applier),
@@ -568,6 +565,9 @@ struct RuleApplier {
     plan: Option<ResultPlan>,
     /// The constraints, when they read only the types of value variables.
     constraints: Option<TypeConstraints>,
+    /// The values `single-use` constraints name, each with the source terms that use it
+    /// (decided at extraction: `crate::single_use`).
+    single_use: Vec<(Var, Vec<TermId>)>,
 }
 
 /// A rule's constraints with their predicates looked up once, for a rule whose match binds
@@ -888,6 +888,18 @@ impl PlanStep {
     }
 }
 
+/// The source op terms that have value `v` (a variable or a named term) as an operand.
+fn users_in_source(rule: &Rule, v: &Var) -> Vec<TermId> {
+    let is_v = |o: &TermId| match rule.source.term(*o) {
+        Term::Value(x) => x == v,
+        t => t.name() == Some(v),
+    };
+    (0..rule.source.terms.len())
+        .map(TermId)
+        .filter(|&t| matches!(rule.source.term(t), Term::Op { operands, .. } if operands.iter().any(is_v)))
+        .collect()
+}
+
 /// The source term named `v` (`?t` of `?t:(neg ?a)`), if any.
 fn named_source_term(rule: &Rule, v: &Var) -> Option<TermId> {
     (0..rule.source.terms.len())
@@ -1118,6 +1130,53 @@ impl RuleApplier {
         plan.resolve(classes, &self.rule, &self.variant, subst, steps)
     }
 
+    /// The classes of the values the `single-use` constraints name, each with the classes of
+    /// its users inside the match; `None` if one has two (it has two users then, whatever
+    /// extraction does).
+    fn single_use_values(
+        &self,
+        egraph: &PtirEGraph,
+        subst: &Subst,
+        b: &Bindings<Id>,
+    ) -> Option<Watched> {
+        let mut out = SmallVec::new();
+        for (v, users) in &self.single_use {
+            let value = egraph.find(*b.values.get(v)?);
+            let mut inside: SmallVec<[Id; 1]> = SmallVec::new();
+            for &t in users {
+                let class = lookup_term(&self.rule, &self.variant, egraph, subst, t)?;
+                let class = egraph.find(class);
+                if !inside.contains(&class) {
+                    inside.push(class);
+                }
+            }
+            if inside.len() > 1 {
+                return None;
+            }
+            out.push((value, inside));
+        }
+        Some(out)
+    }
+
+    /// The e-node of each result root of a resolved plan (`steps`: the classes of its steps).
+    fn plan_roots(
+        &self,
+        egraph: &PtirEGraph,
+        subst: &Subst,
+        steps: &StepIds,
+    ) -> Option<SmallVec<[PtirNode; 1]>> {
+        let plan = self.plan.as_ref()?;
+        plan.roots
+            .iter()
+            .map(|&r| {
+                let step = plan.steps.get(r)?;
+                let mut node = PtirNode::Op(OpKind::pure(OpKey::Tuple), Children::new());
+                step.write_node(steps, subst, &mut node, |leaf| egraph.lookup(leaf))?;
+                Some(node)
+            })
+            .collect()
+    }
+
     /// [`PlannedApplier::find_existing`].
     fn find_existing(&self, egraph: &PtirEGraph, eclass: Id, subst: &Subst) -> Existing {
         let Some(roots) = self.roots(eclass, subst) else {
@@ -1133,7 +1192,8 @@ impl RuleApplier {
         if self.check(egraph, subst).is_none() {
             return Existing::Nothing;
         }
-        if !same_types(egraph, &roots, &results) {
+        if !same_types(egraph, &roots, &results) || !self.single_use.is_empty() {
+            // A `single-use` rule records its guard as it applies (second pass).
             return Existing::Missing;
         }
         Existing::Union(roots, results)
@@ -1147,7 +1207,9 @@ impl RuleApplier {
             None => {
                 let b = self.bindings(egraph, subst)?;
                 let type_of = |id: &Id| egraph[*id].data.ty.clone().unwrap_or(Type::Tuple(vec![]));
-                let holds = (self.rule).constraints_hold(&b, &self.registry, type_of, |_, _| false);
+                // `single-use` holds here and is decided at extraction (`crate::single_use`).
+                let engine = |pred: &str, _: &[Attr]| pred == ptir_rules::SINGLE_USE;
+                let holds = (self.rule).constraints_hold(&b, &self.registry, type_of, engine);
                 holds.then_some(Some(b))
             }
         }
@@ -1175,11 +1237,29 @@ impl RuleApplier {
         let Some(b) = self.check(egraph, subst) else {
             return vec![];
         };
+        let values = match (&b, self.single_use.is_empty()) {
+            (_, true) => SmallVec::new(),
+            (Some(b), false) => match self.single_use_values(egraph, subst, b) {
+                Some(values) => values,
+                None => return vec![],
+            },
+            (None, false) => return vec![],
+        };
         // Built from the plan, the result's nodes are added as they are (their types checked
         // one by one); only a rule without a plan, or a result of the wrong type, takes the
         // general path, which says what is wrong.
         let planned = found.or_else(|| self.result(&mut Build(egraph), subst, &mut steps));
         if let Some(results) = planned.filter(|results| same_types(egraph, &roots, results)) {
+            if !values.is_empty() {
+                let fused = self.plan_roots(egraph, subst, &steps);
+                let Some(fused) = fused else {
+                    return vec![];
+                };
+                egraph.analysis.single_use.push(Guard {
+                    fused: roots.iter().copied().zip(fused).collect(),
+                    values,
+                });
+            }
             return union_roots(egraph, roots, results, rule_name);
         }
         let root_types: Vec<Type> = roots
@@ -1190,7 +1270,10 @@ impl RuleApplier {
         let Some(b) = b.or_else(|| self.bindings(egraph, subst)) else {
             return vec![];
         };
-        let mut builder = EGraphBuilder { egraph };
+        let mut builder = EGraphBuilder {
+            egraph,
+            built: Vec::new(),
+        };
         let results = match self
             .rule
             .instantiate(&b, &root_types, &self.registry, &mut builder)
@@ -1201,10 +1284,25 @@ impl RuleApplier {
                 | ptir_rules::ApplyError::NoSuchValue { .. },
             ) => return vec![],
             Err(e) => {
-                egraph.analysis.type_errors.push(e.to_string());
+                builder.egraph.analysis.type_errors.push(e.to_string());
                 return vec![];
             }
         };
+        let EGraphBuilder { egraph, built } = builder;
+        if !values.is_empty() {
+            // The fused e-node of each root: the last one built in its result's class.
+            let fused: Option<SmallVec<[(Id, PtirNode); 1]>> = (roots.iter().zip(&results))
+                .map(|(r, x)| {
+                    let x = egraph.find(*x);
+                    let node = built.iter().rev().find(|(id, _)| egraph.find(*id) == x)?;
+                    Some((*r, node.1.clone()))
+                })
+                .collect();
+            let Some(fused) = fused else {
+                return vec![];
+            };
+            egraph.analysis.single_use.push(Guard { fused, values });
+        }
         union_roots(egraph, roots, results, rule_name)
     }
 }
@@ -1242,6 +1340,8 @@ fn union_roots(
 /// Builds result ops as e-nodes.
 struct EGraphBuilder<'a> {
     egraph: &'a mut PtirEGraph,
+    /// The e-nodes built, with their classes (a `single-use` guard names the fused one).
+    built: Vec<(Id, PtirNode)>,
 }
 
 impl ResultBuilder for EGraphBuilder<'_> {
@@ -1256,15 +1356,19 @@ impl ResultBuilder for EGraphBuilder<'_> {
     }
 
     fn build(&mut self, op: Op, operands: Vec<Id>, ty: Type) -> Id {
-        add_op(self.egraph, &op, Children::from_vec(operands), &ty)
+        let node = op_node(self.egraph, &op, Children::from_vec(operands), &ty);
+        let id = self.egraph.add(node.clone());
+        self.built.push((id, node));
+        id
     }
 }
 
-/// Adds the e-node of a (non-region) PTIR op with operand classes and result type `ty`.
-pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Children, ty: &Type) -> Id {
+/// The e-node of a (non-region) PTIR op with operand classes and result type `ty` (its
+/// attribute leaves added).
+fn op_node(egraph: &mut PtirEGraph, op: &Op, mut children: Children, ty: &Type) -> PtirNode {
     if let (Op::Constant(lit), Type::Tensor(t)) = (op, ty) {
         let c = egraph.analysis.tables.constant(t, lit);
-        return egraph.add(PtirNode::Const(c));
+        return PtirNode::Const(c);
     }
     for a in op_attrs(op, ty) {
         let id = egraph.analysis.tables.attr(&a);
@@ -1280,7 +1384,7 @@ pub fn add_op(egraph: &mut PtirEGraph, op: &Op, mut children: Children, ty: &Typ
         ty: (key == OpKey::Call).then(|| egraph.analysis.tables.ty(ty)),
         ..OpKind::pure(key)
     };
-    egraph.add(PtirNode::Op(kind, children))
+    PtirNode::Op(kind, children)
 }
 
 /// Rewrites every e-graph run has, beside the rule set: the structural identities that the

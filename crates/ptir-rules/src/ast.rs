@@ -326,14 +326,15 @@ pub struct Rule {
     pub add_benefit: i32,
     /// The rule may apply to its own result (MLIR `hasBoundedRewriteRecursion`).
     pub bounded_recursion: bool,
-    /// The rule depends on greedy-only facts (use counts): the e-graph engine skips it.
-    pub greedy_only: bool,
     /// Why the rule is true (its doc comment).
     pub doc: String,
     /// The kind of each attribute variable (value variables are absent).
     #[serde(with = "crate::compiled::pairs")]
     pub attr_vars: IndexMap<Var, AttrKind>,
 }
+
+/// The predicate that asks for a value with exactly one user.
+pub const SINGLE_USE: &str = "single-use";
 
 /// The label that marks rules which are not IEEE-exact.
 pub const FAST_MATH: &str = "fast-math";
@@ -353,6 +354,18 @@ impl Rule {
     /// Does the rule carry this label?
     pub fn has_label(&self, label: &str) -> bool {
         self.labels.iter().any(|l| l == label)
+    }
+
+    /// The values its `single-use` constraints name (`?t` of `(single-use ?t)`): the
+    /// intermediates a fusion removes. Each engine decides them itself, from use counts: the
+    /// greedy driver when it matches, saturation at extraction (`docs/rules.md`).
+    pub fn single_use_values(&self) -> impl Iterator<Item = &Var> {
+        self.constraints
+            .iter()
+            .filter_map(|c| match (c.pred.as_str(), &c.args[..]) {
+                (SINGLE_USE, [crate::Attr::Var(v)]) => Some(v),
+                _ => None,
+            })
     }
 
     /// The op kind of the first root (what a greedy pattern is anchored at), if it is an op.

@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 12;
+pub const FORMAT_VERSION: u32 = 13;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -329,7 +329,7 @@ impl RuleSet {
             }
             self.add_extern(spec);
         }
-        for mut rule in library.rules {
+        for rule in library.rules {
             well_formed(&rule, self.registry()).map_err(|m| {
                 RuleError::new(
                     &rule.location.file,
@@ -338,11 +338,6 @@ impl RuleSet {
                     format!("in a compiled library: {m}"),
                 )
             })?;
-            rule.greedy_only = rule.constraints.iter().any(|c| {
-                self.registry()
-                    .predicate(&c.pred)
-                    .is_some_and(|p| p.greedy_only)
-            });
             self.add_rule(rule)?;
         }
         for p in library.loop_patterns {
@@ -419,6 +414,7 @@ fn payload(bytes: &[u8]) -> Result<&[u8], LibraryError> {
 
 /// Checks what the engines index or look up without checking (see the module docs).
 fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
+    crate::apply::check_single_use(rule)?;
     for (side, p) in [("source", &rule.source), ("result", &rule.result)] {
         let in_range = |t: &TermId, below: usize| t.0 < below;
         if let Some(r) = p.roots.iter().find(|r| !in_range(r, p.terms.len())) {
@@ -629,7 +625,7 @@ mod tests {
         let back = load(&bytes).unwrap();
         assert_eq!(back.rules(), set.rules());
         assert_eq!(back.externs(), set.externs());
-        assert!(back.rule("fuse").unwrap().greedy_only);
+        assert_eq!(back.rule("fuse").unwrap().single_use_values().count(), 1);
         // The bundled library, `.pat` definitions and generic dimensions included.
         let bundled = RuleSet::bundled().unwrap();
         let back = load(&bundled.to_compiled().unwrap()).unwrap();
@@ -645,7 +641,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (12, "1d8f8fbb27924cdd".to_string()),
+            (13, "fbf69a9875d47fe0".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }

@@ -75,6 +75,7 @@ mod stop;
 pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
     Attr, AttrKind, AttrValue, Constraint, Location, Pattern, Rule, Term, TermId, Var, FAST_MATH,
+    SINGLE_USE,
 };
 pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;

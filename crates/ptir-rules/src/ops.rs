@@ -50,6 +50,36 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
     })
 }
 
+/// The names of an op kind's attribute slots, in slot order (as [`attr_slots`] gives them):
+/// the text format's keyword where a slot is one attribute (`perm`, `axes`, `keep_dims`), and
+/// one name for a slot holding several (`dims` of `dot_general`: its batch and contracting
+/// dimensions, result dtype and precision; `conv`, `window`, `padding`, `gather`, `scatter`).
+/// `.pat` files name attributes by them (`ignore-attrs`, `match-attrs`).
+pub fn attr_names(key: OpKey) -> &'static [&'static str] {
+    match key {
+        OpKey::Cast | OpKey::Bitcast => &["dtype"],
+        OpKey::Reshape => &["shape"],
+        OpKey::Transpose => &["perm"],
+        OpKey::DynamicSlice => &["sizes"],
+        OpKey::Broadcast => &["dims", "shape"],
+        OpKey::Slice => &["start", "limit", "stride"],
+        OpKey::Concat => &["axis"],
+        OpKey::DotGeneral => &["dims"],
+        OpKey::Convolution => &["conv"],
+        OpKey::ReduceWindow(_) | OpKey::SelectAndScatter(_) => &["window"],
+        OpKey::Pad => &["padding"],
+        OpKey::Gather => &["gather"],
+        OpKey::Scatter(_) => &["scatter"],
+        OpKey::Reverse => &["dims"],
+        OpKey::Reduce(_) => &["axes", "keep_dims"],
+        OpKey::ArgReduce(_) => &["axes"],
+        OpKey::Sort => &["dim", "descending", "stable", "total_order"],
+        OpKey::TopK => &["k"],
+        OpKey::TupleGet => &["index"],
+        _ => &[],
+    }
+}
+
 /// The attribute values of an existing op with result type `ty`, in slot order.
 pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
     let shape = || AttrValue::Ints(ty.as_tensor().map(|t| t.shape.clone()).unwrap_or_default());
@@ -307,6 +337,20 @@ pub fn make_op<A: Borrow<AttrValue>>(
     };
     let ty = infer_type(&op, operands, &cx)?;
     Ok((op, ty))
+}
+
+#[cfg(test)]
+mod names_tests {
+    use super::*;
+
+    #[test]
+    fn every_attribute_slot_has_a_name() {
+        for key in OpKey::all() {
+            if let Some((_, slots)) = attr_slots(key) {
+                assert_eq!(attr_names(key).len(), slots.len(), "{}", key.name());
+            }
+        }
+    }
 }
 
 #[cfg(test)]

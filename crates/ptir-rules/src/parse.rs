@@ -329,7 +329,6 @@ impl<'a> RuleParser<'a> {
             constraints: Vec::new(),
             add_benefit: 0,
             bounded_recursion: false,
-            greedy_only: false,
             doc: self.form.doc.clone(),
             attr_vars: IndexMap::new(),
         };
@@ -364,11 +363,7 @@ impl<'a> RuleParser<'a> {
             let c = self.constraint(c)?;
             rule.constraints.push(c);
         }
-        rule.greedy_only = rule.constraints.iter().any(|c| {
-            self.registry
-                .predicate(&c.pred)
-                .is_some_and(|p| p.greedy_only)
-        });
+        crate::apply::check_single_use(&rule).map_err(|m| self.err(&rule.name, m))?;
         rule.attr_vars = self
             .kinds
             .iter()

@@ -108,17 +108,35 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             definition: None,
         });
     }
+    let mut used_directives = Vec::new();
     for f in &program.functions {
         let line = source.line("func", &f.name);
         if let Some(stem) = f.name.strip_suffix("_pattern") {
             let name = stem.replace('_', "-");
             let err = |m: String| RuleError::new(file, line, Some(name.clone()), m);
+            let control = AttrControl::above(&source, line)
+                .map_err(|(at, m)| RuleError::new(file, at, Some(name.clone()), m))?;
+            if let Some(at) = control.line {
+                used_directives.push(at);
+            }
             let replacement = program
                 .function(&format!("{stem}_replacement"))
                 .ok_or_else(|| err(format!("no @{stem}_replacement for @{}", f.name)))?;
             let mut has_region = false;
             f.body
                 .walk(&mut |i, _| has_region |= !i.op.regions().is_empty());
+            if let (true, Some(at)) = (has_region, control.line) {
+                return Err(RuleError::new(
+                    file,
+                    at,
+                    Some(name.clone()),
+                    "`ignore-attrs` and `match-attrs` apply to op patterns, not to loop patterns \
+                     (whose attributes must all be equal)",
+                ));
+            }
+            control
+                .check_names(f)
+                .map_err(|(at, m)| RuleError::new(file, at, Some(name.clone()), m))?;
             if has_region {
                 let mut p = LoopPattern::new(
                     &name,
@@ -144,6 +162,7 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                     source.doc_above(line),
                     &dims,
                     param_vars(f, &names),
+                    &control,
                 )
                 .map_err(err)?
                 .located(file, line),
@@ -160,7 +179,144 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             });
         }
     }
+    if let Some(at) = source.directives().find(|at| !used_directives.contains(at)) {
+        return Err(RuleError::new(
+            file,
+            at,
+            None,
+            "`ignore-attrs` / `match-attrs` must be among the `//` lines right above a \
+             `func @NAME_pattern`",
+        ));
+    }
     Ok(out)
+}
+
+/// Which attributes of an idiom's ops are compared (seed 004's per-dialect configuration, per
+/// pattern here): a `//` line above the pattern function, among its doc lines,
+/// `// ignore-attrs: NAME...` (these match any value, every other attribute must be equal) or
+/// `// match-attrs: NAME...` (only these must be equal, every other matches any value). A name
+/// is an attribute slot's name ([`crate::ops::attr_names`]: `keep_dims`, `perm`, `dims`) or
+/// `op.name` for one op kind's (`reduce_sum.axes`). Attributes naming dimensions match
+/// anything either way.
+#[derive(Clone, Debug, Default)]
+struct AttrControl {
+    /// The directive's line, if there is one.
+    line: Option<usize>,
+    /// `match-attrs` (the names must match, the rest is ignored) rather than `ignore-attrs`.
+    only: bool,
+    /// The names: an op kind (if qualified) and an attribute.
+    names: Vec<(Option<String>, String)>,
+}
+
+/// The prefixes of the two directives.
+const IGNORE_ATTRS: &str = "ignore-attrs:";
+const MATCH_ATTRS: &str = "match-attrs:";
+
+/// The directive a `//` line holds, if any: whether it is `match-attrs`, and its list.
+fn directive(line: &str) -> Option<(bool, &str)> {
+    let text = line
+        .trim_start()
+        .strip_prefix("//")?
+        .trim_start_matches('/')
+        .trim();
+    if let Some(rest) = text.strip_prefix(IGNORE_ATTRS) {
+        return Some((false, rest));
+    }
+    text.strip_prefix(MATCH_ATTRS).map(|rest| (true, rest))
+}
+
+impl AttrControl {
+    /// The directive among the doc lines above line `line` (1-based); `Err` with the line of
+    /// a malformed or second one.
+    fn above(source: &SourceLines<'_>, line: usize) -> Result<AttrControl, (usize, String)> {
+        let mut out = AttrControl::default();
+        for (at, text) in source.doc_lines_above(line) {
+            let Some((only, list)) = directive(text) else {
+                continue;
+            };
+            if out.line.is_some() {
+                return Err((
+                    at,
+                    "a pattern takes one `ignore-attrs` or `match-attrs` line".into(),
+                ));
+            }
+            let names: Vec<(Option<String>, String)> = list
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|n| !n.is_empty())
+                .map(|n| match n.split_once('.') {
+                    Some((op, attr)) => (Some(op.to_string()), attr.to_string()),
+                    None => (None, n.to_string()),
+                })
+                .collect();
+            if names.is_empty() {
+                let kind = if only { MATCH_ATTRS } else { IGNORE_ATTRS };
+                return Err((at, format!("`{kind}` lists no attribute")));
+            }
+            out = AttrControl {
+                line: Some(at),
+                only,
+                names,
+            };
+        }
+        Ok(out)
+    }
+
+    /// Does the name `(op, attr)` name slot `slot` of an op of kind `key`?
+    fn names_slot(op: &Option<String>, attr: &str, key: ptir_ir::OpKey, slot: usize) -> bool {
+        crate::ops::attr_names(key).get(slot) == Some(&attr)
+            && op.as_ref().is_none_or(|o| o == key.name())
+    }
+
+    /// Is slot `slot` of an op of kind `key` ignored?
+    fn ignores(&self, key: ptir_ir::OpKey, slot: usize) -> bool {
+        if self.line.is_none() {
+            return false;
+        }
+        let named = (self.names.iter()).any(|(op, attr)| Self::names_slot(op, attr, key, slot));
+        named != self.only
+    }
+
+    /// Every name must name an attribute of an op of the idiom `f`.
+    fn check_names(&self, f: &Function) -> Result<(), (usize, String)> {
+        let Some(at) = self.line else {
+            return Ok(());
+        };
+        let mut present: Vec<String> = Vec::new();
+        f.body.walk(&mut |i, _| {
+            let key = i.op.key();
+            for a in crate::ops::attr_names(key) {
+                let qualified = format!("{}.{a}", key.name());
+                if !present.contains(&qualified) {
+                    present.push(qualified);
+                }
+            }
+        });
+        for (op, attr) in &self.names {
+            let found = present.iter().any(|q| match op {
+                Some(op) => *q == format!("{op}.{attr}"),
+                None => q.split_once('.').is_some_and(|(_, a)| a == attr),
+            });
+            if !found {
+                let name = match op {
+                    Some(op) => format!("{op}.{attr}"),
+                    None => attr.clone(),
+                };
+                let known = if present.is_empty() {
+                    "its ops have no attributes".to_string()
+                } else {
+                    format!("its ops have {}", present.join(", "))
+                };
+                return Err((
+                    at,
+                    format!(
+                        "`{name}` is not an attribute of any op of @{} ({known})",
+                        f.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A function of a `.pat` file that is neither an idiom nor a replacement: the definition of a
@@ -263,16 +419,31 @@ impl<'a> SourceLines<'a> {
         }
     }
 
-    /// The `//` comment lines directly above line `line` (1-based).
+    /// The `//` comment lines directly above line `line` (1-based), with their line numbers,
+    /// in file order.
+    fn doc_lines_above(&self, line: usize) -> Vec<(usize, &'a str)> {
+        let end = line.saturating_sub(1).min(self.lines.len());
+        let start = (self.lines[..end].iter())
+            .rposition(|l| !l.trim_start().starts_with("//"))
+            .map_or(0, |k| k + 1);
+        (start..end).map(|k| (k + 1, self.lines[k])).collect()
+    }
+
+    /// The doc: the `//` comment lines directly above line `line` (1-based), but the
+    /// `ignore-attrs` / `match-attrs` line.
     fn doc_above(&self, line: usize) -> String {
-        let above = &self.lines[..line.saturating_sub(1).min(self.lines.len())];
-        let doc: Vec<&str> = above
-            .iter()
-            .rev()
-            .take_while(|l| l.trim_start().starts_with("//"))
-            .map(|l| l.trim_start().trim_start_matches('/').trim())
+        let doc: Vec<&str> = (self.doc_lines_above(line).into_iter())
+            .filter(|(_, l)| directive(l).is_none())
+            .map(|(_, l)| l.trim_start().trim_start_matches('/').trim())
             .collect();
-        doc.into_iter().rev().collect::<Vec<_>>().join("\n")
+        doc.join("\n")
+    }
+
+    /// The lines (1-based) holding an `ignore-attrs` or `match-attrs` directive.
+    fn directives(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.lines.iter().enumerate())
+            .filter(|(_, l)| directive(l).is_some())
+            .map(|(k, _)| k + 1)
     }
 }
 
@@ -308,6 +479,7 @@ fn pair_to_rule(
     doc: String,
     dims: &Dims,
     params: Vec<Var>,
+    control: &AttrControl,
 ) -> Result<Rule, String> {
     if pattern.param_types() != replacement.param_types()
         || pattern.result_types != replacement.result_types
@@ -324,9 +496,12 @@ fn pair_to_rule(
         };
         shapes.value(v, t, true);
     }
-    let mut source = function_to_pattern(pattern, &params, dims, false)?;
-    let result = function_to_pattern(replacement, &params, dims, true)?;
+    let mut source = function_to_pattern(pattern, &params, dims, Some(control))?;
+    let result = function_to_pattern(replacement, &params, dims, None)?;
     name_generic_values(pattern, &mut source, &mut shapes)?;
+    if control.line.is_some() {
+        type_roots(pattern, &mut source, &mut shapes);
+    }
     let (constraints, attr_vars) = shapes.finish(&source, &pattern.name)?;
     Ok(Rule {
         name: name.to_string(),
@@ -338,7 +513,6 @@ fn pair_to_rule(
         constraints,
         add_benefit: 0,
         bounded_recursion: false,
-        greedy_only: false,
         doc,
         attr_vars,
     })
@@ -473,8 +647,37 @@ fn name_generic_values(
     Ok(())
 }
 
+/// Constrains the type of each root of an idiom whose attributes are not all compared (an
+/// ignored attribute can change a root's type, and the replacement's is fixed): its dtype, and
+/// its shape unless it names dimensions (then `name_generic_values` constrained it).
+fn type_roots(f: &Function, source: &mut Pattern, shapes: &mut ShapeConstraints<'_>) {
+    let first_inst = f.body.params.len();
+    for &root in &source.roots.clone() {
+        let Some(i) = root.0.checked_sub(first_inst) else {
+            continue;
+        };
+        let Some(t) = f.body.insts.get(i).and_then(|inst| inst.ty.as_tensor()) else {
+            continue;
+        };
+        let Term::Op { name, .. } = &mut source.terms[root.0] else {
+            continue;
+        };
+        match name {
+            Some(v) => {
+                let args = vec![Attr::Var(v.clone()), Attr::Lit(AttrValue::DType(t.dtype))];
+                shapes.push("has-dtype", args);
+            }
+            None => {
+                let v = Var(format!("v{i}"));
+                *name = Some(v.clone());
+                shapes.value(&v, t, true);
+            }
+        }
+    }
+}
+
 /// Turns a function body into a pattern whose roots are the function's results (a replacement
-/// if `is_result`, else an idiom). In an idiom, attributes that mention named dimensions match
+/// if `control` is `None`, else an idiom whose attributes `control` says which to compare). In an idiom, attributes that mention named dimensions match
 /// anything (the type constraints check them) and constants standing for `?n` or `1/?n` bind
 /// the variable `?dK_val` or `?dK_inv`; in a replacement, an op whose type mentions named
 /// dimensions takes the type of the root it replaces.
@@ -482,8 +685,9 @@ fn function_to_pattern(
     f: &Function,
     params: &[Var],
     dims: &Dims,
-    is_result: bool,
+    control: Option<&AttrControl>,
 ) -> Result<Pattern, String> {
+    let is_result = control.is_none();
     let mut pat = Pattern::default();
     let mut term_of: IndexMap<ValueId, TermId> = IndexMap::new();
     for (p, v) in f.body.params.iter().zip(params) {
@@ -550,7 +754,11 @@ fn function_to_pattern(
                     operands,
                     attrs: op_attrs(op, &inst.ty)
                         .into_iter()
-                        .map(|a| match (dims.in_attr(&a), is_result) {
+                        .enumerate()
+                        .map(|(slot, a)| match (dims.in_attr(&a), is_result) {
+                            (false, false) if control.is_some_and(|c| c.ignores(key, slot)) => {
+                                Ok(Attr::Ignore)
+                            }
                             (false, _) => Ok(Attr::Lit(a)),
                             (true, false) => Ok(Attr::Ignore),
                             (true, true) => Err(no_dims(inst.result, "an attribute")),

@@ -23,7 +23,8 @@ pub fn generated_reference(registry: &Registry) -> String {
     let mut out = String::new();
     out.push_str("### Ops and their attributes\n\n");
     out.push_str(
-        "Operands come first, then the attributes in this order. `constant` is written \
+        "Operands come first, then the attributes in this order, each with the name a `.pat` \
+         file's `ignore-attrs` / `match-attrs` line calls it by. `constant` is written \
          `splat`; `rng` and the region ops (`cond`, `while`, `scan`) cannot be named (a `.pat` loop \
          pattern matches region ops).\n\n",
     );
@@ -33,7 +34,10 @@ pub fn generated_reference(registry: &Registry) -> String {
             continue;
         };
         let operands = arity.map_or("1 or more".to_string(), |n| n.to_string());
-        let attrs: Vec<String> = slots.iter().map(ToString::to_string).collect();
+        let names = crate::ops::attr_names(key);
+        let attrs: Vec<String> = (slots.iter().zip(names))
+            .map(|(slot, name)| format!("`{name}`: {slot}"))
+            .collect();
         let attrs = if attrs.is_empty() {
             "-".to_string()
         } else {
@@ -44,19 +48,16 @@ pub fn generated_reference(registry: &Registry) -> String {
     out.push_str("\n### `:when` predicates\n\n");
     out.push_str(
         "A value variable stands for its type (never its data), an attribute variable for its \
-         value. Predicates marked *greedy only* need use counts, which only the greedy driver \
-         has: saturation skips the rules that use them (the report says so).\n\n",
+         value. Predicates marked *use counts* are decided by each engine from the uses of a \
+         value: the greedy driver when it matches, saturation at extraction (see `single-use` \
+         above); both engines run every rule.\n\n",
     );
     out.push_str("| predicate | arguments | holds when |\n| --- | --- | --- |\n");
     for name in registry.predicate_names() {
         let Some(p) = registry.predicate(name) else {
             continue;
         };
-        let greedy = if p.greedy_only {
-            " (*greedy only*)"
-        } else {
-            ""
-        };
+        let greedy = if p.use_counts { " (*use counts*)" } else { "" };
         let _ = writeln!(out, "| `{name}` | {} | {}{greedy} |", p.arity, cell(p.doc));
     }
     out.push_str("\n### Native functions\n\n");

@@ -68,11 +68,12 @@ pub type NativeFn = Arc<dyn Fn(&[Bound]) -> Option<AttrValue> + Send + Sync>;
 pub struct Predicate {
     /// Number of arguments.
     pub arity: usize,
-    /// The test. `None` for engine-specific predicates (see `greedy_only`).
+    /// The test. `None` for the predicate each engine decides itself (see `use_counts`).
     pub test: Option<PredicateFn>,
-    /// Evaluated by the greedy driver itself (it needs use counts); rules using it are skipped
-    /// by the e-graph engine.
-    pub greedy_only: bool,
+    /// Decided by each engine from use counts (`single-use`): the greedy driver when it
+    /// matches, saturation at extraction (the fused choice is taken only where the value is
+    /// extracted for no other user). Both engines run the rules that use it.
+    pub use_counts: bool,
     /// One line of documentation.
     pub doc: &'static str,
 }
@@ -339,18 +340,19 @@ impl Registry {
         let p = Predicate {
             arity,
             test: Some(Arc::new(test)),
-            greedy_only: false,
+            use_counts: false,
             doc,
         };
         self.predicates.insert(name.to_string(), p);
     }
 
-    /// Registers a predicate that only the greedy driver can evaluate (use counts).
-    pub fn add_greedy_predicate(&mut self, name: &str, arity: usize, doc: &'static str) {
+    /// Registers a predicate each engine decides itself from use counts (`single-use`: the
+    /// engines know it by name, so it is not for library users to add others).
+    fn add_use_count_predicate(&mut self, name: &str, arity: usize, doc: &'static str) {
         let p = Predicate {
             arity,
             test: None,
-            greedy_only: true,
+            use_counts: true,
             doc,
         };
         self.predicates.insert(name.to_string(), p);
@@ -582,10 +584,11 @@ impl Registry {
             "broadcast of value ?x by dims ?d (a permutation, not the identity) to shape ?s stretches no dim",
             |a| matches!((a[0].tensor(), a[1].ints(), a[2].ints()), (Some(t), Some(d), Some(s)) if permutes_without_stretch(&t.shape, d, s)),
         );
-        self.add_greedy_predicate(
-            "single-use",
+        self.add_use_count_predicate(
+            crate::ast::SINGLE_USE,
             1,
-            "the matched value has exactly one user (greedy only)",
+            "the matched value has exactly one user (greedy: when matched; saturation: in the \
+             extracted program, else the unfused form is extracted)",
         );
     }
 

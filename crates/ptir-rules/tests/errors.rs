@@ -49,6 +49,9 @@ fn each_error_class_has_a_located_message() {
         ("(rule r (neg ?x) => (mean ?x))", "bad.rules:1: in rule `r`: native builder `mean` takes 1 value(s) and 1 attribute(s), found 1 argument(s)"),
         ("(rule r (neg ?x) => ?x :colour red)", "bad.rules:1: in rule `r`: unknown option `:colour` (expected :labels, :add-benefit, :bounded-recursion or :when)"),
         ("(rule r (neg ?x) => ?_)", "bad.rules:1: in rule `r`: `?_` cannot be used in a result"),
+        // single-use: the replacement is an op the rule builds, and does not use the value
+        ("(rule r (neg ?t:(neg ?x)) => ?x :when ((single-use ?t)))", "bad.rules:1: in rule `r`: `(single-use ?t)` needs each replacement to be an op the rule builds, not the matched value ?x: saturation decides single-use by choosing the fused op or not"),
+        ("(rule r (neg ?t:(exp ?x)) => (add ?t ?x) :when ((single-use ?t)))", "bad.rules:1: in rule `r`: ?t is single-use, so the result cannot use it (it is the value the fusion removes)"),
         // reader errors
         ("\n(rule r (neg ?x) => ?x", "bad.rules:2: this form is never closed: missing `)`"),
         ("rule r", "bad.rules:1: expected `(` to start a form, found `rule`"),
@@ -94,6 +97,52 @@ fn bad_pat_files_are_located() {
         )
         .unwrap_err();
     assert_eq!(err.to_string(), "p.pat:2: column 8: unknown op `nope`");
+}
+
+/// `ignore-attrs` / `match-attrs` lines: a name no op of the idiom has, an empty list, two
+/// lines, a line above nothing, and one on a loop pattern are errors at the directive's line.
+#[test]
+fn bad_attribute_directives_are_located() {
+    let pair = |directive: &str| {
+        format!(
+            "// doc\n{directive}\nfunc @x_pattern(%a: f32[2,3]) -> (f32[3,2]) {{\n  \
+             %b = transpose %a perm=[1,0] : f32[3,2]\n  %c = neg %b : f32[3,2]\n  return %c\n}}\n\
+             func @x_replacement(%a: f32[2,3]) -> (f32[3,2]) {{\n  \
+             %b = transpose %a perm=[1,0] : f32[3,2]\n  %c = neg %b : f32[3,2]\n  return %c\n}}\n"
+        )
+    };
+    let error = |text: &str| {
+        let mut set = RuleSet::new(Registry::standard());
+        set.add_pat_source("p.pat", text).unwrap_err().to_string()
+    };
+    assert_eq!(
+        error(&pair("// ignore-attrs: colour")),
+        "p.pat:2: in rule `x`: `colour` is not an attribute of any op of @x_pattern (its ops \
+         have transpose.perm)"
+    );
+    assert_eq!(
+        error(&pair("// match-attrs: reduce_sum.axes")),
+        "p.pat:2: in rule `x`: `reduce_sum.axes` is not an attribute of any op of @x_pattern \
+         (its ops have transpose.perm)"
+    );
+    assert_eq!(
+        error(&pair("// ignore-attrs:")),
+        "p.pat:2: in rule `x`: `ignore-attrs:` lists no attribute"
+    );
+    assert_eq!(
+        error(&pair("// ignore-attrs: perm\n// match-attrs: perm")),
+        "p.pat:3: in rule `x`: a pattern takes one `ignore-attrs` or `match-attrs` line"
+    );
+    let stray = format!("{}\n// ignore-attrs: perm\n", pair("// ok"));
+    assert_eq!(
+        error(&stray),
+        "p.pat:14: `ignore-attrs` / `match-attrs` must be among the `//` lines right above a \
+         `func @NAME_pattern`"
+    );
+    // A good one loads.
+    let mut set = RuleSet::new(Registry::standard());
+    set.add_pat_source("p.pat", &pair("// ignore-attrs: perm"))
+        .unwrap();
 }
 
 #[test]

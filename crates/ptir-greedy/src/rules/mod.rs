@@ -5,8 +5,9 @@
 //!
 //! 1. **Match** the source DAG anchored at the root (`matcher.rs`), other roots searched in
 //!    the block, and check the rule's constraints with [`Rule::constraints_hold`]; the
-//!    greedy-only predicate `single-use` is decided here (the value has exactly one user,
-//!    an instruction or a block returning it). Nothing has changed yet.
+//!    use-count predicate `single-use` is decided here (the value has exactly one user,
+//!    an instruction or a block returning it; saturation decides it at extraction). Nothing
+//!    has changed yet.
 //! 2. **Build** the results with [`Rule::instantiate`] into a pending list (so a native
 //!    function declining halfway leaves the IR untouched, as the contract requires), then
 //!    insert them through the rewriter before the insertion point: the root, or for
