@@ -29,7 +29,7 @@
 
 use crate::ast::AttrValue;
 use crate::build::FnBuilder;
-use crate::example::{random_value, InputKind};
+use crate::values::{random_value, InputKind};
 use ptir_ir::{
     value_type, BinaryOp, DotDims, ExternFn, Interpreter, OpKey, Program, ReduceKind, TensorType,
     Type, UnaryOp, Value, ValueId,
