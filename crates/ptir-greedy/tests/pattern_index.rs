@@ -6,8 +6,8 @@
 use ptir_greedy::{directed_rule_filter, Canonicalize, GreedyConfig, GreedyStats, Pass};
 use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir_ir::Program;
-use ptir_rules::library::non_firing_rules;
 use ptir_rules::RuleSet;
+use ptir_test_support::library::non_firing_rules;
 
 fn rules() -> RuleSet {
     let mut rules = RuleSet::bundled().expect("the bundled rules load");

@@ -60,9 +60,9 @@ mod error;
 pub mod example;
 pub mod explain;
 pub mod externs;
+#[cfg(feature = "testing")]
 pub mod fuzz;
 pub mod index;
-pub mod library;
 mod ops;
 mod parse;
 mod pat;
