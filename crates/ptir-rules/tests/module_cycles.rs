@@ -595,3 +595,25 @@ fn comments_strings_tests_and_inner_paths_are_no_edges() {
     assert_eq!(graph["b"].keys().collect::<Vec<_>>(), ["a"]);
     assert!(cycles(&graph).is_empty());
 }
+
+/// What both engines share beyond the rule language stays out of its way: run limits and
+/// stop reasons (`stop`), provenance (`explain`) and the two helpers the language and the
+/// externs read (`callee`, `values`) import nothing from the crate, and nothing imports the
+/// cost models (`cost`), which read the reference externs on top of the language. So any of
+/// them can move to a crate of its own without cutting the crate in a circle.
+#[test]
+fn shared_modules_are_leaves_and_the_cost_models_sit_on_top() {
+    let graph = crate_graph();
+    for leaf in ["stop", "explain", "callee", "values"] {
+        assert!(graph[leaf].is_empty(), "{leaf} imports {:?}", graph[leaf]);
+    }
+    let into_cost: Vec<&String> = graph
+        .iter()
+        .filter(|(m, e)| *m != "cost" && e.contains_key("cost"))
+        .map(|(m, _)| m)
+        .collect();
+    assert!(
+        into_cost.is_empty(),
+        "modules importing cost: {into_cost:?}"
+    );
+}
