@@ -1,7 +1,7 @@
 //! Seeded random inputs for a function's parameters, and the externs generated programs call
 //! ([`GEN_PURE_EXTERN`], [`GEN_IMPURE_EXTERN`], [`extern_reference`]): what a run of a program
 //! needs besides the program. Product code (translation validation, `ptir-opt run`), unlike
-//! the program generator ([`crate::generate`], test code behind the `testing` feature).
+//! the program generator (`generate`, test code behind the `testing` feature).
 
 use crate::interp::check_param_size;
 use crate::program::Function;
