@@ -19,7 +19,7 @@
 //!
 //! Like purity, this is a fixpoint over the call graph, written as the least fixpoint of the
 //! opposite (*hazardous*) and negated afterwards ([`SpeculationProgram`]). Recursion is found
-//! from the call graph's strongly connected components ([`super::recursion`]), linear in the
+//! from the call graph's strongly connected components (`analysis/recursion.rs`), linear in the
 //! calls.
 //!
 //! **Architecture Invariant** (enforced by the e-graph's lifting, `ptir-egraph/src/lift.rs`):
