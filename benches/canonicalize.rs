@@ -1,5 +1,5 @@
 //! Greedy canonicalize on generated chains of 10k, 100k and 1M instructions (mul by a splat
-//! 1.0, neg of neg, add of a parameter, repeated: `ptir_greedy::chain::canonicalize_chain`),
+//! 1.0, neg of neg, add of a parameter, repeated: `ptir_test_support::chain::canonicalize_chain`),
 //! through a `PassManager` that holds only the canonicalize pass (no verification after it;
 //! MLIR's `--mlir-timing` reports the verifier apart from the canonicalizer too).
 //!
@@ -29,10 +29,10 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use ptir_greedy::chain::canonicalize_chain;
 use ptir_greedy::{Canonicalize, CanonicalizeStats, GreedyConfig};
 use ptir_pass::{Pass, PassManager};
 use ptir_rules::{RuleFilter, RuleSet};
+use ptir_test_support::chain::canonicalize_chain;
 use std::time::Duration;
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];

@@ -1,6 +1,6 @@
 //! Matching time against the number of patterns (seed 004): the bundled rules plus
 //! 0, 1k, 2k, 5k and 10k generated sound rules that never fire
-//! (`ptir_rules::library::non_firing_rules`), on 12 chained GPT-2 blocks, in both engines:
+//! (`ptir_test_support::library::non_firing_rules`), on 12 chained GPT-2 blocks, in both engines:
 //!
 //! - `eqsat`: saturation with the default limits (a fresh lowering per sample, not timed);
 //! - `greedy`: the canonicalize pass with the greedy rules (`directed_rule_filter`), on a
@@ -18,8 +18,8 @@ use ptir::egraph::{lower, saturate, SaturationOptions};
 use ptir::greedy::{directed_rule_filter, Canonicalize, GreedyConfig};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
 use ptir::pass::Pass;
-use ptir::rules::library::non_firing_rules;
 use ptir::rules::{RuleFilter, RuleSet};
+use ptir_test_support::library::non_firing_rules;
 use std::time::Duration;
 
 const EXTRA: [usize; 5] = [0, 1_000, 2_000, 5_000, 10_000];

@@ -75,7 +75,7 @@ fn rules(c: &mut Criterion) {
     // The compiled library (SMR's serialized pattern automaton, loaded by every run), of
     // these rules and of the pattern-index benchmark's (sound rules that never fire).
     compiled(&mut g, "", &once, &text);
-    let never = ptir_rules::library::non_firing_rules(10_000);
+    let never = ptir_test_support::library::non_firing_rules(10_000);
     let mut never_set = RuleSet::new(Registry::standard());
     if let Err(e) = never_set.add_source("never.rules", &never) {
         panic!("the non-firing rules must load: {e}");

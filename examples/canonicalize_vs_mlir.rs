@@ -1,5 +1,5 @@
 //! Greedy canonicalize against `mlir-opt-22 --canonicalize` on the bench chain (mul by a splat
-//! 1.0, neg of neg, add of a parameter, repeated; `ptir_greedy::chain`), at each size:
+//! 1.0, neg of neg, add of a parameter, repeated; `ptir_test_support::chain`), at each size:
 //!
 //! - **ours**: the canonicalize pass alone in a `PassManager` (no verification), with the
 //!   bundled rules that fire on the chain (`mul-one`, `neg-neg`) and folding, as
@@ -12,7 +12,7 @@
 //!   with `cargo build --release --bin ptir-opt`; it allocates with mimalloc), whole and the
 //!   sum of the three phases its JSON report gives;
 //! - **MLIR**: `mlir-opt-22 --canonicalize --mlir-timing -o OUT` on the same chain printed in
-//!   `func`/`arith` (`ptir_greedy::chain::chain_mlir`): the whole process's wall time and the
+//!   `func`/`arith` (`ptir_test_support::chain::chain_mlir`): the whole process's wall time and the
 //!   `Canonicalizer` line of the timing report.
 //!
 //! Every figure is the best of `--runs` runs (default 5), the runs of both sides interleaved
@@ -21,11 +21,11 @@
 //!
 //! `cargo run --release --example canonicalize_vs_mlir [-- --runs N] [SIZES...]`
 
-use ptir_greedy::chain::{canonicalize_chain, chain_mlir};
 use ptir_greedy::{Canonicalize, CanonicalizeStats, GreedyConfig};
 use ptir_ir::Program;
 use ptir_pass::{Pass, PassManager};
 use ptir_rules::{RuleFilter, RuleSet};
+use ptir_test_support::chain::{canonicalize_chain, chain_mlir};
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;

@@ -15,7 +15,7 @@
 //!   implementation is neither: it is [`CheckError::Unrunnable`], reported as an error.
 
 use crate::run::ExternImpls;
-use ptir_ir::generate::{try_random_inputs, try_trap_free_inputs};
+use ptir_ir::inputs::{try_random_inputs, try_trap_free_inputs};
 use ptir_ir::{DType, Function, InterpError, Program, Value};
 use std::fmt;
 

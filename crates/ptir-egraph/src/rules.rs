@@ -1476,8 +1476,8 @@ mod index_tests {
     use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
     use ptir_pass::Limits;
     use ptir_rules::index::PatternIndex;
-    use ptir_rules::library::non_firing_rules;
     use ptir_rules::StopReason;
+    use ptir_test_support::library::non_firing_rules;
 
     /// Every e-class where a compiled single-root rule's egg pattern matches is one where the
     /// pattern index finds the rule, and where the pruned index finds it unless it was pruned

@@ -7,8 +7,8 @@
 use ptir_egraph::{lower, saturate, Limits, SaturationOptions, SaturationReport};
 use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir_ir::Program;
-use ptir_rules::library::non_firing_rules;
 use ptir_rules::RuleSet;
+use ptir_test_support::library::non_firing_rules;
 
 /// What a run did, without its timings.
 fn outcome(r: &SaturationReport) -> String {

@@ -2,10 +2,10 @@
 //! counters:
 //! `cargo run --release -p ptir-greedy --example chain_timing [N...]`.
 
-use ptir_greedy::chain::{canonicalize_chain, CHAIN_RULES};
 use ptir_greedy::{Canonicalize, GreedyConfig};
 use ptir_pass::Pass;
 use ptir_rules::{Registry, RuleSet};
+use ptir_test_support::chain::{canonicalize_chain, CHAIN_RULES};
 use std::time::Instant;
 
 fn main() {

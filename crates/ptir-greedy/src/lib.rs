@@ -48,7 +48,6 @@
 //! **Architecture invariant:** nothing in this crate mutates a function except through
 //! [`ProgramRewriter`]; the driver's worklist, the failure cache and the step log depend on it.
 
-pub mod chain;
 mod driver;
 mod facts;
 mod fold;

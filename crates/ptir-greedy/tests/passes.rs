@@ -156,8 +156,8 @@ fn the_default_pipeline_keeps_the_results_of_generated_programs() {
 
 #[test]
 fn the_pipeline_canonicalizes_the_bench_chain() {
-    let rules = ptir_test_support::rules(ptir_greedy::chain::CHAIN_RULES);
-    let mut p = ptir_greedy::chain::canonicalize_chain(50);
+    let rules = ptir_test_support::rules(ptir_test_support::chain::CHAIN_RULES);
+    let mut p = ptir_test_support::chain::canonicalize_chain(50);
     let report = default_pipeline(&rules)
         .unwrap()
         .with_verify_each(true)

@@ -7,8 +7,8 @@ use ptir_greedy::{directed_rule_filter, Canonicalize, GreedyConfig, GreedyStats}
 use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir_ir::Program;
 use ptir_pass::Pass;
-use ptir_rules::library::non_firing_rules;
 use ptir_rules::RuleSet;
+use ptir_test_support::library::non_firing_rules;
 
 fn rules() -> RuleSet {
     let mut rules = RuleSet::bundled().expect("the bundled rules load");

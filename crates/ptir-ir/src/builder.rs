@@ -53,6 +53,7 @@
 
 mod op_methods;
 
+#[cfg(any(test, feature = "testing"))]
 pub(crate) use op_methods::numpy_broadcast_dims;
 mod region_ops;
 

@@ -9,9 +9,11 @@
 pub mod analysis;
 pub mod builder;
 pub mod gather;
+#[cfg(any(test, feature = "testing"))]
 pub mod generate;
 mod infer;
 pub mod inline;
+pub mod inputs;
 mod interp;
 pub mod loop_hoist;
 pub mod loop_idioms;

@@ -149,13 +149,13 @@ mod tests {
         let mut p = crate::parse(text).unwrap_or_else(|e| panic!("{e}"));
         let before = crate::Interpreter::new(&p).run(
             &p.functions[0].name,
-            &crate::generate::try_random_inputs(&p.functions[0], 1).unwrap(),
+            &crate::inputs::try_random_inputs(&p.functions[0], 1).unwrap(),
         );
         let n = hoist_loop_invariants(&mut p);
         crate::verify(&p).unwrap_or_else(|e| panic!("{e}\n{}", crate::print(&p)));
         let after = crate::Interpreter::new(&p).run(
             &p.functions[0].name,
-            &crate::generate::try_random_inputs(&p.functions[0], 1).unwrap(),
+            &crate::inputs::try_random_inputs(&p.functions[0], 1).unwrap(),
         );
         assert_eq!(format!("{before:?}"), format!("{after:?}"));
         (n, crate::print(&p))

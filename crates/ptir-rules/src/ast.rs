@@ -329,7 +329,7 @@ pub struct Rule {
     /// Why the rule is true (its doc comment).
     pub doc: String,
     /// The kind of each attribute variable (value variables are absent).
-    #[serde(with = "crate::compiled::pairs")]
+    #[serde(with = "pairs")]
     pub attr_vars: IndexMap<Var, AttrKind>,
 }
 
@@ -376,5 +376,28 @@ impl Rule {
             Term::Splat { .. } => Some(OpKey::Constant),
             Term::Value(_) | Term::Native { .. } => None,
         }
+    }
+}
+
+/// An `IndexMap` encoded as a sequence of pairs, in its order (`#[serde(with)]`).
+pub(crate) mod pairs {
+    use indexmap::IndexMap;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::hash::Hash;
+
+    pub(crate) fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+        map: &IndexMap<K, V>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
+    }
+
+    pub(crate) fn deserialize<'de, K, V, D>(d: D) -> Result<IndexMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Hash + Eq,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        Ok(Vec::<(K, V)>::deserialize(d)?.into_iter().collect())
     }
 }

@@ -11,7 +11,6 @@
 
 use crate::ast::{AttrKind, AttrValue};
 use crate::ops::make_op;
-use crate::registry::Registry;
 use ptir_ir::{BinaryOp, Literal, Op, OpKey, ReduceKind, Scalar, Type};
 use std::sync::Arc;
 
@@ -118,21 +117,31 @@ fn mean(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
     })
 }
 
-/// Registers the standard builders.
-pub(crate) fn add_standard_builders(r: &mut Registry) {
-    r.add_builder(
+/// A standard builder: its name, value arguments, attribute kinds, doc and function, as
+/// [`crate::Registry::add_builder`] takes them.
+pub(crate) type StandardBuilder = (
+    &'static str,
+    usize,
+    &'static [AttrKind],
+    &'static str,
+    fn(&[Type], &[AttrValue]) -> Option<Built>,
+);
+
+/// The standard builders, which [`crate::Registry::standard`] registers.
+pub(crate) fn standard_builders() -> Vec<StandardBuilder> {
+    vec![(
         "mean",
         1,
         &[AttrKind::Ints],
         "the float mean of value ?x over ?axes (dims dropped), built as div(reduce_sum(?x, ?axes, false), splat(n))",
         mean,
-    );
+    )]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ApplyError, Bindings, FnBuilder, RuleSet, Var};
+    use crate::{ApplyError, Bindings, FnBuilder, Registry, RuleSet, Var};
     use ptir_ir::{DType, TensorType, UnaryOp};
 
     /// Instantiates the one rule of `text` (checked against `registry`) on a parameter of

@@ -566,29 +566,6 @@ impl<'de> serde::Deserialize<'de> for Attr {
     }
 }
 
-/// An `IndexMap` encoded as a sequence of pairs, in its order (`#[serde(with)]`).
-pub(crate) mod pairs {
-    use indexmap::IndexMap;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::hash::Hash;
-
-    pub(crate) fn serialize<K: Serialize, V: Serialize, S: Serializer>(
-        map: &IndexMap<K, V>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        s.collect_seq(map.iter())
-    }
-
-    pub(crate) fn deserialize<'de, K, V, D>(d: D) -> Result<IndexMap<K, V>, D::Error>
-    where
-        K: Deserialize<'de> + Hash + Eq,
-        V: Deserialize<'de>,
-        D: Deserializer<'de>,
-    {
-        Ok(Vec::<(K, V)>::deserialize(d)?.into_iter().collect())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

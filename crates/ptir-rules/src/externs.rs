@@ -29,7 +29,7 @@
 
 use crate::ast::AttrValue;
 use crate::build::FnBuilder;
-use crate::example::{random_value, InputKind};
+use crate::values::{random_value, InputKind};
 use ptir_ir::{
     value_type, BinaryOp, DotDims, ExternFn, Interpreter, OpKey, Program, ReduceKind, TensorType,
     Type, UnaryOp, Value, ValueId,
@@ -223,13 +223,13 @@ pub fn interpreter(program: &ptir_ir::Program) -> ptir_ir::Interpreter<'_> {
                     .ok_or_else(|| "@log_event takes one argument".to_string())
             });
         } else if [
-            ptir_ir::generate::GEN_PURE_EXTERN,
-            ptir_ir::generate::GEN_IMPURE_EXTERN,
+            ptir_ir::inputs::GEN_PURE_EXTERN,
+            ptir_ir::inputs::GEN_IMPURE_EXTERN,
         ]
         .contains(&name.as_str())
         {
             interp = interp.with_extern(name.clone(), move |args: &[ptir_ir::Value], _| {
-                ptir_ir::generate::extern_reference(&name, args)
+                ptir_ir::inputs::extern_reference(&name, args)
                     .map(ptir_ir::Value::pack)
                     .ok_or_else(|| format!("@{name}: bad arguments"))
             });

@@ -25,8 +25,9 @@
 //! fraction of the time parsing it takes (`benches/rules.rs`).
 
 use crate::ast::{Attr, AttrValue, Pattern, Rule, Term, TermId};
-use crate::ruleset::callee_matches;
-use ptir_ir::{ConvDims, DType, DotDims, GatherDims, IndexDims, OpKey, PadDims, ReduceWindowDims};
+use crate::callee::callee_matches;
+pub use crate::ops::AttrRef;
+use ptir_ir::OpKey;
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -35,51 +36,6 @@ use std::hash::{Hash, Hasher};
 /// terms are `*`. (Most rules are that shallow; each level multiplies the paths a query
 /// follows through an e-class.)
 pub const INDEX_DEPTH: usize = 3;
-
-/// An attribute value of the subject, borrowed (no allocation per query).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum AttrRef<'a> {
-    /// See [`AttrValue::Ints`].
-    Ints(&'a [usize]),
-    /// See [`AttrValue::Int`].
-    Int(usize),
-    /// See [`AttrValue::Bool`].
-    Bool(bool),
-    /// See [`AttrValue::DType`].
-    DType(DType),
-    /// See [`AttrValue::Dims`].
-    Dims(&'a DotDims),
-    /// See [`AttrValue::Number`].
-    Number(f64),
-    /// See [`AttrValue::Conv`].
-    Conv(&'a ConvDims),
-    /// See [`AttrValue::Window`].
-    Window(&'a ReduceWindowDims),
-    /// See [`AttrValue::Pad`].
-    Pad(&'a PadDims),
-    /// See [`AttrValue::Gather`].
-    Gather(&'a GatherDims),
-    /// See [`AttrValue::Index`].
-    Index(&'a IndexDims),
-}
-
-impl<'a> From<&'a AttrValue> for AttrRef<'a> {
-    fn from(a: &'a AttrValue) -> Self {
-        match a {
-            AttrValue::Ints(x) => AttrRef::Ints(x),
-            AttrValue::Int(x) => AttrRef::Int(*x),
-            AttrValue::Bool(x) => AttrRef::Bool(*x),
-            AttrValue::DType(x) => AttrRef::DType(*x),
-            AttrValue::Dims(x) => AttrRef::Dims(x),
-            AttrValue::Number(x) => AttrRef::Number(*x),
-            AttrValue::Conv(x) => AttrRef::Conv(x),
-            AttrValue::Window(x) => AttrRef::Window(x),
-            AttrValue::Pad(x) => AttrRef::Pad(x),
-            AttrValue::Gather(x) => AttrRef::Gather(x),
-            AttrValue::Index(x) => AttrRef::Index(x),
-        }
-    }
-}
 
 impl AttrRef<'_> {
     /// A hash consistent with [`AttrValue::same`] (numbers by bit pattern, every NaN alike).

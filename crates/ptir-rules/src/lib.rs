@@ -52,6 +52,7 @@ mod ast;
 mod bounds;
 mod build;
 pub mod builders;
+mod callee;
 pub mod compiled;
 pub mod contraction;
 pub mod cost;
@@ -59,9 +60,9 @@ mod error;
 pub mod example;
 pub mod explain;
 pub mod externs;
+#[cfg(feature = "testing")]
 pub mod fuzz;
 pub mod index;
-pub mod library;
 mod loop_pat;
 mod ops;
 mod parse;
@@ -71,6 +72,7 @@ pub mod reference;
 mod registry;
 mod ruleset;
 mod stop;
+mod values;
 
 pub use apply::{ApplyError, Bindings, ResultBuilder};
 pub use ast::{
@@ -79,6 +81,7 @@ pub use ast::{
 };
 pub use bounds::{RULE_DEPTH_LIMIT, RULE_SIZE_LIMIT};
 pub use build::FnBuilder;
+pub use callee::callee_matches;
 pub use compiled::LibraryError;
 pub use error::RuleError;
 pub use loop_pat::{
@@ -92,7 +95,5 @@ pub use registry::{
     exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
     NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use ruleset::{
-    callee_matches, ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
-};
+pub use ruleset::{ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS};
 pub use stop::{Deadline, RunSummary, StopReason};

@@ -9,8 +9,10 @@
 //! rules can bind and build them.
 
 use crate::ast::{AttrKind, AttrValue};
-use crate::index::AttrRef;
-use ptir_ir::{infer_type, InferContext, Op, OpKey, TensorType, Type};
+use ptir_ir::{
+    infer_type, ConvDims, DType, DotDims, GatherDims, IndexDims, InferContext, Op, OpKey, PadDims,
+    ReduceWindowDims, TensorType, Type,
+};
 use std::borrow::Borrow;
 
 /// The operand count (`None`: any number, at least one) and the attribute slots of an op kind
@@ -125,6 +127,51 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
         ],
         Op::TopK { k } => vec![AttrValue::Int(*k)],
         _ => vec![],
+    }
+}
+
+/// An attribute value of the subject, borrowed (no allocation per query).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AttrRef<'a> {
+    /// See [`AttrValue::Ints`].
+    Ints(&'a [usize]),
+    /// See [`AttrValue::Int`].
+    Int(usize),
+    /// See [`AttrValue::Bool`].
+    Bool(bool),
+    /// See [`AttrValue::DType`].
+    DType(DType),
+    /// See [`AttrValue::Dims`].
+    Dims(&'a DotDims),
+    /// See [`AttrValue::Number`].
+    Number(f64),
+    /// See [`AttrValue::Conv`].
+    Conv(&'a ConvDims),
+    /// See [`AttrValue::Window`].
+    Window(&'a ReduceWindowDims),
+    /// See [`AttrValue::Pad`].
+    Pad(&'a PadDims),
+    /// See [`AttrValue::Gather`].
+    Gather(&'a GatherDims),
+    /// See [`AttrValue::Index`].
+    Index(&'a IndexDims),
+}
+
+impl<'a> From<&'a AttrValue> for AttrRef<'a> {
+    fn from(a: &'a AttrValue) -> Self {
+        match a {
+            AttrValue::Ints(x) => AttrRef::Ints(x),
+            AttrValue::Int(x) => AttrRef::Int(*x),
+            AttrValue::Bool(x) => AttrRef::Bool(*x),
+            AttrValue::DType(x) => AttrRef::DType(*x),
+            AttrValue::Dims(x) => AttrRef::Dims(x),
+            AttrValue::Number(x) => AttrRef::Number(*x),
+            AttrValue::Conv(x) => AttrRef::Conv(x),
+            AttrValue::Window(x) => AttrRef::Window(x),
+            AttrValue::Pad(x) => AttrRef::Pad(x),
+            AttrValue::Gather(x) => AttrRef::Gather(x),
+            AttrValue::Index(x) => AttrRef::Index(x),
+        }
     }
 }
 

@@ -438,7 +438,9 @@ impl Registry {
         let mut r = Registry::new();
         r.add_standard_predicates();
         r.add_standard_natives();
-        crate::builders::add_standard_builders(&mut r);
+        for (name, values, attrs, doc, call) in crate::builders::standard_builders() {
+            r.add_builder(name, values, attrs, doc, call);
+        }
         r
     }
 

@@ -2,6 +2,7 @@
 //! `FrozenRewritePatternSet` filters patterns (by name or label; disabled wins).
 
 use crate::ast::{Rule, Term, FAST_MATH};
+use crate::callee::callee_matches;
 use crate::error::RuleError;
 use crate::index::PatternIndex;
 use crate::loop_pat::LoopPattern;
@@ -98,18 +99,6 @@ impl std::fmt::Display for ExternRename {
             self.from, self.to, self.owner
         )
     }
-}
-
-/// Does a call pattern's callee `pattern` match the program's callee `actual`: equal, or
-/// `actual` is `pattern` followed by `_` and decimal digits (call-prefix matching:
-/// `@foo` matches `@foo_0`, a function extracted or specialized by composition)? The one
-/// definition both engines match calls by.
-pub fn callee_matches(pattern: &str, actual: &str) -> bool {
-    actual == pattern
-        || actual
-            .strip_prefix(pattern)
-            .and_then(|r| r.strip_prefix('_'))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A name given to enable or disable rules that no rule of the set is called or labelled.

@@ -12,6 +12,9 @@
 //! assert_eq!(set.rules().len(), 1);
 //! ```
 
+pub mod chain;
+pub mod library;
+
 use std::path::{Path, PathBuf};
 
 use ptir_ir::Program;

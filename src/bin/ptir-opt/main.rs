@@ -1173,7 +1173,7 @@ fn run(
     };
     let inputs = match inputs {
         Some(file) => read_inputs(file)?,
-        None => ir::generate::try_random_inputs(func, seed).map_err(|source| CliError::Run {
+        None => ir::inputs::try_random_inputs(func, seed).map_err(|source| CliError::Run {
             path: path.to_string(),
             source,
         })?,

@@ -291,7 +291,7 @@ proptest! {
         let mut hoisted = p.clone();
         crate::hoist_loop_invariants(&mut hoisted);
         prop_assert!(crate::verify(&hoisted).is_ok(), "{}", crate::print(&hoisted));
-        let inputs = crate::generate::try_random_inputs(&p.functions[0], seed)
+        let inputs = crate::inputs::try_random_inputs(&p.functions[0], seed)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         // Generated `while`s may never stop: a small fuel keeps each run short.
         let run = |q: &Program| {

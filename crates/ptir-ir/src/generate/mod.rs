@@ -1,5 +1,7 @@
 //! A seeded generator of random, well-typed programs, for differential tests, fuzzing and
-//! benches.
+//! benches. Test code: compiled for this crate's tests and with the `testing` feature
+//! (`ptir-opt diff --random` ships it); the inputs of a run are [`crate::inputs`], always
+//! compiled.
 //!
 //! [`generate`] builds a program of about [`GenConfig::size`] instructions through the
 //! [`builder`](crate::ProgramBuilder), so every op is shape-checked as it is made and the
@@ -36,7 +38,6 @@ mod chain;
 mod control;
 mod gpt2;
 mod indexing;
-mod inputs;
 mod orders;
 mod state;
 mod tensor_ops;
@@ -44,22 +45,20 @@ mod windows;
 
 pub use chain::{generate_chain, matrix_chain};
 pub use gpt2::{gpt2_stack, Gpt2Config};
-pub use inputs::{
-    random_inputs, random_tensor, random_value, try_random_inputs, try_trap_free_inputs,
+// What a run of a generated program needs besides the program (product code, always
+// compiled), gathered here for the tests that generate programs.
+pub use crate::inputs::{
+    extern_reference, random_inputs, random_tensor, random_value, try_random_inputs,
+    try_trap_free_inputs, GEN_IMPURE_EXTERN, GEN_PURE_EXTERN,
 };
 
 use crate::builder::ProgramBuilder;
 use crate::ops::OpKey;
 use crate::program::Program;
-use crate::tensor::Value;
 use crate::types::DType;
 use state::Gen;
 use std::collections::BTreeMap;
 
-/// Name of the generated pure extern, `(T) -> (T, T)`.
-pub const GEN_PURE_EXTERN: &str = "gen_pure";
-/// Name of the generated impure extern, `(T, U) -> (T)`.
-pub const GEN_IMPURE_EXTERN: &str = "gen_impure";
 /// Name of the generated helper function that the entry function calls.
 pub const HELPER: &str = "helper";
 /// Name of the entry function (the last function of a generated program).
@@ -289,25 +288,6 @@ pub fn op_histogram(program: &Program) -> BTreeMap<OpKey, usize> {
             .walk(&mut |inst, _| *h.entry(inst.op.key()).or_insert(0) += 1);
     }
     h
-}
-
-/// The reference semantics of the generated externs: every result is a copy of the first
-/// argument (`None` for other names or no arguments). The interpreter or differential tester
-/// registers this for [`GEN_PURE_EXTERN`] and [`GEN_IMPURE_EXTERN`].
-///
-/// ```
-/// use ptir_ir::generate::{extern_reference, GEN_PURE_EXTERN};
-/// use ptir_ir::{DType, Tensor, TensorType, Value};
-/// let x = Value::Tensor(Tensor::from_f64(TensorType::new(DType::F32, vec![1]), &[2.0]));
-/// assert_eq!(extern_reference(GEN_PURE_EXTERN, &[x.clone()]), Some(vec![x.clone(), x]));
-/// ```
-pub fn extern_reference(name: &str, args: &[Value]) -> Option<Vec<Value>> {
-    let first = args.first()?;
-    match name {
-        GEN_PURE_EXTERN => Some(vec![first.clone(), first.clone()]),
-        GEN_IMPURE_EXTERN => Some(vec![first.clone()]),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

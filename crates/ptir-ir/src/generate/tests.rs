@@ -1,7 +1,7 @@
 use super::*;
 use crate::ops::Op;
 use crate::program::Function;
-use crate::tensor::Literal;
+use crate::tensor::{Literal, Value};
 use crate::types::TensorType;
 use crate::verify::verify;
 use std::collections::BTreeSet;

@@ -41,11 +41,10 @@ mod sampler;
 mod shapes;
 #[cfg(test)]
 mod tests;
-mod values;
 
+pub use crate::values::{random_value, sample_number, InputKind};
 pub use compare::{compare, fast_math_tolerance, promoted_tolerance, Mode, Outcome, Tolerance};
 pub use prove::{check_example, prove, ProofError, Proven};
-pub use values::{random_value, sample_number, InputKind};
 
 use crate::apply::{ApplyError, Bindings};
 use crate::ast::{Attr, AttrValue, Rule, Term, TermId, Var};

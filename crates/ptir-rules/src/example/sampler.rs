@@ -8,9 +8,9 @@
 //! `inverse-perm` gives the inverse of an already chosen perm, `has-shape` fixes a leaf's
 //! shape, ...); whatever else they demand is left to retries.
 
-use super::values::sample_number;
 use crate::ast::{Attr, AttrValue, Rule, Term, TermId, Var};
 use crate::registry::Registry;
+use crate::values::sample_number;
 use indexmap::IndexMap;
 use ptir_ir::{DType, Literal, Op, OpKey, Scalar, Shape, TensorType, Type};
 use rand::seq::SliceRandom;

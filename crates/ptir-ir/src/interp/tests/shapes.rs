@@ -190,7 +190,7 @@ fn arguments_above_the_element_limit_are_refused_before_use() {
         limit: TENSOR_ELEMENT_LIMIT,
     };
     // Generated inputs: refused before anything is allocated.
-    let err = crate::generate::try_random_inputs(&p.functions[0], 0).unwrap_err();
+    let err = crate::inputs::try_random_inputs(&p.functions[0], 0).unwrap_err();
     assert_eq!(err.root(), &too_large);
     assert!(err.to_string().starts_with("argument 0 of @f: "), "{err}");
     // Given arguments: the parameter type is refused whatever the value.
@@ -199,5 +199,5 @@ fn arguments_above_the_element_limit_are_refused_before_use() {
     // Just above the limit is refused too, not only absurd sizes.
     let src = "func @f(%0: i32[16777217]) -> (i32[16777217]) {\n  return %0\n}";
     let p = crate::parse(src).unwrap();
-    assert!(crate::generate::try_random_inputs(&p.functions[0], 0).is_err());
+    assert!(crate::inputs::try_random_inputs(&p.functions[0], 0).is_err());
 }

@@ -33,7 +33,8 @@ fn list(xs: &[usize]) -> String {
 /// of rank 4 or more; see the module docs.
 ///
 /// ```
-/// use ptir_rules::{library::non_firing_rules, Registry, RuleSet};
+/// use ptir_rules::{Registry, RuleSet};
+/// use ptir_test_support::library::non_firing_rules;
 /// let mut set = RuleSet::new(Registry::standard());
 /// set.add_source("never.rules", &non_firing_rules(100)).unwrap();
 /// assert_eq!(set.rules().len(), 100);

@@ -33,7 +33,7 @@ pub const CHAIN_RULES: &str = "
 /// The chain with `n / 5` groups of five instructions (`n` rounded down to a multiple of 5).
 ///
 /// ```
-/// let p = ptir_greedy::chain::canonicalize_chain(10);
+/// let p = ptir_test_support::chain::canonicalize_chain(10);
 /// assert_eq!(p.num_insts(), 10);
 /// assert!(ptir_ir::verify(&p).is_ok());
 /// ```
@@ -84,7 +84,7 @@ pub fn canonicalize_chain(n: usize) -> Program {
 /// The same chain as MLIR text (`func.func @chain(%p: tensor<8xf32>)` with `arith`).
 ///
 /// ```
-/// let text = ptir_greedy::chain::chain_mlir(5);
+/// let text = ptir_test_support::chain::chain_mlir(5);
 /// assert!(text.contains("arith.negf"));
 /// ```
 pub fn chain_mlir(n: usize) -> String {

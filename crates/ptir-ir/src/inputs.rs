@@ -1,4 +1,7 @@
-//! Seeded random inputs for a function's parameters.
+//! Seeded random inputs for a function's parameters, and the externs generated programs call
+//! ([`GEN_PURE_EXTERN`], [`GEN_IMPURE_EXTERN`], [`extern_reference`]): what a run of a program
+//! needs besides the program. Product code (translation validation, `ptir-opt run`), unlike
+//! the program generator (`generate`, test code behind the `testing` feature).
 
 use crate::interp::check_param_size;
 use crate::program::Function;
@@ -8,15 +11,40 @@ use crate::InterpError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Name of the generated pure extern, `(T) -> (T, T)`.
+pub const GEN_PURE_EXTERN: &str = "gen_pure";
+/// Name of the generated impure extern, `(T, U) -> (T)`.
+pub const GEN_IMPURE_EXTERN: &str = "gen_impure";
+
+/// The reference semantics of the generated externs: every result is a copy of the first
+/// argument (`None` for other names or no arguments). The interpreter or differential tester
+/// registers this for [`GEN_PURE_EXTERN`] and [`GEN_IMPURE_EXTERN`].
+///
+/// ```
+/// use ptir_ir::inputs::{extern_reference, GEN_PURE_EXTERN};
+/// use ptir_ir::{DType, Tensor, TensorType, Value};
+/// let x = Value::Tensor(Tensor::from_f64(TensorType::new(DType::F32, vec![1]), &[2.0]));
+/// assert_eq!(extern_reference(GEN_PURE_EXTERN, &[x.clone()]), Some(vec![x.clone(), x]));
+/// ```
+pub fn extern_reference(name: &str, args: &[Value]) -> Option<Vec<Value>> {
+    let first = args.first()?;
+    match name {
+        GEN_PURE_EXTERN => Some(vec![first.clone(), first.clone()]),
+        GEN_IMPURE_EXTERN => Some(vec![first.clone()]),
+        _ => None,
+    }
+}
+
 /// Random arguments for `f`, one per parameter, the same for the same seed: floats uniform
 /// in [-2, 2) (rounded to their dtype), integers zero a third of the time (so that guarded
 /// divisions see their divisor be zero) and otherwise uniform in [-4, 4], bools either way.
 ///
 /// ```
-/// use ptir_ir::generate::{generate, random_inputs, GenConfig, ENTRY};
-/// let p = generate(&GenConfig::new(3, 20));
-/// let main = p.function(ENTRY).unwrap();
+/// use ptir_ir::inputs::random_inputs;
+/// let p = ptir_ir::parse("func @main(%0: f32[4], %1: i32[2]) -> (f32[4]) {\n  return %0\n}").unwrap();
+/// let main = &p.functions[0];
 /// assert_eq!(random_inputs(main, 1), random_inputs(main, 1));
+/// assert_eq!(random_inputs(main, 1).len(), 2);
 /// ```
 ///
 /// # Panics
@@ -35,7 +63,7 @@ pub fn random_inputs(f: &Function, seed: u64) -> Vec<Value> {
 /// allocated: the limit that bounds every value of a run bounds its inputs too.
 ///
 /// ```
-/// use ptir_ir::generate::try_random_inputs;
+/// use ptir_ir::inputs::try_random_inputs;
 /// let p = ptir_ir::parse("func @f(%0: f32[100000,100000]) -> (f32[100000,100000]) {\n  return %0\n}").unwrap();
 /// let err = try_random_inputs(&p.functions[0], 0).unwrap_err();
 /// assert!(err.to_string().starts_with("argument 0 of @f: a value of type f32[100000,100000]"));
@@ -49,7 +77,7 @@ pub fn try_random_inputs(f: &Function, seed: u64) -> Result<Vec<Value>, InterpEr
 /// input set of [`try_random_inputs`] traps, so that it can still be checked on something.
 ///
 /// ```
-/// use ptir_ir::generate::try_trap_free_inputs;
+/// use ptir_ir::inputs::try_trap_free_inputs;
 /// let p = ptir_ir::parse("func @f(%0: i32[8]) -> (i32[8]) {\n  return %0\n}").unwrap();
 /// let inputs = try_trap_free_inputs(&p.functions[0], 7).unwrap();
 /// let t = inputs[0].as_tensor().unwrap();

@@ -1,4 +1,6 @@
-//! Random data for examples: the numbers of splat constants and the input values.
+//! Random data for examples: the numbers of splat constants and the input values. A leaf
+//! module (it imports nothing from the crate), read by the proof harness ([`crate::example`])
+//! and by the reference externs' own inputs ([`crate::externs`]).
 //!
 //! Ordinary inputs are what real programs see (floats in `[-3, 3]`, small integers); special
 //! inputs mix in the values on which IEEE identities break: NaN, infinities, both zeros,
