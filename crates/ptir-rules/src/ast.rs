@@ -401,3 +401,39 @@ pub(crate) mod pairs {
         Ok(Vec::<(K, V)>::deserialize(d)?.into_iter().collect())
     }
 }
+
+/// Checks what `single-use` asks of a rule, so that both engines can decide it the same way:
+/// each replacement is an op the rule builds (the fused op; saturation decides the
+/// constraint at extraction by choosing that e-node or not, and a replacement that is a
+/// matched value or a constant builds no node of its own to choose), and no result uses a
+/// single-use value (it is the intermediate the fusion removes; a result that kept it would
+/// gain nothing from its having one user).
+pub(crate) fn check_single_use(rule: &Rule) -> Result<(), String> {
+    let Some(v) = rule.single_use_values().next() else {
+        return Ok(());
+    };
+    if let Some(&r) = (rule.result.roots.iter())
+        .find(|&&r| !matches!(rule.result.term(r), Term::Op { .. } | Term::Native { .. }))
+    {
+        let what = match rule.result.term(r) {
+            Term::Value(x) => format!("the matched value ?{}", x.0),
+            _ => "a constant".into(),
+        };
+        return Err(format!(
+            "`(single-use ?{})` needs each replacement to be an op the rule builds, not {what}: \
+             saturation decides single-use by choosing the fused op or not",
+            v.0
+        ));
+    }
+    for v in rule.single_use_values() {
+        let used = (rule.result.terms.iter()).any(|t| matches!(t, Term::Value(x) if x == v));
+        if used {
+            return Err(format!(
+                "?{} is single-use, so the result cannot use it (it is the value the fusion \
+                 removes)",
+                v.0
+            ));
+        }
+    }
+    Ok(())
+}

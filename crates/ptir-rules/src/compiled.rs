@@ -414,7 +414,7 @@ fn payload(bytes: &[u8]) -> Result<&[u8], LibraryError> {
 
 /// Checks what the engines index or look up without checking (see the module docs).
 fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
-    crate::apply::check_single_use(rule)?;
+    crate::ast::check_single_use(rule)?;
     for (side, p) in [("source", &rule.source), ("result", &rule.result)] {
         let in_range = |t: &TermId, below: usize| t.0 < below;
         if let Some(r) = p.roots.iter().find(|r| !in_range(r, p.terms.len())) {

@@ -363,7 +363,7 @@ impl<'a> RuleParser<'a> {
             let c = self.constraint(c)?;
             rule.constraints.push(c);
         }
-        crate::apply::check_single_use(&rule).map_err(|m| self.err(&rule.name, m))?;
+        crate::ast::check_single_use(&rule).map_err(|m| self.err(&rule.name, m))?;
         rule.attr_vars = self
             .kinds
             .iter()
