@@ -2,8 +2,8 @@
 //! same value on every iteration move out, right before the loop, where they run once.
 //!
 //! What may move is decided by the Datalog analyses ([`crate::analysis`]): an instruction is a
-//! candidate when [`FunctionAnalysis::is_loop_invariant`] says so (pure, reading only values
-//! from outside the loop or other invariant instructions of it). A candidate moves unless it
+//! candidate when [`is_loop_invariant`](crate::FunctionAnalysis::is_loop_invariant) says so
+//! (pure, reading only values from outside the loop or other invariant instructions of it). A candidate moves unless it
 //! would run where the program did not run it:
 //!
 //! - a `while` test region and the body of a `scan` of length 1 or more run at least once, so
