@@ -161,22 +161,30 @@ impl<T, P> Typed<T, P> {
     }
 }
 
+/// The [`Pattern`] methods of an adapter around a pattern on one op kind `T` (field
+/// `pattern`), which says its own benefit, name, labels and recursion.
+macro_rules! typed_pattern_info {
+    () => {
+        fn roots(&self) -> Roots {
+            Roots::Ops(T::keys())
+        }
+        fn benefit(&self) -> u16 {
+            self.pattern.benefit()
+        }
+        fn debug_name(&self) -> &str {
+            self.pattern.debug_name()
+        }
+        fn labels(&self) -> &[String] {
+            self.pattern.labels()
+        }
+        fn has_bounded_recursion(&self) -> bool {
+            self.pattern.has_bounded_recursion()
+        }
+    };
+}
+
 impl<T: OpView, P: OpRewritePattern<T>> Pattern for Typed<T, P> {
-    fn roots(&self) -> Roots {
-        Roots::Ops(T::keys())
-    }
-    fn benefit(&self) -> u16 {
-        self.pattern.benefit()
-    }
-    fn debug_name(&self) -> &str {
-        self.pattern.debug_name()
-    }
-    fn labels(&self) -> &[String] {
-        self.pattern.labels()
-    }
-    fn has_bounded_recursion(&self) -> bool {
-        self.pattern.has_bounded_recursion()
-    }
+    typed_pattern_info!();
     fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
         match T::view(rw, root) {
             Some(view) if self.pattern.may_match(&view, rw) => {
@@ -269,21 +277,7 @@ impl<T, P> MatchThenRewrite<T, P> {
 }
 
 impl<T: OpView, P: MatchRewritePattern<T>> Pattern for MatchThenRewrite<T, P> {
-    fn roots(&self) -> Roots {
-        Roots::Ops(T::keys())
-    }
-    fn benefit(&self) -> u16 {
-        self.pattern.benefit()
-    }
-    fn debug_name(&self) -> &str {
-        self.pattern.debug_name()
-    }
-    fn labels(&self) -> &[String] {
-        self.pattern.labels()
-    }
-    fn has_bounded_recursion(&self) -> bool {
-        self.pattern.has_bounded_recursion()
-    }
+    typed_pattern_info!();
     fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
         let Some(view) = T::view(rw, root) else {
             return false;
