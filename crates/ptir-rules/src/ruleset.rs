@@ -211,22 +211,28 @@ impl RuleSet {
 
     /// Adds a loop pattern, rejecting a name a rule or loop pattern of the set already has.
     pub fn add_loop_pattern(&mut self, p: LoopPattern) -> Result<(), RuleError> {
-        let prev = self.rule(&p.name).map(|r| &r.location).or_else(|| {
-            self.loop_patterns
-                .iter()
-                .find(|q| q.name == p.name)
-                .map(|q| &q.location)
-        });
-        if let Some(prev) = prev {
-            return Err(RuleError::new(
-                &p.location.file,
-                p.location.line,
-                Some(p.name.clone()),
-                format!("duplicate rule name (first defined at {prev})"),
-            ));
-        }
+        self.check_new_name(&p.name, &p.location)?;
         self.loop_patterns.push(p);
         Ok(())
+    }
+
+    /// An error if a rule or loop pattern of the set is already named `name` (a new one
+    /// defined at `at`).
+    fn check_new_name(&self, name: &str, at: &crate::Location) -> Result<(), RuleError> {
+        let prev = self.rule(name).map(|r| &r.location).or_else(|| {
+            (self.loop_patterns.iter())
+                .find(|q| q.name == name)
+                .map(|q| &q.location)
+        });
+        match prev {
+            Some(prev) => Err(RuleError::new(
+                &at.file,
+                at.line,
+                Some(name.to_string()),
+                format!("duplicate rule name (first defined at {prev})"),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The loop patterns (`.pat` idioms over `scan`, `while` and `cond`), in load order.
@@ -245,24 +251,7 @@ impl RuleSet {
                 e.message,
             )
         })?;
-        let prev = self
-            .by_name
-            .get(&rule.name)
-            .map(|&i| &self.rules[i].location)
-            .or_else(|| {
-                self.loop_patterns
-                    .iter()
-                    .find(|q| q.name == rule.name)
-                    .map(|q| &q.location)
-            });
-        if let Some(prev) = prev {
-            return Err(RuleError::new(
-                &rule.location.file,
-                rule.location.line,
-                Some(rule.name.clone()),
-                format!("duplicate rule name (first defined at {prev})"),
-            ));
-        }
+        self.check_new_name(&rule.name, &rule.location)?;
         self.by_name.insert(rule.name.clone(), self.rules.len());
         self.rules.push(rule);
         self.index = OnceLock::new();
