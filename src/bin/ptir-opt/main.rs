@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// Optimize, verify and run PTIR programs.
 ///
 /// `ptir-opt FILE` optimizes FILE (`-`: stdin) and prints the result; the subcommands verify,
-/// translate, compare, diff and run programs.
+/// translate, compare, diff, match (where rules match) and run programs.
 #[derive(Parser)]
 #[command(
     name = "ptir-opt",
