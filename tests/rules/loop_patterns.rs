@@ -320,3 +320,73 @@ func @n_replacement(%c: bool[], %a: f32[4]) -> (f32[4]) {
         "duplicate rule name",
     );
 }
+
+#[test]
+fn a_loop_pattern_can_ignore_attributes_in_its_bodies_and_its_libraries_keep_that() {
+    let pat = |directive: &str| {
+        format!(
+            "extern @sum_t(f32[4,4], f32[3,4,4]) -> (f32[4,4]) pure
+
+// the sum of the transposed rows of xs, from h0
+{directive}
+func @sum_t_pattern(%h0: f32[4,4], %xs: f32[3,4,4]) -> (f32[4,4]) {{
+  %r = scan %h0, %xs num_carry=1 length=3 : f32[4,4] {{
+  ^(%h: f32[4,4], %x: f32[4,4]):
+    %t = transpose %x perm=[1,0] : f32[4,4]
+    %n = add %h, %t : f32[4,4]
+    yield %n
+  }}
+  return %r
+}}
+
+func @sum_t_replacement(%h0: f32[4,4], %xs: f32[3,4,4]) -> (f32[4,4]) {{
+  %y = call @sum_t(%h0, %xs) : f32[4,4]
+  return %y
+}}
+"
+        )
+    };
+    let program = scratch_file(
+        "loop_patterns",
+        "perms.ptir",
+        "func @f(%h: f32[4,4], %xs: f32[3,4,4]) -> (f32[4,4], f32[4,4]) {
+  %a = scan %h, %xs num_carry=1 length=3 : f32[4,4] {
+  ^(%g: f32[4,4], %x: f32[4,4]):
+    %t = transpose %x perm=[1,0] : f32[4,4]
+    %n = add %g, %t : f32[4,4]
+    yield %n
+  }
+  %b = scan %h, %xs num_carry=1 length=3 : f32[4,4] {
+  ^(%g2: f32[4,4], %x2: f32[4,4]):
+    %t2 = transpose %x2 perm=[0,1] : f32[4,4]
+    %n2 = add %g2, %t2 : f32[4,4]
+    yield %n2
+  }
+  return %a, %b
+}
+",
+    );
+    let matches = |pat_file: &str| {
+        let (out, _) = run_ok(&["match", &program, "--no-bundled-rules", "--rules", pat_file]);
+        out.lines().count()
+    };
+    let exact = scratch_file("loop_patterns", "sum_t.pat", &pat(""));
+    let loose = scratch_file(
+        "loop_patterns",
+        "sum_t_any.pat",
+        &pat("// ignore-attrs: perm"),
+    );
+    // Every attribute compared: only %a; the permutation ignored: %b too.
+    assert_eq!(matches(&exact), 1);
+    assert_eq!(matches(&loose), 2);
+    let required = scratch_file(
+        "loop_patterns",
+        "sum_t_req.pat",
+        &pat("// match-attrs: transpose.perm"),
+    );
+    assert_eq!(matches(&required), 1);
+    // Compiled, the library keeps which attributes are ignored.
+    let library = scratch_file("loop_patterns", "sum_t_any.ptrl", "");
+    run_ok(&["compile-rules", &loose, "-o", &library]);
+    assert_eq!(matches(&library), 2);
+}

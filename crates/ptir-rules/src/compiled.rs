@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 13;
+pub const FORMAT_VERSION: u32 = 14;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -153,6 +153,8 @@ struct LoopRecord {
     dims: usize,
     /// The parameters' names in bindings.
     params: Vec<String>,
+    /// The attribute slots not compared, by op kind name.
+    ignored: Vec<(String, Vec<usize>)>,
     /// `@NAME_pattern` then `@NAME_replacement`.
     functions: String,
 }
@@ -182,6 +184,9 @@ impl LoopRecord {
             location: p.location.clone(),
             dims: p.dims(),
             params: p.param_names().to_vec(),
+            ignored: (p.ignored_attrs().iter())
+                .map(|(k, slots)| (k.name().to_string(), slots.clone()))
+                .collect(),
             functions: ptir_ir::print(&ptir_ir::Program {
                 externs: Vec::new(),
                 functions: vec![p.pattern().clone(), p.replacement().clone()],
@@ -220,7 +225,7 @@ impl LoopRecord {
         ptir_ir::verify(&program).map_err(|e| bad(e.to_string()))?;
         let [pattern, replacement] = <[_; 2]>::try_from(program.functions)
             .map_err(|f| bad(format!("{} functions, not two", f.len())))?;
-        LoopPattern::from_parts(
+        let pattern = LoopPattern::from_parts(
             self.name.clone(),
             self.doc.clone(),
             self.location.clone(),
@@ -228,8 +233,15 @@ impl LoopRecord {
             replacement,
             self.dims,
         )
-        .map(|p| p.with_param_names(self.params.clone()))
-        .map_err(|m| bad(m).into())
+        .map_err(|m| LibraryError::from(bad(m)))?;
+        let mut ignored = Vec::new();
+        for (name, slots) in &self.ignored {
+            let key = OpKey::from_name(name).ok_or_else(|| bad(format!("unknown op `{name}`")))?;
+            ignored.push((key, slots.clone()));
+        }
+        Ok(pattern
+            .with_param_names(self.params.clone())
+            .with_ignored(ignored))
     }
 }
 
@@ -618,7 +630,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (13, "fbf69a9875d47fe0".to_string()),
+            (14, "fbf69a9875d47fe0".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -708,6 +720,7 @@ mod tests {
                     location: Location::default(),
                     dims: 0,
                     params: Vec::new(),
+                    ignored: Vec::new(),
                     functions: functions.into(),
                 }],
             };

@@ -47,6 +47,8 @@ pub struct LoopPattern {
     dims: usize,
     /// Each parameter's name (from the source, else `pK`), for bindings.
     params: Vec<String>,
+    /// The attribute slots not compared, by op kind (`ignore-attrs` / `match-attrs`).
+    ignored: Vec<(OpKey, Vec<usize>)>,
 }
 
 impl LoopPattern {
@@ -129,6 +131,7 @@ impl LoopPattern {
             params: (0..pattern.body.params.len())
                 .map(|i| format!("p{i}"))
                 .collect(),
+            ignored: Vec::new(),
         })
     }
 
@@ -153,6 +156,17 @@ impl LoopPattern {
             self.params = names;
         }
         self
+    }
+
+    /// The pattern with these attribute slots not compared, by op kind.
+    pub(crate) fn with_ignored(mut self, ignored: Vec<(OpKey, Vec<usize>)>) -> Self {
+        self.ignored = ignored.into_iter().filter(|(_, s)| !s.is_empty()).collect();
+        self
+    }
+
+    /// The attribute slots not compared, by op kind.
+    pub fn ignored_attrs(&self) -> &[(OpKey, Vec<usize>)] {
+        &self.ignored
     }
 
     /// The names of the parameters in bindings.
@@ -532,14 +546,19 @@ struct Index<'p> {
     by_root: FxHashSet<OpKey>,
     /// The patterns by the [`fingerprint`] of their root.
     by_fingerprint: FxHashMap<u64, Vec<usize>>,
+    /// The op kinds some pattern compares without all their attributes: hashed by kind alone.
+    loose: FxHashSet<OpKey>,
 }
 
 impl<'p> Index<'p> {
     fn new(patterns: &'p [LoopPattern]) -> Self {
+        let loose: FxHashSet<OpKey> = (patterns.iter())
+            .flat_map(|p| p.ignored.iter().map(|(k, _)| *k))
+            .collect();
         let mut by_fingerprint: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
         for (k, p) in patterns.iter().enumerate() {
             by_fingerprint
-                .entry(fingerprint(p.root()))
+                .entry(fingerprint(p.root(), &loose))
                 .or_default()
                 .push(k);
         }
@@ -547,6 +566,7 @@ impl<'p> Index<'p> {
             prepared: patterns.iter().map(Prepared::new).collect(),
             by_root: patterns.iter().map(|p| p.root().op.key()).collect(),
             by_fingerprint,
+            loose,
         }
     }
 
@@ -556,7 +576,7 @@ impl<'p> Index<'p> {
             return &[];
         }
         self.by_fingerprint
-            .get(&fingerprint(inst))
+            .get(&fingerprint(inst, &self.loose))
             .map_or(&[][..], Vec::as_slice)
     }
 }
@@ -565,29 +585,26 @@ impl<'p> Index<'p> {
 /// attributes, and for a region op its regions' shapes and the ops of their instructions in
 /// pre-order, attributes included. Types, value names and a `scan`'s length are left out:
 /// named dimensions bind them. Two instructions a pattern matches alike hash alike, since the
-/// matcher compares exactly what is hashed (`Op` equality for ops without regions).
-fn fingerprint(inst: &Instruction) -> u64 {
+/// matcher compares exactly what is hashed (`Op` equality for ops without regions). Ops of the
+/// `loose` kinds, which some pattern compares without all their attributes, hash by kind.
+fn fingerprint(inst: &Instruction, loose: &FxHashSet<OpKey>) -> u64 {
     use std::hash::{Hash, Hasher};
-    fn head(o: &Op, h: &mut rustc_hash::FxHasher) {
-        match o {
-            Op::Scan { num_carry, .. } => (0u8, num_carry).hash(h),
-            Op::Cond { .. } => 1u8.hash(h),
-            Op::While { .. } => 2u8.hash(h),
-            other => (3u8, other).hash(h),
-        }
-    }
-    fn op(o: &Op, h: &mut rustc_hash::FxHasher) {
-        head(o, h);
-        for r in o.regions() {
-            (r.params.len(), r.insts.len(), r.results.len()).hash(h);
-            r.walk(&mut |i, _| {
-                head(&i.op, h);
-                i.operands.len().hash(h);
-            });
-        }
-    }
+    let head = |o: &Op, h: &mut rustc_hash::FxHasher| match o {
+        Op::Scan { num_carry, .. } => (0u8, num_carry).hash(h),
+        Op::Cond { .. } => 1u8.hash(h),
+        Op::While { .. } => 2u8.hash(h),
+        other if loose.contains(&other.key()) => (4u8, other.key()).hash(h),
+        other => (3u8, other).hash(h),
+    };
     let mut h = rustc_hash::FxHasher::default();
-    op(&inst.op, &mut h);
+    head(&inst.op, &mut h);
+    for r in inst.op.regions() {
+        (r.params.len(), r.insts.len(), r.results.len()).hash(&mut h);
+        r.walk(&mut |i, _| {
+            head(&i.op, &mut h);
+            i.operands.len().hash(&mut h);
+        });
+    }
     inst.operands.len().hash(&mut h);
     h.finish()
 }
@@ -784,13 +801,31 @@ impl<'p, 'a> Matcher<'p, 'a> {
                 },
             ) => a == b && self.size(*la, *lb),
             (Op::Cond { .. }, Op::Cond { .. }) | (Op::While { .. }, Op::While { .. }) => true,
-            (a, b) => a.regions().is_empty() && a == b,
+            (a, b) => a.regions().is_empty() && self.same_attrs(p, v) && a.key() == b.key(),
         };
         same_op && p.operands.len() == v.operands.len() && self.ty(&p.ty, &v.ty)
     }
 
     fn ty(&mut self, p: &Type, v: &Type) -> bool {
         self.dims.ty(p, v)
+    }
+
+    /// Equal ops, but for the attribute slots the pattern does not compare.
+    fn same_attrs(&self, p: &Instruction, v: &Instruction) -> bool {
+        let key = p.op.key();
+        let ignored = self.pattern.ignored.iter().find(|(k, _)| *k == key);
+        match ignored {
+            None => p.op == v.op,
+            Some((_, slots)) => {
+                let (a, b) = (
+                    crate::ops::op_attrs(&p.op, &p.ty),
+                    crate::ops::op_attrs(&v.op, &v.ty),
+                );
+                a.len() == b.len()
+                    && (a.iter().zip(&b).enumerate())
+                        .all(|(k, (x, y))| slots.contains(&k) || x.same(y))
+            }
+        }
     }
 
     fn size(&mut self, p: usize, v: usize) -> bool {

@@ -125,15 +125,6 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
             let mut has_region = false;
             f.body
                 .walk(&mut |i, _| has_region |= !i.op.regions().is_empty());
-            if let (true, Some(at)) = (has_region, control.line) {
-                return Err(RuleError::new(
-                    file,
-                    at,
-                    Some(name.clone()),
-                    "`ignore-attrs` and `match-attrs` apply to op patterns, not to loop patterns \
-                     (whose attributes must all be equal)",
-                ));
-            }
             control
                 .check_names(f)
                 .map_err(|(at, m)| RuleError::new(file, at, Some(name.clone()), m))?;
@@ -146,7 +137,8 @@ pub fn parse_pat(file: &str, text: &str) -> Result<FileContents, RuleError> {
                     source.doc_above(line),
                 )
                 .map_err(err)?
-                .with_param_names(param_vars(f, &names).into_iter().map(|v| v.0).collect());
+                .with_param_names(param_vars(f, &names).into_iter().map(|v| v.0).collect())
+                .with_ignored(control.ignored_slots(f));
                 p.location = Location {
                     file: file.into(),
                     line,
@@ -274,6 +266,22 @@ impl AttrControl {
         }
         let named = (self.names.iter()).any(|(op, attr)| Self::names_slot(op, attr, key, slot));
         named != self.only
+    }
+
+    /// The slots ignored in the ops of `f` (its regions included), by op kind.
+    fn ignored_slots(&self, f: &Function) -> Vec<(ptir_ir::OpKey, Vec<usize>)> {
+        let mut out: Vec<(ptir_ir::OpKey, Vec<usize>)> = Vec::new();
+        f.body.walk(&mut |i, _| {
+            let key = i.op.key();
+            if out.iter().any(|(k, _)| *k == key) {
+                return;
+            }
+            let slots = (0..crate::ops::attr_names(key).len())
+                .filter(|&s| self.ignores(key, s))
+                .collect();
+            out.push((key, slots));
+        });
+        out
     }
 
     /// Every name must name an attribute of an op of the idiom `f`.

@@ -100,7 +100,7 @@ fn bad_pat_files_are_located() {
 }
 
 /// `ignore-attrs` / `match-attrs` lines: a name no op of the idiom has, an empty list, two
-/// lines, a line above nothing, and one on a loop pattern are errors at the directive's line.
+/// lines and a line above nothing are errors at the directive's line.
 #[test]
 fn bad_attribute_directives_are_located() {
     let pair = |directive: &str| {
