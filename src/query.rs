@@ -45,25 +45,15 @@ pub fn find_matches(program: &Program, options: &Options) -> Result<Vec<RuleMatc
         values: m.bindings.into_iter().collect(),
         attrs: Default::default(),
     }));
-    // In program order, as each list is: functions, then the roots' places.
-    let order: Vec<(usize, FxHashMap<ValueId, usize>)> = program
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(k, f)| {
-            let mut at = FxHashMap::default();
-            f.body.walk(&mut |i, _| {
-                let n = at.len();
-                at.insert(i.result, n);
-            });
-            (k, at)
-        })
-        .collect();
-    let place = |m: &RuleMatch| {
-        let f = program.functions.iter().position(|f| f.name == m.function);
-        let at = f.and_then(|k| order[k].1.get(&m.roots[0]).copied());
-        (f, at)
-    };
-    matches.sort_by_key(place);
+    // In program order, as each list is: functions, then the roots' places (one map of every
+    // instruction's place, so that sorting is linear in the program and the matches).
+    let mut place: FxHashMap<(&str, ValueId), usize> = FxHashMap::default();
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            let n = place.len();
+            place.entry((f.name.as_str(), i.result)).or_insert(n);
+        });
+    }
+    matches.sort_by_cached_key(|m| place.get(&(m.function.as_str(), m.roots[0])).copied());
     Ok(matches)
 }

@@ -205,15 +205,7 @@ impl LoopRecord {
         };
         let mut program = ptir_ir::parse(&self.functions).map_err(|e| bad(e.to_string()))?;
         // The replacement's callees are the rule set's externs: declared here to verify.
-        let mut callees = Vec::new();
-        for f in &program.functions {
-            f.body.walk(&mut |i, _| {
-                if let ptir_ir::Op::Call { callee } = &i.op {
-                    callees.push(callee.clone());
-                }
-            });
-        }
-        for name in callees {
+        for name in program.called_names() {
             if program.extern_decl(&name).is_none() {
                 program.externs.push(ptir_ir::ExternDecl {
                     name,

@@ -365,14 +365,7 @@ pub fn outline_loop_calls(
         .map(|(c, _, n)| (c, n))
         .collect::<Vec<_>>();
     program.functions.extend(new_functions);
-    let mut called: FxHashSet<String> = FxHashSet::default();
-    for f in &program.functions {
-        f.body.walk(&mut |i, _| {
-            if let Op::Call { callee } = &i.op {
-                called.insert(callee.clone());
-            }
-        });
-    }
+    let called = program.called_names();
     program
         .externs
         .retain(|e| called.contains(&e.name) || !out.iter().any(|(c, _)| *c == e.name));
