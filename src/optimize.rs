@@ -726,6 +726,12 @@ pub const FAST_MATH_HINT_RATIO: f64 = 2.0;
 /// [`FAST_MATH_HINT_RATIO`] times cheaper, says by how much and by which rules (the note
 /// `ptir-opt --report` adds). `None` when it is not, or when the options are not saturation's
 /// plain engine.
+///
+/// The second run costs nothing it need not: it is made only when a fast-math rule matches
+/// the input or `out`'s program somewhere (the match query, linear in the program: a program
+/// with nothing to reassociate gets no second optimization), and only within the time the
+/// first run left of the time limit, so that the two stay inside `--time-limit` together
+/// (`None` when none is left).
 pub fn fast_math_hint(
     program: &Program,
     options: &Options,
@@ -734,19 +740,33 @@ pub fn fast_math_hint(
     if options.fast_math || options.engine != Engine::Saturation || options.pipeline.is_some() {
         return Ok(None);
     }
+    let spent: std::time::Duration = out.report.phases.iter().map(|p| p.time).sum();
+    let Some(time_left) = options.limits.time.checked_sub(spent) else {
+        return Ok(None);
+    };
     let fast_options = Options {
         fast_math: true,
         validate: None,
         explain: false,
         prove_rules: false,
+        limits: ptir_pass::Limits {
+            time: time_left,
+            ..options.limits.clone()
+        },
         ..options.clone()
     };
-    let fast = optimize(program, &fast_options)?;
     let fast_math_rules = load_rules(&fast_options)?;
-    let is_fast_math = |name: &str| {
-        (fast_math_rules.rules().iter())
-            .any(|r| r.name == name && r.labels.iter().any(|l| l == "fast-math"))
-    };
+    let only_fast_math = fast_math_rules.filtered(&ptir_rules::RuleFilter {
+        enabled: vec![ptir_rules::FAST_MATH.to_string()],
+        disabled: Vec::new(),
+    });
+    let reassociable =
+        |p: &Program| ptir_greedy::find_matches(p, &only_fast_math).map(|m| !m.is_empty());
+    if !reassociable(program)? && !reassociable(&out.program)? {
+        return Ok(None);
+    }
+    let fast = optimize(program, &fast_options)?;
+    let is_fast_math = |name: &str| only_fast_math.rule(name).is_some();
     let (now, then) = (out.report.cost_after, fast.report.cost_after);
     if then <= 0.0 || now / then <= FAST_MATH_HINT_RATIO {
         return Ok(None);

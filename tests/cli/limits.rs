@@ -327,4 +327,12 @@ fn the_report_says_what_fast_math_would_have_made_cheaper() {
     };
     let out = ptir::optimize(&chain, &fast).unwrap();
     assert_eq!(ptir::fast_math_hint(&chain, &fast, &out).unwrap(), None);
+    // The hint's second run gets what the first left of the time limit: nothing after a
+    // first run that used it all up.
+    let mut out = ptir::optimize(&chain, &options).unwrap();
+    out.report.phases.push(ptir::Phase {
+        phase: "saturate".into(),
+        time: options.limits.time,
+    });
+    assert_eq!(ptir::fast_math_hint(&chain, &options, &out).unwrap(), None);
 }
