@@ -77,7 +77,8 @@ pub fn compare_cost_models(
     pairs: &[(Cost, ExtractorKind)],
 ) -> Result<CostComparison, Error> {
     ptir_ir::verify(program)?;
-    let (rules, _) = load_rules(options)?.renaming_externs_for(program);
+    let mut rules = load_rules(options)?;
+    rules.rename_externs_for(program);
     let models: Vec<_> = pairs
         .iter()
         .map(|(c, k)| (c.model(&rules, program), *k))

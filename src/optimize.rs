@@ -64,7 +64,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
         }
     }
     set.check_names(options.enable.iter().chain(&options.disable))?;
-    let set = set.filtered(&options.filter());
+    set.retain(&options.filter());
     if options.prove_rules {
         prove_user_rules(&set)?;
     }
@@ -229,7 +229,12 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     let t = Instant::now();
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
-    let (rules, renamed) = load_rules(options)?.renaming_externs_for(&input);
+    let mut rules = load_rules(options)?;
+    let renamed = rules.rename_externs_for(&input);
+    // Built here, in setup, once for every function and pass that asks for it.
+    rules.index();
+    // Shared with the passes that hold it, not copied: a rule library may be large.
+    let rules = std::sync::Arc::new(rules);
     let model = options.cost.model(&rules, &input);
     let (program, input) = InputRecord::take(input, options.validate.is_some());
     let mut report = input.report(&program, options, model.as_ref(), &renamed);
@@ -240,7 +245,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     let (program, raised_loops) = raise_loops(program, &rules, &mut report, provenance.as_mut());
     let program = run_pipeline(
         program,
-        &rules,
+        rules.clone(),
         model.clone(),
         options,
         &mut report,
@@ -526,7 +531,7 @@ pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> 
 /// both engines' passes, and records what each pass did in `report`.
 fn run_pipeline(
     mut program: Program,
-    rules: &RuleSet,
+    rules: std::sync::Arc<RuleSet>,
     model: std::sync::Arc<dyn ptir_rules::cost::CostModel>,
     options: &Options,
     report: &mut Report,
@@ -542,11 +547,19 @@ fn run_pipeline(
         .with_limits(&options.limits);
     // `rules` is already filtered by the options (fast-math among them): leave out only what
     // no greedy driver can run.
+    // Compiled for the greedy driver only when a pipeline names `canonicalize`.
+    let (greedy_rules, ops) = (rules.clone(), options.ops.clone());
     let canonicalize =
-        Canonicalize::with_filtered_rules_and_ops(rules, &directed_rule_filter(), &options.ops)?
-            .with_config(config.with_ops(options.ops.clone()));
+        move || {
+            Ok(Canonicalize::with_filtered_rules_and_ops(
+                &greedy_rules,
+                &directed_rule_filter(),
+                &ops,
+            )?
+            .with_config(config.with_ops(ops)))
+        };
     let mut registry = PassRegistry::new();
-    ptir_greedy::register_passes(&mut registry, canonicalize);
+    ptir_greedy::register_passes_with(&mut registry, canonicalize);
     let engine = EngineOptions {
         saturation: options.saturation(),
         cost: model,
@@ -554,7 +567,7 @@ fn run_pipeline(
         dump_egraph: options.dump_egraph,
         explain: options.explain,
     };
-    ptir_egraph::register_passes(&mut registry, rules.clone(), engine);
+    ptir_egraph::register_passes(&mut registry, rules, engine);
     let pm = registry
         .parse(text)?
         .with_verify_each(options.verify_each)

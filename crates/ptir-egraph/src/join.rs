@@ -234,7 +234,7 @@ mod tests {
         let x = eg.add_expr(&"(f x)".parse().unwrap());
         let y = eg.add_expr(&"(g x)".parse().unwrap());
         eg.add_expr(&"(g y)".parse().unwrap());
-        eg.rebuild();
+        crate::rebuild::rebuild(&mut eg);
         let p = |s: &str| -> Pattern<SymbolLang> { s.parse().unwrap() };
         let var = |s: &str| -> Var { s.parse().unwrap() };
         let join = JoinPattern::new(vec![(var("?r0"), p("(f ?a)")), (var("?r1"), p("(g ?a)"))]);
@@ -269,7 +269,7 @@ mod tests {
         for e in exprs {
             eg.add_expr(&e.parse().expect("an expression"));
         }
-        eg.rebuild();
+        crate::rebuild::rebuild(&mut eg);
         eg
     }
 

@@ -56,6 +56,7 @@ mod lift;
 mod lower;
 mod matcher;
 mod pass;
+mod rebuild;
 mod rules;
 mod saturate;
 mod single_use;

@@ -172,7 +172,7 @@ fn lower_with(
         next_token: 1,
     };
     let root = l.block(&f.body, None)?;
-    l.egraph.rebuild();
+    crate::rebuild::rebuild(&mut l.egraph);
     let input = l.input.take().map(|mut i| {
         i.count = l.egraph.nodes().len();
         i

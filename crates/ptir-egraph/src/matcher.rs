@@ -363,7 +363,7 @@ mod tests {
         for (program, mut lowered) in saturated(&programs, &rules, &limits) {
             let egraph = &mut lowered.egraph;
             let compiled = compile(&rules, egraph);
-            egraph.rebuild();
+            crate::rebuild::rebuild(egraph);
             for rw in &compiled.rewrites {
                 let Some(ast) = rw.searcher.get_pattern_ast() else {
                     continue;

@@ -8,6 +8,7 @@ use ptir_pass::{Pass, PassError, PassOptions, PassRegistry, PassReport, PassStat
 use ptir_rules::explain::Provenance;
 use ptir_rules::RuleSet;
 use std::fmt;
+use std::sync::Arc;
 
 /// The name of the equality-saturation pass in pipeline text.
 pub const EQSAT_PASS: &str = "eqsat";
@@ -27,7 +28,8 @@ pub const EQSAT_PASS: &str = "eqsat";
 /// ```
 #[derive(Clone)]
 pub struct Eqsat {
-    rules: RuleSet,
+    /// Shared by every copy the registry makes: a rule library may be large.
+    rules: Arc<RuleSet>,
     options: EngineOptions,
 }
 
@@ -41,8 +43,11 @@ impl fmt::Debug for Eqsat {
 
 impl Eqsat {
     /// Saturates with `rules` under `options`.
-    pub fn new(rules: RuleSet, options: EngineOptions) -> Self {
-        Eqsat { rules, options }
+    pub fn new(rules: impl Into<Arc<RuleSet>>, options: EngineOptions) -> Self {
+        Eqsat {
+            rules: rules.into(),
+            options,
+        }
     }
 }
 
@@ -125,7 +130,11 @@ impl Pass for Eqsat {
 /// ptir_egraph::register_passes(&mut registry, rules, ptir_egraph::EngineOptions::default());
 /// assert_eq!(registry.parse("eqsat").unwrap().names(), ["eqsat"]);
 /// ```
-pub fn register_passes(registry: &mut PassRegistry, rules: RuleSet, options: EngineOptions) {
+pub fn register_passes(
+    registry: &mut PassRegistry,
+    rules: impl Into<Arc<RuleSet>>,
+    options: EngineOptions,
+) {
     let eqsat = Eqsat::new(rules, options);
     registry.register(
         EQSAT_PASS,

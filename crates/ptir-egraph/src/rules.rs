@@ -1462,7 +1462,7 @@ pub(crate) fn compiled_rewrite(
     name: &str,
 ) -> (CompiledRules, usize) {
     let compiled = compile(rules, egraph);
-    egraph.rebuild();
+    crate::rebuild::rebuild(egraph);
     let r = (compiled.rewrites.iter())
         .position(|rw| rw.name.as_str() == name)
         .unwrap();
@@ -1522,7 +1522,7 @@ mod index_tests {
                 saturate(&mut lowered, &rules, &limits);
                 let egraph = &mut lowered.egraph;
                 let compiled = compile(&rules, egraph);
-                egraph.rebuild();
+                crate::rebuild::rebuild(egraph);
                 let mut found = Vec::new();
                 let mut pruned = Vec::new();
                 for class in egraph.classes() {
@@ -1581,7 +1581,7 @@ mod index_tests {
             let c = *class.get_or_insert(n);
             egraph.union(c, n);
         }
-        egraph.rebuild();
+        crate::rebuild::rebuild(&mut egraph);
         let class = egraph.find(class.unwrap());
         let subject = EGraphSubject(&egraph);
         assert!(egraph[class].nodes.len() >= SORTED_SEARCH_FROM);
@@ -1623,7 +1623,7 @@ mod index_tests {
         let (mut fast_rules, mut checked, mut held) = (0, 0, 0);
         for (_, mut lowered) in crate::saturate::saturated(&programs, &rules, &limits) {
             let egraph = &mut lowered.egraph;
-            egraph.rebuild();
+            crate::rebuild::rebuild(egraph);
             for rule in rules.rules().iter().filter(|r| r.source.roots.len() == 1) {
                 let variant = Variant::default();
                 let mut c = PatternCompiler {
@@ -1742,7 +1742,7 @@ mod index_tests {
             };
             assert_eq!(roots[..], [m.eclass]);
             assert_eq!(found.apply(egraph, rw.name), 1);
-            egraph.rebuild();
+            crate::rebuild::rebuild(egraph);
             assert_eq!(egraph.number_of_classes(), classes - 1);
         }
     }

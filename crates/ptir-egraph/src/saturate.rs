@@ -412,7 +412,7 @@ fn saturate_with(
             Some(_) => compile_where(rules, &mut egraph, |_| false),
             None => compile(rules, &mut egraph),
         };
-        egraph.rebuild();
+        crate::rebuild::rebuild(&mut egraph);
         let outcome = {
             let watch = compiled.call_watch();
             let schedule = Schedule::new(
@@ -671,7 +671,7 @@ impl<'r> Run<'r> {
                 if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
                     // Rules that found no place before have one now: compiled, they join
                     // the run in rule order, with fresh schedules.
-                    egraph.rebuild();
+                    crate::rebuild::rebuild(egraph);
                     self.refresh_vars();
                     self.schedule.grow(self.compiled.rewrites.len());
                 }
@@ -728,7 +728,7 @@ impl<'r> Run<'r> {
             .collect();
         report.apply = t.elapsed();
         let t = Instant::now();
-        egraph.rebuild();
+        crate::rebuild::rebuild(egraph);
         report.rebuild = t.elapsed();
         report.nodes = egraph.total_number_of_nodes();
         report.classes = egraph.number_of_classes();

@@ -69,8 +69,9 @@ pub use fold::{fold, literal_tensor, Fold, FOLD_ELEMENT_LIMIT};
 pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use op_registry::{Folder, OpRegistry, PatternMaker};
 pub use passes::{
-    default_pipeline, directed_rule_filter, greedy_rule_filter, register_passes, Canonicalize,
-    CanonicalizeStats, Cse, Dce, Licm, NotConverged, ALGEBRA, DEFAULT_PIPELINE, PRICED,
+    default_pipeline, directed_rule_filter, greedy_rule_filter, register_passes,
+    register_passes_with, Canonicalize, CanonicalizeStats, Cse, Dce, Licm, NotConverged, ALGEBRA,
+    DEFAULT_PIPELINE, PRICED,
 };
 pub use pattern::{
     Candidates, FrozenPatternSet, MatchAnyOpTypeTag, MatchRewritePattern, MatchThenRewrite,

@@ -10,6 +10,7 @@ use crate::parse::{parse_rules, ExternSpec};
 use crate::registry::Registry;
 use indexmap::IndexMap;
 use ptir_ir::Program;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -316,6 +317,20 @@ impl RuleSet {
         &self.registry
     }
 
+    /// Drops the rules and loop patterns `filter` does not keep, in place (no copy of the
+    /// rules kept: a rule library may be large).
+    pub fn retain(&mut self, filter: &RuleFilter) {
+        let (rules, patterns) = (self.rules.len(), self.loop_patterns.len());
+        self.rules.retain(|r| filter.keeps(r));
+        (self.loop_patterns).retain(|p| filter.keeps_named(&p.name, &p.labels));
+        if (rules, patterns) != (self.rules.len(), self.loop_patterns.len()) {
+            self.by_name = (self.rules.iter().enumerate())
+                .map(|(i, r)| (r.name.clone(), i))
+                .collect();
+            self.index = OnceLock::new();
+        }
+    }
+
     /// The rules `filter` keeps, in load order.
     pub fn filtered(&self, filter: &RuleFilter) -> RuleSet {
         let rules: Vec<Rule> = self
@@ -350,7 +365,8 @@ impl RuleSet {
     /// `@E_N`), or declares such an extern other than exactly the declaration rule results
     /// add (`extern @E`, shape-polymorphic, the same purity). So rule results never call a
     /// user's function, and rule sources never mistake a user's function for the extern.
-    /// Returns the set and what was renamed (nothing, and an equal set, in the common case).
+    /// Returns the set and what was renamed (nothing, and the set itself, not a copy, in the
+    /// common case).
     ///
     /// ```
     /// let rules = ptir_rules::RuleSet::bundled().unwrap();
@@ -360,7 +376,28 @@ impl RuleSet {
     ///     "rule extern @linear is @ptir.linear here: the program has its own @linear");
     /// assert!(renamed.externs().contains_key("ptir.linear"));
     /// ```
-    pub fn renaming_externs_for(&self, program: &Program) -> (RuleSet, Vec<ExternRename>) {
+    pub fn renaming_externs_for(&self, program: &Program) -> (Cow<'_, RuleSet>, Vec<ExternRename>) {
+        let renames = self.extern_renames_for(program);
+        if renames.is_empty() {
+            return (Cow::Borrowed(self), renames);
+        }
+        let mut out = self.clone();
+        out.apply_renames(&renames);
+        (Cow::Owned(out), renames)
+    }
+
+    /// [`RuleSet::renaming_externs_for`] in place, for a set the caller owns: renames what
+    /// `program` owns and returns what was renamed.
+    pub fn rename_externs_for(&mut self, program: &Program) -> Vec<ExternRename> {
+        let renames = self.extern_renames_for(program);
+        if !renames.is_empty() {
+            self.apply_renames(&renames);
+        }
+        renames
+    }
+
+    /// The renames [`RuleSet::renaming_externs_for`] makes for `program`.
+    fn extern_renames_for(&self, program: &Program) -> Vec<ExternRename> {
         let owner = |name: &str, pure: bool| -> Option<String> {
             // An outlined definition of the extern (`@linear_0` with the idiom's body) is the
             // library's, so rules compose over it. A function named exactly like the extern is
@@ -411,11 +448,13 @@ impl RuleSet {
                 owner,
             });
         }
-        if renames.is_empty() {
-            return (self.clone(), renames);
-        }
-        let mut out = self.clone();
-        out.externs = self
+        renames
+    }
+
+    /// Renames the externs `renames` names, in the declarations and every rule and loop
+    /// pattern.
+    fn apply_renames(&mut self, renames: &[ExternRename]) {
+        let externs = self
             .externs
             .iter()
             .map(
@@ -431,7 +470,8 @@ impl RuleSet {
                 },
             )
             .collect();
-        for rule in &mut out.rules {
+        self.externs = externs;
+        for rule in &mut self.rules {
             for term in rule.source.terms.iter_mut().chain(&mut rule.result.terms) {
                 if let Term::Op {
                     callee: Some(c), ..
@@ -443,10 +483,11 @@ impl RuleSet {
                 }
             }
         }
-        for p in &mut out.loop_patterns {
+        for p in &mut self.loop_patterns {
             p.rename_callees(|c| renames.iter().find(|r| r.from == c).map(|r| r.to.clone()));
         }
-        (out, renames)
+        // The index knows callees by name.
+        self.index = OnceLock::new();
     }
 
     /// Checks that each of `names` (to enable or disable) is the name or a label of some rule
@@ -548,6 +589,30 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// `retain` keeps what `filtered` keeps, and finds rules by name afterwards (the map of
+    /// names moves with the rules).
+    #[test]
+    fn retain_keeps_what_filtered_keeps() {
+        let all = RuleSet::bundled().unwrap();
+        let filter = RuleFilter::exact();
+        let mut kept = all.clone();
+        kept.retain(&filter);
+        let names = |s: &RuleSet| s.rules().iter().map(|r| r.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&kept), names(&all.filtered(&filter)));
+        assert!(kept.rules().len() < all.rules().len());
+        for (i, r) in kept.rules().iter().enumerate() {
+            assert!(std::ptr::eq(kept.rule(&r.name).unwrap(), &kept.rules()[i]));
+        }
+        assert!(all
+            .rules()
+            .iter()
+            .any(|r| r.labels.iter().any(|l| l == FAST_MATH)));
+        assert!(!kept
+            .rules()
+            .iter()
+            .any(|r| r.labels.iter().any(|l| l == FAST_MATH)));
     }
 
     /// Does the source bind a float-only or float-restricted value? (fast-math rules must

@@ -210,13 +210,38 @@ pub const DEFAULT_PIPELINE: &str = "canonicalize,cse,dce";
 /// assert!(registry.parse("cse{x=1}").is_err());
 /// ```
 pub fn register_passes(registry: &mut PassRegistry, canonicalize: Canonicalize) {
+    register_passes_with(registry, move || Ok(canonicalize));
+}
+
+/// [`register_passes`] with the `canonicalize` pass built by `make` the first time a pipeline
+/// names it (and shared from then on), so that a pipeline without it never compiles the rules
+/// for the greedy driver. A rule that does not compile fails the parse of such a pipeline.
+///
+/// ```
+/// use ptir_greedy::{register_passes_with, Canonicalize};
+/// let rules = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
+/// let mut registry = ptir_pass::PassRegistry::new();
+/// register_passes_with(&mut registry, move || Canonicalize::with_rules(&rules));
+/// assert_eq!(registry.parse("cse,dce").unwrap().names(), ["cse", "dce"]);
+/// assert_eq!(registry.parse("canonicalize").unwrap().names(), ["canonicalize"]);
+/// ```
+pub fn register_passes_with(
+    registry: &mut PassRegistry,
+    make: impl FnOnce() -> Result<Canonicalize, CompileError> + 'static,
+) {
+    let make = std::cell::Cell::new(Some(make));
+    let built = std::cell::OnceCell::new();
     registry.register(
         "canonicalize",
         "rules and folds, greedily, until a fixpoint or a limit",
         move |options: &PassOptions| {
             options.expect_only("canonicalize", &["test-convergence"])?;
             let test = options.bool("test-convergence")?.unwrap_or(false);
-            let pass = canonicalize.clone();
+            let pass: &Result<Canonicalize, String> = built.get_or_init(|| match make.take() {
+                Some(make) => make().map_err(|e| e.to_string()),
+                None => Err("the canonicalize pass could not be built".to_string()),
+            });
+            let pass = pass.clone()?;
             Ok(Box::new(if test {
                 pass.with_test_convergence(true)
             } else {
