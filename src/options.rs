@@ -243,7 +243,7 @@ impl Options {
     /// let options = ptir::Options::default();
     /// let saturation = options.saturation();
     /// assert_eq!(saturation.limits, options.limits);
-    /// assert_eq!(saturation.iteration_limit(), ptir::egraph::EGRAPH_ITER_LIMIT);
+    /// assert_eq!(saturation.iteration_limit(1), ptir::egraph::EGRAPH_ITER_LIMIT);
     /// ```
     pub fn saturation(&self) -> SaturationOptions {
         SaturationOptions {

@@ -266,6 +266,48 @@ fn a_tril_mask_saturates_small_and_stays_computed() {
     }
 }
 
+/// A rewrite that moves an op along a chain moves it one op per iteration: a slice of the end
+/// of a chain of elementwise ops 100 deep (as a model's `x[-1]` through its residual stream)
+/// rises to the input by default, where a fixed limit of 30 iterations stopped it a third of
+/// the way (the iteration limit scales with the depth of the function).
+#[test]
+fn a_slice_rises_through_a_chain_deeper_than_the_old_iteration_limit() {
+    let depth = 100;
+    let mut text = String::from("func @f(%0: f32[64,8]) -> (f32[1,8]) {\n");
+    for i in 0..depth {
+        let op = if i % 2 == 0 { "exp" } else { "neg" };
+        text.push_str(&format!("  %{} = {op} %{i} : f32[64,8]\n", i + 1));
+    }
+    text.push_str(&format!(
+        "  %{} = slice %{depth} start=[63,0] limit=[64,8] stride=[1,1] : f32[1,8]\n  return %{}\n}}\n",
+        depth + 1,
+        depth + 1
+    ));
+    let program = ptir::ir::parse(&text).unwrap();
+    let out = ptir::optimize(&program, &Options::default()).unwrap();
+    assert_saturated(&out.report, "deep slice");
+    let printed = ptir::ir::print(&out.program);
+    // Every op runs on the one row: the input's type is left only on the parameter.
+    assert_eq!(printed.matches("f32[64,8]").count(), 1, "{printed}");
+    // An explicit limit is the user's.
+    let limited = Options {
+        limits: Limits {
+            iterations: Some(30),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let out = ptir::optimize(&program, &limited).unwrap();
+    assert!(
+        matches!(
+            out.report.stops[0].run.stop,
+            StopReason::IterationLimit { limit: 30 }
+        ),
+        "{}",
+        out.report
+    );
+}
+
 /// The class the tril mask belongs to, generated: integer index arithmetic on iotas with splat
 /// and dense constants, compared into masks (the extended generator's index arithmetic, alone).
 /// Every function saturates under the default options, with at most 20 e-nodes per input

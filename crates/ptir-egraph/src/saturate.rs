@@ -63,7 +63,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Default iteration limit of a saturation run ([`SaturationOptions::iteration_limit`]).
+/// Default iteration limit of a saturation run ([`SaturationOptions::iteration_limit`]) for a
+/// function at most this deep; a deeper one gets its depth.
 pub const EGRAPH_ITER_LIMIT: usize = 30;
 /// Default e-node limit of a saturation run ([`SaturationOptions::node_limit`]), for functions lowered to fewer than
 /// `EGRAPH_NODE_LIMIT / EGRAPH_NODE_GROWTH` e-nodes: past it the e-graph stops growing
@@ -121,7 +122,7 @@ impl Scheduler {
 ///     scheduler: Scheduler::Simple,
 ///     ..SaturationOptions::default()
 /// };
-/// assert_eq!(options.iteration_limit(), 4);
+/// assert_eq!(options.iteration_limit(1_000), 4);
 /// assert!(options.pattern_index);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -147,9 +148,22 @@ impl Default for SaturationOptions {
 }
 
 impl SaturationOptions {
-    /// The iteration limit: [`Limits::iterations`], by default [`EGRAPH_ITER_LIMIT`].
-    pub fn iteration_limit(&self) -> usize {
-        self.limits.iterations.unwrap_or(EGRAPH_ITER_LIMIT)
+    /// The iteration limit of a function whose lowered e-graph is `depth` e-nodes deep (the
+    /// longest path from a leaf to a root): [`Limits::iterations`], by default
+    /// [`EGRAPH_ITER_LIMIT`] or the depth, whichever is larger. A rewrite that moves an op
+    /// along a chain (a slice of a model's output sunk through its residual stream, a
+    /// transpose pushed through elementwise ops) moves it one step per iteration, so a fixed
+    /// limit stops a deep program half-way however small its e-graph; the node and time
+    /// limits bound the run as they do any other.
+    ///
+    /// ```
+    /// use ptir_egraph::{SaturationOptions, EGRAPH_ITER_LIMIT};
+    /// let options = SaturationOptions::default();
+    /// assert_eq!(options.iteration_limit(5), EGRAPH_ITER_LIMIT);
+    /// assert_eq!(options.iteration_limit(1_000), 1_000);
+    /// ```
+    pub fn iteration_limit(&self, depth: usize) -> usize {
+        (self.limits.iterations).unwrap_or(EGRAPH_ITER_LIMIT.max(depth))
     }
 
     /// The node limit of a function lowered to `lowered` e-nodes.
@@ -386,6 +400,24 @@ pub(crate) fn saturate_fully(
     saturate_with(lowered, rules, options, deadline, false)
 }
 
+/// The longest path, in e-nodes, through the first `lowered` e-nodes of `egraph` (those
+/// lowering added, by their uncanonical ids), in one pass: lowering adds an e-node after its
+/// children, so a child's id is smaller than its parent's (an edge that is not, a region's
+/// parameter, is left out).
+fn lowered_depth(egraph: &PtirEGraph, lowered: usize) -> usize {
+    let mut depth = vec![0usize; lowered];
+    for i in 0..lowered {
+        let below = (egraph.id_to_node(egg::Id::from(i)).children().iter())
+            .map(|&c| usize::from(c))
+            .filter(|&c| c < i)
+            .map(|c| depth[c])
+            .max()
+            .unwrap_or(0);
+        depth[i] = below + 1;
+    }
+    depth.into_iter().max().unwrap_or(0)
+}
+
 /// [`saturate_until`]; with `semi_naive`, after its first search a rule searches only the
 /// e-classes near what changed since it last saw every match (new, merged or re-analysed
 /// classes and their ancestors up to its pattern's depth), as egglog does by the relation,
@@ -404,6 +436,7 @@ fn saturate_with(
     let mut iterations = Vec::new();
     let mut total = 0;
     let node_limit = options.node_limit(egraph.total_number_of_nodes());
+    let depth = lowered_depth(&egraph, lowered.lowered_nodes);
     let index = options.pattern_index.then(|| rules.index());
     let (compiled, stop) = loop {
         // With the index, the single-root rules are compiled as it finds places for them,
@@ -437,7 +470,7 @@ fn saturate_with(
                 key: Vec::new(),
                 watch,
                 limits: &options.limits,
-                iteration_limit: options.iteration_limit(),
+                iteration_limit: options.iteration_limit(depth),
                 semi_naive,
                 node_limit,
                 deadline,

@@ -18,7 +18,8 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
-    /// Iterations per function; `None` takes the engine's default (saturation 30, greedy 10).
+    /// Iterations per function; `None` takes the engine's default (saturation 30, or the
+    /// depth of a deeper function; greedy 10, MLIR's).
     pub iterations: Option<usize>,
     /// Successful rewrites over a function's whole run; `None` takes the engine's default
     /// (greedy 100,000; saturation none, the node limit bounds it).

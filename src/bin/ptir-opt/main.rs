@@ -209,7 +209,8 @@ pub(crate) struct RuleArgs {
 #[derive(clap::Args, Clone, Debug)]
 #[command(next_help_heading = "Limits")]
 pub(crate) struct LimitArgs {
-    /// Maximum iterations per function [default: 30 for eqsat, 10 for greedy].
+    /// Maximum iterations per function [default: for eqsat 30, or the depth of a deeper
+    /// function (longest chain of ops); for greedy 10].
     #[arg(long, value_name = "N")]
     iter_limit: Option<usize>,
     /// Maximum successful rewrites per function, over its whole run [default: 100000 for
