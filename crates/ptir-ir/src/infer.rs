@@ -736,6 +736,11 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
             .iter()
             .map(|&d| r.shape[d]),
     );
+    if dims.precision == Some([crate::ops::Precision::Default; 2]) {
+        return Err(
+            "dot_general precision (default, default) is written as no precision".to_string(),
+        );
+    }
     let dtype = match dims.result_dtype {
         None => l.dtype,
         Some(d) if widens(l.dtype, d) => d,
@@ -800,6 +805,32 @@ mod tests {
             &InferContext::default(),
         );
         assert_eq!(r, Ok(t(&[2, 3, 5])));
+    }
+
+    /// Two `DEFAULT` precisions are written as none: the other spelling does not verify
+    /// (equal dots must compare equal and print back as they were).
+    #[test]
+    fn dot_general_precision_has_one_spelling_for_default() {
+        use crate::ops::Precision;
+        let typed = |precision| {
+            let dims = DotDims {
+                precision,
+                ..DotDims::matmul()
+            };
+            let operands = [&t(&[2, 3]), &t(&[3, 4])];
+            infer_type(
+                &Op::DotGeneral(Box::new(dims)),
+                &operands,
+                &InferContext::default(),
+            )
+        };
+        assert_eq!(typed(None), Ok(t(&[2, 4])));
+        assert_eq!(
+            typed(Some([Precision::High, Precision::Default])),
+            Ok(t(&[2, 4]))
+        );
+        let err = typed(Some([Precision::Default; 2])).unwrap_err();
+        assert!(err.contains("written as no precision"), "{err}");
     }
 
     #[test]

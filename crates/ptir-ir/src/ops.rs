@@ -351,8 +351,10 @@ pub struct DotDims {
     /// products and sums are computed in it. `None`: the operands' own.
     pub result_dtype: Option<crate::types::DType>,
     /// StableHLO's `precision_config` (lhs, rhs), kept for the backends that honour it (a
-    /// GPU or TPU computes `DEFAULT` f32 products in fewer bits); `None`: both `DEFAULT`. The
-    /// interpreter and CPU runtimes compute every product exactly as the dtype says.
+    /// GPU or TPU computes `DEFAULT` f32 products in fewer bits); `None`: both `DEFAULT`, the
+    /// one way to say so ([`DotDims::precision_of`]; `Some` of two `DEFAULT`s does not verify,
+    /// so that equal dots compare equal and print back as they were). The interpreter and CPU
+    /// runtimes compute every product exactly as the dtype says.
     pub precision: Option<[Precision; 2]>,
 }
 
@@ -370,6 +372,20 @@ keyword_enum! {
 }
 
 impl DotDims {
+    /// The [`DotDims::precision`] of an (lhs, rhs) pair: `None` for two `DEFAULT`s.
+    ///
+    /// ```
+    /// use ptir_ir::{DotDims, Precision};
+    /// assert_eq!(DotDims::precision_of([Precision::Default; 2]), None);
+    /// assert_eq!(
+    ///     DotDims::precision_of([Precision::Highest, Precision::Default]),
+    ///     Some([Precision::Highest, Precision::Default])
+    /// );
+    /// ```
+    pub fn precision_of(pair: [Precision; 2]) -> Option<[Precision; 2]> {
+        (pair != [Precision::Default; 2]).then_some(pair)
+    }
+
     /// Plain matrix product of rank-2 operands: `[m,k] x [k,n] -> [m,n]`.
     pub fn matmul() -> Self {
         DotDims {

@@ -1622,7 +1622,7 @@ fn precision_config(op: &OpSyntax) -> Result<Option<[Precision; 2]>> {
         .collect::<Result<_>>()?;
     match parsed[..] {
         [] => Ok(None),
-        [lhs, rhs] => Ok((parsed != [Precision::Default; 2]).then_some([lhs, rhs])),
+        [lhs, rhs] => Ok(DotDims::precision_of([lhs, rhs])),
         _ => Err(op.pos.invalid(format!(
             "a `dot_general` has 2 operand precisions, found {}",
             parsed.len()

@@ -4,7 +4,7 @@
 use super::state::{ty_of, Gen, Result};
 use crate::builder::{FunctionBuilder, Val};
 use crate::infer::dot_general_type;
-use crate::ops::{BinaryOp, CmpOp, DotDims, ReduceKind, RngDist, UnaryOp};
+use crate::ops::{BinaryOp, CmpOp, DotDims, Precision, ReduceKind, RngDist, UnaryOp};
 use crate::tensor::{Data, Literal, Scalar};
 use crate::types::{num_elements, DType, Shape, TensorType};
 use rand::seq::SliceRandom;
@@ -240,7 +240,31 @@ impl Gen<'_> {
             (dims, lt.clone())
         });
         let rhs = self.want(f, &rt)?;
+        let dims = self.dot_precision(lt.dtype, dims);
         f.dot_general(lhs, rhs, &dims)
+    }
+
+    /// `dims` sometimes with what mixed-precision models write: a wider result dtype that
+    /// products and sums are computed in (f16 and bf16 operands with an f32 result, JAX's
+    /// `preferred_element_type`), one time in three where the program's dtypes have one; and
+    /// one time in six a `precision_config`, which no CPU computation reads but every rule and
+    /// export must keep.
+    fn dot_precision(&mut self, operands: DType, mut dims: DotDims) -> DotDims {
+        let wider: Vec<DType> = (self.cfg.dtypes.iter().copied())
+            .filter(|&d| d != operands && crate::infer::widens(operands, d))
+            .collect();
+        if !wider.is_empty() && self.rng.gen_range(0..3) == 0 {
+            dims.result_dtype = wider.choose(&mut self.rng).copied();
+        }
+        if self.rng.gen_range(0..6) == 0 {
+            let mut pick = || {
+                *Precision::ALL
+                    .choose(&mut self.rng)
+                    .unwrap_or(&Precision::Default)
+            };
+            dims.precision = DotDims::precision_of([pick(), pick()]);
+        }
+        dims
     }
 
     /// A random plan for an lhs of type `lt`: the dim numbers and the rhs type, if the rhs

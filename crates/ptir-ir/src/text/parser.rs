@@ -810,7 +810,7 @@ impl<'s> Parser<'s> {
                 )
             })?;
         }
-        Ok((both != [Precision::Default; 2]).then_some(both))
+        Ok(DotDims::precision_of(both))
     }
 
     /// An optional attribute naming a dtype (`result_dtype=f32`).
