@@ -1079,22 +1079,29 @@ impl FnPrinter<'_, '_, '_> {
             format!("{lhs} = ")
         };
         let sig = format!("({}) -> ({})", type_list(&ats), type_list(&result_types));
+        // A custom call read from the source prints back as it was; an extern the program
+        // declares with a signature is the user's own (a custom call's target, even one named
+        // like a library extern), never given a library body; only a library extern (declared
+        // shape-polymorphic, as rule results declare it) may be.
+        let opaque = self.ex.options.source.and_then(|s| s.opaque.get(callee));
+        let decl = self.ex.program.extern_decl(callee);
         let target = if self.ex.program.function(callee).is_some() {
             Some(callee.to_string())
+        } else if opaque.is_some() || decl.is_some_and(|e| e.signature.is_some()) {
+            None
         } else {
             let arg_types: Vec<Type> = ats.iter().map(|t| t.clone().into()).collect();
             self.ex
                 .extern_body(callee, &arg_types)
                 .map_err(|e| self.err(format!("the body of @{callee}: {e}")))?
         };
-        let opaque = self.ex.options.source.and_then(|s| s.opaque.get(callee));
         let text = match (opaque, target) {
             (Some(op), _) => format!("{lhs}{}", op.with_operands(&args)),
             (None, Some(f)) => {
                 format!("{lhs}func.call {}({}) : {sig}", symbol(&f), args.join(", "))
             }
             (None, None) => {
-                let pure = self.ex.program.extern_decl(callee).is_some_and(|e| e.pure);
+                let pure = decl.is_some_and(|e| e.pure);
                 format!(
                     "{lhs}stablehlo.custom_call {}({}) {{has_side_effect = {}}} : {sig}",
                     symbol(callee),

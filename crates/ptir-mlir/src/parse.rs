@@ -809,8 +809,23 @@ impl<'s> Reader<'s> {
             Some(b'#') => self.hash_attr()?,
             Some(b) if b == b'-' || b.is_ascii_digit() => {
                 let n = self.int()?;
+                // A float (`1.5`, `1e-3`, `-0.0`) or a hex bit pattern (`0x7FC00000 : f32`):
+                // kept only to be ignored, as no op reads one.
+                let float = matches!(self.peek(), Some(b'.' | b'e' | b'E' | b'x'));
+                if float {
+                    self.bump();
+                    while (self.peek())
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+                    {
+                        self.bump();
+                    }
+                }
                 self.typed_suffix()?;
-                Attr::Int(n)
+                if float {
+                    Attr::Other
+                } else {
+                    Attr::Int(n)
+                }
             }
             Some(b'"') => Attr::Str(self.string()?),
             Some(b'@') => Attr::Symbol(self.symbol()?),
@@ -889,7 +904,10 @@ impl<'s> Reader<'s> {
             let save = (self.at, self.line, self.col);
             self.bump();
             let w = self.word();
-            if !(w.starts_with('i') || w.starts_with('f') || w == "index") {
+            let typed = ["i", "f", "ui", "si", "bf16"]
+                .iter()
+                .any(|p| w.starts_with(p));
+            if !typed {
                 (self.at, self.line, self.col) = save;
             }
         }
@@ -917,7 +935,12 @@ impl<'s> Reader<'s> {
                 break;
             }
         }
-        self.expect(b']')?;
+        if !self.eat(b']') {
+            // Floats or typed integers (`[1.5, 2.0]`, `[1 : i32]`): not a list of integers.
+            (self.at, self.line, self.col) = save;
+            self.skip_balanced()?;
+            return Ok(None);
+        }
         Ok(Some(xs))
     }
 
@@ -1174,7 +1197,9 @@ impl<'s> Reader<'s> {
         Ok(())
     }
 
-    /// Does the `{` here open an attribute dictionary (`{}` or `{name = ...`), not a region?
+    /// Does the `{` here open an attribute dictionary (`{}`, `{name = ...`, or a unit
+    /// attribute: `{name, ...` or `{name}`), not a region? A region's first word followed by
+    /// `}` is a terminator without operands (`{ stablehlo.return }`).
     fn attr_dict_ahead(&mut self) -> bool {
         let save = (self.at, self.line, self.col);
         self.bump();
@@ -1182,7 +1207,16 @@ impl<'s> Reader<'s> {
         let ahead = if self.peek() == Some(b'}') {
             true
         } else {
-            !self.word().is_empty() && self.eat(b'=')
+            let word = self.word();
+            self.skip_ws();
+            !word.is_empty()
+                && match self.peek() {
+                    Some(b'=' | b',') => true,
+                    Some(b'}') => {
+                        !matches!(word.as_str(), "return" | "func.return" | "stablehlo.return")
+                    }
+                    _ => false,
+                }
         };
         (self.at, self.line, self.col) = save;
         ahead
