@@ -101,3 +101,75 @@ func @f(%x: f32[2,4]) -> (f32[2]) {
         }
     }
 }
+
+const SUM_AND_SQUARES: &str = "func @f(%x: f32[3,4]) -> (f32[3], f32[3]) {
+  %s = reduce_sum %x axes=[1] keep_dims=false : f32[3]
+  %x2 = mul %x, %x : f32[3,4]
+  %q = reduce_sum %x2 axes=[1] keep_dims=false : f32[3]
+  return %s, %q
+}
+";
+
+/// `=> (results T)` replaces root i by result i of the one op `T` (an extern with several
+/// results), in both engines: the same rule as its `tuple_get` spelling, which it stands for.
+#[test]
+fn one_op_with_several_results_replaces_several_roots_in_both_engines() {
+    let rule = |result: &str| {
+        format!(
+            "(extern moments :pure :cost 2)\n\
+             (rule my-moments\n  \
+               (roots (reduce_sum ?x (1) false) (reduce_sum (mul ?x ?x) (1) false))\n  \
+               => {result})\n"
+        )
+    };
+    let short = rule("(results ?m:(call @moments ?x))");
+    let spelled = rule("(tuple_get ?m:(call @moments ?x) 0) (tuple_get ?m 1)");
+    let parse = |text: &str| {
+        let mut set = ptir::rules::RuleSet::new(ptir::rules::Registry::standard());
+        set.add_source("r.rules", text).unwrap();
+        set.rules()[0].clone()
+    };
+    assert_eq!(parse(&short).result, parse(&spelled).result);
+    let unnamed = rule("(results (call @moments ?x))");
+    let program = ptir::ir::parse(SUM_AND_SQUARES).unwrap();
+    for engine in [Engine::Greedy, Engine::Saturation] {
+        // Priced by the rule file's extern cost (the roofline prices a call by its body,
+        // the same two reductions, and keeps them).
+        let options = Options {
+            engine,
+            bundled_rules: false,
+            rule_texts: vec![RuleText::new("r.rules", &unnamed)],
+            cost: ptir::Cost::Tensor,
+            validate: Some(8),
+            ..Options::default()
+        };
+        let out = ptir::optimize(&program, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let text = ptir::ir::print(&out.program);
+        let fired: Vec<&str> = out
+            .report
+            .rules_fired
+            .iter()
+            .map(|r| r.rule.as_str())
+            .collect();
+        assert_eq!(fired, ["my-moments"], "{engine}");
+        assert_eq!(
+            text.matches("call @moments").count(),
+            1,
+            "{engine}:\n{text}"
+        );
+        assert!(!text.contains("reduce_sum"), "{engine}:\n{text}");
+    }
+    // `results` takes exactly one op.
+    let mut set = ptir::rules::RuleSet::new(ptir::rules::Registry::standard());
+    for bad in [
+        "(results)",
+        "(results ?x)",
+        "(results (call @moments ?x) (neg ?x))",
+    ] {
+        let err = set
+            .add_source("r.rules", &rule(bad))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`results` takes one op"), "{bad}: {err}");
+    }
+}

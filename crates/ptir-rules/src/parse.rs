@@ -461,6 +461,9 @@ impl<'a> RuleParser<'a> {
     /// beyond the source's root count, written first (DRR: the last N results replace the N
     /// roots, the ones before them are auxiliary ops).
     fn results(&mut self, rhs: &[&Sexp], num_roots: usize) -> PResult<(Pattern, Vec<TermId>)> {
+        if let Some(expanded) = self.several_results(rhs, num_roots)? {
+            return self.results(&expanded.iter().collect::<Vec<_>>(), num_roots);
+        }
         let mut pat = Pattern::default();
         let items = pair_names(rhs.iter().copied(), self)?;
         if items.len() < num_roots {
@@ -510,6 +513,47 @@ impl<'a> RuleParser<'a> {
         }
         // (Every auxiliary op is under a replacement, so the roots' type checks covered it.)
         Ok((pat, aux))
+    }
+
+    /// `=> (results T)`: root `i` of the source is replaced by result `i` of the one op `T`
+    /// (a call of an extern with several results), written out as the `tuple_get` roots it
+    /// stands for, `(tuple_get ?r:T 0) (tuple_get ?r 1) ...`; `None` for any other result
+    /// list. `T` may be named (`(results ?m:(call @moments ?x))`); unnamed, it gets a name no
+    /// rule can write.
+    fn several_results(&self, rhs: &[&Sexp], num_roots: usize) -> PResult<Option<Vec<Sexp>>> {
+        let [Sexp::List(xs)] = rhs else {
+            return Ok(None);
+        };
+        if xs.first().and_then(atom) != Some("results") {
+            return Ok(None);
+        }
+        let op = match pair_names(xs[1..].iter(), self)?.as_slice() {
+            [(name, op @ Sexp::List(_))] => (name.clone(), (*op).clone()),
+            _ => {
+                return Err(self.err(
+                    "results",
+                    "`results` takes one op whose results replace the roots in order, like \
+                     (results (call @moments ?x))",
+                ))
+            }
+        };
+        let (name, op) = op;
+        let name = name.map_or_else(|| "(results)".to_string(), |v| v.0);
+        let word = |s: String| Sexp::String(s);
+        Ok(Some(
+            (0..num_roots)
+                .map(|i| {
+                    let mut get = vec![word("tuple_get".into())];
+                    if i == 0 {
+                        get.extend([word(format!("?{name}:")), op.clone()]);
+                    } else {
+                        get.push(word(format!("?{name}")));
+                    }
+                    get.push(word(i.to_string()));
+                    Sexp::List(get)
+                })
+                .collect(),
+        ))
     }
 
     fn bind(&mut self, v: &Var, kind: VarKind) -> PResult<()> {
