@@ -395,3 +395,107 @@ mod tests {
             .any(|p| ptir_ir::print(p).contains("constant")));
     }
 }
+
+/// A loop pattern made from `program`'s first loop, as `.pat` text: the first top-level
+/// `scan`, `while` or `cond` of a function with no `call` or `rng` in its regions (what a
+/// loop pattern may hold), every value it reads from outside as a parameter of the pattern
+/// (constants too: a parameter matches any value), replaced by a call of the pure extern
+/// `@name`. Loaded with `--outline`, the callee is defined by the pattern's own body, so the
+/// program must compute exactly what it did: the differential tester's probe of loop
+/// patterns, matched and raised in both engines. `None` when the program has no such loop.
+///
+/// ```
+/// let p = ptir_ir::parse("func @f(%0: f32[4], %1: bool[]) -> (f32[4]) {
+///   %2 = cond %1 : f32[4] {
+///     %3 = neg %0 : f32[4]
+///     yield %3
+///   } {
+///     yield %0
+///   }
+///   return %2
+/// }").unwrap();
+/// let pat = ptir_rules::fuzz::loop_pattern_probe(&p, "probe").unwrap();
+/// assert!(pat.contains("extern @probe(bool[], f32[4]) -> (f32[4]) pure"), "{pat}");
+/// let mut set = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
+/// set.add_pat_source("probe.pat", &pat).unwrap();
+/// assert_eq!(set.loop_patterns().len(), 1);
+/// ```
+pub fn loop_pattern_probe(program: &Program, name: &str) -> Option<String> {
+    use ptir_ir::{ExternDecl, Function, Instruction, Op, Param, Region, Signature, ValueId};
+    let is_loop = |op: &Op| matches!(op, Op::Scan { .. } | Op::While { .. } | Op::Cond { .. });
+    let patternable = |inst: &Instruction| {
+        let mut ok = true;
+        for r in inst.op.regions() {
+            r.walk(&mut |i, _| ok &= !matches!(i.op, Op::Call { .. } | Op::Rng { .. }));
+        }
+        ok
+    };
+    let (function, inst) = program.functions.iter().find_map(|f| {
+        (f.body.insts.iter())
+            .find(|i| is_loop(&i.op) && patternable(i))
+            .map(|i| (f, i))
+    })?;
+    // What the loop defines inside, and what it reads, in order of first use.
+    let mut defined = std::collections::HashSet::new();
+    let mut read: Vec<ValueId> = inst.operands.clone();
+    for r in inst.op.regions() {
+        defined.extend(r.params.iter().map(|p| p.id));
+        r.walk(&mut |i, _| {
+            defined.insert(i.result);
+            read.extend(&i.operands);
+            for nested in i.op.regions() {
+                defined.extend(nested.params.iter().map(|p| p.id));
+                read.extend(&nested.results);
+            }
+        });
+        read.extend(&r.results);
+    }
+    let mut seen = std::collections::HashSet::new();
+    read.retain(|v| !defined.contains(v) && seen.insert(*v));
+    // Every value read from outside is a parameter or a top-level value of the function.
+    let type_of = |v: ValueId| {
+        let param = function.body.params.iter().find(|p| p.id == v);
+        let top = function.body.insts.iter().find(|i| i.result == v);
+        param.map(|p| p.ty.clone()).or(top.map(|i| i.ty.clone()))
+    };
+    let params: Vec<Param> = (read.iter())
+        .map(|&id| type_of(id).map(|ty| Param { id, ty }))
+        .collect::<Option<_>>()?;
+    let mut largest = inst.result.0;
+    for r in inst.op.regions() {
+        r.walk(&mut |i, _| largest = largest.max(i.result.0));
+    }
+    largest = params.iter().map(|p| p.id.0).fold(largest, u32::max);
+    let function = |suffix: &str, insts: Vec<Instruction>, result: ValueId| Function {
+        name: format!("{name}_{suffix}"),
+        result_types: vec![inst.ty.clone()],
+        body: Region {
+            params: params.clone(),
+            insts,
+            results: vec![result],
+        },
+    };
+    let call = Instruction {
+        result: ValueId(largest + 1),
+        ty: inst.ty.clone(),
+        op: Op::Call {
+            callee: name.to_string(),
+        },
+        operands: read.clone(),
+    };
+    let pat = Program {
+        externs: vec![ExternDecl {
+            name: name.to_string(),
+            signature: Some(Signature {
+                params: params.iter().map(|p| p.ty.clone()).collect(),
+                results: vec![inst.ty.clone()],
+            }),
+            pure: true,
+        }],
+        functions: vec![
+            function("pattern", vec![inst.clone()], inst.result),
+            function("replacement", vec![call], ValueId(largest + 1)),
+        ],
+    };
+    Some(ptir_ir::print(&pat))
+}

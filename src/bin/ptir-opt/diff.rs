@@ -3,7 +3,9 @@
 //! `--random N` diffs programs of the extended generator (`GenConfig::extended`, with the
 //! bundled rules' extern names to clash with; `--classic` for the plain one, `--chain LEN`
 //! for long chains) and, with `--rule-fuzz K`, loads K generated rules that the interpreter
-//! proof accepts into both engines and adds their probe programs. Inputs on which the input
+//! proof accepts into both engines and adds their probe programs, and makes loop patterns
+//! from the loops of K more generated programs, each raised (with `--outline`) in the program
+//! it came from. Inputs on which the input
 //! program itself fails are skipped and counted; mismatching programs are counted per class.
 
 use crate::{load, CliError, ExtractArgs, LimitArgs, RuleArgs};
@@ -28,6 +30,13 @@ const RULE_FUZZ_PROOF_SEEDS: u64 = 16;
 /// Probe programs per probe pattern of each accepted fuzzed rule.
 const PROBES_PER_PATTERN: usize = 2;
 
+/// Where the seeds of `--rule-fuzz`'s loop-pattern programs start, past the run's seed (away
+/// from the generated programs' seeds).
+const LOOP_PROBE_SEED_OFFSET: u64 = 1 << 40;
+
+/// The size of the programs loop patterns are made from.
+const LOOP_PROBE_SIZE: usize = 30;
+
 /// How `diff --random` makes its programs.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(crate) struct GenArgs {
@@ -41,7 +50,9 @@ pub(crate) struct GenArgs {
     chain: Option<usize>,
     /// With --random: generate K rules, load those the interpreter proof accepts into both
     /// engines, check that each refused one is refused on load, and diff their probe
-    /// programs (instances of their sources and near misses) too.
+    /// programs (instances of their sources and near misses) too; and make a loop pattern
+    /// from the first loop of each of K more generated programs, diffed with it (and
+    /// --outline) on the program it came from.
     #[arg(long, value_name = "K", requires = "random")]
     rule_fuzz: Option<usize>,
 }
@@ -98,6 +109,9 @@ struct Case {
     program: Program,
     /// A probe program of a fuzzed rule (rather than a generated program).
     probe: bool,
+    /// A loop pattern made from the program's own first loop
+    /// ([`fuzz::loop_pattern_probe`]), loaded for this program only, with `--outline`.
+    loop_pattern: Option<ptir::RuleText>,
 }
 
 /// The rule externs of the bundled library: the names generated programs clash with.
@@ -201,9 +215,31 @@ fn rule_fuzz(
                 label: format!("probe {}#{i}", r.name),
                 program,
                 probe: true,
+                loop_pattern: None,
             });
         }
     }
+    // Loop patterns: one per generated program that has a loop a pattern may hold, made from
+    // that loop and raised in the program it came from.
+    let mut loops = 0;
+    for i in 0..k as u64 {
+        let s = seed.wrapping_add(LOOP_PROBE_SEED_OFFSET).wrapping_add(i);
+        let program = generate(&GenConfig::extended(s, LOOP_PROBE_SIZE, Vec::new()));
+        let name = format!("fuzz_loop_{i}");
+        if let Some(text) = fuzz::loop_pattern_probe(&program, &name) {
+            loops += 1;
+            cases.push(Case {
+                label: format!("loop probe {name} (seed {s})"),
+                program,
+                probe: true,
+                loop_pattern: Some(ptir::RuleText::new(&format!("{name}.pat"), text)),
+            });
+        }
+    }
+    let _ = writeln!(
+        out,
+        "loop fuzz: {loops} loop patterns made from the loops of {k} programs"
+    );
     (cases, not_refused)
 }
 
@@ -278,6 +314,7 @@ fn random_diff(
                         label: format!("seed {s}"),
                         program: generate(&config(s)),
                         probe: false,
+                        loop_pattern: None,
                     })
                 } else {
                     extra.next()
@@ -288,7 +325,15 @@ fn random_diff(
             .par_iter()
             .map(|c| {
                 let t = Instant::now();
-                let r = catch_unwind(AssertUnwindSafe(|| ptir::diff(&c.program, &options)));
+                let r = catch_unwind(AssertUnwindSafe(|| match &c.loop_pattern {
+                    None => ptir::diff(&c.program, &options),
+                    Some(pat) => {
+                        let mut with_loop = options.clone();
+                        with_loop.rule_texts.push(pat.clone());
+                        with_loop.outline = true;
+                        ptir::diff(&c.program, &with_loop)
+                    }
+                }));
                 (r, t.elapsed())
             })
             .collect();
