@@ -17,7 +17,7 @@
 //!   (or a negative signed one) gives 0 for `shl` and `shr_logical`, and the sign fill (the
 //!   top bit of the width, also for unsigned dtypes) for `shr_arith`, as StableHLO says.
 //!   `popcnt` and `clz` count bits at the dtype's width.
-//! - `max`/`min` propagate NaN and order `-0 < +0`.
+//! - `max`/`min` propagate the NaN operand (sign and payload) and order `-0 < +0`.
 //! - Comparisons are IEEE on floats (every comparison with NaN is false, except `ne`); bools
 //!   order `false < true`.
 
@@ -28,10 +28,15 @@ use crate::tensor::{
 };
 use crate::types::{DType, TensorType};
 
-/// `max` on floats: NaN if either operand is NaN, and `max(-0, +0) = +0`.
+/// `max` on floats: the NaN operand if either is NaN (the first if both: its sign and payload
+/// too, as hardware propagates them, so that `max(x, x)`, a maximum over one element and
+/// the rules that forward `x` agree bit for bit even where a `bitcast` reads the bits), and
+/// `max(-0, +0) = +0`.
 pub fn float_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
     } else if a == b {
         if a.is_sign_negative() {
             b
@@ -45,10 +50,13 @@ pub fn float_max(a: f64, b: f64) -> f64 {
     }
 }
 
-/// `min` on floats: NaN if either operand is NaN, and `min(-0, +0) = -0`.
+/// `min` on floats: the NaN operand if either is NaN (the first if both, as [`float_max`]),
+/// and `min(-0, +0) = -0`.
 pub fn float_min(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
     } else if a == b {
         if a.is_sign_negative() {
             a
