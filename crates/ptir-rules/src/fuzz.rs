@@ -349,53 +349,6 @@ pub fn probe_programs(rule: &FuzzRule, seed: u64, per_probe: usize) -> Vec<Progr
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rules_parse_and_the_proof_sorts_them() {
-        let fuzzed = fuzz_rules(0, 60, 8);
-        assert!(fuzzed.ill_formed.is_empty(), "{:?}", fuzzed.ill_formed);
-        assert!(
-            fuzzed.accepted.len() >= 15,
-            "{} accepted",
-            fuzzed.accepted.len()
-        );
-        assert!(
-            fuzzed.rejected.len() >= 3,
-            "{} rejected",
-            fuzzed.rejected.len()
-        );
-        let templates: std::collections::BTreeSet<&str> =
-            fuzzed.accepted.iter().map(|r| r.template).collect();
-        assert_eq!(templates.len(), 6, "accepted templates: {templates:?}");
-        let mut set = RuleSet::new(Registry::standard());
-        set.add_source("fuzz.rules", &fuzzed.rules_text()).unwrap();
-        let acyclic = fuzzed.accepted.iter().filter(|r| !r.cyclic).count();
-        assert_eq!(set.rules().len(), acyclic);
-    }
-
-    #[test]
-    fn the_repeated_variable_rule_is_accepted_and_probed_by_near_misses() {
-        let found = (0..200u64).map(random_rule).find(|r| {
-            r.template == "factor" && r.text.contains("(add (mul ?x ?c)") && r.when.contains("int")
-        });
-        let rule = found.expect("a factoring rule among 200 seeds");
-        let mut set = RuleSet::new(Registry::standard());
-        set.add_source("fuzz.rules", &rule.text).unwrap();
-        assert!(example::prove(&set.rules()[0], set.registry(), 8).is_ok());
-        let programs = probe_programs(&rule, 0, 2);
-        assert!(programs.len() >= 4, "{} probe programs", programs.len());
-        for p in &programs {
-            assert!(ptir_ir::verify(p).is_ok(), "{p}");
-        }
-        assert!(programs
-            .iter()
-            .any(|p| ptir_ir::print(p).contains("constant")));
-    }
-}
-
 /// A loop pattern made from `program`'s first loop, as `.pat` text: the first top-level
 /// `scan`, `while` or `cond` of a function with no `call` or `rng` in its regions (what a
 /// loop pattern may hold), every value it reads from outside as a parameter of the pattern
@@ -498,4 +451,51 @@ pub fn loop_pattern_probe(program: &Program, name: &str) -> Option<String> {
         ],
     };
     Some(ptir_ir::print(&pat))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_parse_and_the_proof_sorts_them() {
+        let fuzzed = fuzz_rules(0, 60, 8);
+        assert!(fuzzed.ill_formed.is_empty(), "{:?}", fuzzed.ill_formed);
+        assert!(
+            fuzzed.accepted.len() >= 15,
+            "{} accepted",
+            fuzzed.accepted.len()
+        );
+        assert!(
+            fuzzed.rejected.len() >= 3,
+            "{} rejected",
+            fuzzed.rejected.len()
+        );
+        let templates: std::collections::BTreeSet<&str> =
+            fuzzed.accepted.iter().map(|r| r.template).collect();
+        assert_eq!(templates.len(), 6, "accepted templates: {templates:?}");
+        let mut set = RuleSet::new(Registry::standard());
+        set.add_source("fuzz.rules", &fuzzed.rules_text()).unwrap();
+        let acyclic = fuzzed.accepted.iter().filter(|r| !r.cyclic).count();
+        assert_eq!(set.rules().len(), acyclic);
+    }
+
+    #[test]
+    fn the_repeated_variable_rule_is_accepted_and_probed_by_near_misses() {
+        let found = (0..200u64).map(random_rule).find(|r| {
+            r.template == "factor" && r.text.contains("(add (mul ?x ?c)") && r.when.contains("int")
+        });
+        let rule = found.expect("a factoring rule among 200 seeds");
+        let mut set = RuleSet::new(Registry::standard());
+        set.add_source("fuzz.rules", &rule.text).unwrap();
+        assert!(example::prove(&set.rules()[0], set.registry(), 8).is_ok());
+        let programs = probe_programs(&rule, 0, 2);
+        assert!(programs.len() >= 4, "{} probe programs", programs.len());
+        for p in &programs {
+            assert!(ptir_ir::verify(p).is_ok(), "{p}");
+        }
+        assert!(programs
+            .iter()
+            .any(|p| ptir_ir::print(p).contains("constant")));
+    }
 }

@@ -232,7 +232,7 @@ fn rule_fuzz(
                 label: format!("loop probe {name} (seed {s})"),
                 program,
                 probe: true,
-                loop_pattern: Some(ptir::RuleText::new(&format!("{name}.pat"), text)),
+                loop_pattern: Some(ptir::RuleText::new(format!("{name}.pat"), text)),
             });
         }
     }
