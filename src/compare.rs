@@ -1,6 +1,6 @@
 //! `compare_cost_models`: several (cost model, extractor) pairs on one saturated e-graph.
 
-use crate::optimize::load_rules;
+use crate::optimize::load_rules_for;
 use crate::options::{Cost, Options};
 use crate::Error;
 use ptir_egraph::{Comparison, ExtractorKind};
@@ -77,7 +77,7 @@ pub fn compare_cost_models(
     pairs: &[(Cost, ExtractorKind)],
 ) -> Result<CostComparison, Error> {
     ptir_ir::verify(program)?;
-    let mut rules = load_rules(options)?;
+    let mut rules = load_rules_for(options, program)?;
     rules.rename_externs_for(program);
     let models: Vec<_> = pairs
         .iter()

@@ -12,7 +12,7 @@ use ptir_egraph::{EngineOptions, EqsatStats, FunctionReport, EQSAT_PASS};
 use ptir_greedy::{
     directed_rule_filter, Canonicalize, CanonicalizeStats, GreedyConfig, DEFAULT_PIPELINE,
 };
-use ptir_ir::{Function, Program};
+use ptir_ir::{Function, Op, Program};
 use ptir_pass::{PassRegistry, PipelineReport};
 use ptir_rules::cost::{entry_functions, program_cost, program_cost_with_entries};
 use ptir_rules::explain::Provenance;
@@ -69,6 +69,30 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
         prove_user_rules(&set)?;
     }
     Ok(set)
+}
+
+/// [`load_rules`] for `program`: its variadic rules (`?xs...`) expanded to the longest
+/// operand list a `concat`, call or `tuple` of `program` has, when that is past the arities
+/// rules are loaded with ([`ptir_rules::VARIADIC_ARITY`]), so that a list matches any arity.
+pub(crate) fn load_rules_for(options: &Options, program: &Program) -> Result<RuleSet, Error> {
+    let mut rules = load_rules(options)?;
+    if rules.expand_variadic(longest_list(program))? > 0 {
+        rules.retain(&options.filter());
+    }
+    Ok(rules)
+}
+
+/// The most operands of a `concat`, call or `tuple` of `program`.
+fn longest_list(program: &Program) -> usize {
+    let mut longest = 0;
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            if matches!(i.op, Op::Concat { .. } | Op::Call { .. } | Op::Tuple) {
+                longest = longest.max(i.operands.len());
+            }
+        });
+    }
+    longest
 }
 
 /// Adds the rules of each file to `set`, in order: a compiled library (by its first bytes,
@@ -229,7 +253,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
     let t = Instant::now();
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
-    let mut rules = load_rules(options)?;
+    let mut rules = load_rules_for(options, &input)?;
     let renamed = rules.rename_externs_for(&input);
     // Built here, in setup, once for every function and pass that asks for it.
     rules.index();

@@ -1,7 +1,7 @@
 //! The match query of the facade: the rules [`Options`] select, matched against a program
 //! without rewriting it ([`find_matches`]; `ptir-opt match` prints the result).
 
-use crate::optimize::load_rules;
+use crate::optimize::load_rules_for;
 use crate::{Error, Options};
 use ptir_ir::{Program, ValueId};
 use rustc_hash::FxHashMap;
@@ -34,7 +34,7 @@ pub use ptir_greedy::RuleMatch;
 /// ```
 pub fn find_matches(program: &Program, options: &Options) -> Result<Vec<RuleMatch>, Error> {
     ptir_ir::verify(program)?;
-    let rules = load_rules(options)?;
+    let rules = load_rules_for(options, program)?;
     let mut matches = ptir_greedy::find_matches(program, &rules)?;
     let loops = ptir_rules::find_loop_matches(program, rules.loop_patterns());
     matches.extend(loops.into_iter().map(|m| RuleMatch {

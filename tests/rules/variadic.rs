@@ -1,5 +1,6 @@
 //! Variadic operands: a list variable `?xs...` binds the operands of a `concat`, `call` or
-//! `tuple` of any arity up to `ptir_rules::VARIADIC_ARITY`, in both engines alike.
+//! `tuple` of any arity, in both engines alike: rules are loaded with the arities up to
+//! `ptir_rules::VARIADIC_ARITY` and expanded to a program's longest list.
 
 use crate::support::{assert_user_error, ptir_opt, scratch_file, text};
 
@@ -128,4 +129,43 @@ fn malformed_list_variables_are_located_errors() {
         "",
         "unbound.rules:1: in rule `u`",
     );
+}
+
+/// A list longer than the arities rules are loaded with (40 parts, from a text rule file and
+/// from a compiled library) still matches, in both engines and in the match query.
+#[test]
+fn a_list_matches_past_the_loaded_arities() {
+    let n = 40;
+    let params: Vec<String> = (0..=n).map(|i| format!("%p{i}: f32[1]")).collect();
+    let parts: Vec<String> = (0..n).map(|i| format!("%p{i}")).collect();
+    let program = format!(
+        "func @f({}) -> (f32[{}]) {{\n  %x = concat {} axis=0 : f32[{n}]\n  %y = concat %x, %p{n} axis=0 : f32[{}]\n  return %y\n}}\n",
+        params.join(", "),
+        n + 1,
+        parts.join(", "),
+        n + 1
+    );
+    let program = scratch_file("variadic", "long.ptir", &program);
+    let rules = scratch_file("variadic", "flatten.rules", FLATTEN);
+    let library = scratch_file("variadic", "flatten.ptrl", "");
+    let out = ptir_opt(&["compile-rules", &rules, "-o", &library], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let all: Vec<String> = (0..=n).map(|i| format!("%{i}")).collect();
+    let flat = format!("concat {} axis=0", all.join(", "));
+    for rules in [&rules, &library] {
+        for engine in ["eqsat", "greedy"] {
+            let (out, report) = optimize(&program, rules, &["--engine", engine]);
+            assert!(out.contains(&flat), "{engine}:\n{out}");
+            assert!(report.contains("concat-flatten/40"), "{engine}: {report}");
+        }
+        let out = ptir_opt(
+            &["match", &program, "--no-bundled-rules", "--rules", rules],
+            "",
+        );
+        assert!(
+            text(&out.stdout).contains("concat-flatten/40"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
 }

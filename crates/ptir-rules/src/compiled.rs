@@ -30,7 +30,7 @@
 use crate::ast::{Attr, AttrValue, Rule, Term, TermId, Var};
 use crate::error::RuleError;
 use crate::ops::attr_slots;
-use crate::parse::ExternSpec;
+use crate::parse::{ExternSpec, VariadicRule};
 use crate::registry::Registry;
 use crate::ruleset::RuleSet;
 use crate::{Location, LoopPattern};
@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -165,6 +165,7 @@ struct Library {
     rules: Vec<Rule>,
     externs: Vec<ExternRecord>,
     loop_patterns: Vec<LoopRecord>,
+    variadic: Vec<VariadicRule>,
 }
 
 /// The payload, as written (borrowing the rules: [`Library`]'s encoding).
@@ -174,6 +175,7 @@ struct LibraryRef<'a> {
     rules: &'a [Rule],
     externs: Vec<ExternRecord>,
     loop_patterns: Vec<LoopRecord>,
+    variadic: &'a [VariadicRule],
 }
 
 impl LoopRecord {
@@ -301,6 +303,7 @@ impl RuleSet {
             rules: self.rules(),
             externs: self.externs().values().map(ExternRecord::new).collect(),
             loop_patterns: self.loop_patterns().iter().map(LoopRecord::new).collect(),
+            variadic: self.variadic_rules(),
         };
         let payload =
             postcard::to_allocvec(&library).map_err(|e| LibraryError::Encode(e.to_string()))?;
@@ -348,6 +351,7 @@ impl RuleSet {
             let p = p.into_pattern()?;
             self.add_loop_pattern(p)?;
         }
+        self.add_variadic(library.variadic)?;
         Ok(())
     }
 }
@@ -614,6 +618,24 @@ mod tests {
         assert_eq!(back.externs(), bundled.externs());
     }
 
+    /// A variadic rule keeps its text through a library, so a loaded set expands it past
+    /// the arities compiled in, as a parsed one does; a library of an already expanded set
+    /// expands without adding an arity twice.
+    #[test]
+    fn variadic_rules_expand_after_loading() {
+        let mut set = RuleSet::new(Registry::standard());
+        let text = "(rule flat (concat ?a (concat ?a ?xs...) ?y) => (concat ?a ?xs... ?y))";
+        set.add_source("v.rules", text).unwrap();
+        let mut back = load(&set.to_compiled().unwrap()).unwrap();
+        assert_eq!(back.variadic_rules(), set.variadic_rules());
+        assert_eq!(back.expand_variadic(20).unwrap(), 4);
+        assert_eq!(set.expand_variadic(20).unwrap(), 4);
+        assert_eq!(back.rules(), set.rules());
+        let mut again = load(&set.to_compiled().unwrap()).unwrap();
+        assert_eq!(again.expand_variadic(24).unwrap(), 4);
+        assert!(again.rule("flat/24").is_some());
+    }
+
     /// Architecture Invariant (module docs): the encoding of a fixed set is pinned. If this
     /// fails, an encoded type changed: bump FORMAT_VERSION, then update the hash.
     #[test]
@@ -622,7 +644,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (14, "fbf69a9875d47fe0".to_string()),
+            (15, "f8889110381549a0".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -693,6 +715,7 @@ mod tests {
                 rules,
                 externs: Vec::new(),
                 loop_patterns: Vec::new(),
+                variadic: &[],
             };
             with_header(&postcard::to_allocvec(&l).unwrap())
         };
@@ -715,6 +738,7 @@ mod tests {
                     ignored: Vec::new(),
                     functions: functions.into(),
                 }],
+                variadic: &[],
             };
             let err = load(&with_header(&postcard::to_allocvec(&l).unwrap())).unwrap_err();
             assert!(err.to_string().contains("in a compiled library"), "{err}");

@@ -63,6 +63,51 @@ pub struct FileContents {
     pub externs: Vec<ExternSpec>,
     /// Its loop patterns (`.pat` idioms over `scan`, `while`, `cond`), in file order.
     pub loop_patterns: Vec<crate::LoopPattern>,
+    /// Its variadic rules as written, for arities past [`VARIADIC_ARITY`]
+    /// ([`VariadicRule::expand`]); their arities up to it are among `rules`.
+    pub variadic: Vec<VariadicRule>,
+}
+
+/// A rule with a list variable (`?xs...`) as written, which [`VariadicRule::expand`] makes into
+/// fixed-arity rules: `rules` holds arities 0 to [`VARIADIC_ARITY`], and a program with a
+/// longer `concat`, call or `tuple` gets the arities up to its own
+/// ([`crate::RuleSet::expand_variadic`]), so that a list matches any arity.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct VariadicRule {
+    /// Its name (each expansion is `NAME/n`, labelled `NAME`).
+    pub name: String,
+    /// The file it was read from.
+    pub file: String,
+    /// The line of its `(rule`.
+    pub line: usize,
+    /// Its doc comment.
+    pub doc: String,
+    /// Its text (comments blanked).
+    pub text: String,
+    /// Its list variable, without `?` and `...`.
+    pub list: String,
+}
+
+impl VariadicRule {
+    /// The rules of arities `arities` (named `NAME/n`, labelled `NAME`), checked against
+    /// `registry`; an arity whose expansion is not a rule is left out.
+    pub fn expand(
+        &self,
+        arities: std::ops::RangeInclusive<usize>,
+        registry: &Registry,
+    ) -> Result<Vec<Rule>, RuleError> {
+        let form = Form {
+            line: self.line,
+            doc: self.doc.clone(),
+            text: self.text.clone(),
+        };
+        let sexp =
+            reader::read(&form).map_err(|e| RuleError::new(&self.file, e.line, None, e.message))?;
+        let Sexp::List(items) = &sexp else {
+            return Ok(Vec::new());
+        };
+        variadic_rules(&self.file, &form, registry, items, &self.list, arities)
+    }
 }
 
 /// What a variable stands for, learnt from where it is bound.
@@ -98,9 +143,19 @@ pub fn parse_rules(file: &str, src: &str, registry: &Registry) -> Result<FileCon
                     None => out
                         .rules
                         .push(RuleParser::new(file, form, registry).rule(items)?),
-                    Some(list) => out
-                        .rules
-                        .extend(variadic_rules(file, form, registry, items, &list)?),
+                    Some(list) => {
+                        let arities = 0..=VARIADIC_ARITY;
+                        (out.rules)
+                            .extend(variadic_rules(file, form, registry, items, &list, arities)?);
+                        out.variadic.push(VariadicRule {
+                            name: items.get(1).and_then(atom).unwrap_or_default().to_string(),
+                            file: file.to_string(),
+                            line: form.line,
+                            doc: form.doc.clone(),
+                            text: form.text.clone(),
+                            list,
+                        });
+                    }
                 }
             }
             Some("extern") => out.externs.push(extern_spec(file, form, items)?),
@@ -118,7 +173,8 @@ pub fn parse_rules(file: &str, src: &str, registry: &Registry) -> Result<FileCon
     Ok(out)
 }
 
-/// The arities a variadic rule is expanded to: `?xs...` stands for 0 to this many operands.
+/// The arities a variadic rule is expanded to on load: `?xs...` stands for 0 to this many
+/// operands, and to more in a program that has more ([`crate::RuleSet::expand_variadic`]).
 pub const VARIADIC_ARITY: usize = 16;
 
 /// The list variable (`?xs...`) of a rule form, without `?` and `...`; an error if it has
@@ -155,7 +211,7 @@ fn list_var(items: &[Sexp]) -> Result<Option<String>, String> {
 }
 
 /// A rule with a list variable `?xs...` (variadic operands of `concat`, `call`, `tuple`),
-/// expanded to one rule per arity `n` in `0..=VARIADIC_ARITY`, named `NAME/n` and labelled
+/// expanded to one rule per arity `n` in `arities`, named `NAME/n` and labelled
 /// `NAME`: `?xs...` becomes `?xs.0 ... ?xs.(n-1)`, and a constraint `(P ?xs...)` one `(P ?xs.i)`
 /// per element. Both engines see the same fixed-arity rules. An arity whose expansion is not a
 /// rule (a `concat` of nothing) is left out; the rule's errors are those of arity 1.
@@ -165,10 +221,11 @@ fn variadic_rules(
     registry: &Registry,
     items: &[Sexp],
     list: &str,
+    arities: std::ops::RangeInclusive<usize>,
 ) -> Result<Vec<Rule>, RuleError> {
     let dotted = format!("?{list}...");
     let mut out = Vec::new();
-    for n in 0..=VARIADIC_ARITY {
+    for n in arities {
         let elements: Vec<Sexp> = (0..n)
             .map(|k| Sexp::String(format!("?{list}.{k}")))
             .collect();

@@ -6,7 +6,7 @@ use crate::callee::callee_matches;
 use crate::error::RuleError;
 use crate::index::PatternIndex;
 use crate::loop_pat::LoopPattern;
-use crate::parse::{parse_rules, ExternSpec};
+use crate::parse::{parse_rules, ExternSpec, VariadicRule, VARIADIC_ARITY};
 use crate::registry::Registry;
 use indexmap::IndexMap;
 use ptir_ir::Program;
@@ -69,6 +69,9 @@ pub struct RuleSet {
     /// The pattern index of `rules`, built on first use (both engines ask for it; a set is
     /// indexed once, not once per function saturated) and dropped when a rule is added.
     index: OnceLock<PatternIndex>,
+    /// The variadic rules as written, and the arity their expansions in `rules` reach.
+    variadic: Vec<VariadicRule>,
+    variadic_arity: usize,
 }
 
 /// Which rules to keep: by name or label. An empty `enabled` list keeps everything not
@@ -143,6 +146,8 @@ impl RuleSet {
             loop_patterns: Vec::new(),
             registry,
             index: OnceLock::new(),
+            variadic: Vec::new(),
+            variadic_arity: VARIADIC_ARITY,
         }
     }
 
@@ -190,7 +195,64 @@ impl RuleSet {
         for rule in contents.rules {
             self.add_rule(rule)?;
         }
+        self.add_variadic(contents.variadic)
+    }
+
+    /// Keeps variadic rules as written, expanded to the arity the set's others reach.
+    pub(crate) fn add_variadic(&mut self, templates: Vec<VariadicRule>) -> Result<(), RuleError> {
+        for t in templates {
+            if self.variadic_arity > VARIADIC_ARITY {
+                // (The set was expanded before this file came: its rules follow.)
+                for rule in t.expand(VARIADIC_ARITY + 1..=self.variadic_arity, &self.registry)? {
+                    if !self.by_name.contains_key(&rule.name) {
+                        self.add_rule(rule)?;
+                    }
+                }
+            }
+            self.variadic.push(t);
+        }
         Ok(())
+    }
+
+    /// Expands every variadic rule (`?xs...`) to the arities up to `arity` it does not have
+    /// yet (rules hold 0 to [`VARIADIC_ARITY`] when loaded): the optimizer asks for the
+    /// longest `concat`, call or `tuple` of a program, so that a list matches any arity.
+    /// Returns how many rules were added.
+    ///
+    /// ```
+    /// let mut set = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
+    /// set.add_source("f.rules", "(rule flat (concat ?a (concat ?a ?xs...) ?y) => (concat ?a ?xs... ?y))").unwrap();
+    /// assert!(set.rule("flat/16").is_some() && set.rule("flat/20").is_none());
+    /// assert_eq!(set.expand_variadic(20).unwrap(), 4);
+    /// assert!(set.rule("flat/20").is_some());
+    /// assert_eq!(set.expand_variadic(18).unwrap(), 0);
+    /// ```
+    pub fn expand_variadic(&mut self, arity: usize) -> Result<usize, RuleError> {
+        if arity <= self.variadic_arity {
+            return Ok(0);
+        }
+        let before = self.rules.len();
+        let arities = self.variadic_arity + 1..=arity;
+        for t in std::mem::take(&mut self.variadic) {
+            // A filter that dropped the rule's loaded arities dropped the rule.
+            let kept = (self.rules.iter()).any(|r| r.labels.last() == Some(&t.name));
+            if kept {
+                for rule in t.expand(arities.clone(), &self.registry)? {
+                    // (A compiled library of an expanded set holds some arities already.)
+                    if !self.by_name.contains_key(&rule.name) {
+                        self.add_rule(rule)?;
+                    }
+                }
+            }
+            self.variadic.push(t);
+        }
+        self.variadic_arity = arity;
+        Ok(self.rules.len() - before)
+    }
+
+    /// The variadic rules as written (their expansions are among [`RuleSet::rules`]).
+    pub fn variadic_rules(&self) -> &[VariadicRule] {
+        &self.variadic
     }
 
     /// Parses a `.pat` file (source-written patterns) and adds its rules and externs. A
@@ -355,6 +417,8 @@ impl RuleSet {
                 .collect(),
             registry: self.registry.clone(),
             index: OnceLock::new(),
+            variadic: self.variadic.clone(),
+            variadic_arity: self.variadic_arity,
         }
     }
 
