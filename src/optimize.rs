@@ -251,6 +251,8 @@ pub fn optimize_verified(program: Verified, options: &Options) -> Result<Optimiz
 /// pipeline, the steps after it, the output verified where it leaves, and the report.
 fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimized, Error> {
     let t = Instant::now();
+    // The time limit covers the whole run: setup, raising loops and every pass.
+    let deadline = ptir_rules::Deadline::after(options.limits.time);
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
     let mut rules = load_rules_for(options, &input)?;
@@ -271,7 +273,7 @@ fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimize
         program,
         rules.clone(),
         model.clone(),
-        options,
+        (options, deadline),
         &mut report,
         provenance.as_mut(),
     )?;
@@ -552,12 +554,13 @@ pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> 
 
 /// Runs the options' pass pipeline ([`Options::pipeline`], else the engine's:
 /// [`DEFAULT_PIPELINE`] for greedy, `eqsat` for saturation), built from a registry holding
-/// both engines' passes, and records what each pass did in `report`.
+/// both engines' passes, stopping rewriting by `deadline` (the run's), and records what each
+/// pass did in `report`.
 fn run_pipeline(
     mut program: Program,
     rules: std::sync::Arc<RuleSet>,
     model: std::sync::Arc<dyn ptir_rules::cost::CostModel>,
-    options: &Options,
+    (options, deadline): (&Options, ptir_rules::Deadline),
     report: &mut Report,
     provenance: Option<&mut Provenance>,
 ) -> Result<Program, Error> {
@@ -568,7 +571,8 @@ fn run_pipeline(
     };
     let config = GreedyConfig::canonicalize()
         .with_log(options.step_log)
-        .with_limits(&options.limits);
+        .with_limits(&options.limits)
+        .with_deadline(Some(deadline));
     // `rules` is already filtered by the options (fast-math among them): leave out only what
     // no greedy driver can run.
     // Compiled for the greedy driver only when a pipeline names `canonicalize`.
@@ -590,6 +594,7 @@ fn run_pipeline(
         extractor: options.extractor,
         dump_egraph: options.dump_egraph,
         explain: options.explain,
+        deadline: Some(deadline),
     };
     ptir_egraph::register_passes(&mut registry, rules, engine);
     let pm = registry

@@ -31,6 +31,9 @@ pub struct EngineOptions {
     /// Explain every output op ([`FunctionReport::derivations`]; default false): egg's
     /// explanations are on while saturating, which costs memory and time.
     pub explain: bool,
+    /// The deadline of a run that began before this engine did (the optimizer's: the time
+    /// limit covers setup and every pass); `None`: the time limit from when the engine starts.
+    pub deadline: Option<Deadline>,
 }
 
 impl Default for EngineOptions {
@@ -41,6 +44,7 @@ impl Default for EngineOptions {
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             explain: false,
+            deadline: None,
         }
     }
 }
@@ -131,7 +135,8 @@ pub(crate) fn optimize_unverified(
 ) -> Result<(Program, Vec<FunctionReport>), EngineError> {
     let (rules, _) = rules.renaming_externs_for(program);
     let rules = &rules;
-    let deadline = Deadline::after(options.saturation.limits.time);
+    let deadline =
+        (options.deadline).unwrap_or_else(|| Deadline::after(options.saturation.limits.time));
     // Extraction searches (local search, the exact solver) end by twice the limit, so that a
     // run stops near its limit however large its e-graphs grew.
     let extraction = Deadline::after(options.saturation.limits.time.saturating_mul(2));
