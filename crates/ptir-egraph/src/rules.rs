@@ -124,21 +124,7 @@ pub fn compile_where(
     let registry = Arc::new(rules.registry().clone());
     let callees = call_kinds(egraph);
     let rewrites: Vec<_> = builtin_rewrites().into_iter().map(Arc::new).collect();
-    let mut call_patterns: Vec<String> = rules
-        .rules()
-        .iter()
-        .flat_map(|r| r.source.terms.iter())
-        .filter_map(|t| match t {
-            Term::Op {
-                key: OpKey::Call,
-                callee: Some(c),
-                ..
-            } => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
-    call_patterns.sort();
-    call_patterns.dedup();
+    let call_patterns = rules.source_callees().to_vec();
     let mut out = CompiledRules {
         builtin: rewrites.len(),
         order: (0..rewrites.len()).collect(),

@@ -54,7 +54,7 @@ use crate::rules::{
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_pass::Limits;
-use ptir_rules::index::{PatternIndex, INDEX_DEPTH};
+use ptir_rules::index::{PatternIndex, Pruning, INDEX_DEPTH};
 use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -465,6 +465,7 @@ fn saturate_with(
                 changes: Vec::new(),
                 steps_before: egraph.analysis.now,
                 indexed: None,
+                pruning: None,
                 compiled: &mut compiled,
                 done: FxHashSet::default(),
                 key: Vec::new(),
@@ -580,12 +581,11 @@ const APPLICATIONS_PER_CLOCK_CHECK: usize = 64;
 fn newly_found(
     index: &PatternIndex,
     egraph: &PtirEGraph,
-    attempted: &[bool],
+    pruning: &Pruning,
     only: Option<&FxHashSet<egg::Id>>,
     deadline: Deadline,
 ) -> Vec<bool> {
     let mut found = vec![false; index.len()];
-    let pruning = index.pruning(|r| attempted[r as usize]);
     let subject = EGraphSubject(egraph);
     let mut at = Vec::new();
     let classes = egraph.classes().map(|c| c.id);
@@ -595,7 +595,7 @@ fn newly_found(
             break;
         }
         at.clear();
-        index.candidates_pruned(&subject, class, &pruning, &mut at);
+        index.candidates_pruned(&subject, class, pruning, &mut at);
         for &r in &at {
             found[r as usize] = true;
         }
@@ -632,6 +632,8 @@ struct Run<'r> {
     /// The pattern index was last queried with `changes[..t]` known (`Some(t)`), and what
     /// has been touched since then is in `changes[t..]` and the analysis's list.
     indexed: Option<usize>,
+    /// The index pruned of the rules attempted, with how many were attempted then.
+    pruning: Option<(usize, Pruning)>,
     /// The matches that changed the e-graph: rule, e-class and the variables' classes, all
     /// canonical when applied.
     done: FxHashSet<Vec<usize>>,
@@ -699,8 +701,16 @@ impl<'r> Run<'r> {
                     let touched = self.changes[t..].iter().flatten();
                     frontier(egraph, touched.chain(&egraph.analysis.touched), INDEX_DEPTH)
                 });
+                // The trie pruned of the rules compiled already: walked again only when
+                // more were compiled (a walk is linear in the index, 10,000 rules' worth).
                 let attempted = &self.compiled.attempted;
-                let found = newly_found(index, egraph, attempted, only.as_ref(), self.deadline);
+                let count = attempted.iter().filter(|&&a| a).count();
+                if self.pruning.as_ref().is_some_and(|(c, _)| *c != count) {
+                    self.pruning = None;
+                }
+                let (_, pruning) = (self.pruning)
+                    .get_or_insert_with(|| (count, index.pruning(|r| attempted[r as usize])));
+                let found = newly_found(index, egraph, pruning, only.as_ref(), self.deadline);
                 if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
                     // Rules that found no place before have one now: compiled, they join
                     // the run in rule order, with fresh schedules.
@@ -1558,9 +1568,9 @@ mod tests {
         let rules = RuleSet::bundled().unwrap();
         let program = ptir_ir::generate::generate(&ptir_ir::generate::GenConfig::new(3, 40));
         let lowered = crate::lower(&program, &program.functions[0].name).unwrap();
-        let attempted = vec![false; rules.rules().len()];
         let index = rules.index();
-        let ask = |deadline| newly_found(index, &lowered.egraph, &attempted, None, deadline);
+        let pruning = index.pruning(|_| false);
+        let ask = |deadline| newly_found(index, &lowered.egraph, &pruning, None, deadline);
         let in_time = ask(Deadline::after(Duration::from_secs(600)));
         assert!(in_time.iter().any(|&f| f), "the index finds some rule");
         let late = ask(Deadline::after(Duration::ZERO));

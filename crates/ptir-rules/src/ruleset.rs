@@ -69,6 +69,9 @@ pub struct RuleSet {
     /// The pattern index of `rules`, built on first use (both engines ask for it; a set is
     /// indexed once, not once per function saturated) and dropped when a rule is added.
     index: OnceLock<PatternIndex>,
+    /// Every callee a rule's source names, sorted, built on first use and dropped with the
+    /// index (the e-graph compiles call patterns per function: a set is walked once).
+    source_callees: OnceLock<Vec<String>>,
     /// The variadic rules as written, and the arity their expansions in `rules` reach.
     variadic: Vec<VariadicRule>,
     variadic_arity: usize,
@@ -146,6 +149,7 @@ impl RuleSet {
             loop_patterns: Vec::new(),
             registry,
             index: OnceLock::new(),
+            source_callees: OnceLock::new(),
             variadic: Vec::new(),
             variadic_arity: VARIADIC_ARITY,
         }
@@ -318,6 +322,7 @@ impl RuleSet {
         self.by_name.insert(rule.name.clone(), self.rules.len());
         self.rules.push(rule);
         self.index = OnceLock::new();
+        self.source_callees = OnceLock::new();
         Ok(())
     }
 
@@ -374,6 +379,33 @@ impl RuleSet {
         added
     }
 
+    /// Every callee a rule's source pattern names (`(call @linear ...)` gives `linear`),
+    /// sorted and without repeats; computed once per set.
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// let callees = rules.source_callees();
+    /// assert!(callees.windows(2).all(|w| w[0] < w[1]));
+    /// ```
+    pub fn source_callees(&self) -> &[String] {
+        self.source_callees.get_or_init(|| {
+            let mut callees: Vec<String> = (self.rules.iter())
+                .flat_map(|r| r.source.terms.iter())
+                .filter_map(|t| match t {
+                    Term::Op {
+                        key: ptir_ir::OpKey::Call,
+                        callee: Some(c),
+                        ..
+                    } => Some(c.clone()),
+                    _ => None,
+                })
+                .collect();
+            callees.sort();
+            callees.dedup();
+            callees
+        })
+    }
+
     /// The registry the rules were checked against (engines evaluate constraints with it).
     pub fn registry(&self) -> &Registry {
         &self.registry
@@ -390,6 +422,7 @@ impl RuleSet {
                 .map(|(i, r)| (r.name.clone(), i))
                 .collect();
             self.index = OnceLock::new();
+            self.source_callees = OnceLock::new();
         }
     }
 
@@ -417,6 +450,7 @@ impl RuleSet {
                 .collect(),
             registry: self.registry.clone(),
             index: OnceLock::new(),
+            source_callees: OnceLock::new(),
             variadic: self.variadic.clone(),
             variadic_arity: self.variadic_arity,
         }
@@ -552,6 +586,7 @@ impl RuleSet {
         }
         // The index knows callees by name.
         self.index = OnceLock::new();
+        self.source_callees = OnceLock::new();
     }
 
     /// Checks that each of `names` (to enable or disable) is the name or a label of some rule
