@@ -71,28 +71,28 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     Ok(set)
 }
 
-/// [`load_rules`] for `program`: its variadic rules (`?xs...`) expanded to the longest
-/// operand list a `concat`, call or `tuple` of `program` has, when that is past the arities
-/// rules are loaded with ([`ptir_rules::VARIADIC_ARITY`]), so that a list matches any arity.
+/// [`load_rules`] for `program`: its variadic rules (`?xs...`) expanded to the lengths of
+/// the operand lists of `program`'s `concat`s, calls and `tuple`s past the arities rules are
+/// loaded with ([`ptir_rules::VARIADIC_ARITY`]), so that a list matches any arity.
 pub(crate) fn load_rules_for(options: &Options, program: &Program) -> Result<RuleSet, Error> {
     let mut rules = load_rules(options)?;
-    if rules.expand_variadic(longest_list(program))? > 0 {
+    if rules.expand_variadic(list_lengths(program))? > 0 {
         rules.retain(&options.filter());
     }
     Ok(rules)
 }
 
-/// The most operands of a `concat`, call or `tuple` of `program`.
-fn longest_list(program: &Program) -> usize {
-    let mut longest = 0;
+/// The operand counts of the `concat`s, calls and `tuple`s of `program`.
+fn list_lengths(program: &Program) -> std::collections::BTreeSet<usize> {
+    let mut lengths = std::collections::BTreeSet::new();
     for f in &program.functions {
         f.body.walk(&mut |i, _| {
             if matches!(i.op, Op::Concat { .. } | Op::Call { .. } | Op::Tuple) {
-                longest = longest.max(i.operands.len());
+                lengths.insert(i.operands.len());
             }
         });
     }
-    longest
+    lengths
 }
 
 /// Adds the rules of each file to `set`, in order: a compiled library (by its first bytes,

@@ -146,8 +146,9 @@ fn a_list_matches_past_the_loaded_arities() {
         n + 1
     );
     let program = scratch_file("variadic", "long.ptir", &program);
-    let rules = scratch_file("variadic", "flatten.rules", FLATTEN);
-    let library = scratch_file("variadic", "flatten.ptrl", "");
+    // Files of its own: the other tests write `flatten.rules` while this one reads it.
+    let rules = scratch_file("variadic", "long_flatten.rules", FLATTEN);
+    let library = scratch_file("variadic", "long_flatten.ptrl", "");
     let out = ptir_opt(&["compile-rules", &rules, "-o", &library], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let all: Vec<String> = (0..=n).map(|i| format!("%{i}")).collect();

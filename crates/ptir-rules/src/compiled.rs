@@ -628,12 +628,12 @@ mod tests {
         set.add_source("v.rules", text).unwrap();
         let mut back = load(&set.to_compiled().unwrap()).unwrap();
         assert_eq!(back.variadic_rules(), set.variadic_rules());
-        assert_eq!(back.expand_variadic(20).unwrap(), 4);
-        assert_eq!(set.expand_variadic(20).unwrap(), 4);
+        assert_eq!(back.expand_variadic([20, 30]).unwrap(), 2);
+        assert_eq!(set.expand_variadic([20, 30]).unwrap(), 2);
         assert_eq!(back.rules(), set.rules());
         let mut again = load(&set.to_compiled().unwrap()).unwrap();
-        assert_eq!(again.expand_variadic(24).unwrap(), 4);
-        assert!(again.rule("flat/24").is_some());
+        assert_eq!(again.expand_variadic([20, 24]).unwrap(), 1);
+        assert!(again.rule("flat/24").is_some() && again.rule("flat/30").is_some());
     }
 
     /// Architecture Invariant (module docs): the encoding of a fixed set is pinned. If this

@@ -72,9 +72,10 @@ pub struct RuleSet {
     /// Every callee a rule's source names, sorted, built on first use and dropped with the
     /// index (the e-graph compiles call patterns per function: a set is walked once).
     source_callees: OnceLock<Vec<String>>,
-    /// The variadic rules as written, and the arity their expansions in `rules` reach.
+    /// The variadic rules as written, and the arities past [`VARIADIC_ARITY`] they were
+    /// expanded to.
     variadic: Vec<VariadicRule>,
-    variadic_arity: usize,
+    variadic_arities: std::collections::BTreeSet<usize>,
 }
 
 /// Which rules to keep: by name or label. An empty `enabled` list keeps everything not
@@ -151,7 +152,7 @@ impl RuleSet {
             index: OnceLock::new(),
             source_callees: OnceLock::new(),
             variadic: Vec::new(),
-            variadic_arity: VARIADIC_ARITY,
+            variadic_arities: Default::default(),
         }
     }
 
@@ -202,56 +203,66 @@ impl RuleSet {
         self.add_variadic(contents.variadic)
     }
 
-    /// Keeps variadic rules as written, expanded to the arity the set's others reach.
+    /// Keeps variadic rules as written, expanded to the arities the set's others have.
     pub(crate) fn add_variadic(&mut self, templates: Vec<VariadicRule>) -> Result<(), RuleError> {
         for t in templates {
-            if self.variadic_arity > VARIADIC_ARITY {
-                // (The set was expanded before this file came: its rules follow.)
-                for rule in t.expand(VARIADIC_ARITY + 1..=self.variadic_arity, &self.registry)? {
-                    if !self.by_name.contains_key(&rule.name) {
-                        self.add_rule(rule)?;
-                    }
-                }
-            }
+            // (The set was expanded before this file came: its rules follow.)
+            let arities: Vec<usize> = self.variadic_arities.iter().copied().collect();
+            self.expand_template(&t, &arities)?;
             self.variadic.push(t);
         }
         Ok(())
     }
 
-    /// Expands every variadic rule (`?xs...`) to the arities up to `arity` it does not have
-    /// yet (rules hold 0 to [`VARIADIC_ARITY`] when loaded): the optimizer asks for the
-    /// longest `concat`, call or `tuple` of a program, so that a list matches any arity.
-    /// Returns how many rules were added.
+    /// Expands every variadic rule (`?xs...`) to each of `arities` past [`VARIADIC_ARITY`]
+    /// (rules hold 0 to it when loaded) that it does not have yet: the optimizer passes the
+    /// lengths of a program's `concat`s, calls and `tuple`s, so that a list matches any
+    /// arity, and only the arities a program has cost a rule (a 2,000-part concat adds one
+    /// rule per variadic rule, not 1,984). Returns how many rules were added.
     ///
     /// ```
     /// let mut set = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
     /// set.add_source("f.rules", "(rule flat (concat ?a (concat ?a ?xs...) ?y) => (concat ?a ?xs... ?y))").unwrap();
     /// assert!(set.rule("flat/16").is_some() && set.rule("flat/20").is_none());
-    /// assert_eq!(set.expand_variadic(20).unwrap(), 4);
-    /// assert!(set.rule("flat/20").is_some());
-    /// assert_eq!(set.expand_variadic(18).unwrap(), 0);
+    /// assert_eq!(set.expand_variadic([3, 20, 2000]).unwrap(), 2);
+    /// assert!(set.rule("flat/20").is_some() && set.rule("flat/19").is_none());
+    /// assert_eq!(set.expand_variadic([20]).unwrap(), 0);
     /// ```
-    pub fn expand_variadic(&mut self, arity: usize) -> Result<usize, RuleError> {
-        if arity <= self.variadic_arity {
+    pub fn expand_variadic(
+        &mut self,
+        arities: impl IntoIterator<Item = usize>,
+    ) -> Result<usize, RuleError> {
+        let new: Vec<usize> = (arities.into_iter())
+            .filter(|&n| n > VARIADIC_ARITY && !self.variadic_arities.contains(&n))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if new.is_empty() {
             return Ok(0);
         }
         let before = self.rules.len();
-        let arities = self.variadic_arity + 1..=arity;
         for t in std::mem::take(&mut self.variadic) {
             // A filter that dropped the rule's loaded arities dropped the rule.
-            let kept = (self.rules.iter()).any(|r| r.labels.last() == Some(&t.name));
-            if kept {
-                for rule in t.expand(arities.clone(), &self.registry)? {
-                    // (A compiled library of an expanded set holds some arities already.)
-                    if !self.by_name.contains_key(&rule.name) {
-                        self.add_rule(rule)?;
-                    }
-                }
+            if (self.rules.iter()).any(|r| r.labels.last() == Some(&t.name)) {
+                self.expand_template(&t, &new)?;
             }
             self.variadic.push(t);
         }
-        self.variadic_arity = arity;
+        self.variadic_arities.extend(new);
         Ok(self.rules.len() - before)
+    }
+
+    /// Adds `t`'s rules of `arities` that the set does not have (a compiled library of an
+    /// expanded set holds some already).
+    fn expand_template(&mut self, t: &VariadicRule, arities: &[usize]) -> Result<(), RuleError> {
+        for &n in arities {
+            for rule in t.expand(n..=n, &self.registry)? {
+                if !self.by_name.contains_key(&rule.name) {
+                    self.add_rule(rule)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The variadic rules as written (their expansions are among [`RuleSet::rules`]).
@@ -452,7 +463,7 @@ impl RuleSet {
             index: OnceLock::new(),
             source_callees: OnceLock::new(),
             variadic: self.variadic.clone(),
-            variadic_arity: self.variadic_arity,
+            variadic_arities: self.variadic_arities.clone(),
         }
     }
 
