@@ -573,9 +573,9 @@ fn run_pipeline(
         .with_log(options.step_log)
         .with_limits(&options.limits)
         .with_deadline(Some(deadline));
-    // `rules` is already filtered by the options (fast-math among them): leave out only what
-    // no greedy driver can run.
-    // Compiled for the greedy driver only when a pipeline names `canonicalize`.
+    // Compiled for the greedy driver only when a pipeline names `canonicalize`. `rules` is
+    // already filtered by the options (fast-math among them): leave out only what no greedy
+    // driver can run.
     let (greedy_rules, ops) = (rules.clone(), options.ops.clone());
     let canonicalize =
         move || {

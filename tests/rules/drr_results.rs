@@ -1,20 +1,13 @@
 //! DRR's result-side features in both engines: auxiliary result patterns (ops built before the
 //! replacement, used by it by name) and native functions that build ops.
 
-use ptir::{Engine, Options, RuleText};
+use crate::support::{only_rules, optimize_text};
+use ptir::{Engine, Options};
 
 /// Optimizes `program` with only `rules`, in `engine`, validated on seeded inputs; returns the
 /// output's text and the rules that fired.
 fn run(program: &str, rules: &str, engine: Engine) -> (String, Vec<String>) {
-    let program = ptir::ir::parse(program).expect("the program parses");
-    let options = Options {
-        engine,
-        bundled_rules: false,
-        rule_texts: vec![RuleText::new("drr.rules", rules)],
-        validate: Some(8),
-        ..Options::default()
-    };
-    let out = ptir::optimize(&program, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+    let out = optimize_text(program, &only_rules("drr.rules", rules, engine, 8));
     let fired = out
         .report
         .rules_fired
@@ -76,14 +69,11 @@ func @f(%x: f32[2,4]) -> (f32[2]) {
     )
     .expect("the expected program parses");
     for engine in [Engine::Greedy, Engine::Saturation] {
-        let parsed = ptir::ir::parse(program).expect("the program parses");
         let options = Options {
-            engine,
-            bundled_rules: false,
-            rule_texts: vec![RuleText::new("drr.rules", rules)],
-            ..Options::default()
+            validate: None,
+            ..only_rules("drr.rules", rules, engine, 8)
         };
-        let out = ptir::optimize(&parsed, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let out = optimize_text(program, &options);
         let text = ptir::ir::print(&out.program);
         assert_eq!(out.report.fired("lower-my-mean"), 1, "{engine}");
         assert!(!text.contains("call"), "{engine}:\n{text}");
@@ -131,19 +121,14 @@ fn one_op_with_several_results_replaces_several_roots_in_both_engines() {
     };
     assert_eq!(parse(&short).result, parse(&spelled).result);
     let unnamed = rule("(results (call @moments ?x))");
-    let program = ptir::ir::parse(SUM_AND_SQUARES).unwrap();
     for engine in [Engine::Greedy, Engine::Saturation] {
         // Priced by the rule file's extern cost (the roofline prices a call by its body,
         // the same two reductions, and keeps them).
         let options = Options {
-            engine,
-            bundled_rules: false,
-            rule_texts: vec![RuleText::new("r.rules", &unnamed)],
             cost: ptir::Cost::Tensor,
-            validate: Some(8),
-            ..Options::default()
+            ..only_rules("r.rules", &unnamed, engine, 8)
         };
-        let out = ptir::optimize(&program, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let out = optimize_text(SUM_AND_SQUARES, &options);
         let text = ptir::ir::print(&out.program);
         let fired: Vec<&str> = out
             .report

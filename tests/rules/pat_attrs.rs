@@ -2,7 +2,8 @@
 //! `// ignore-attrs: NAME...` above a pattern function lets those attributes match any value,
 //! `// match-attrs: NAME...` compares only those; in both engines.
 
-use ptir::{Engine, Options, RuleText};
+use crate::support::{only_rules, optimize_text};
+use ptir::Engine;
 
 /// `tests/fixtures/total_any_perm.pat`: `sum(transpose(x, perm))` for any `perm`.
 const IGNORE: &str = include_str!("../fixtures/total_any_perm.pat");
@@ -22,15 +23,7 @@ fn program(perm: &str) -> String {
 /// Optimizes `program` with only the `.pat` text `pat`, in `engine`, validated; returns the
 /// output's text.
 fn run(program: &str, pat: &str, engine: Engine) -> String {
-    let program = ptir::ir::parse(program).expect("the program parses");
-    let options = Options {
-        engine,
-        bundled_rules: false,
-        rule_texts: vec![RuleText::new("attrs.pat", pat)],
-        validate: Some(4),
-        ..Options::default()
-    };
-    let out = ptir::optimize(&program, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+    let out = optimize_text(program, &only_rules("attrs.pat", pat, engine, 4));
     ptir::ir::print(&out.program)
 }
 

@@ -3,7 +3,8 @@
 //! intermediate is extracted for no other user). So both fuse a value used once and neither one
 //! used twice, and no rule is left out of saturation.
 
-use ptir::{Engine, Options, RuleText};
+use crate::support::{only_rules, optimize_text};
+use ptir::{Engine, Options};
 
 /// `(x * 2) * 2` is `x * 4` bit for bit (scaling by a power of two is exact, and overflows
 /// alike); with `x * 2` used elsewhere as well, fusing would compute it and `x * 4` both.
@@ -45,15 +46,7 @@ const TWO_USES_DEEP: &str = "func @f(%x: f32[4]) -> (f32[4]) {
 /// Optimizes `program` with only [`RULES`] in `engine`, validated on seeded inputs; returns
 /// the output's text.
 fn run(program: &str, engine: Engine) -> String {
-    let program = ptir::ir::parse(program).expect("the program parses");
-    let options = Options {
-        engine,
-        bundled_rules: false,
-        rule_texts: vec![RuleText::new("single_use.rules", RULES)],
-        validate: Some(8),
-        ..Options::default()
-    };
-    let out = ptir::optimize(&program, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+    let out = optimize_text(program, &only_rules("single_use.rules", RULES, engine, 8));
     assert!(
         out.report.rules_skipped.is_empty(),
         "{engine}: {:?}",
@@ -99,16 +92,11 @@ fn every_extractor_keeps_single_use() {
         ExtractorKind::Chaos(2),
     ] {
         for (program, fuses) in [(ONE_USE, true), (TWO_USES, false), (TWO_USES_DEEP, false)] {
-            let parsed = ptir::ir::parse(program).expect("the program parses");
             let options = Options {
-                engine: Engine::Saturation,
                 extractor,
-                bundled_rules: false,
-                rule_texts: vec![RuleText::new("single_use.rules", RULES)],
-                validate: Some(4),
-                ..Options::default()
+                ..only_rules("single_use.rules", RULES, Engine::Saturation, 4)
             };
-            let out = ptir::optimize(&parsed, &options).expect("optimizes");
+            let out = optimize_text(program, &options);
             let text = ptir::ir::print(&out.program);
             // A costlier choice (the random extractor's) may be refused for the input; a
             // fusion of a value used twice never appears.

@@ -67,3 +67,21 @@ pub fn assert_user_error(args: &[&str], stdin: &str, expected: &str) -> String {
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     stderr
 }
+
+/// Options that run only the rules of `file` (its text `rules`: `.rules` or `.pat`) in
+/// `engine`, validated on `validate` seeded input sets.
+pub fn only_rules(file: &str, rules: &str, engine: ptir::Engine, validate: usize) -> ptir::Options {
+    ptir::Options {
+        engine,
+        bundled_rules: false,
+        rule_texts: vec![ptir::RuleText::new(file, rules)],
+        validate: Some(validate),
+        ..ptir::Options::default()
+    }
+}
+
+/// Parses `program` and optimizes it under `options`; an error panics, naming the engine.
+pub fn optimize_text(program: &str, options: &ptir::Options) -> ptir::Optimized {
+    let program = ptir::ir::parse(program).expect("the program parses");
+    ptir::optimize(&program, options).unwrap_or_else(|e| panic!("{}: {e}", options.engine))
+}

@@ -205,9 +205,9 @@ impl RuleSet {
 
     /// Keeps variadic rules as written, expanded to the arities the set's others have.
     pub(crate) fn add_variadic(&mut self, templates: Vec<VariadicRule>) -> Result<(), RuleError> {
+        // (Where the set was expanded before this file came, its rules follow.)
+        let arities: Vec<usize> = self.variadic_arities.iter().copied().collect();
         for t in templates {
-            // (The set was expanded before this file came: its rules follow.)
-            let arities: Vec<usize> = self.variadic_arities.iter().copied().collect();
             self.expand_template(&t, &arities)?;
             self.variadic.push(t);
         }
@@ -332,8 +332,7 @@ impl RuleSet {
         self.check_new_name(&rule.name, &rule.location)?;
         self.by_name.insert(rule.name.clone(), self.rules.len());
         self.rules.push(rule);
-        self.index = OnceLock::new();
-        self.source_callees = OnceLock::new();
+        self.rules_changed();
         Ok(())
     }
 
@@ -432,8 +431,7 @@ impl RuleSet {
             self.by_name = (self.rules.iter().enumerate())
                 .map(|(i, r)| (r.name.clone(), i))
                 .collect();
-            self.index = OnceLock::new();
-            self.source_callees = OnceLock::new();
+            self.rules_changed();
         }
     }
 
@@ -596,6 +594,11 @@ impl RuleSet {
             p.rename_callees(|c| renames.iter().find(|r| r.from == c).map(|r| r.to.clone()));
         }
         // The index knows callees by name.
+        self.rules_changed();
+    }
+
+    /// Drops what is built from the rules on first use (the index, the source callees).
+    fn rules_changed(&mut self) {
         self.index = OnceLock::new();
         self.source_callees = OnceLock::new();
     }

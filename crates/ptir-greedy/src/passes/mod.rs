@@ -229,19 +229,14 @@ pub fn register_passes_with(
     registry: &mut PassRegistry,
     make: impl FnOnce() -> Result<Canonicalize, CompileError> + 'static,
 ) {
-    let make = std::cell::Cell::new(Some(make));
-    let built = std::cell::OnceCell::new();
+    let built = std::cell::LazyCell::new(move || make().map_err(|e| e.to_string()));
     registry.register(
         "canonicalize",
         "rules and folds, greedily, until a fixpoint or a limit",
         move |options: &PassOptions| {
             options.expect_only("canonicalize", &["test-convergence"])?;
             let test = options.bool("test-convergence")?.unwrap_or(false);
-            let pass: &Result<Canonicalize, String> = built.get_or_init(|| match make.take() {
-                Some(make) => make().map_err(|e| e.to_string()),
-                None => Err("the canonicalize pass could not be built".to_string()),
-            });
-            let pass = pass.clone()?;
+            let pass = std::cell::LazyCell::force(&built).clone()?;
             Ok(Box::new(if test {
                 pass.with_test_convergence(true)
             } else {
