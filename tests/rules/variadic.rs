@@ -136,15 +136,7 @@ fn malformed_list_variables_are_located_errors() {
 #[test]
 fn a_list_matches_past_the_loaded_arities() {
     let n = 40;
-    let params: Vec<String> = (0..=n).map(|i| format!("%p{i}: f32[1]")).collect();
-    let parts: Vec<String> = (0..n).map(|i| format!("%p{i}")).collect();
-    let program = format!(
-        "func @f({}) -> (f32[{}]) {{\n  %x = concat {} axis=0 : f32[{n}]\n  %y = concat %x, %p{n} axis=0 : f32[{}]\n  return %y\n}}\n",
-        params.join(", "),
-        n + 1,
-        parts.join(", "),
-        n + 1
-    );
+    let program = long_concat(n);
     let program = scratch_file("variadic", "long.ptir", &program);
     // Files of its own: the other tests write `flatten.rules` while this one reads it.
     let rules = scratch_file("variadic", "long_flatten.rules", FLATTEN);
@@ -169,4 +161,34 @@ fn a_list_matches_past_the_loaded_arities() {
             text(&out.stdout)
         );
     }
+}
+
+/// A user's rule named like an arity past the loaded ones (`NAME/40` beside a variadic
+/// `NAME`) is a duplicate name when a program asks for that arity, as `NAME/3` is on load:
+/// never a silent stand-in for the expansion.
+#[test]
+fn a_rule_named_like_a_longer_arity_is_a_duplicate_name() {
+    let n = 40;
+    let program = long_concat(n);
+    let program = scratch_file("variadic", "clash.ptir", &program);
+    let clash = format!("{FLATTEN}(rule concat-flatten/40 (neg (neg ?x)) => ?x)\n");
+    let rules = scratch_file("variadic", "clash.rules", &clash);
+    assert_user_error(
+        &[&program, "--no-bundled-rules", "--rules", &rules],
+        "",
+        "in rule `concat-flatten/40`: duplicate rule name",
+    );
+}
+
+/// `concat(concat(p0 .. p(n-1)), pn)` over `n + 1` parameters of type `f32[1]`.
+fn long_concat(n: usize) -> String {
+    let params: Vec<String> = (0..=n).map(|i| format!("%p{i}: f32[1]")).collect();
+    let parts: Vec<String> = (0..n).map(|i| format!("%p{i}")).collect();
+    format!(
+        "func @f({}) -> (f32[{}]) {{\n  %x = concat {} axis=0 : f32[{n}]\n  %y = concat %x, %p{n} axis=0 : f32[{}]\n  return %y\n}}\n",
+        params.join(", "),
+        n + 1,
+        parts.join(", "),
+        n + 1
+    )
 }

@@ -253,11 +253,12 @@ impl RuleSet {
     }
 
     /// Adds `t`'s rules of `arities` that the set does not have (a compiled library of an
-    /// expanded set holds some already).
+    /// expanded set holds some already); another rule of the same name (a user's `NAME/40`)
+    /// is the duplicate-name error it would be at an arity loaded with the file.
     fn expand_template(&mut self, t: &VariadicRule, arities: &[usize]) -> Result<(), RuleError> {
         for &n in arities {
             for rule in t.expand(n..=n, &self.registry)? {
-                if !self.by_name.contains_key(&rule.name) {
+                if self.rule(&rule.name) != Some(&rule) {
                     self.add_rule(rule)?;
                 }
             }
