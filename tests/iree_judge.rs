@@ -747,7 +747,8 @@ fn scatter_i32_case(op: &str) -> String {
 
 /// JAX's `argmax`/`argmin` (`stablehlo.reduce` of two operands, pretty and generic),
 /// `stablehlo.sort` (JAX's canonicalizing comparator with indices carried, a descending
-/// `TOTALORDER` one, integers carrying the input) and `chlo.top_k`, on edge inputs (NaN,
+/// `TOTALORDER` one, integers carrying the input, two keys as `jnp.lexsort` writes them:
+/// the sign of the input, ties broken by a permutation) and `chlo.top_k`, on edge inputs (NaN,
 /// ±inf, ±0 among small numbers).
 ///
 /// IREE 3.x departs from StableHLO in two corners these cases avoid. Its `sort` is not
@@ -875,6 +876,38 @@ const ORDER_CASES: &[(&str, &str)] = &[
     stablehlo.return %1 : tensor<i1>
   }) : (tensor<2x11xi32>, tensor<2x11xi32>) -> (tensor<2x11xi32>, tensor<2x11xi32>)
   return %0#0, %0#1 : tensor<2x11xi32>, tensor<2x11xi32>
+}"#,
+    ),
+    (
+        "sort_two_keys_as_jax_lexsort",
+        r#"func.func public @main(%x: tensor<3x11xf32>) -> (tensor<3x11xf32>, tensor<3x11xi32>) {
+  %s = stablehlo.sign %x : tensor<3x11xf32>
+  %i = stablehlo.iota dim = 0 : tensor<33xi32>
+  %m = stablehlo.constant dense<7> : tensor<33xi32>
+  %n = stablehlo.constant dense<33> : tensor<33xi32>
+  %im = stablehlo.multiply %i, %m : tensor<33xi32>
+  %p = stablehlo.remainder %im, %n : tensor<33xi32>
+  %k = stablehlo.reshape %p : (tensor<33xi32>) -> tensor<3x11xi32>
+  %0:3 = "stablehlo.sort"(%s, %k, %x) <{dimension = 1 : i64, is_stable = true}> ({
+  ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>, %arg4: tensor<i32>, %arg5: tensor<i32>, %arg6: tensor<f32>, %arg7: tensor<f32>):
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = stablehlo.compare EQ, %arg2, %cst, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %cst, %arg2 : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %arg2, %arg2, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %cst_1 = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %4 = stablehlo.select %3, %cst_1, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %arg3, %cst, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %cst, %arg3 : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %arg3, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %cst_1, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare LT, %arg4, %arg5, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %10 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %11 = stablehlo.compare EQ, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %12 = stablehlo.and %11, %9 : tensor<i1>
+    %13 = stablehlo.or %10, %12 : tensor<i1>
+    stablehlo.return %13 : tensor<i1>
+  }) : (tensor<3x11xf32>, tensor<3x11xi32>, tensor<3x11xf32>) -> (tensor<3x11xf32>, tensor<3x11xi32>, tensor<3x11xf32>)
+  return %0#2, %0#1 : tensor<3x11xf32>, tensor<3x11xi32>
 }"#,
     ),
     (

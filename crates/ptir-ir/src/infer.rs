@@ -405,24 +405,30 @@ fn infer_unchecked<'a>(
             ])
             .into())
         }
-        Op::Sort { dim, .. } => {
+        Op::Sort { dim, keys, .. } => {
             let key = tensor(
                 operands
                     .first()
                     .ok_or("`sort` needs at least one operand")?,
                 "key",
             )?;
-            if key.dtype == DType::Bool {
-                return Err("`sort` needs a numeric key, found bool".into());
+            if *keys == 0 || *keys > operands.len() {
+                return Err(format!(
+                    "`sort` of {} operand(s) with keys={keys}: the keys are 1 to all of its operands",
+                    operands.len()
+                ));
             }
             check_axes(&[*dim], key.rank(), "sorted dim")?;
-            for (n, t) in operands.iter().enumerate().skip(1) {
+            for (n, t) in operands.iter().enumerate() {
                 let t = tensor(t, "sorted operand")?;
                 if t.shape != key.shape {
                     return Err(format!(
                         "operand {n} of `sort` has shape {:?}, the key {:?}",
                         t.shape, key.shape
                     ));
+                }
+                if n < *keys && t.dtype == DType::Bool {
+                    return Err(format!("`sort` needs numeric keys, key {n} is bool"));
                 }
             }
             Ok(Type::pack(operands.iter().map(|t| (*t).clone()).collect()).into())

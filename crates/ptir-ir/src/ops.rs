@@ -547,13 +547,16 @@ pub enum Op {
         /// The reduced axes (distinct, any order).
         axes: Vec<usize>,
     },
-    /// `sort(k, x1, ...)`: the operands, all of one shape, permuted along `dim` by the order
-    /// of the key `k` (the first operand); one result for one operand, a tuple otherwise
-    /// (StableHLO's `sort` with a comparator on the key alone).
+    /// `sort(k1, ..., x1, ...)`: the operands, all of one shape, permuted along `dim` by the
+    /// lexicographic order of the first `keys` operands (`k1`, then `k2` among equal `k1`, ...);
+    /// one result for one operand, a tuple otherwise (StableHLO's `sort` with a comparator on
+    /// the keys, as `lax.sort(..., num_keys)` and `jnp.lexsort` write it).
     Sort {
         /// The sorted dim.
         dim: usize,
-        /// Greatest key first?
+        /// How many leading operands are keys (at least 1).
+        keys: usize,
+        /// Greatest key first (every key)?
         descending: bool,
         /// Keep equal keys in their order? (Without, equal keys still keep it here: the
         /// interpreter's sort is stable; the flag is kept for export.)

@@ -900,11 +900,12 @@ impl FnPrinter<'_, '_, '_> {
             }
             Op::Sort {
                 dim,
+                keys,
                 descending,
                 stable,
                 total_order,
             } => {
-                let block = self.comparator(&types, *descending, *total_order, depth);
+                let block = self.comparator(&types, *keys, *descending, *total_order, depth);
                 format!(
                     "{lhs} = \"stablehlo.sort\"({args}) <{{dimension = {dim} : i64, is_stable = {stable}}}> ({block}\n{pad}}}) : {sig}"
                 )
@@ -975,12 +976,14 @@ impl FnPrinter<'_, '_, '_> {
         self.region_lines(depth, &args, &ops, (&[v, i], &[vt, it]))
     }
 
-    /// A `stablehlo.sort` comparator on the first of `types` (see `Op::Sort`): `LT` (or `GT`
-    /// descending) of the keys, `TOTALORDER` for floats, after JAX's canonicalization of `-0`
-    /// and NaN unless `total_order`.
+    /// A `stablehlo.sort` comparator on the first `keys` of `types` (see `Op::Sort`), as JAX
+    /// writes it: `LT` (or `GT` descending) of each key, `TOTALORDER` for floats, after JAX's
+    /// canonicalization of `-0` and NaN unless `total_order`; several keys lexicographically,
+    /// `lt(k1) || (eq(k1) && (lt(k2) || ...))`.
     fn comparator(
         &mut self,
         types: &[TensorType],
+        keys: usize,
         descending: bool,
         total_order: bool,
         depth: usize,
@@ -991,43 +994,67 @@ impl FnPrinter<'_, '_, '_> {
             args.push((self.temp(), st.clone()));
             args.push((self.temp(), st));
         }
-        let key = types.first().map_or(DType::F32, |t| t.dtype);
-        let kt = mlir_type(&TensorType::new(key, vec![]));
         let mut ops = Vec::new();
-        let mut keys = [args[0].0.clone(), args[1].0.clone()];
-        if key.is_float() && !total_order {
-            // JAX's canonicalization: -0 becomes +0, every NaN the positive quiet NaN.
-            let zero = elem(Scalar::zero(key), key);
-            let nan = elem(Scalar::Float(f64::NAN), key);
-            for k in &mut keys {
-                let [z, is_zero, nz, c_nan, is_nan, canon] = [(); 6].map(|()| self.temp());
-                ops.push(format!("{z} = stablehlo.constant dense<{zero}> : {kt}"));
-                ops.push(format!("{is_zero} = stablehlo.compare EQ, {k}, {z}, FLOAT : ({kt}, {kt}) -> tensor<i1>"));
-                ops.push(format!(
-                    "{nz} = stablehlo.select {is_zero}, {z}, {k} : tensor<i1>, {kt}"
-                ));
-                ops.push(format!("{c_nan} = stablehlo.constant dense<{nan}> : {kt}"));
-                ops.push(format!(
-                    "{is_nan} = stablehlo.compare NE, {k}, {k}, FLOAT : ({kt}, {kt}) -> tensor<i1>"
-                ));
-                ops.push(format!(
-                    "{canon} = stablehlo.select {is_nan}, {c_nan}, {nz} : tensor<i1>, {kt}"
-                ));
-                *k = canon;
+        // Each key's `less` and `equal` comparisons.
+        let mut compares = Vec::new();
+        for (i, t) in types.iter().take(keys.max(1)).enumerate() {
+            let key = t.dtype;
+            let kt = mlir_type(&TensorType::new(key, vec![]));
+            let mut pair = [args[2 * i].0.clone(), args[2 * i + 1].0.clone()];
+            if key.is_float() && !total_order {
+                for k in &mut pair {
+                    *k = self.jax_canonical(k, key, &kt, &mut ops);
+                }
             }
+            let kind = if key.is_float() {
+                "TOTALORDER"
+            } else {
+                compare_type(key)
+            };
+            let [lt, eq] = [(); 2].map(|()| self.temp());
+            let [l, r] = &pair;
+            let dir = if descending { "GT" } else { "LT" };
+            ops.push(format!(
+                "{lt} = stablehlo.compare {dir}, {l}, {r}, {kind} : ({kt}, {kt}) -> tensor<i1>"
+            ));
+            if i + 1 < keys {
+                ops.push(format!(
+                    "{eq} = stablehlo.compare EQ, {l}, {r}, {kind} : ({kt}, {kt}) -> tensor<i1>"
+                ));
+            }
+            compares.push((lt, eq));
         }
-        let kind = if key.is_float() {
-            "TOTALORDER"
-        } else {
-            compare_type(key)
-        };
-        let dir = if descending { "GT" } else { "LT" };
-        let r = self.temp();
+        let mut rest = compares.pop().map(|(lt, _)| lt).unwrap_or_default();
+        while let Some((lt, eq)) = compares.pop() {
+            let [tie, either] = [(); 2].map(|()| self.temp());
+            ops.push(format!("{tie} = stablehlo.and {eq}, {rest} : tensor<i1>"));
+            ops.push(format!("{either} = stablehlo.or {lt}, {tie} : tensor<i1>"));
+            rest = either;
+        }
+        self.region_lines(depth, &args, &ops, (&[rest], &["tensor<i1>".to_string()]))
+    }
+
+    /// JAX's canonicalization of a float sort key `k` of dtype `key` (scalar type `kt`): -0
+    /// becomes +0, every NaN the positive quiet NaN. Pushes its ops, returns its name.
+    fn jax_canonical(&mut self, k: &str, key: DType, kt: &str, ops: &mut Vec<String>) -> String {
+        let zero = elem(Scalar::zero(key), key);
+        let nan = elem(Scalar::Float(f64::NAN), key);
+        let [z, is_zero, nz, c_nan, is_nan, canon] = [(); 6].map(|()| self.temp());
+        ops.push(format!("{z} = stablehlo.constant dense<{zero}> : {kt}"));
         ops.push(format!(
-            "{r} = stablehlo.compare {dir}, {}, {}, {kind} : ({kt}, {kt}) -> tensor<i1>",
-            keys[0], keys[1]
+            "{is_zero} = stablehlo.compare EQ, {k}, {z}, FLOAT : ({kt}, {kt}) -> tensor<i1>"
         ));
-        self.region_lines(depth, &args, &ops, (&[r], &["tensor<i1>".to_string()]))
+        ops.push(format!(
+            "{nz} = stablehlo.select {is_zero}, {z}, {k} : tensor<i1>, {kt}"
+        ));
+        ops.push(format!("{c_nan} = stablehlo.constant dense<{nan}> : {kt}"));
+        ops.push(format!(
+            "{is_nan} = stablehlo.compare NE, {k}, {k}, FLOAT : ({kt}, {kt}) -> tensor<i1>"
+        ));
+        ops.push(format!(
+            "{canon} = stablehlo.select {is_nan}, {c_nan}, {nz} : tensor<i1>, {kt}"
+        ));
+        canon
     }
 
     /// `reduce_window_<kind>(x, init)`: `stablehlo.reduce_window` with an `add`, `maximum` (or

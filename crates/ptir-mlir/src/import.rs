@@ -21,7 +21,7 @@
 //! | `select_and_scatter` with a `GE`/`GT`/`LE`/`LT` compare selecting and an `add` scattering | `select_and_scatter_ge` (`_gt`, `_le`, `_lt`) of the operand, source and init |
 //! | `pad`, `reverse` | the same ops |
 //! | `reduce` of two operands with JAX's `argmax`/`argmin` body (pretty `reducer(...) (...) {...}` or generic) | `reduce_argmax` / `reduce_argmin` (a tuple), then `tuple_get` per result |
-//! | `sort` comparing the first operand by `LT`/`GT` (`TOTALORDER`, JAX's canonicalized keys, or integers) | `sort` (`descending`, `stable`, `total_order`), several operands a tuple |
+//! | `sort` comparing its leading operands by `LT`/`GT`, lexicographically (`TOTALORDER`, JAX's canonicalized keys, or integers) | `sort` (`keys`, `descending`, `stable`, `total_order`), several operands a tuple |
 //! | `chlo.top_k` | `top_k` (a tuple of values and `i32` indices) |
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
@@ -720,7 +720,7 @@ impl<'a, 's> FnLower<'a, 's> {
         self.emit_results(out, op, Op::ArgReduce { kind, axes }, &args)
     }
 
-    /// `stablehlo.sort` whose comparator orders by the first operand alone (see
+    /// `stablehlo.sort` whose comparator orders by its leading operands (see
     /// [`crate::order_regions::sort_order`]): `sort`.
     fn sort(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
         let pos = op.pos;
@@ -728,15 +728,14 @@ impl<'a, 's> FnLower<'a, 's> {
             .operand_types
             .first()
             .ok_or_else(|| pos.syntax("`stablehlo.sort` needs its operand types"))?;
-        let (descending, total_order) = op
+        let float_keys: Vec<bool> = op.operand_types.iter().map(|t| t.dtype.is_float()).collect();
+        let order = op
             .regions
             .first()
-            .and_then(|r| {
-                crate::order_regions::sort_order(r, op.operands.len(), key.dtype.is_float())
-            })
+            .and_then(|r| crate::order_regions::sort_order(r, &float_keys))
             .ok_or_else(|| {
                 pos.unsupported(format!(
-                    "`stablehlo.sort` with a comparator other than LT/GT of the first operand (TOTALORDER, or JAX's canonicalized order) ({ALLOW_OPAQUE_HINT})"
+                    "`stablehlo.sort` with a comparator other than LT/GT of its leading operands, lexicographically (TOTALORDER, or JAX's canonicalized order) ({ALLOW_OPAQUE_HINT})"
                 ))
             })?;
         let rank = key.rank() as i64;
@@ -755,9 +754,10 @@ impl<'a, 's> FnLower<'a, 's> {
         let args = self.operands(out, op)?;
         let new = Op::Sort {
             dim,
-            descending,
+            keys: order.keys,
+            descending: order.descending,
             stable,
-            total_order,
+            total_order: order.total_order,
         };
         self.emit_results(out, op, new, &args)
     }

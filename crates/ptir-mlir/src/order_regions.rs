@@ -1,6 +1,6 @@
 //! The regions of `stablehlo.reduce` of two operands and of `stablehlo.sort` that PTIR reads
 //! as ops: JAX's `argmax`/`argmin` reducer ([`ptir_ir::Op::ArgReduce`]) and comparators on
-//! one key ([`ptir_ir::Op::Sort`]).
+//! one or several keys ([`ptir_ir::Op::Sort`]).
 //!
 //! Each value a region returns is written as an expression of the block's arguments (named by
 //! their role, whatever the text calls them; constants by value), through `compare`,
@@ -103,28 +103,86 @@ pub(crate) fn arg_kind(block: &Block) -> Option<ArgKind> {
     })
 }
 
-/// `(descending, total_order)` of a sort comparator of `operands` operands (arguments: the
-/// two elements of each operand in turn) that compares the first operand's elements alone:
-/// `LT`/`GT` `TOTALORDER` of them (IEEE totalOrder), of JAX's canonicalized keys
-/// (`select(x != x, nan, select(x == 0, 0, x))`: JAX's order), or of them plainly when the
-/// key is an integer (`float_key` false). Arguments swapped reverse the direction.
-pub(crate) fn sort_order(block: &Block, operands: usize, float_key: bool) -> Option<(bool, bool)> {
-    let mut args = names(&["a", "b"]);
-    args.extend((2..2 * operands).map(|i| format!("arg{i}")));
+/// How a sort comparator orders (see [`ptir_ir::Op::Sort`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SortOrder {
+    /// How many leading operands are keys.
+    pub keys: usize,
+    /// Greatest first?
+    pub descending: bool,
+    /// Float keys in IEEE totalOrder rather than JAX's order.
+    pub total_order: bool,
+}
+
+/// The order of a sort comparator of operands whose dtypes are float or not as `float_keys`
+/// says (arguments: the two elements of each operand in turn) that compares the first
+/// operands' elements alone, lexicographically as JAX writes it:
+/// `lt(k1) || (eq(k1) && (lt(k2) || (eq(k2) && ... lt(kn))))`. Each comparison is
+/// `LT`/`GT` `TOTALORDER` (IEEE totalOrder), of JAX's canonicalized keys
+/// (`select(x != x, nan, select(x == 0, 0, x))`: JAX's order), or plain for integer keys.
+/// Arguments swapped reverse the direction.
+pub(crate) fn sort_order(block: &Block, float_keys: &[bool]) -> Option<SortOrder> {
+    let mut args = Vec::new();
+    for i in 0..float_keys.len() {
+        args.extend([format!("a{i}"), format!("b{i}")]);
+    }
     let [got] = <[String; 1]>::try_from(returned_exprs(block, &args)?).ok()?;
-    let canonical = |x: &str| format!("select(ne({x},{x}),nan,select(eq({x},0),0,{x}))");
-    for (dir, descending) in [("lt", false), ("gt", true)] {
-        for (l, r, desc) in [("a", "b", descending), ("b", "a", !descending)] {
-            if got == format!("{dir}.total({l},{r})") {
-                return Some((desc, true));
-            }
-            if got == format!("{dir}.total({},{})", canonical(l), canonical(r)) {
-                return Some((desc, false));
-            }
-            if !float_key && got == format!("{dir}({l},{r})") {
-                return Some((desc, false));
+    for keys in 1..=float_keys.len() {
+        for (dir, descending) in [("lt", false), ("gt", true)] {
+            for swapped in [false, true] {
+                for total_order in [true, false] {
+                    let order = SortOrder {
+                        keys,
+                        descending: descending != swapped,
+                        total_order,
+                    };
+                    let key = |i: usize, dir: &str| -> Vec<String> {
+                        let (l, r) = match swapped {
+                            false => (format!("a{i}"), format!("b{i}")),
+                            true => (format!("b{i}"), format!("a{i}")),
+                        };
+                        key_compares(dir, &l, &r, float_keys[i], total_order)
+                    };
+                    if lexicographic(&got, 0, keys, &|i| key(i, dir), &|i| key(i, "eq")) {
+                        return Some(order);
+                    }
+                }
             }
         }
     }
     None
+}
+
+/// The ways one key's comparison `dir` of `l` and `r` is written.
+fn key_compares(dir: &str, l: &str, r: &str, float: bool, total_order: bool) -> Vec<String> {
+    let canonical = |x: &str| format!("select(ne({x},{x}),nan,select(eq({x},0),0,{x}))");
+    match (float, total_order) {
+        (true, true) => vec![format!("{dir}.total({l},{r})")],
+        (true, false) => vec![format!("{dir}.total({},{})", canonical(l), canonical(r))],
+        (false, _) => vec![format!("{dir}({l},{r})"), format!("{dir}.total({l},{r})")],
+    }
+}
+
+/// Is `expr` the lexicographic comparison of keys `i..keys`, each key's ordering and equality
+/// written as `less(i)` and `equal(i)` say?
+fn lexicographic(
+    expr: &str,
+    i: usize,
+    keys: usize,
+    less: &dyn Fn(usize) -> Vec<String>,
+    equal: &dyn Fn(usize) -> Vec<String>,
+) -> bool {
+    if i + 1 == keys {
+        return less(i).iter().any(|l| l == expr);
+    }
+    let Some(inner) = expr.strip_prefix("or(").and_then(|e| e.strip_suffix("))")) else {
+        return false;
+    };
+    less(i).iter().any(|l| {
+        equal(i).iter().any(|e| {
+            inner
+                .strip_prefix(&format!("{l},and({e},"))
+                .is_some_and(|rest| lexicographic(rest, i + 1, keys, less, equal))
+        })
+    })
 }

@@ -1,6 +1,7 @@
 //! `stablehlo.reduce` of two operands with JAX's `argmax`/`argmin` reducer (pretty
 //! `reducer(...) (...) {...}` as JAX prints it, and generic), `stablehlo.sort` with JAX's
-//! canonicalizing comparator, a plain `TOTALORDER` one and an integer one, and `chlo.top_k`:
+//! canonicalizing comparator, a plain `TOTALORDER` one, an integer one and several keys
+//! (`jnp.lexsort`), and `chlo.top_k`:
 //! hand-computed results in the interpreter (ties, NaN, signed zeros, infinities), export and
 //! import back to the same program, and the located refusals of regions PTIR does not have.
 
@@ -143,6 +144,89 @@ fn sorts_in_jax_order_and_in_total_order_carrying_indices() {
         run(&sort_src(less, "i32", true), &[k]).1,
         "i32[1,6] [-1, -1, 0, 2, 2, 7]; i32[1,6] [1, 5, 3, 0, 2, 4]"
     );
+}
+
+/// `jnp.lexsort((a, b))` as JAX 0.10 exports it: a private helper sorting `b`, then `a`, then
+/// the indices, with a comparator on the first two (the float key canonicalized).
+const JAX_LEXSORT: &str = r#"module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xi32> {jax.result_info = "result"}) {
+    %0 = call @lexsort(%arg0, %arg1) : (tensor<8xf32>, tensor<8xi32>) -> tensor<8xi32>
+    return %0 : tensor<8xi32>
+  }
+  func.func private @lexsort(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> tensor<8xi32> {
+    %0 = stablehlo.iota dim = 0 : tensor<8xi32>
+    %1:3 = "stablehlo.sort"(%arg1, %arg0, %0) <{dimension = 0 : i64, is_stable = true}> ({
+    ^bb0(%arg2: tensor<i32>, %arg3: tensor<i32>, %arg4: tensor<f32>, %arg5: tensor<f32>, %arg6: tensor<i32>, %arg7: tensor<i32>):
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %2 = stablehlo.compare EQ, %arg4, %cst, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %3 = stablehlo.select %2, %cst_0, %arg4 : tensor<i1>, tensor<f32>
+      %4 = stablehlo.compare NE, %arg4, %arg4, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %cst_1 = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+      %5 = stablehlo.select %4, %cst_1, %3 : tensor<i1>, tensor<f32>
+      %cst_2 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %6 = stablehlo.compare EQ, %arg5, %cst_2, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %cst_3 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %7 = stablehlo.select %6, %cst_3, %arg5 : tensor<i1>, tensor<f32>
+      %8 = stablehlo.compare NE, %arg5, %arg5, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %cst_4 = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+      %9 = stablehlo.select %8, %cst_4, %7 : tensor<i1>, tensor<f32>
+      %10 = stablehlo.compare LT, %5, %9, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %11 = stablehlo.compare LT, %arg2, %arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %12 = stablehlo.compare EQ, %arg2, %arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %13 = stablehlo.and %12, %10 : tensor<i1>
+      %14 = stablehlo.or %11, %13 : tensor<i1>
+      stablehlo.return %14 : tensor<i1>
+    }) : (tensor<8xi32>, tensor<8xf32>, tensor<8xi32>) -> (tensor<8xi32>, tensor<8xf32>, tensor<8xi32>)
+    return %1#2 : tensor<8xi32>
+  }
+}"#;
+
+#[test]
+fn sorts_by_several_keys_as_jax_lexsort_writes_them() {
+    let nan = f64::NAN;
+    let a = t(DType::F32, &[8], &[2.0, -0.0, nan, 1.0, 0.0, 5.0, 1.0, nan]);
+    let b = t(DType::I32, &[8], &[1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+    // By b, then by a (-0 == 0, NaN last), equal pairs by index.
+    let (p, out) = run(JAX_LEXSORT, &[a, b]);
+    assert_eq!(out, "i32[8] [1, 4, 5, 7, 3, 6, 0, 2]");
+    assert!(ptir_ir::print(&p).contains("dim=0 keys=2 stable=true"));
+    // Two keys but the second compared with `<=`, or the tie test on the wrong key: refused.
+    for (from, to) in [
+        ("compare LT, %5, %9", "compare LE, %5, %9"),
+        ("compare EQ, %arg2, %arg3", "compare EQ, %arg6, %arg7"),
+        ("stablehlo.and %12, %10", "stablehlo.or %12, %10"),
+    ] {
+        let src = JAX_LEXSORT.replace(from, to);
+        let e = ptir_mlir::import(&src).unwrap_err().to_string();
+        assert!(e.contains("lexicographically"), "{from}: {e}");
+    }
+    // Three keys, descending, totalOrder: the third key decides among equal pairs.
+    let body = "    %1 = stablehlo.compare GT, %a0, %b0, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.compare EQ, %a0, %b0, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %3 = stablehlo.compare GT, %a1, %b1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %4 = stablehlo.compare EQ, %a1, %b1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %5 = stablehlo.compare GT, %a2, %b2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %6 = stablehlo.and %4, %5 : tensor<i1>
+    %7 = stablehlo.or %3, %6 : tensor<i1>
+    %8 = stablehlo.and %2, %7 : tensor<i1>
+    %9 = stablehlo.or %1, %8 : tensor<i1>
+    stablehlo.return %9 : tensor<i1>";
+    let src = format!(
+        "func.func @main(%x: tensor<6xf32>, %y: tensor<6xi32>) -> tensor<6xi32> {{
+  %i = stablehlo.iota dim = 0 : tensor<6xi32>
+  %0:3 = \"stablehlo.sort\"(%x, %y, %i) <{{dimension = 0 : i64, is_stable = true}}> ({{
+  ^bb0(%a0: tensor<f32>, %b0: tensor<f32>, %a1: tensor<i32>, %b1: tensor<i32>, %a2: tensor<i32>, %b2: tensor<i32>):
+{body}
+  }}) : (tensor<6xf32>, tensor<6xi32>, tensor<6xi32>) -> (tensor<6xf32>, tensor<6xi32>, tensor<6xi32>)
+  return %0#2 : tensor<6xi32>
+}}"
+    );
+    let x = t(DType::F32, &[6], &[1.0, 1.0, -0.0, 0.0, 1.0, 1.0]);
+    let y = t(DType::I32, &[6], &[2.0, 3.0, 0.0, 0.0, 2.0, 3.0]);
+    let (p, out) = run(&src, &[x, y]);
+    assert_eq!(out, "i32[6] [5, 1, 4, 0, 3, 2]");
+    assert!(ptir_ir::print(&p).contains("keys=3 descending=true stable=true total_order=true"));
 }
 
 #[test]

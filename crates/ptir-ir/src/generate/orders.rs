@@ -1,13 +1,13 @@
 //! Order steps of the extended generator (drawn with the windowed steps,
 //! [`GenConfig::window_weight`]): JAX's `argmax`/`argmin` (`reduce_arg*` of an operand and an
-//! iota of its indices along the reduced dims), `sort`s of one operand or of an operand and
-//! its indices (any dim, each flag), and `top_k`s, one of whose results is taken.
+//! iota of its indices along the reduced dims), `sort`s of one operand, of an operand and
+//! its indices, or by two keys (any dim, each flag), and `top_k`s, one of whose results is taken.
 //!
 //! [`GenConfig::window_weight`]: super::GenConfig::window_weight
 
 use super::state::{ty_of, Gen, Result};
 use crate::builder::{FunctionBuilder, Val};
-use crate::ops::{ArgKind, Op};
+use crate::ops::{ArgKind, Op, UnaryOp};
 use crate::types::{DType, TensorType};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -29,18 +29,25 @@ impl Gen<'_> {
             }
             1 if rank > 0 => {
                 let dim = self.rng.gen_range(0..rank);
+                // One operand, an operand and its indices, or two keys: equal elements of
+                // `x` by decreasing index (a sort on `x` alone keeps them increasing).
+                let form = self.rng.gen_range(0..3);
                 let op = Op::Sort {
                     dim,
+                    keys: if form == 2 { 2 } else { 1 },
                     descending: self.coin(0.5),
                     stable: self.coin(0.5),
                     total_order: self.coin(0.5),
                 };
-                if self.coin(0.5) {
-                    (f.emit(op, &[x], None)?, 1)
-                } else {
-                    let i = indices(f, dim)?;
-                    (f.emit(op, &[x, i], None)?, 2)
-                }
+                let operands = match form {
+                    0 => vec![x],
+                    1 => vec![x, indices(f, dim)?],
+                    _ => {
+                        let i = indices(f, dim)?;
+                        vec![x, f.unary(UnaryOp::Neg, i)?, i]
+                    }
+                };
+                (f.emit(op, &operands, None)?, operands.len())
             }
             _ => {
                 let kind = *ArgKind::ALL.choose(&mut self.rng).unwrap_or(&ArgKind::Max);

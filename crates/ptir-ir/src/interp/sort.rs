@@ -1,9 +1,9 @@
 //! `sort`, `top_k` and the `argmax`/`argmin` reductions: the ops whose results are positions
 //! chosen by comparing elements.
 //!
-//! - `sort` orders each line along its dim by the key (the first operand), stably: equal keys
-//!   keep their order whether or not the op says `stable` (a valid unstable sort too). Float
-//!   keys compare in IEEE totalOrder (`total_order`) or in JAX's order, where `-0 == +0` and
+//! - `sort` orders each line along its dim by its keys (the first operands, lexicographically),
+//!   stably: equal keys keep their order whether or not the op says `stable` (a valid unstable
+//!   sort too). Float keys compare in IEEE totalOrder (`total_order`) or in JAX's order, where `-0 == +0` and
 //!   every NaN is one value after `+inf` (JAX canonicalizes both before a `TOTALORDER` compare).
 //! - `top_k` is a stable descending totalOrder sort of each row, cut to `k`.
 //! - `reduce_arg*` folds each reduced block in row-major order from the initial pair with JAX's
@@ -22,12 +22,13 @@ pub(crate) fn eval(op: &Op, xs: &[&Tensor]) -> InterpResult<Vec<Tensor>> {
         (
             Op::Sort {
                 dim,
+                keys,
                 descending,
                 total_order,
                 ..
             },
             _,
-        ) => sort(*dim, *descending, *total_order, xs),
+        ) => sort(*dim, *keys, *descending, *total_order, xs),
         (Op::TopK { k }, [x]) => top_k(*k, x),
         (Op::ArgReduce { kind, axes }, [x, i, x0, i0]) => arg_reduce(*kind, axes, x, i, x0, i0),
         _ => Err(InterpError::malformed(format!(
@@ -110,19 +111,39 @@ fn directed(d: DType, total: bool, descending: bool) -> impl Fn(Scalar, Scalar) 
     }
 }
 
-fn sort(dim: usize, descending: bool, total: bool, xs: &[&Tensor]) -> InterpResult<Vec<Tensor>> {
+fn sort(
+    dim: usize,
+    keys: usize,
+    descending: bool,
+    total: bool,
+    xs: &[&Tensor],
+) -> InterpResult<Vec<Tensor>> {
     let key = xs
         .first()
         .ok_or_else(|| InterpError::malformed("`sort` without operands"))?;
+    let keys = xs
+        .get(..keys.max(1))
+        .ok_or_else(|| InterpError::malformed("`sort` with more keys than operands"))?;
     let shape = &key.ty.shape;
     let lines = Lines::new(shape, dim);
     let n = key.ty.num_elements();
-    let cmp = directed(key.ty.dtype, total, descending);
+    let orders: Vec<_> = (keys.iter())
+        .map(|k| directed(k.ty.dtype, total, descending))
+        .collect();
+    // Lexicographic: the first key that tells two elements apart orders them.
+    let cmp = |a: usize, b: usize| {
+        (keys.iter().zip(&orders))
+            .map(|(k, order)| order(k.get(a), k.get(b)))
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    };
     // The source of every result element: each line's order computed once, at its first element.
     let mut source = vec![0; n];
     for o in 0..n {
         if lines.pos(o) == 0 {
-            for (j, &s) in line_order(key, &lines, o, &cmp).iter().enumerate() {
+            let mut order: Vec<usize> = (0..lines.len).collect();
+            order.sort_by(|&a, &b| cmp(lines.at(o, a), lines.at(o, b)));
+            for (j, &s) in order.iter().enumerate() {
                 source[lines.at(o, j)] = lines.at(o, s);
             }
         }

@@ -914,6 +914,7 @@ impl<'s> Parser<'s> {
             },
             OpKey::Sort => Op::Sort {
                 dim: self.int_attr(attrs, "dim")?,
+                keys: self.int_attr_or(attrs, "keys", 1)?,
                 descending: self.bool_attr(attrs, "descending")?,
                 stable: self.bool_attr(attrs, "stable")?,
                 total_order: self.bool_attr(attrs, "total_order")?,

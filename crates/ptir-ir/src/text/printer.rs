@@ -356,12 +356,18 @@ fn write_attrs(out: &mut String, op: &Op) {
         }
         Op::Sort {
             dim,
+            keys,
             descending,
             stable,
             total_order,
         } => {
             out.push_str(" dim=");
             write_usize(out, *dim);
+            // One key is the default.
+            if *keys != 1 {
+                out.push_str(" keys=");
+                write_usize(out, *keys);
+            }
             // The flags default to false: only those set are written.
             for (name, set) in [
                 (" descending=true", descending),

@@ -598,6 +598,7 @@ mod tests {
         let i: Type = TensorType::new(DType::I32, vec![32, 128]).into();
         let sort = Op::Sort {
             dim: 1,
+            keys: 1,
             descending: false,
             stable: true,
             total_order: false,

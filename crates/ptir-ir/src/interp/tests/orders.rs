@@ -1,5 +1,5 @@
 //! `reduce_argmax`/`reduce_argmin` over several axes and on unsigned integers, `sort` of one
-//! and of several operands along any dim (JAX's order and totalOrder, descending), `top_k`,
+//! and of several operands along any dim, by one or two keys (JAX's order and totalOrder, descending), `top_k`,
 //! and the typing rule's reasons.
 
 use super::*;
@@ -52,6 +52,7 @@ fn sort_along_dim_0_carries_every_operand() {
     let v = i32s(&[3, 2], &[0, 1, 2, 3, 4, 5]);
     let op = |descending, total_order| Op::Sort {
         dim: 0,
+        keys: 1,
         descending,
         stable: true,
         total_order,
@@ -71,6 +72,39 @@ fn sort_along_dim_0_carries_every_operand() {
 }
 
 #[test]
+fn sort_by_two_keys_orders_ties_of_the_first_by_the_second() {
+    // jnp.lexsort's order: by `a` (JAX's order, -0 == 0), equal `a`s by `b` (u8: 200 > 7).
+    let a = f32s(&[5], &[1.0, -0.0, 1.0, 0.0, 1.0]);
+    let b = val(U8, &[5], &[200.0, 3.0, 7.0, 2.0, 7.0]);
+    let i = i32s(&[5], &[0, 1, 2, 3, 4]);
+    let op = |keys, descending| Op::Sort {
+        dim: 0,
+        keys,
+        descending,
+        stable: true,
+        total_order: false,
+    };
+    let t = Type::Tuple(vec![ty(F32, &[5]), ty(U8, &[5]), ty(I32, &[5])]);
+    let two = apply_ok(op(2, false), &[a.clone(), b.clone(), i.clone()], t.clone());
+    assert_eq!(parts(&two)[2], [3.0, 1.0, 2.0, 4.0, 0.0]);
+    let down = apply_ok(op(2, true), &[a.clone(), b.clone(), i.clone()], t.clone());
+    assert_eq!(parts(&down)[2], [0.0, 2.0, 4.0, 1.0, 3.0]);
+    // One key: ties keep their order.
+    let one = apply_ok(op(1, false), &[a.clone(), b.clone(), i.clone()], t);
+    assert_eq!(parts(&one)[2], [1.0, 3.0, 0.0, 2.0, 4.0]);
+    let none = InferContext::default();
+    let (fa, fb) = (ty(F32, &[5]), ty(Bool, &[5]));
+    for (keys, operands, reason) in [
+        (0, vec![&fa], "keys=0"),
+        (2, vec![&fa], "keys=2"),
+        (2, vec![&fa, &fb], "key 1 is bool"),
+    ] {
+        let e = infer_type(&op(keys, false), &operands, &none).unwrap_err();
+        assert!(e.contains(reason), "{e}");
+    }
+}
+
+#[test]
 fn top_k_of_each_row_and_typing_reasons() {
     let x = i32s(&[2, 3], &[1, 9, 9, -4, -5, -4]);
     let t = pair(ty(I32, &[2, 2]), ty(I32, &[2, 2]));
@@ -85,6 +119,7 @@ fn top_k_of_each_row_and_typing_reasons() {
     assert!(e.contains("k=4 exceeds the last dim 3"), "{e}");
     let sort = Op::Sort {
         dim: 0,
+        keys: 1,
         descending: false,
         stable: false,
         total_order: false,
