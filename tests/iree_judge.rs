@@ -924,6 +924,57 @@ const ORDER_CASES: &[(&str, &str)] = &[
     ),
 ];
 
+/// `stablehlo.rng_bit_generator` as JAX writes it (`lax.rng_bit_generator` of a `u32[4]` key:
+/// reshaped and bitcast to the `u64[2]` state, the new state bitcast back), and each algorithm
+/// at widths from 8 to 64 bits, odd shapes and a `u64[3]` state: the interpreter's bits are
+/// IREE's, exactly. And `bitcast_convert` between widths, both ways, to floats and signed
+/// integers (no `f64`: IREE demotes it to `f32` by default).
+///
+/// IREE 3.13 is not consistent with itself in one corner these cases avoid: a `THREE_FRY`
+/// result of 64 bits whose new state goes through JAX's bitcasts into a second generator
+/// comes out different from the same result with the state used plainly (or not at all).
+const RNG_CASES: &[(&str, &str)] = &[
+    (
+        "rng_jax_key_default",
+        r#"func.func public @main(%arg0: tensor<4xui32>) -> (tensor<4xui32>, tensor<3x4xui32>) {
+  %0 = stablehlo.reshape %arg0 : (tensor<4xui32>) -> tensor<2x2xui32>
+  %1 = stablehlo.bitcast_convert %0 : (tensor<2x2xui32>) -> tensor<2xui64>
+  %output_state, %output = stablehlo.rng_bit_generator %1, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3x4xui32>)
+  %2 = stablehlo.bitcast_convert %output_state : (tensor<2xui64>) -> tensor<2x2xui32>
+  %3 = stablehlo.reshape %2 : (tensor<2x2xui32>) -> tensor<4xui32>
+  return %3, %output : tensor<4xui32>, tensor<3x4xui32>
+}"#,
+    ),
+    (
+        "rng_each_algorithm_and_width",
+        r#"func.func public @main(%s: tensor<2xui64>, %t: tensor<3xui64>) -> (tensor<2xui64>, tensor<3x7xui32>, tensor<2x3x5xui8>, tensor<5xui64>, tensor<3xui64>, tensor<7x3xi16>, tensor<ui64>) {
+  %0:2 = "stablehlo.rng_bit_generator"(%s) {rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>) -> (tensor<2xui64>, tensor<3x7xui32>)
+  %1:2 = stablehlo.rng_bit_generator %0#0, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x3x5xui8>)
+  %2:2 = stablehlo.rng_bit_generator %1#0, algorithm = PHILOX : (tensor<2xui64>) -> (tensor<2xui64>, tensor<5xui64>)
+  %3:2 = stablehlo.rng_bit_generator %t, algorithm = PHILOX : (tensor<3xui64>) -> (tensor<3xui64>, tensor<7x3xi16>)
+  %4:2 = stablehlo.rng_bit_generator %2#0, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<ui64>)
+  return %4#0, %0#1, %1#1, %2#1, %3#0, %3#1, %4#1 : tensor<2xui64>, tensor<3x7xui32>, tensor<2x3x5xui8>, tensor<5xui64>, tensor<3xui64>, tensor<7x3xi16>, tensor<ui64>
+}"#,
+    ),
+    (
+        "bitcast_between_widths",
+        r#"func.func public @main(%x: tensor<3x4xi16>, %y: tensor<2xi64>) -> (tensor<3x2xf32>, tensor<3xui64>, tensor<2x8xi8>, tensor<2x2xf32>) {
+  %0 = stablehlo.reshape %x : (tensor<3x4xi16>) -> tensor<3x2x2xi16>
+  %1 = stablehlo.bitcast_convert %0 : (tensor<3x2x2xi16>) -> tensor<3x2xf32>
+  %2 = stablehlo.bitcast_convert %x : (tensor<3x4xi16>) -> tensor<3xui64>
+  %3 = stablehlo.bitcast_convert %y : (tensor<2xi64>) -> tensor<2x8xi8>
+  %4 = stablehlo.bitcast_convert %y : (tensor<2xi64>) -> tensor<2x2xf32>
+  return %1, %2, %3, %4 : tensor<3x2xf32>, tensor<3xui64>, tensor<2x8xi8>, tensor<2x2xf32>
+}"#,
+    ),
+];
+
+/// IREE judges `rng_bit_generator` and bitcasts between widths ([`RNG_CASES`]).
+#[test]
+fn iree_agrees_with_the_interpreter_on_random_bits() {
+    judge_cases("rng", RNG_CASES);
+}
+
 /// IREE judges the order ops as it judges the windowed ops ([`ORDER_CASES`]).
 #[test]
 fn iree_agrees_with_the_interpreter_on_order_ops() {

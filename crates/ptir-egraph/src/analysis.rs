@@ -149,7 +149,7 @@ pub fn layout(key: OpKey, n: usize) -> Layout {
     let (attrs, regions) = match key {
         OpKey::Cond | OpKey::While => (0, 2),
         OpKey::Scan => (2, 1),
-        OpKey::Rng | OpKey::Iota => (1, 0),
+        OpKey::Rng | OpKey::RngBitGenerator | OpKey::Iota => (1, 0),
         _ => (attr_slots(key).map_or(0, |(_, s)| s.len()), 0),
     };
     Layout {
@@ -187,6 +187,14 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
             let dist = rng_dist(&attrs);
             return Ok((Op::Rng { dist }, ty));
         }
+        (OpKey::RngBitGenerator, [AttrValue::Int(i)]) => {
+            let ty = annotated.ok_or("rng_bit_generator needs its type")?;
+            let algorithm = *ptir_ir::RngAlgorithm::ALL
+                .get(*i)
+                .ok_or("malformed `rng_bit_generator` node")?;
+            return Ok((Op::RngBitGenerator { algorithm }, ty));
+        }
+        (OpKey::RngBitGenerator, _) => return Err("malformed `rng_bit_generator` node".into()),
         (OpKey::Iota, [AttrValue::Int(dim)]) => {
             let ty = annotated.ok_or("iota needs its type")?;
             return Ok((Op::Iota { dim: *dim }, ty));

@@ -16,7 +16,7 @@ use crate::analysis::PtirEGraph;
 use crate::language::{Children, OpKind, PtirNode};
 use egg::{Id, Symbol};
 use ptir_ir::analysis::{Analysis, FunctionAnalysis};
-use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngDist, Type, ValueId};
+use ptir_ir::{Instruction, Op, OpKey, Program, Region, RngAlgorithm, RngDist, Type, ValueId};
 use ptir_rules::{op_attrs, AttrValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -276,6 +276,10 @@ impl Lowerer<'_> {
             .collect::<Result<Children, _>>()?;
         let attrs = match &inst.op {
             Op::Rng { dist } => vec![AttrValue::Int((*dist == RngDist::Normal) as usize)],
+            Op::RngBitGenerator { algorithm } => {
+                let index = RngAlgorithm::ALL.iter().position(|a| a == algorithm);
+                vec![AttrValue::Int(index.unwrap_or(0))]
+            }
             Op::Iota { dim } => vec![AttrValue::Int(*dim)],
             Op::Scan {
                 num_carry, length, ..
@@ -291,7 +295,13 @@ impl Lowerer<'_> {
         let key = inst.op.key();
         let needs_type = matches!(
             key,
-            OpKey::Call | OpKey::Rng | OpKey::Iota | OpKey::Cond | OpKey::While | OpKey::Scan
+            OpKey::Call
+                | OpKey::Rng
+                | OpKey::RngBitGenerator
+                | OpKey::Iota
+                | OpKey::Cond
+                | OpKey::While
+                | OpKey::Scan
         );
         let kind = OpKind {
             key,

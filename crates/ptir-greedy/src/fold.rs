@@ -102,6 +102,7 @@ fn fold_constants(ir: &Ir<'_>, inst: &Instruction) -> Option<Literal> {
             inst.op,
             Op::Call { .. }
                 | Op::Rng { .. }
+                | Op::RngBitGenerator { .. }
                 | Op::Cond { .. }
                 | Op::While { .. }
                 | Op::Scan { .. }

@@ -493,6 +493,34 @@ fn infer_unchecked<'a>(
             }
             Ok(Inferred::Tensor(r))
         }
+        Op::RngBitGenerator { .. } => {
+            arity(op, operands, 1)?;
+            let state = tensor(operands[0], "state")?;
+            if !matches!(state.dtype, DType::U64 | DType::I64)
+                || !matches!(state.shape.as_slice(), [2] | [3])
+            {
+                return Err(format!(
+                    "the state of `rng_bit_generator` is u64[2] or u64[3] (or i64), found {state}"
+                ));
+            }
+            let r = annotated(op, cx)?;
+            let bits = match r {
+                Type::Tuple(parts) => match parts.as_slice() {
+                    [Type::Tensor(s), Type::Tensor(b)] if s == state => Some(b),
+                    _ => None,
+                },
+                _ => None,
+            }
+            .ok_or_else(|| {
+                format!("`rng_bit_generator` gives a tuple ({state}, bits), annotated {r}")
+            })?;
+            if !(bits.dtype.is_int() || bits.dtype == DType::F32) {
+                return Err(format!(
+                    "`rng_bit_generator` gives integers (or f32 bit patterns), found {bits}"
+                ));
+            }
+            Ok(Inferred::Is(r))
+        }
         Op::Cond { .. } => {
             arity(op, operands, 1)?;
             let p = tensor(operands[0], "predicate")?;

@@ -44,8 +44,8 @@ pub use interp::{
 pub use loop_hoist::hoist_loop_invariants;
 pub use loop_idioms::raise_loop_idioms;
 pub use ops::{
-    ArgKind, BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, Precision, ReduceKind, RngDist,
-    SelectKind, SliceDims, UnaryOp,
+    ArgKind, BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, Precision, ReduceKind, RngAlgorithm,
+    RngDist, SelectKind, SliceDims, UnaryOp,
 };
 pub use program::{
     ExternDecl, Function, InstId, Instruction, Param, Program, Region, Signature, ValueId,

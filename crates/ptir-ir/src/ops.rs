@@ -314,6 +314,18 @@ impl ArgKind {
 }
 
 keyword_enum! {
+    /// Algorithms of `rng_bit_generator` (StableHLO's `rng_algorithm`).
+    RngAlgorithm {
+        /// The implementation's choice (IREE's and the interpreter's: Philox).
+        Default = "default",
+        /// Threefry-2x32 with 20 rounds.
+        ThreeFry = "three_fry",
+        /// Philox-4x32 with 10 rounds.
+        Philox = "philox",
+    }
+}
+
+keyword_enum! {
     /// Distributions of `rng`.
     RngDist {
         /// Uniform on `[0, 1)` (floats) or over the whole range (integers, bool).
@@ -593,6 +605,15 @@ pub enum Op {
         /// The distribution.
         dist: RngDist,
     },
+    /// `rng_bit_generator(state)`: random bits of the annotated output type from a `u64[2]`
+    /// (or `[3]`) state, and the state to use next, as a tuple `(state, bits)` (StableHLO's
+    /// `rng_bit_generator`, bit for bit as IREE computes it: see the interpreter). A function
+    /// of its state, but what it computes is the implementation's, so it is kept as an effect:
+    /// never folded, merged, moved or deleted.
+    RngBitGenerator {
+        /// The generator.
+        algorithm: RngAlgorithm,
+    },
     /// `cond(pred) then else`: runs one region (no parameters) and returns its results.
     Cond {
         /// Taken when `pred` is true.
@@ -663,6 +684,7 @@ pub enum OpKey {
     Reduce(ReduceKind),
     Call,
     Rng,
+    RngBitGenerator,
     Cond,
     While,
     Scan,
@@ -704,6 +726,7 @@ impl OpKey {
         keys.extend([
             OpKey::Call,
             OpKey::Rng,
+            OpKey::RngBitGenerator,
             OpKey::Cond,
             OpKey::While,
             OpKey::Scan,
@@ -745,6 +768,7 @@ impl OpKey {
             OpKey::Reduce(r) => r.name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
+            OpKey::RngBitGenerator => "rng_bit_generator",
             OpKey::Cond => "cond",
             OpKey::While => "while",
             OpKey::Scan => "scan",
@@ -775,7 +799,12 @@ impl OpKey {
     pub fn is_pure_kind(self) -> bool {
         !matches!(
             self,
-            OpKey::Rng | OpKey::Call | OpKey::Cond | OpKey::While | OpKey::Scan
+            OpKey::Rng
+                | OpKey::RngBitGenerator
+                | OpKey::Call
+                | OpKey::Cond
+                | OpKey::While
+                | OpKey::Scan
         )
     }
 }
@@ -819,6 +848,7 @@ impl Op {
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,
+            Op::RngBitGenerator { .. } => OpKey::RngBitGenerator,
             Op::Cond { .. } => OpKey::Cond,
             Op::While { .. } => OpKey::While,
             Op::Scan { .. } => OpKey::Scan,

@@ -562,9 +562,10 @@ impl FnPrinter<'_, '_, '_> {
                 return self.select_and_scatter(inst, *select, dims, depth)
             }
             Op::Call { callee } => return self.call(inst, callee, depth),
-            Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
-                return self.order_op(inst, depth)
-            }
+            Op::ArgReduce { .. }
+            | Op::Sort { .. }
+            | Op::TopK { .. }
+            | Op::RngBitGenerator { .. } => return self.order_op(inst, depth),
             Op::Tuple => {
                 let names = self.names_of(&inst.operands)?;
                 self.bind(v, names, inst.ty.clone());
@@ -870,8 +871,8 @@ impl FnPrinter<'_, '_, '_> {
     }
 
     /// `reduce_arg*`, `sort` and `top_k`: `stablehlo.reduce` with JAX's argmax/argmin body,
-    /// `stablehlo.sort` with a comparator on the key (JAX's canonicalizing one for its order),
-    /// `chlo.top_k`.
+    /// `stablehlo.sort` with a comparator on the keys (JAX's canonicalizing one for its order),
+    /// `chlo.top_k`; and, an op of several results like them, `rng_bit_generator`.
     fn order_op(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
         let names = self.names_of(&inst.operands)?;
         let types = self.types_of(&inst.operands)?;
@@ -881,6 +882,10 @@ impl FnPrinter<'_, '_, '_> {
         let args = names.join(", ");
         let pad = "  ".repeat(depth);
         let text = match &inst.op {
+            Op::RngBitGenerator { algorithm } => format!(
+                "{lhs} = \"stablehlo.rng_bit_generator\"({args}) {{rng_algorithm = #stablehlo<rng_algorithm {}>}} : {sig}",
+                algorithm.name().to_uppercase()
+            ),
             Op::TopK { k } => format!(
                 "{lhs} = chlo.top_k({args}, k = {k}) : {} -> ({})",
                 type_list(&types),

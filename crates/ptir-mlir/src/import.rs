@@ -45,8 +45,8 @@ use indexmap::IndexMap;
 use ptir_ir::{
     infer_type, int_from_i128, num_elements, parse_float, round_float, wrap_int, BinaryOp, CmpOp,
     ConvDims, DType, DTypeKind, Data, DotDims, ExternDecl, Function, InferContext, Instruction,
-    Literal, Op, PadDims, Param, Precision, Program, ReduceKind, Region, Scalar, SelectKind,
-    Signature, TensorType, Type, UnaryOp, ValueId,
+    Literal, Op, PadDims, Param, Precision, Program, ReduceKind, Region, RngAlgorithm, Scalar,
+    SelectKind, Signature, TensorType, Type, UnaryOp, ValueId,
 };
 use std::collections::HashMap;
 
@@ -519,6 +519,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 "stablehlo.reduce" if op.operands.len() == 4 => self.arg_reduce(op, out)?,
                 "stablehlo.sort" => self.sort(op, out)?,
                 "chlo.top_k" => self.top_k(op, out)?,
+                "stablehlo.rng_bit_generator" => self.rng_bit_generator(op, out)?,
                 _ => vec![self.single(op, short, out)?],
             },
         })
@@ -728,7 +729,11 @@ impl<'a, 's> FnLower<'a, 's> {
             .operand_types
             .first()
             .ok_or_else(|| pos.syntax("`stablehlo.sort` needs its operand types"))?;
-        let float_keys: Vec<bool> = op.operand_types.iter().map(|t| t.dtype.is_float()).collect();
+        let float_keys: Vec<bool> = op
+            .operand_types
+            .iter()
+            .map(|t| t.dtype.is_float())
+            .collect();
         let order = op
             .regions
             .first()
@@ -760,6 +765,132 @@ impl<'a, 's> FnLower<'a, 's> {
             total_order: order.total_order,
         };
         self.emit_results(out, op, new, &args)
+    }
+
+    /// `bitcast_convert` between widths: the narrower side has one more dim, the ratio of the
+    /// widths, its first element the least significant part (little-endian, as IREE and XLA
+    /// run it; JAX bitcasts a `u32[4]` key to the `u64[2]` state of `rng_bit_generator`).
+    /// Written with same-width bitcasts to unsigned integers, slices, conversions, shifts and
+    /// `or`s (or a `concat`), so the optimizer sees through it.
+    fn bitcast_resize(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        x: (ValueId, TensorType),
+        ty: &TensorType,
+    ) -> Result<(ValueId, TensorType)> {
+        let unsigned = |d: DType| match d.bits() {
+            8 => DType::U8,
+            16 => DType::U16,
+            32 => DType::U32,
+            _ => DType::U64,
+        };
+        let (narrow, wide) = match x.1.dtype.bits() < ty.dtype.bits() {
+            true => (x.1.clone(), ty.clone()),
+            false => (ty.clone(), x.1.clone()),
+        };
+        let k = (wide.dtype.bits() / narrow.dtype.bits()) as usize;
+        let shape = wide.shape.clone();
+        if narrow.shape.split_last() != Some((&k, shape.as_slice())) {
+            return Err(pos.invalid(format!(
+                "`bitcast_convert` from {} to {}: the narrower side has one more dim, of size {k}",
+                crate::export::mlir_type(&x.1),
+                crate::export::mlir_type(ty)
+            )));
+        }
+        let (nu, wu) = (unsigned(narrow.dtype), unsigned(wide.dtype));
+        let rank = shape.len();
+        let wide_bits = TensorType::new(wu, shape.clone());
+        let part = TensorType::new(nu, shape.clone());
+        let column = TensorType::new(nu, [shape.as_slice(), &[1]].concat());
+        let from = unsigned(x.1.dtype);
+        let x = self.same_width_bitcast(out, pos, x, from)?;
+        let shift = |this: &mut Self, out: &mut Insts, j: usize| {
+            let amount = Literal::Splat(Scalar::Int((j as u32 * narrow.dtype.bits()) as i64));
+            this.emit_t(out, pos, Op::Constant(amount), &[], &wide_bits)
+        };
+        let bits = if x.1.dtype == wu {
+            // Wide to narrow: part j is the wide value shifted right by j parts, truncated.
+            let mut parts = Vec::new();
+            for j in 0..k {
+                let mut p = x.clone();
+                if j > 0 {
+                    let by = shift(self, out, j)?;
+                    p = self.emit_t(
+                        out,
+                        pos,
+                        Op::Binary(BinaryOp::ShrLogical),
+                        &[p, by],
+                        &wide_bits,
+                    )?;
+                }
+                let p = self.emit_t(out, pos, Op::Cast, &[p], &part)?;
+                parts.push(self.emit_t(out, pos, Op::Reshape, &[p], &column)?);
+            }
+            let all = TensorType::new(nu, narrow.shape.clone());
+            self.emit_t(out, pos, Op::Concat { axis: rank }, &parts, &all)?
+        } else {
+            // Narrow to wide: part j widened and shifted left by j parts, all or-ed.
+            let mut acc: Option<(ValueId, TensorType)> = None;
+            for j in 0..k {
+                let (mut start, mut limit) = (vec![0; rank + 1], narrow.shape.clone());
+                start[rank] = j;
+                limit[rank] = j + 1;
+                let slice = ptir_ir::SliceDims::op(start, limit, vec![1; rank + 1]);
+                let p = self.emit_t(out, pos, slice, std::slice::from_ref(&x), &column)?;
+                let p = self.emit_t(out, pos, Op::Reshape, &[p], &part)?;
+                let mut p = self.emit_t(out, pos, Op::Cast, &[p], &wide_bits)?;
+                if j > 0 {
+                    let by = shift(self, out, j)?;
+                    p = self.emit_t(out, pos, Op::Binary(BinaryOp::Shl), &[p, by], &wide_bits)?;
+                }
+                acc = Some(match acc {
+                    None => p,
+                    Some(a) => {
+                        self.emit_t(out, pos, Op::Binary(BinaryOp::Or), &[a, p], &wide_bits)?
+                    }
+                });
+            }
+            acc.ok_or_else(|| pos.invalid("`bitcast_convert` of no parts"))?
+        };
+        self.same_width_bitcast(out, pos, bits, ty.dtype)
+    }
+
+    /// `x` as dtype `d` of its width: itself, or a `bitcast`.
+    fn same_width_bitcast(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        x: (ValueId, TensorType),
+        d: DType,
+    ) -> Result<(ValueId, TensorType)> {
+        if x.1.dtype == d {
+            return Ok(x);
+        }
+        let ty = x.1.with_dtype(d);
+        self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
+    }
+
+    /// `stablehlo.rng_bit_generator %state, algorithm = A` (pretty, as JAX prints it) or
+    /// generic with `rng_algorithm = #stablehlo<rng_algorithm A>`: `rng_bit_generator`.
+    fn rng_bit_generator(
+        &mut self,
+        op: &OpSyntax,
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let word = word_attr(op, "algorithm").or_else(|| word_attr(op, "rng_algorithm"));
+        let algorithm = match word.as_deref() {
+            Some("DEFAULT") => RngAlgorithm::Default,
+            Some("THREE_FRY") => RngAlgorithm::ThreeFry,
+            Some("PHILOX") => RngAlgorithm::Philox,
+            other => {
+                return Err(op.pos.syntax(format!(
+                    "`rng_bit_generator` needs its algorithm (DEFAULT, THREE_FRY or PHILOX), found {other:?}"
+                )))
+            }
+        };
+        let state = self.operand(out, op, 0)?;
+        self.emit_results(out, op, Op::RngBitGenerator { algorithm }, &[state])
     }
 
     /// `chlo.top_k(%x, k = K)`: `top_k`.
@@ -1010,14 +1141,18 @@ impl<'a, 's> FnLower<'a, 's> {
             "bitcast_convert" => {
                 let x = self.operand(out, op, 0)?;
                 let (from, to) = (x.1.dtype, ty.dtype);
-                if from.bits() != to.bits() || from == DType::Bool || to == DType::Bool {
+                if from == DType::Bool || to == DType::Bool {
                     return Err(pos.unsupported(format!(
-                        "`bitcast_convert` from {} to {} (only between numbers of one width)",
+                        "`bitcast_convert` from {} to {} (only between numbers)",
                         mlir_elem(from),
                         mlir_elem(to)
                     )));
                 }
-                self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
+                if from.bits() == to.bits() {
+                    self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
+                } else {
+                    self.bitcast_resize(out, pos, x, &ty)
+                }
             }
             "dynamic_slice" => {
                 let sizes = ints_attr(op, &["sizes", "slice_sizes"])?;

@@ -46,9 +46,13 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::TopK => (Some(1), &[Int]),
         OpKey::Call | OpKey::Tuple => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
-        OpKey::Constant | OpKey::Iota | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
-            return None
-        }
+        OpKey::Constant
+        | OpKey::Iota
+        | OpKey::Rng
+        | OpKey::RngBitGenerator
+        | OpKey::Cond
+        | OpKey::While
+        | OpKey::Scan => return None,
     })
 }
 
@@ -377,9 +381,13 @@ pub fn make_op<A: Borrow<AttrValue>>(
             },
             annotated.cloned(),
         ),
-        OpKey::Constant | OpKey::Iota | OpKey::Rng | OpKey::Cond | OpKey::While | OpKey::Scan => {
-            return Err(format!("`{key}` cannot be built by a rule"))
-        }
+        OpKey::Constant
+        | OpKey::Iota
+        | OpKey::Rng
+        | OpKey::RngBitGenerator
+        | OpKey::Cond
+        | OpKey::While
+        | OpKey::Scan => return Err(format!("`{key}` cannot be built by a rule")),
     };
     let cx = InferContext {
         annotated: annotation.as_ref(),

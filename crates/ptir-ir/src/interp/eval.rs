@@ -187,6 +187,19 @@ pub fn eval_op(op: &Op, operands: &[&Value], result_ty: &Type) -> InterpResult<V
                 .ok_or_else(|| InterpError::malformed("tuple index out of range")),
             _ => Err(InterpError::malformed("`tuple_get` of a tensor")),
         },
+        Op::RngBitGenerator { algorithm } => {
+            let ts = tensors()?;
+            let results = match (ts.as_slice(), result_ty) {
+                ([state], Type::Tuple(parts)) => match parts.as_slice() {
+                    [_, Type::Tensor(bits)] => super::rng_bits::eval(*algorithm, state, bits)?,
+                    _ => return Err(InterpError::malformed("`rng_bit_generator` result")),
+                },
+                _ => return Err(InterpError::malformed("`rng_bit_generator` operands")),
+            };
+            Ok(Value::pack(
+                results.into_iter().map(Value::Tensor).collect(),
+            ))
+        }
         Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
             let results = super::sort::eval(op, &tensors()?)?;
             Ok(Value::pack(

@@ -11,7 +11,7 @@
 //!   `gather.rs`;
 //! - windows (`convolution`, `reduce_window_*`, `select_and_scatter_*`, `pad`): `window.rs`;
 //! - orders (`sort`, `top_k`, `reduce_argmax`/`reduce_argmin`): `sort.rs`;
-//! - the random stream of `rng`: `rng.rs`;
+//! - the random stream of `rng`: `rng.rs`; the bits of `rng_bit_generator`: `rng_bits.rs`;
 //! - calls, regions and limits: `machine.rs`.
 //!
 //! [`eval_op`] evaluates one op on its own, for the constant folders.
@@ -30,6 +30,7 @@ mod kernels;
 mod machine;
 mod reduce;
 mod rng;
+mod rng_bits;
 mod shape_ops;
 mod sort;
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::lexer::{line_col, Lexer, Spanned, Tok};
 use super::printer::{CONV_DILATIONS, WINDOW_DILATIONS};
 use super::source_map::{FunctionSource, InstSource, SourceLoc, SourceMap};
 use crate::gather::{GatherDims, IndexDims};
-use crate::ops::{DotDims, Op, OpKey, Precision, RngDist};
+use crate::ops::{DotDims, Op, OpKey, Precision, RngAlgorithm, RngDist};
 use crate::program::{
     ExternDecl, Function, Instruction, Param, Program, Region, Signature, ValueId,
 };
@@ -830,6 +830,25 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// The attribute `algorithm=` of `rng_bit_generator` (`default`, `three_fry`, `philox`).
+    fn algorithm_attr(&self, attrs: &mut Attrs<'s>) -> PResult<RngAlgorithm> {
+        let name = "algorithm";
+        let Some(i) = attrs.items.iter().position(|(n, _, _)| *n == name) else {
+            return Ok(RngAlgorithm::Default);
+        };
+        let (_, value, pos) = attrs.items.remove(i);
+        match value {
+            Attr::Word(w) => RngAlgorithm::from_name(w),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            self.error_at(
+                pos,
+                format!("attribute `{name}` must be `default`, `three_fry` or `philox`"),
+            )
+        })
+    }
+
     fn bool_attr(&self, attrs: &mut Attrs<'s>, name: &str) -> PResult<bool> {
         match self.take(attrs, name, Some(Attr::Bool(false)))? {
             Attr::Bool(b) => Ok(b),
@@ -918,6 +937,9 @@ impl<'s> Parser<'s> {
                 descending: self.bool_attr(attrs, "descending")?,
                 stable: self.bool_attr(attrs, "stable")?,
                 total_order: self.bool_attr(attrs, "total_order")?,
+            },
+            OpKey::RngBitGenerator => Op::RngBitGenerator {
+                algorithm: self.algorithm_attr(attrs)?,
             },
             OpKey::TopK => Op::TopK {
                 k: self.int_attr(attrs, "k")?,

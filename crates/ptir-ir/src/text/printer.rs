@@ -4,7 +4,7 @@
 //! [`write_type`]) rather than through `fmt::Formatter`, whose per-piece dispatch dominated
 //! printing large programs; the `Display` impls go through the same code.
 
-use crate::ops::Op;
+use crate::ops::{Op, RngAlgorithm};
 use crate::program::{ExternDecl, Function, Instruction, Param, Program, Region, ValueId};
 use crate::tensor::{Data, Literal, ScalarIn};
 use crate::types::{DType, Type};
@@ -349,6 +349,11 @@ fn write_attrs(out: &mut String, op: &Op) {
         Op::Concat { axis } => {
             out.push_str(" axis=");
             write_usize(out, *axis);
+        }
+        // The implementation's choice is the default.
+        Op::RngBitGenerator { algorithm } if *algorithm != RngAlgorithm::Default => {
+            out.push_str(" algorithm=");
+            out.push_str(algorithm.name());
         }
         Op::Iota { dim } => {
             out.push_str(" dim=");

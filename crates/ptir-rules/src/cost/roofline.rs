@@ -246,7 +246,9 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             all,
             Fusion::Kernel,
         ),
-        Op::Call { .. } | Op::Rng { .. } => work(n, all, Fusion::Kernel),
+        Op::Call { .. } | Op::Rng { .. } | Op::RngBitGenerator { .. } => {
+            work(n, all, Fusion::Kernel)
+        }
         // Each line (or reduced block) is read whole by one kernel before it writes.
         Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => work(
             super::order_flops(op, operands).unwrap_or(n),

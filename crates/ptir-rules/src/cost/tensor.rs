@@ -75,7 +75,7 @@ impl CostModel for TensorCost {
             Op::ReduceWindow { dims, .. } => super::window_flops(dims, n),
             Op::SelectAndScatter { dims, .. } => super::select_scatter_flops(dims, operands),
             Op::Call { callee } => n * self.extern_cost(callee).unwrap_or(1.0),
-            Op::Rng { .. } => n,
+            Op::Rng { .. } | Op::RngBitGenerator { .. } => n,
             Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
                 super::order_flops(op, operands).unwrap_or(n)
             }
