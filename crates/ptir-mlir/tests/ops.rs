@@ -717,13 +717,20 @@ fn comparison_types_and_unsigned_constants_are_checked() {
         let e = err(&src);
         assert!(e.contains(why), "{e}");
     }
-    let widths = r#"func.func @main(%x: tensor<2xui32>) -> tensor<2x2xui16> {
-  %0 = stablehlo.bitcast_convert %x : (tensor<2xui32>) -> tensor<2x2xui16>
-  return %0 : tensor<2x2xui16>
+    // Between widths the narrower side has one more dim, of the widths' ratio.
+    let widths = r#"func.func @main(%x: tensor<2xui32>) -> tensor<2x3xui16> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<2xui32>) -> tensor<2x3xui16>
+  return %0 : tensor<2x3xui16>
 }"#;
     assert!(
-        err(widths).contains("`bitcast_convert` from ui32 to ui16"),
+        err(widths).contains("the narrower side has one more dim, of size 2"),
         "{}",
         err(widths)
+    );
+    let bools = widths.replace("2x3xui16", "2xi1");
+    assert!(
+        err(&bools).contains("`bitcast_convert` from ui32 to i1 (only between numbers)"),
+        "{}",
+        err(&bools)
     );
 }

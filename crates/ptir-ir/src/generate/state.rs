@@ -5,7 +5,7 @@
 use super::tensor_ops::{binary_ok, unary_ok};
 use super::{GenConfig, GenStats, GEN_IMPURE_EXTERN, GEN_PURE_EXTERN};
 use crate::builder::{numpy_broadcast_dims, BuildError, FunctionBuilder, ProgramBuilder, Val};
-use crate::ops::{BinaryOp, CmpOp, RngDist, UnaryOp};
+use crate::ops::{BinaryOp, CmpOp, Op, RngAlgorithm, RngDist, UnaryOp};
 use crate::tensor::{Data, Literal, Scalar};
 use crate::types::{num_elements, DType, Shape, TensorType, Type};
 use rand::seq::SliceRandom;
@@ -275,8 +275,21 @@ impl<'c> Gen<'c> {
         self.operand_where(f, |t| ok(t.dtype), |g| g.rand_type(ok))
     }
 
-    /// A new leaf of type `ty`: a constant (dense or splat), sometimes an `rng`.
+    /// A new leaf of type `ty`: a constant (dense or splat), sometimes an `rng` or the bits of
+    /// an `rng_bit_generator` of a constant state.
     pub fn leaf(&mut self, f: &mut FunctionBuilder<'_>, ty: TensorType) -> Result<Val> {
+        let bits = ty.dtype.is_int() || ty.dtype == DType::F32;
+        if self.cfg.allow_impure && bits && self.coin(0.02) {
+            let algorithm = *RngAlgorithm::ALL
+                .choose(&mut self.rng)
+                .unwrap_or(&RngAlgorithm::Default);
+            let state_ty = TensorType::new(DType::U64, vec![2 + usize::from(self.coin(0.3))]);
+            let state = self.constant(f, state_ty.clone())?;
+            let pair = Type::Tuple(vec![state_ty.into(), ty.into()]);
+            let both = f.emit(Op::RngBitGenerator { algorithm }, &[state], Some(pair))?;
+            let v = f.tuple_get(both, 1)?;
+            return Ok(self.add(v));
+        }
         if self.cfg.allow_impure && self.coin(0.06) {
             let dist = if ty.dtype.is_float() && self.coin(0.5) {
                 RngDist::Normal
