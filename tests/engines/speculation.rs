@@ -3,7 +3,8 @@
 //! Each program guards something that traps, may not terminate, or is huge, and is run on the
 //! input that makes the guard matter (a zero divisor, a loop that runs zero times, the branch
 //! not taken). Both engines, default options, and greedy with loop-invariant code motion: the
-//! optimized program must give the input's results on exactly those inputs.
+//! optimized program must give the input's results on exactly those inputs. Last, effects
+//! (`rng_bit_generator`, in a callee too) are neither merged nor dropped.
 
 use ptir::ir::{parse, DType, Interpreter, Program, Scalar, Tensor, TensorType, Value};
 use ptir::{Engine, Options};
@@ -243,4 +244,49 @@ fn with_licm_greedy_moves_loop_invariant_work_out_as_saturation_places_it() {
     // The two broadcasts of outer scalars leave the body (and the body's constant).
     assert_eq!(licm, eqsat);
     assert!(licm < greedy, "licm {licm}, greedy {greedy}");
+}
+
+/// `rng_bit_generator` is kept as an effect by both engines: two calls of a function that
+/// generates bits from the same state stay two calls, and a generator whose bits nobody reads
+/// stays too (its bits are the implementation's; merging or dropping it is not ours to do).
+#[test]
+fn random_bits_are_kept_as_effects_by_both_engines() {
+    let text = "func @gen(%0: u64[2]) -> (u32[4]) {
+  %1 = rng_bit_generator %0 algorithm=philox : (u64[2], u32[4])
+  %2 = tuple_get %1 index=1 : u32[4]
+  return %2
+}
+func @main(%0: u64[2]) -> (u32[4]) {
+  %1 = call @gen(%0) : u32[4]
+  %2 = call @gen(%0) : u32[4]
+  %3 = rng_bit_generator %0 : (u64[2], u32[4])
+  %4 = add %1, %2 : u32[4]
+  return %4
+}
+";
+    let input = parse(text).unwrap_or_else(|e| panic!("{e}"));
+    for engine in [Engine::Greedy, Engine::Saturation] {
+        let options = Options {
+            engine,
+            ..Options::default()
+        };
+        let out = ptir::optimize(&input, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let printed = ptir::ir::print(&out.program);
+        let main = printed.split("func @main").nth(1).unwrap_or_default();
+        assert_eq!(main.matches("call @gen").count(), 2, "{engine}:\n{printed}");
+        assert_eq!(
+            main.matches("rng_bit_generator").count(),
+            1,
+            "{engine}:\n{printed}"
+        );
+        let state = Value::Tensor(Tensor::splat(
+            TensorType::new(DType::U64, vec![2]),
+            Scalar::Int(7),
+        ));
+        assert_eq!(
+            run(&out.program, std::slice::from_ref(&state)),
+            run(&input, &[state]),
+            "{engine}"
+        );
+    }
 }

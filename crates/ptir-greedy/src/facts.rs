@@ -166,7 +166,7 @@ fn walk_function(f: &Function) -> Walked {
             Op::Call { callee } if !facts.callees.contains(callee) => {
                 facts.callees.push(callee.clone())
             }
-            Op::Rng { .. } => facts.has_rng = true,
+            op if ptir_ir::analysis::purity::impure_by_itself(op.key()) => facts.has_rng = true,
             Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => {
                 for r in inst.op.regions() {
                     r.params.iter().for_each(|p| define(p.id, &mut facts));

@@ -374,12 +374,15 @@ pub fn probe_programs(rule: &FuzzRule, seed: u64, per_probe: usize) -> Vec<Progr
 /// assert_eq!(set.loop_patterns().len(), 1);
 /// ```
 pub fn loop_pattern_probe(program: &Program, name: &str) -> Option<String> {
+    use ptir_ir::analysis::purity::impure_by_itself;
     use ptir_ir::{ExternDecl, Function, Instruction, Op, Param, Region, Signature, ValueId};
     let is_loop = |op: &Op| matches!(op, Op::Scan { .. } | Op::While { .. } | Op::Cond { .. });
     let patternable = |inst: &Instruction| {
         let mut ok = true;
         for r in inst.op.regions() {
-            r.walk(&mut |i, _| ok &= !matches!(i.op, Op::Call { .. } | Op::Rng { .. }));
+            r.walk(&mut |i, _| {
+                ok &= !(matches!(i.op, Op::Call { .. }) || impure_by_itself(i.op.key()))
+            });
         }
         ok
     };

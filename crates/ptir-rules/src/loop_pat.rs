@@ -24,6 +24,7 @@
 
 use crate::ast::Location;
 use indexmap::IndexMap;
+use ptir_ir::analysis::purity::impure_by_itself;
 use ptir_ir::{Function, Instruction, Op, OpKey, Program, Region, Type, ValueId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -84,12 +85,12 @@ impl LoopPattern {
         }
         let mut bad = None;
         pattern.body.walk(&mut |i, _| {
-            if matches!(i.op.key(), OpKey::Rng | OpKey::Call) {
+            if i.op.key() == OpKey::Call || impure_by_itself(i.op.key()) {
                 bad.get_or_insert(i.op.name());
             }
         });
         replacement.body.walk(&mut |i, _| {
-            if i.op.key() == OpKey::Rng {
+            if impure_by_itself(i.op.key()) {
                 bad.get_or_insert(i.op.name());
             }
         });

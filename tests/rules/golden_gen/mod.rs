@@ -365,6 +365,7 @@ fn retype(mut f: Function) -> Option<Function> {
                 | Op::Reshape
                 | Op::Broadcast { .. }
                 | Op::Rng { .. }
+                | Op::RngBitGenerator { .. }
                 | Op::Call { .. }
                 | Op::Cond { .. }
                 | Op::While { .. }

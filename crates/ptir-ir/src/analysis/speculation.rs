@@ -60,7 +60,8 @@ pub fn hazard(key: OpKey, ty: Option<&Type>) -> bool {
     };
     let kind = match key {
         OpKey::Binary(BinaryOp::Div | BinaryOp::Rem) => int_result(),
-        OpKey::While | OpKey::Rng => true,
+        OpKey::While => true,
+        key if super::purity::impure_by_itself(key) => true,
         _ => false,
     };
     kind || ty.is_some_and(|t| t.size_bytes() > SPECULATION_BYTE_LIMIT)
