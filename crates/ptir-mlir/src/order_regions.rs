@@ -14,9 +14,10 @@ use crate::import::{compare_kind, comparison, constant_of};
 use ptir_ir::{ArgKind, Scalar};
 use std::collections::HashMap;
 
-/// Longest expression built: regions past it are not recognized (bounds the work on a
-/// region that reuses values many times).
-const EXPR_LIMIT: usize = 2048;
+/// Longest expression built per block argument: regions past it are not recognized (bounds
+/// the work on a region that reuses values many times, while a comparator on many keys, whose
+/// expression grows with each key, stays readable: `jnp.lexsort` of 40 float keys is 18k).
+const EXPR_LIMIT_PER_ARG: usize = 1024;
 
 /// The expression of one region op whose operands have expressions `args`; `None` for ops
 /// outside the recognized set.
@@ -74,7 +75,7 @@ pub(crate) fn returned_exprs(block: &Block, names: &[String]) -> Option<Vec<Stri
         let [result] = op.results.as_slice() else {
             return None;
         };
-        if e.len() > EXPR_LIMIT {
+        if e.len() > EXPR_LIMIT_PER_ARG * block.args.len().max(2) {
             return None;
         }
         env.insert(result.as_str(), e);

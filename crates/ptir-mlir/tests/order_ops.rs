@@ -229,6 +229,27 @@ fn sorts_by_several_keys_as_jax_lexsort_writes_them() {
     assert!(ptir_ir::print(&p).contains("keys=3 descending=true stable=true total_order=true"));
 }
 
+/// A sort by 40 float keys in JAX's order (`jnp.lexsort` of 40 arrays): its comparator, whose
+/// expression grows with every key, is still read as one (it was refused as unsupported).
+#[test]
+fn a_sort_by_forty_float_keys_is_read_back() {
+    let n = 40;
+    let params: Vec<String> = (0..n).map(|i| format!("%{i}: f32[3]")).collect();
+    let args: Vec<String> = (0..n).map(|i| format!("%{i}")).collect();
+    let types = vec!["f32[3]"; n].join(", ");
+    let text = format!(
+        "func @main({}) -> (f32[3]) {{\n  %{n} = sort {} dim=0 keys={n} stable=true : ({types})\n  %{} = tuple_get %{n} index=0 : f32[3]\n  return %{}\n}}\n",
+        params.join(", "),
+        args.join(", "),
+        n + 1,
+        n + 1
+    );
+    let p = ptir_ir::parse(&text).expect("parses");
+    let mlir = ptir_mlir::export(&p, &ptir_mlir::ExportOptions::default()).expect("exports");
+    let back = ptir_mlir::import(&mlir).expect("imports");
+    assert!(ptir_ir::print(&back).contains(&format!("keys={n} stable=true")));
+}
+
 #[test]
 fn top_k_takes_the_greatest_in_total_order_first_index_first() {
     let inf = f64::INFINITY;
