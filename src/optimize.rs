@@ -75,7 +75,16 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
 /// the operand lists of `program`'s `concat`s, calls and `tuple`s past the arities rules are
 /// loaded with ([`ptir_rules::VARIADIC_ARITY`]), so that a list matches any arity.
 pub(crate) fn load_rules_for(options: &Options, program: &Program) -> Result<RuleSet, Error> {
-    let mut rules = load_rules(options)?;
+    expand_rules_for(load_rules(options)?, options, program)
+}
+
+/// `rules` (loaded under `options`) with their variadic rules expanded for `program`, as
+/// [`load_rules_for`] gives them.
+fn expand_rules_for(
+    mut rules: RuleSet,
+    options: &Options,
+    program: &Program,
+) -> Result<RuleSet, Error> {
     if rules.expand_variadic(list_lengths(program))? > 0 {
         rules.retain(&options.filter());
     }
@@ -211,7 +220,7 @@ fn prove_user_rules(set: &RuleSet) -> Result<(), Error> {
 /// ```
 pub fn optimize(program: &Program, options: &Options) -> Result<Optimized, Error> {
     ptir_ir::verify(program)?;
-    optimize_input(Cow::Borrowed(program), options)
+    optimize_input(Cow::Borrowed(program), options, None)
 }
 
 /// [`optimize`], taking the program: it is rewritten in place rather than copied first,
@@ -244,18 +253,27 @@ pub fn optimize_owned(program: Program, options: &Options) -> Result<Optimized, 
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn optimize_verified(program: Verified, options: &Options) -> Result<Optimized, Error> {
-    optimize_input(Cow::Owned(program.into_program()), options)
+    optimize_input(Cow::Owned(program.into_program()), options, None)
 }
 
 /// The route of every optimization: the input (verified where it was read), the pass
 /// pipeline, the steps after it, the output verified where it leaves, and the report.
-fn optimize_input(input: Cow<'_, Program>, options: &Options) -> Result<Optimized, Error> {
+/// `loaded`: the rules of `options` when the caller has them already ([`load_rules`]).
+fn optimize_input(
+    input: Cow<'_, Program>,
+    options: &Options,
+    loaded: Option<RuleSet>,
+) -> Result<Optimized, Error> {
     let t = Instant::now();
     // The time limit covers the whole run: setup, raising loops and every pass.
     let deadline = ptir_rules::Deadline::after(options.limits.time);
+    let loaded = match loaded {
+        Some(rules) => rules,
+        None => load_rules(options)?,
+    };
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
-    let mut rules = load_rules_for(options, &input)?;
+    let mut rules = expand_rules_for(loaded, options, &input)?;
     let renamed = rules.rename_externs_for(&input);
     // Built here, in setup, once for every function and pass that asks for it.
     rules.index();
@@ -807,7 +825,8 @@ pub fn fast_math_hint(
     if !reassociable(program)? && !reassociable(&out.program)? {
         return Ok(None);
     }
-    let fast = optimize(program, &fast_options)?;
+    // The rules loaded above, not loaded again (a large library takes a while).
+    let fast = optimize_input(Cow::Borrowed(program), &fast_options, Some(fast_math_rules))?;
     let is_fast_math = |name: &str| only_fast_math.rule(name).is_some();
     let (now, then) = (out.report.cost_after, fast.report.cost_after);
     if then <= 0.0 || now / then <= FAST_MATH_HINT_RATIO {
