@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | 8 | [`MAGIC`], `PTIRRULE` |
 //! | 4 | [`FORMAT_VERSION`], little-endian |
-//! | 8 | [`schema_fingerprint`]: the op kinds and dtypes the encoding numbers |
+//! | 8 | [`schema_fingerprint`]: the op kinds (with their attribute slots) and dtypes the encoding numbers |
 //! | 8 | payload length |
 //! | 8 | payload checksum (FNV-1a, 64 bits) |
 //! | n | payload: the rules and externs, [postcard](https://docs.rs/postcard)-encoded |
@@ -110,12 +110,19 @@ pub fn is_compiled(bytes: &[u8]) -> bool {
 }
 
 /// A fingerprint of what the encoding numbers by position outside this crate: every op kind
-/// ([`OpKey::all`]) and dtype ([`DType::ALL`]), in order. A build that adds, removes or
-/// reorders one reads old libraries as [`LibraryError::Stale`].
+/// ([`OpKey::all`]) with its attribute slots ([`crate::ops::attr_names`]) and dtype
+/// ([`DType::ALL`]), in order. A build that adds, removes or reorders one reads old libraries
+/// as [`LibraryError::Stale`].
 pub fn schema_fingerprint() -> u64 {
     let mut text = String::new();
     for k in OpKey::all() {
         text.push_str(k.name());
+        // The attribute slots too: a kind given another slot (`sort`'s `keys`) is another
+        // encoding of its terms.
+        for a in crate::ops::attr_names(k) {
+            text.push(':');
+            text.push_str(a);
+        }
         text.push(',');
     }
     text.push(';');
