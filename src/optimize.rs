@@ -193,11 +193,21 @@ fn prove_user_rules(set: &RuleSet) -> Result<(), Error> {
         }
         match ptir_rules::example::prove(rule, set.registry(), USER_RULE_PROOF_SEEDS) {
             Err(e) if e.is_counterexample() => {
+                // A list rule's expansion (`NAME/3`) is reported by the name the user wrote,
+                // with the list length it fails at.
+                let expansion = rule
+                    .name
+                    .rsplit_once('/')
+                    .filter(|(name, _)| (set.variadic_rules().iter()).any(|v| v.name == *name));
+                let (name, counterexample) = match expansion {
+                    Some((name, n)) => (name.to_string(), format!("with a list of {n}: {e}")),
+                    None => (rule.name.clone(), e.to_string()),
+                };
                 return Err(Error::UnsoundRule {
                     location: rule.location.to_string(),
-                    rule: rule.name.clone(),
-                    counterexample: e.to_string(),
-                })
+                    rule: name,
+                    counterexample,
+                });
             }
             _ => {}
         }

@@ -192,3 +192,34 @@ fn long_concat(n: usize) -> String {
         n + 1
     )
 }
+
+/// An unsound list rule is refused under `--prove-rules` by the name its user wrote, with the
+/// list length of the counterexample (not by an expansion's internal `NAME/1`).
+#[test]
+fn an_unsound_list_rule_is_refused_by_its_own_name() {
+    let options = ptir::Options {
+        rule_texts: vec![ptir::RuleText::new(
+            "front.rules",
+            "(rule my-front\n  (concat 0 ?xs... ?y)\n  => (concat 0 ?y ?xs...))\n",
+        )],
+        prove_rules: true,
+        ..ptir::Options::default()
+    };
+    match ptir::load_rules(&options) {
+        Err(ptir::Error::UnsoundRule {
+            location,
+            rule,
+            counterexample,
+        }) => {
+            assert_eq!(
+                (location.as_str(), rule.as_str()),
+                ("front.rules:1", "my-front")
+            );
+            assert!(
+                counterexample.starts_with("with a list of "),
+                "{counterexample}"
+            );
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+}

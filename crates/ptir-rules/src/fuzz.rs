@@ -14,7 +14,11 @@
 //! - **commute**: a random elementwise term rewritten by swapping the operands of one of its
 //!   commutative ops;
 //! - **wrap**: a named root read by its own replacement, `?t:(exp ?x) => (neg (neg ?t))`
-//!   (greedy must decline it: the new ops would read the value they replace).
+//!   (greedy must decline it: the new ops would read the value they replace);
+//! - **variadic**: a list variable, `(concat 0 (concat 0 ?xs...) ?y) => (concat 0 ?xs... ?y)`,
+//!   and unsound kin that moves `?y` to the front; its probes include an inner concat of
+//!   more parts than rules are loaded with (17 to 40), so that the rule is expanded for the
+//!   program in both engines.
 //!
 //! Each rule comes with *probes*: source patterns whose instances
 //! ([`crate::example::instantiate`]) make programs on which the rule's matcher is tested,
@@ -145,7 +149,9 @@ fn guard(kind: &str, var: &str) -> String {
 /// ```
 pub fn random_rule(seed: u64) -> FuzzRule {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let template = ["factor", "named", "splat", "roots", "commute", "wrap"][rng.gen_range(0..6)];
+    let template = [
+        "factor", "named", "splat", "roots", "commute", "wrap", "variadic",
+    ][rng.gen_range(0..7)];
     let (source, result, when, probes): (String, String, String, Vec<String>) = match template {
         "factor" => {
             let (out, inner) = *FACTOR.choose(&mut rng).unwrap_or(&FACTOR[0]);
@@ -227,6 +233,20 @@ pub fn random_rule(seed: u64) -> FuzzRule {
             let source = format!("?t:({u} ?x)");
             let probes = vec![format!("({u} ?x)")];
             (source, wrap.to_string(), guard("float", "?x"), probes)
+        }
+        "variadic" => {
+            let source = "(concat 0 (concat 0 ?xs...) ?y)".to_string();
+            let result = match rng.gen_bool(0.7) {
+                true => "(concat 0 ?xs... ?y)",
+                false => "(concat 0 ?y ?xs...)",
+            };
+            let parts = rng.gen_range(crate::VARIADIC_ARITY + 1..=40);
+            let long: Vec<String> = (0..parts).map(|i| format!("?a{i}")).collect();
+            let probes = vec![
+                source.clone(),
+                format!("(concat 0 (concat 0 {}) ?y)", long.join(" ")),
+            ];
+            (source, result.to_string(), String::new(), probes)
         }
         _ => {
             let tree = loop {
@@ -476,11 +496,48 @@ mod tests {
         );
         let templates: std::collections::BTreeSet<&str> =
             fuzzed.accepted.iter().map(|r| r.template).collect();
-        assert_eq!(templates.len(), 6, "accepted templates: {templates:?}");
+        assert_eq!(templates.len(), 7, "accepted templates: {templates:?}");
         let mut set = RuleSet::new(Registry::standard());
         set.add_source("fuzz.rules", &fuzzed.rules_text()).unwrap();
         let acyclic = fuzzed.accepted.iter().filter(|r| !r.cyclic).count();
-        assert_eq!(set.rules().len(), acyclic);
+        // A list rule is loaded as one rule per arity (`NAME/3`): count the names.
+        let names: std::collections::BTreeSet<&str> = (set.rules().iter())
+            .map(|r| r.name.split('/').next().unwrap_or(&r.name))
+            .collect();
+        assert_eq!(names.len(), acyclic);
+    }
+
+    /// The list rules: the flattening one is proved, the one that moves `?y` to the front is
+    /// refused, and the probes include a concat past the loaded arities.
+    #[test]
+    fn list_rules_are_proved_and_probed_past_the_loaded_arities() {
+        let rules: Vec<FuzzRule> = (0..300u64)
+            .map(random_rule)
+            .filter(|r| r.template == "variadic")
+            .collect();
+        let prove = |r: &FuzzRule| {
+            let mut set = RuleSet::new(Registry::standard());
+            set.add_source("fuzz.rules", &r.text).unwrap();
+            let first = set.rules().first().cloned().unwrap();
+            example::prove(&first, set.registry(), 8).is_ok()
+        };
+        let flatten = rules
+            .iter()
+            .find(|r| r.text.contains("=> (concat 0 ?xs... ?y)"));
+        let moved = rules
+            .iter()
+            .find(|r| r.text.contains("=> (concat 0 ?y ?xs...)"));
+        let (flatten, moved) = (flatten.unwrap(), moved.unwrap());
+        assert!(prove(flatten), "{}", flatten.text);
+        assert!(!prove(moved), "{}", moved.text);
+        let longest = probe_programs(flatten, 0, 1)
+            .iter()
+            .flat_map(|p| p.functions.iter())
+            .flat_map(|f| f.body.insts.iter())
+            .filter(|i| matches!(i.op, ptir_ir::Op::Concat { .. }))
+            .map(|i| i.operands.len())
+            .max();
+        assert!(longest > Some(crate::VARIADIC_ARITY), "{longest:?}");
     }
 
     #[test]
