@@ -195,6 +195,10 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
             return Ok((Op::RngBitGenerator { algorithm }, ty));
         }
         (OpKey::RngBitGenerator, _) => return Err("malformed `rng_bit_generator` node".into()),
+        (OpKey::BitcastResize, []) => {
+            let ty = annotated.ok_or("bitcast_resize needs its type")?;
+            return Ok((Op::BitcastResize, ty));
+        }
         (OpKey::Iota, [AttrValue::Int(dim)]) => {
             let ty = annotated.ok_or("iota needs its type")?;
             return Ok((Op::Iota { dim: *dim }, ty));

@@ -298,6 +298,7 @@ impl Lowerer<'_> {
             OpKey::Call
                 | OpKey::Rng
                 | OpKey::RngBitGenerator
+                | OpKey::BitcastResize
                 | OpKey::Iota
                 | OpKey::Cond
                 | OpKey::While

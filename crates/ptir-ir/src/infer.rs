@@ -231,6 +231,30 @@ fn infer_unchecked<'a>(
             }
             Ok(Inferred::Tensor(r))
         }
+        Op::BitcastResize => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            let r = tensor(annotated(op, cx)?, "bitcast_resize result")?;
+            if x.dtype == DType::Bool || r.dtype == DType::Bool {
+                return Err(format!("bitcast_resize takes no bool ({x} to {r})"));
+            }
+            let (from, to) = (x.dtype.bits(), r.dtype.bits());
+            let (narrow, wide, k) = match from.cmp(&to) {
+                std::cmp::Ordering::Less => (x, r, to / from),
+                std::cmp::Ordering::Greater => (r, x, from / to),
+                std::cmp::Ordering::Equal => {
+                    return Err(format!(
+                        "bitcast_resize changes the width ({x} to {r}): use bitcast"
+                    ))
+                }
+            };
+            if narrow.shape.split_last() != Some((&(k as usize), wide.shape.as_slice())) {
+                return Err(format!(
+                    "bitcast_resize from {x} to {r}: the narrower side has the wider's shape and one more dim of {k}"
+                ));
+            }
+            Ok(Inferred::Tensor(r))
+        }
         Op::Reshape => {
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;

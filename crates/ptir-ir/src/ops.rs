@@ -466,6 +466,11 @@ pub enum Op {
     /// The bits of each element reinterpreted as the annotated dtype, of the same width and
     /// shape (StableHLO `bitcast_convert` between equal widths: `u32` to `f32` and back).
     Bitcast,
+    /// The bits of `x` reinterpreted as the annotated dtype of another width (StableHLO's
+    /// `bitcast_convert` between widths): the narrower side has one more dim, the ratio of the
+    /// widths, whose first element is the least significant part (little-endian, as IREE and
+    /// XLA run it). Not elementwise: one element of the wider side is several of the other.
+    BitcastResize,
     /// Same elements, the annotated shape.
     Reshape,
     /// Result dim `i` is operand dim `perm[i]`.
@@ -663,6 +668,7 @@ pub enum OpKey {
     Select,
     Cast,
     Bitcast,
+    BitcastResize,
     Reshape,
     Transpose,
     Broadcast,
@@ -703,6 +709,7 @@ impl OpKey {
             OpKey::Select,
             OpKey::Cast,
             OpKey::Bitcast,
+            OpKey::BitcastResize,
             OpKey::Reshape,
             OpKey::Transpose,
             OpKey::Broadcast,
@@ -747,6 +754,7 @@ impl OpKey {
             OpKey::Select => "select",
             OpKey::Cast => "cast",
             OpKey::Bitcast => "bitcast",
+            OpKey::BitcastResize => "bitcast_resize",
             OpKey::Reshape => "reshape",
             OpKey::Transpose => "transpose",
             OpKey::Broadcast => "broadcast",
@@ -827,6 +835,7 @@ impl Op {
             Op::Select => OpKey::Select,
             Op::Cast => OpKey::Cast,
             Op::Bitcast => OpKey::Bitcast,
+            Op::BitcastResize => OpKey::BitcastResize,
             Op::Reshape => OpKey::Reshape,
             Op::Transpose { .. } => OpKey::Transpose,
             Op::Broadcast { .. } => OpKey::Broadcast,

@@ -637,7 +637,7 @@ impl FnPrinter<'_, '_, '_> {
             }
             Op::Select => generic("stablehlo.select", ""),
             Op::Cast => functional("stablehlo.convert"),
-            Op::Bitcast => functional("stablehlo.bitcast_convert"),
+            Op::Bitcast | Op::BitcastResize => functional("stablehlo.bitcast_convert"),
             Op::Reshape => functional("stablehlo.reshape"),
             Op::Transpose { perm } => generic(
                 "stablehlo.transpose",

@@ -767,110 +767,6 @@ impl<'a, 's> FnLower<'a, 's> {
         self.emit_results(out, op, new, &args)
     }
 
-    /// `bitcast_convert` between widths: the narrower side has one more dim, the ratio of the
-    /// widths, its first element the least significant part (little-endian, as IREE and XLA
-    /// run it; JAX bitcasts a `u32[4]` key to the `u64[2]` state of `rng_bit_generator`).
-    /// Written with same-width bitcasts to unsigned integers, slices, conversions, shifts and
-    /// `or`s (or a `concat`), so the optimizer sees through it.
-    fn bitcast_resize(
-        &mut self,
-        out: &mut Insts,
-        pos: Pos,
-        x: (ValueId, TensorType),
-        ty: &TensorType,
-    ) -> Result<(ValueId, TensorType)> {
-        let unsigned = |d: DType| match d.bits() {
-            8 => DType::U8,
-            16 => DType::U16,
-            32 => DType::U32,
-            _ => DType::U64,
-        };
-        let (narrow, wide) = match x.1.dtype.bits() < ty.dtype.bits() {
-            true => (x.1.clone(), ty.clone()),
-            false => (ty.clone(), x.1.clone()),
-        };
-        let k = (wide.dtype.bits() / narrow.dtype.bits()) as usize;
-        let shape = wide.shape.clone();
-        if narrow.shape.split_last() != Some((&k, shape.as_slice())) {
-            return Err(pos.invalid(format!(
-                "`bitcast_convert` from {} to {}: the narrower side has one more dim, of size {k}",
-                crate::export::mlir_type(&x.1),
-                crate::export::mlir_type(ty)
-            )));
-        }
-        let (nu, wu) = (unsigned(narrow.dtype), unsigned(wide.dtype));
-        let rank = shape.len();
-        let wide_bits = TensorType::new(wu, shape.clone());
-        let part = TensorType::new(nu, shape.clone());
-        let column = TensorType::new(nu, [shape.as_slice(), &[1]].concat());
-        let from = unsigned(x.1.dtype);
-        let x = self.same_width_bitcast(out, pos, x, from)?;
-        let shift = |this: &mut Self, out: &mut Insts, j: usize| {
-            let amount = Literal::Splat(Scalar::Int((j as u32 * narrow.dtype.bits()) as i64));
-            this.emit_t(out, pos, Op::Constant(amount), &[], &wide_bits)
-        };
-        let bits = if x.1.dtype == wu {
-            // Wide to narrow: part j is the wide value shifted right by j parts, truncated.
-            let mut parts = Vec::new();
-            for j in 0..k {
-                let mut p = x.clone();
-                if j > 0 {
-                    let by = shift(self, out, j)?;
-                    p = self.emit_t(
-                        out,
-                        pos,
-                        Op::Binary(BinaryOp::ShrLogical),
-                        &[p, by],
-                        &wide_bits,
-                    )?;
-                }
-                let p = self.emit_t(out, pos, Op::Cast, &[p], &part)?;
-                parts.push(self.emit_t(out, pos, Op::Reshape, &[p], &column)?);
-            }
-            let all = TensorType::new(nu, narrow.shape.clone());
-            self.emit_t(out, pos, Op::Concat { axis: rank }, &parts, &all)?
-        } else {
-            // Narrow to wide: part j widened and shifted left by j parts, all or-ed.
-            let mut acc: Option<(ValueId, TensorType)> = None;
-            for j in 0..k {
-                let (mut start, mut limit) = (vec![0; rank + 1], narrow.shape.clone());
-                start[rank] = j;
-                limit[rank] = j + 1;
-                let slice = ptir_ir::SliceDims::op(start, limit, vec![1; rank + 1]);
-                let p = self.emit_t(out, pos, slice, std::slice::from_ref(&x), &column)?;
-                let p = self.emit_t(out, pos, Op::Reshape, &[p], &part)?;
-                let mut p = self.emit_t(out, pos, Op::Cast, &[p], &wide_bits)?;
-                if j > 0 {
-                    let by = shift(self, out, j)?;
-                    p = self.emit_t(out, pos, Op::Binary(BinaryOp::Shl), &[p, by], &wide_bits)?;
-                }
-                acc = Some(match acc {
-                    None => p,
-                    Some(a) => {
-                        self.emit_t(out, pos, Op::Binary(BinaryOp::Or), &[a, p], &wide_bits)?
-                    }
-                });
-            }
-            acc.ok_or_else(|| pos.invalid("`bitcast_convert` of no parts"))?
-        };
-        self.same_width_bitcast(out, pos, bits, ty.dtype)
-    }
-
-    /// `x` as dtype `d` of its width: itself, or a `bitcast`.
-    fn same_width_bitcast(
-        &mut self,
-        out: &mut Insts,
-        pos: Pos,
-        x: (ValueId, TensorType),
-        d: DType,
-    ) -> Result<(ValueId, TensorType)> {
-        if x.1.dtype == d {
-            return Ok(x);
-        }
-        let ty = x.1.with_dtype(d);
-        self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
-    }
-
     /// `stablehlo.rng_bit_generator %state, algorithm = A` (pretty, as JAX prints it) or
     /// generic with `rng_algorithm = #stablehlo<rng_algorithm A>`: `rng_bit_generator`.
     fn rng_bit_generator(
@@ -1148,11 +1044,11 @@ impl<'a, 's> FnLower<'a, 's> {
                         mlir_elem(to)
                     )));
                 }
-                if from.bits() == to.bits() {
-                    self.emit_t(out, pos, Op::Bitcast, &[x], &ty)
-                } else {
-                    self.bitcast_resize(out, pos, x, &ty)
-                }
+                let op = match from.bits() == to.bits() {
+                    true => Op::Bitcast,
+                    false => Op::BitcastResize,
+                };
+                self.emit_t(out, pos, op, &[x], &ty)
             }
             "dynamic_slice" => {
                 let sizes = ints_attr(op, &["sizes", "slice_sizes"])?;

@@ -48,6 +48,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::TupleGet => (Some(1), &[Int]),
         OpKey::Constant
         | OpKey::Iota
+        | OpKey::BitcastResize
         | OpKey::Rng
         | OpKey::RngBitGenerator
         | OpKey::Cond

@@ -4,7 +4,7 @@
 use super::state::{ty_of, Gen, Result};
 use crate::builder::{FunctionBuilder, Val};
 use crate::infer::dot_general_type;
-use crate::ops::{BinaryOp, CmpOp, DotDims, Precision, ReduceKind, RngDist, UnaryOp};
+use crate::ops::{BinaryOp, CmpOp, DotDims, Op, Precision, ReduceKind, RngDist, UnaryOp};
 use crate::tensor::{Data, Literal, Scalar};
 use crate::types::{num_elements, DType, Shape, TensorType};
 use rand::seq::SliceRandom;
@@ -107,10 +107,36 @@ impl Gen<'_> {
     }
 
     /// A `cast` to a random dtype, or a quarter of the time a `bitcast` to another dtype of
-    /// the same width when there is one.
+    /// the same width when there is one, or a tenth a `bitcast_resize`: to a narrower dtype
+    /// (one more dim), or to a wider one when the last dim is the ratio of the widths.
     pub fn gen_cast(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
         let x = self.operand(f, any)?;
-        let from = ty_of(f, x)?.dtype;
+        let xt = ty_of(f, x)?;
+        let from = xt.dtype;
+        if from != DType::Bool && self.coin(0.1) {
+            let last = xt.shape.last().copied();
+            let (max_rank, max_elements) = (self.cfg.max_rank, self.cfg.max_elements);
+            let resizes = |d: DType| {
+                let (a, b) = (from.bits(), d.bits());
+                let narrows = a > b
+                    && xt.rank() < max_rank
+                    && xt.num_elements() * (a / b) as usize <= max_elements;
+                let widens = a < b && last == Some((b / a) as usize);
+                d != DType::Bool && (narrows || widens)
+            };
+            if DType::ALL.into_iter().any(resizes) {
+                let d = self.rand_dtype(resizes);
+                let (a, b) = (from.bits(), d.bits());
+                let mut shape = xt.shape.clone();
+                if a > b {
+                    shape.push((a / b) as usize);
+                } else {
+                    shape.pop();
+                }
+                let ty = TensorType::new(d, shape);
+                return f.emit(Op::BitcastResize, &[x], Some(ty.into()));
+            }
+        }
         if from != DType::Bool && self.coin(0.25) {
             let same_width = |d: DType| d != DType::Bool && d != from && d.bits() == from.bits();
             if DType::ALL.into_iter().any(same_width) {

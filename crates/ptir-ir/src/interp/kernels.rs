@@ -456,6 +456,49 @@ pub(crate) fn cast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
 }
 
 /// Reinterprets the bits of every element as the dtype of `ty` (same shape and width).
+/// `bitcast_resize`: the bits of `x`'s elements (little-endian: the first of each group of
+/// narrow elements is the least significant part of the wide one) read as `ty`'s elements.
+pub(crate) fn bitcast_resize(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
+    let (from, to) = (x.ty.dtype, ty.dtype);
+    let (fb, tb) = (from.bits(), to.bits());
+    let mask = |bits: u32| {
+        if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        }
+    };
+    let bits_of = |i: usize| {
+        element_bits(from, x.data.get(i))
+            .ok_or_else(|| InterpError::malformed(format!("`bitcast_resize` of {from}")))
+    };
+    let unsigned = match tb {
+        8 => DType::U8,
+        16 => DType::U16,
+        32 => DType::U32,
+        _ => DType::U64,
+    };
+    let n = ty.num_elements();
+    let data = build_data(to, n, |o| {
+        let word = if fb < tb {
+            // Widening: element o gathers the k narrow elements o*k .. o*k + k.
+            let k = (tb / fb) as usize;
+            (0..k).try_fold(0u64, |acc, j| {
+                Ok::<_, InterpError>(acc | (bits_of(o * k + j)? & mask(fb)) << (j as u32 * fb))
+            })?
+        } else {
+            // Narrowing: element o is part o % k of wide element o / k.
+            let k = (fb / tb) as usize;
+            (bits_of(o / k)? >> ((o % k) as u32 * tb)) & mask(tb)
+        };
+        bitcast_scalar(Scalar::Int(word as i64), unsigned, to)
+    })?;
+    Ok(Tensor {
+        ty: ty.clone(),
+        data,
+    })
+}
+
 pub(crate) fn bitcast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
     let data = build_data(ty.dtype, x.data.len(), |i| {
         bitcast_scalar(x.data.get(i), x.ty.dtype, ty.dtype)

@@ -867,6 +867,7 @@ impl<'s> Parser<'s> {
             OpKey::Select => Op::Select,
             OpKey::Cast => Op::Cast,
             OpKey::Bitcast => Op::Bitcast,
+            OpKey::BitcastResize => Op::BitcastResize,
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
             OpKey::Gather => Op::Gather(Box::new(GatherDims {

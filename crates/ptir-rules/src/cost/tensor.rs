@@ -54,6 +54,7 @@ impl CostModel for TensorCost {
             | Op::Select
             | Op::Cast
             | Op::Bitcast
+            | Op::BitcastResize
             | Op::Iota { .. } => n,
             Op::Transpose { .. }
             | Op::Reverse { .. }

@@ -249,6 +249,41 @@ fn integers_convert_between_widths_and_to_floats_by_their_value() {
 }
 
 #[test]
+fn bitcast_resize_is_little_endian_both_ways() {
+    // u16[2, 2] -> u32[2]: the first element of each pair is the low half.
+    let pairs = ints(U16, &[0x1234, 0xABCD, 0xFFFF, 0x0001]);
+    let pairs = apply_ok(Op::Reshape, &[pairs], ty(U16, &[2, 2]));
+    let wide = apply_ok(Op::BitcastResize, &[pairs.clone()], ty(U32, &[2]));
+    assert_eq!(numbers(&wide), [0xABCD_1234, 0x0001_FFFF]);
+    assert_eq!(
+        apply_ok(Op::BitcastResize, &[wide], ty(U16, &[2, 2])),
+        pairs
+    );
+    // f32 1.0 as four bytes, least significant first; signed bytes read as such.
+    let one = val(F32, &[1], &[1.0]);
+    let bytes = apply_ok(Op::BitcastResize, &[one], ty(I8, &[1, 4]));
+    assert_eq!(numbers(&bytes), [0, 0, -128, 63]);
+    // A scalar from its parts, and the shapes that do not fit.
+    let word = apply_ok(
+        Op::BitcastResize,
+        &[ints(U8, &[1, 0, 0, 0, 0, 0, 0, 128])],
+        ty(I64, &[]),
+    );
+    assert_eq!(numbers(&word), [i128::from(i64::MIN + 1)]);
+    for (from, to) in [
+        (ty(U8, &[3]), ty(U16, &[])),
+        (ty(U32, &[2]), ty(U16, &[2, 3])),
+    ] {
+        let cx = crate::InferContext {
+            annotated: Some(&to),
+            ..crate::InferContext::default()
+        };
+        let e = crate::infer_type(&Op::BitcastResize, &[&from], &cx).unwrap_err();
+        assert!(e.contains("one more dim"), "{e}");
+    }
+}
+
+#[test]
 fn bitcast_reads_the_bits_as_the_other_dtype() {
     let f = to(
         Op::Bitcast,
