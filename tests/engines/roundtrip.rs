@@ -32,7 +32,7 @@ proptest! {
 fn a_declared_operand_type_that_contradicts_the_value_never_imports() {
     use ptir::format::{read_program, write_program, Format, WriteOptions};
     let mut mutated = 0;
-    for seed in 0..300 {
+    for seed in 0..400 {
         let program = generate(&GenConfig::new(seed, 30));
         let Ok(text) = write_program(&program, Format::Mlir, &WriteOptions::default()) else {
             continue;
