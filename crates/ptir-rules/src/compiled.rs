@@ -110,7 +110,7 @@ pub fn is_compiled(bytes: &[u8]) -> bool {
 }
 
 /// A fingerprint of what the encoding numbers by position outside this crate: every op kind
-/// ([`OpKey::all`]) with its attribute slots ([`crate::ops::attr_names`]) and dtype
+/// ([`OpKey::all`]) with the names of its attribute slots and dtype
 /// ([`DType::ALL`]), in order. A build that adds, removes or reorders one reads old libraries
 /// as [`LibraryError::Stale`].
 pub fn schema_fingerprint() -> u64 {
