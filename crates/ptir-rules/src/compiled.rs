@@ -110,9 +110,9 @@ pub fn is_compiled(bytes: &[u8]) -> bool {
 }
 
 /// A fingerprint of what the encoding numbers by position outside this crate: every op kind
-/// ([`OpKey::all`]) with the names of its attribute slots and dtype
-/// ([`DType::ALL`]), in order. A build that adds, removes or reorders one reads old libraries
-/// as [`LibraryError::Stale`].
+/// ([`OpKey::all`]) with the names of its attribute slots, and every dtype ([`DType::ALL`]),
+/// in order. A build that adds, removes or reorders one reads old libraries as
+/// [`LibraryError::Stale`].
 pub fn schema_fingerprint() -> u64 {
     let mut text = String::new();
     for k in OpKey::all() {
