@@ -957,6 +957,16 @@ const RNG_CASES: &[(&str, &str)] = &[
 }"#,
     ),
     (
+        "erf_inv_as_jax_random_normal_uses_it",
+        r#"func.func public @main(%x: tensor<64xf32>) -> (tensor<10xf32>, tensor<64xf32>) {
+  %e = stablehlo.constant dense<[0.0, -0.0, 1.0, -1.0, 0.5, -0.99999, 0.9999999, 1.5, 0x7FC00000, 1.0e-30]> : tensor<10xf32>
+  %0 = chlo.erf_inv %e : tensor<10xf32> -> tensor<10xf32>
+  %t = stablehlo.tanh %x : tensor<64xf32>
+  %1 = chlo.erf_inv %t : tensor<64xf32> -> tensor<64xf32>
+  return %0, %1 : tensor<10xf32>, tensor<64xf32>
+}"#,
+    ),
+    (
         "bitcast_between_widths",
         r#"func.func public @main(%x: tensor<3x4xi16>, %y: tensor<2xi64>) -> (tensor<3x2xf32>, tensor<3xui64>, tensor<2x8xi8>, tensor<2x2xf32>) {
   %0 = stablehlo.reshape %x : (tensor<3x4xi16>) -> tensor<3x2x2xi16>
@@ -969,7 +979,8 @@ const RNG_CASES: &[(&str, &str)] = &[
     ),
 ];
 
-/// IREE judges `rng_bit_generator` and bitcasts between widths ([`RNG_CASES`]).
+/// IREE judges `rng_bit_generator`, `erf_inv` (how `jax.random.normal` turns bits into
+/// normals: ±0, ±1, beyond 1, NaN, near ±1) and bitcasts between widths ([`RNG_CASES`]).
 #[test]
 fn iree_agrees_with_the_interpreter_on_random_bits() {
     judge_cases("rng", RNG_CASES);

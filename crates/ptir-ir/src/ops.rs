@@ -97,6 +97,9 @@ keyword_enum! {
         /// The number of leading zero bits at the dtype's width (integers; StableHLO
         /// `count_leading_zeros`).
         Clz = "clz",
+        /// The inverse error function: `erf(erf_inv(y)) = y` on (-1, 1), `±inf` at `±1`, NaN
+        /// beyond (floats; `chlo.erf_inv`, which `jax.random.normal` uses).
+        ErfInv = "erf_inv",
     }
 }
 

@@ -624,6 +624,7 @@ impl FnPrinter<'_, '_, '_> {
             Op::DynamicUpdateSlice => generic("stablehlo.dynamic_update_slice", ""),
             Op::Unary(UnaryOp::Erf) => generic("chlo.erf", ""),
             Op::Unary(UnaryOp::Erfc) => generic("chlo.erfc", ""),
+            Op::Unary(UnaryOp::ErfInv) => generic("chlo.erf_inv", ""),
             Op::Unary(UnaryOp::Square) => format!("{r} = stablehlo.multiply {args}, {args} : {ty}"),
             Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
             Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
@@ -1191,6 +1192,7 @@ fn unary_name(u: UnaryOp) -> &'static str {
         UnaryOp::Sign => "sign",
         UnaryOp::Popcnt => "popcnt",
         UnaryOp::Clz => "count_leading_zeros",
+        UnaryOp::ErfInv => "erf_inv",
     }
 }
 

@@ -1585,6 +1585,7 @@ fn chlo_unary_of(name: &str) -> Option<UnaryOp> {
     Some(match name {
         "chlo.erf" => UnaryOp::Erf,
         "chlo.erfc" => UnaryOp::Erfc,
+        "chlo.erf_inv" => UnaryOp::ErfInv,
         "chlo.square" => UnaryOp::Square,
         "chlo.tan" => UnaryOp::Tan,
         _ => return None,

@@ -99,6 +99,7 @@ pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar
                 UnaryOp::Cos => libm::cos(f),
                 UnaryOp::Tan => libm::tan(f),
                 UnaryOp::Erfc => libm::erfc(f),
+                UnaryOp::ErfInv => erf_inv(f),
                 UnaryOp::Log1p => libm::log1p(f),
                 UnaryOp::Expm1 => libm::expm1(f),
                 UnaryOp::Cbrt => libm::cbrt(f),
@@ -497,6 +498,65 @@ pub(crate) fn bitcast_resize(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor
         ty: ty.clone(),
         data,
     })
+}
+
+/// The inverse error function: Giles' approximation ("Approximating the erfinv function",
+/// GPU Computing Gems, 2010; what XLA and IREE lower `erf_inv` to in single precision), then
+/// Newton steps on `erf` (on `erfc` near `±1`, where `erf` has no digits left) to f64
+/// accuracy. `±1` gives `±inf`, beyond them NaN; `-0` stays `-0`.
+fn erf_inv(y: f64) -> f64 {
+    let a = y.abs();
+    if y.is_nan() || a > 1.0 {
+        return f64::NAN;
+    }
+    if a == 1.0 {
+        return f64::INFINITY.copysign(y);
+    }
+    if a == 0.0 {
+        return y;
+    }
+    let w = -libm::log((1.0 - a) * (1.0 + a));
+    let p = if w < 5.0 {
+        let w = w - 2.5;
+        [
+            3.432_739_39e-7,
+            -3.523_387_7e-6,
+            -4.391_506_54e-6,
+            2.185_808_7e-4,
+            -1.253_725_03e-3,
+            -4.177_681_64e-3,
+            0.246_640_727,
+            1.501_409_41,
+        ]
+        .iter()
+        .fold(2.810_226_36e-8, |p, c| c + p * w)
+    } else {
+        let w = libm::sqrt(w) - 3.0;
+        [
+            1.009_505_58e-4,
+            1.349_343_22e-3,
+            -3.673_428_44e-3,
+            5.739_507_73e-3,
+            -7.622_461_3e-3,
+            9.438_870_47e-3,
+            1.001_674_06,
+            2.832_976_82,
+        ]
+        .iter()
+        .fold(-2.002_142_57e-4, |p, c| c + p * w)
+    };
+    let mut x = p * a;
+    let slope = 2.0 / core::f64::consts::PI.sqrt();
+    for _ in 0..4 {
+        // erf(x) - a, from the side that keeps its digits.
+        let residual = if a > 0.5 {
+            (1.0 - a) - libm::erfc(x)
+        } else {
+            libm::erf(x) - a
+        };
+        x -= residual / (slope * libm::exp(-x * x));
+    }
+    x.copysign(y)
 }
 
 pub(crate) fn bitcast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {

@@ -4,7 +4,10 @@
 //! `clz`, `bitcast`, reductions' starts and iotas that wrap.
 
 use super::*;
-use crate::{int_from_i128, int_value, BinaryOp, CmpOp, InterpError, ReduceKind, Scalar, UnaryOp};
+use crate::{
+    int_from_i128, int_value, unary_scalar, BinaryOp, CmpOp, InterpError, ReduceKind, Scalar,
+    UnaryOp,
+};
 use DType::*;
 
 /// A tensor of integer dtype `d` holding the numbers `xs` (wrapped to `d`).
@@ -246,6 +249,26 @@ fn integers_convert_between_widths_and_to_floats_by_their_value() {
     );
     let b = to(Op::Cast, ints(U8, &[0, 200]), Bool);
     assert_eq!(bools(&b), [false, true]);
+}
+
+#[test]
+fn erf_inv_inverts_erf_to_the_last_digits() {
+    // (Past about 3, erf(x) rounded to f64 no longer tells x to these digits.)
+    for x in [0.001, 0.3, 1.0, 2.5, 2.9, -0.7, -2.2] {
+        let y = libm::erf(x);
+        let back = unary_scalar(UnaryOp::ErfInv, F64, Scalar::Float(y)).unwrap();
+        let Scalar::Float(back) = back else {
+            panic!("{back:?}")
+        };
+        assert!((back - x).abs() <= 1e-9 * x.abs().max(1.0), "{x}: {back}");
+    }
+    let at = |y: f64| match unary_scalar(UnaryOp::ErfInv, F32, Scalar::Float(y)).unwrap() {
+        Scalar::Float(x) => x,
+        s => panic!("{s:?}"),
+    };
+    assert_eq!((at(1.0), at(-1.0)), (f64::INFINITY, f64::NEG_INFINITY));
+    assert!(at(1.5).is_nan() && at(f64::NAN).is_nan());
+    assert!(at(-0.0) == 0.0 && at(-0.0).is_sign_negative());
 }
 
 #[test]
