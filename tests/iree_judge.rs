@@ -979,6 +979,44 @@ const RNG_CASES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The special functions JAX's `jnp`/`jax.scipy.special` reach through CHLO (`sinh`, `cosh`,
+/// the inverse trigonometric and hyperbolic functions, `lgamma`, `digamma`) on edge inputs and
+/// on the poles, branch points and domain edges: ±0, ±1, -1 and -2 (poles of the gammas), 0.5,
+/// beyond ±1, ±inf, NaN.
+const SPECIAL_CASES: &[(&str, &str)] = &[(
+    "special_functions",
+    r#"func.func public @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>) {
+  %e = stablehlo.constant dense<[0.0, -0.0, 1.0, -1.0, -2.0, 0.5, 1.5, -1.5, 3.0, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<12xf32>
+  %p0 = chlo.sinh %x : tensor<64xf32> -> tensor<64xf32>
+  %e0 = chlo.sinh %e : tensor<12xf32> -> tensor<12xf32>
+  %p1 = chlo.cosh %x : tensor<64xf32> -> tensor<64xf32>
+  %e1 = chlo.cosh %e : tensor<12xf32> -> tensor<12xf32>
+  %p2 = chlo.asin %x : tensor<64xf32> -> tensor<64xf32>
+  %e2 = chlo.asin %e : tensor<12xf32> -> tensor<12xf32>
+  %p3 = chlo.acos %x : tensor<64xf32> -> tensor<64xf32>
+  %e3 = chlo.acos %e : tensor<12xf32> -> tensor<12xf32>
+  %p4 = chlo.atan %x : tensor<64xf32> -> tensor<64xf32>
+  %e4 = chlo.atan %e : tensor<12xf32> -> tensor<12xf32>
+  %p5 = chlo.asinh %x : tensor<64xf32> -> tensor<64xf32>
+  %e5 = chlo.asinh %e : tensor<12xf32> -> tensor<12xf32>
+  %p6 = chlo.acosh %x : tensor<64xf32> -> tensor<64xf32>
+  %e6 = chlo.acosh %e : tensor<12xf32> -> tensor<12xf32>
+  %p7 = chlo.atanh %x : tensor<64xf32> -> tensor<64xf32>
+  %e7 = chlo.atanh %e : tensor<12xf32> -> tensor<12xf32>
+  %p8 = chlo.lgamma %x : tensor<64xf32> -> tensor<64xf32>
+  %e8 = chlo.lgamma %e : tensor<12xf32> -> tensor<12xf32>
+  %p9 = chlo.digamma %x : tensor<64xf32> -> tensor<64xf32>
+  %e9 = chlo.digamma %e : tensor<12xf32> -> tensor<12xf32>
+  return %p0, %e0, %p1, %e1, %p2, %e2, %p3, %e3, %p4, %e4, %p5, %e5, %p6, %e6, %p7, %e7, %p8, %e8, %p9, %e9 : tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>
+}"#,
+)];
+
+/// IREE judges the special functions ([`SPECIAL_CASES`]).
+#[test]
+fn iree_agrees_with_the_interpreter_on_special_functions() {
+    judge_cases("special", SPECIAL_CASES);
+}
+
 /// IREE judges `rng_bit_generator`, `erf_inv` (how `jax.random.normal` turns bits into
 /// normals: ±0, ±1, beyond 1, NaN, near ±1) and bitcasts between widths ([`RNG_CASES`]).
 #[test]

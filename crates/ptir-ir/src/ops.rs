@@ -100,6 +100,27 @@ keyword_enum! {
         /// The inverse error function: `erf(erf_inv(y)) = y` on (-1, 1), `±inf` at `±1`, NaN
         /// beyond (floats; `chlo.erf_inv`, which `jax.random.normal` uses).
         ErfInv = "erf_inv",
+        /// Hyperbolic sine (floats; `chlo.sinh`).
+        Sinh = "sinh",
+        /// Hyperbolic cosine (floats; `chlo.cosh`).
+        Cosh = "cosh",
+        /// Arcsine, NaN outside [-1, 1] (floats; `chlo.asin`).
+        Asin = "asin",
+        /// Arccosine, NaN outside [-1, 1] (floats; `chlo.acos`).
+        Acos = "acos",
+        /// Arctangent (floats; `chlo.atan`).
+        Atan = "atan",
+        /// Inverse hyperbolic sine (floats; `chlo.asinh`).
+        Asinh = "asinh",
+        /// Inverse hyperbolic cosine, NaN below 1 (floats; `chlo.acosh`).
+        Acosh = "acosh",
+        /// Inverse hyperbolic tangent, `±inf` at `±1`, NaN beyond (floats; `chlo.atanh`).
+        Atanh = "atanh",
+        /// `log |Γ(x)|`, `+inf` at the poles (floats; `chlo.lgamma`, `gammaln`).
+        Lgamma = "lgamma",
+        /// `Γ'(x) / Γ(x)`: `-inf` at `±0`, NaN at the negative integers, as XLA gives (floats;
+        /// `chlo.digamma`).
+        Digamma = "digamma",
     }
 }
 

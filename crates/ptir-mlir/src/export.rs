@@ -624,7 +624,19 @@ impl FnPrinter<'_, '_, '_> {
             Op::DynamicUpdateSlice => generic("stablehlo.dynamic_update_slice", ""),
             Op::Unary(UnaryOp::Erf) => generic("chlo.erf", ""),
             Op::Unary(UnaryOp::Erfc) => generic("chlo.erfc", ""),
-            Op::Unary(UnaryOp::ErfInv) => generic("chlo.erf_inv", ""),
+            Op::Unary(
+                u @ (UnaryOp::ErfInv
+                | UnaryOp::Sinh
+                | UnaryOp::Cosh
+                | UnaryOp::Asin
+                | UnaryOp::Acos
+                | UnaryOp::Atan
+                | UnaryOp::Asinh
+                | UnaryOp::Acosh
+                | UnaryOp::Atanh
+                | UnaryOp::Lgamma
+                | UnaryOp::Digamma),
+            ) => generic(&format!("chlo.{}", unary_name(*u)), ""),
             Op::Unary(UnaryOp::Square) => format!("{r} = stablehlo.multiply {args}, {args} : {ty}"),
             Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
             Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
@@ -1193,6 +1205,16 @@ fn unary_name(u: UnaryOp) -> &'static str {
         UnaryOp::Popcnt => "popcnt",
         UnaryOp::Clz => "count_leading_zeros",
         UnaryOp::ErfInv => "erf_inv",
+        UnaryOp::Sinh => "sinh",
+        UnaryOp::Cosh => "cosh",
+        UnaryOp::Asin => "asin",
+        UnaryOp::Acos => "acos",
+        UnaryOp::Atan => "atan",
+        UnaryOp::Asinh => "asinh",
+        UnaryOp::Acosh => "acosh",
+        UnaryOp::Atanh => "atanh",
+        UnaryOp::Lgamma => "lgamma",
+        UnaryOp::Digamma => "digamma",
     }
 }
 

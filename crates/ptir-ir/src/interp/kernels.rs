@@ -100,6 +100,16 @@ pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar
                 UnaryOp::Tan => libm::tan(f),
                 UnaryOp::Erfc => libm::erfc(f),
                 UnaryOp::ErfInv => erf_inv(f),
+                UnaryOp::Sinh => libm::sinh(f),
+                UnaryOp::Cosh => libm::cosh(f),
+                UnaryOp::Asin => libm::asin(f),
+                UnaryOp::Acos => libm::acos(f),
+                UnaryOp::Atan => libm::atan(f),
+                UnaryOp::Asinh => libm::asinh(f),
+                UnaryOp::Acosh => libm::acosh(f),
+                UnaryOp::Atanh => libm::atanh(f),
+                UnaryOp::Lgamma => libm::lgamma(f),
+                UnaryOp::Digamma => digamma(f),
                 UnaryOp::Log1p => libm::log1p(f),
                 UnaryOp::Expm1 => libm::expm1(f),
                 UnaryOp::Cbrt => libm::cbrt(f),
@@ -498,6 +508,36 @@ pub(crate) fn bitcast_resize(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor
         ty: ty.clone(),
         data,
     })
+}
+
+/// The digamma function `Γ'(x) / Γ(x)`, with XLA's values at its poles: `-inf` at `±0`, NaN
+/// at the negative integers and `-inf`. Elsewhere the reflection `ψ(1 - x) - π / tan(πx)`
+/// below 1/2, then the recurrence `ψ(x) = ψ(x + 1) - 1/x` up to 6 and the asymptotic series.
+fn digamma(x: f64) -> f64 {
+    if x == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if x.is_nan() || x == f64::NEG_INFINITY || (x < 0.0 && x == x.floor()) {
+        return f64::NAN;
+    }
+    if x == f64::INFINITY {
+        return x;
+    }
+    if x < 0.5 {
+        let pi = core::f64::consts::PI;
+        return digamma(1.0 - x) - pi / libm::tan(pi * x);
+    }
+    let (mut x, mut acc) = (x, 0.0);
+    while x < 6.0 {
+        acc -= 1.0 / x;
+        x += 1.0;
+    }
+    let inv2 = 1.0 / (x * x);
+    // 1/(12x²) - 1/(120x⁴) + 1/(252x⁶) - 1/(240x⁸) + 1/(132x¹⁰)
+    let series = inv2
+        * (1.0 / 12.0
+            - inv2 * (1.0 / 120.0 - inv2 * (1.0 / 252.0 - inv2 * (1.0 / 240.0 - inv2 / 132.0))));
+    acc + libm::log(x) - 0.5 / x - series
 }
 
 /// The inverse error function: Giles' approximation ("Approximating the erfinv function",
