@@ -982,10 +982,12 @@ const RNG_CASES: &[(&str, &str)] = &[
 /// The special functions JAX's `jnp`/`jax.scipy.special` reach through CHLO (`sinh`, `cosh`,
 /// the inverse trigonometric and hyperbolic functions, `lgamma`, `digamma`) on edge inputs and
 /// on the poles, branch points and domain edges: ±0, ±1, -1 and -2 (poles of the gammas), 0.5,
-/// beyond ±1, ±inf, NaN.
-const SPECIAL_CASES: &[(&str, &str)] = &[(
-    "special_functions",
-    r#"func.func public @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>) {
+/// beyond ±1, ±inf, NaN. And `compare` with `TOTALORDER` outside a sort (`jnp.searchsorted`,
+/// `jnp.interp`): signed zeros, NaNs of both signs, infinities, f32 and f16.
+const SPECIAL_CASES: &[(&str, &str)] = &[
+    (
+        "special_functions",
+        r#"func.func public @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>) {
   %e = stablehlo.constant dense<[0.0, -0.0, 1.0, -1.0, -2.0, 0.5, 1.5, -1.5, 3.0, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<12xf32>
   %p0 = chlo.sinh %x : tensor<64xf32> -> tensor<64xf32>
   %e0 = chlo.sinh %e : tensor<12xf32> -> tensor<12xf32>
@@ -1009,7 +1011,23 @@ const SPECIAL_CASES: &[(&str, &str)] = &[(
   %e9 = chlo.digamma %e : tensor<12xf32> -> tensor<12xf32>
   return %p0, %e0, %p1, %e1, %p2, %e2, %p3, %e3, %p4, %e4, %p5, %e5, %p6, %e6, %p7, %e7, %p8, %e8, %p9, %e9 : tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>, tensor<64xf32>, tensor<12xf32>
 }"#,
-)];
+    ),
+    (
+        "total_order_compares",
+        r#"func.func public @main(%x: tensor<64xf32>, %y: tensor<64xf32>, %h: tensor<16xf16>) -> (tensor<64xi1>, tensor<64xi1>, tensor<8xi1>, tensor<8xi1>, tensor<8xi1>, tensor<16xi1>) {
+  %0 = stablehlo.compare LT, %x, %y, TOTALORDER : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xi1>
+  %1 = stablehlo.compare GE, %x, %y, TOTALORDER : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xi1>
+  %a = stablehlo.constant dense<[0.0, -0.0, 0xFFC00000, 0x7FC00000, 0xFF800000, 1.0, -1.0, 0x7F800000]> : tensor<8xf32>
+  %b = stablehlo.constant dense<[-0.0, 0.0, 0xFF800000, 0x7F800000, 0xFFC00000, 1.0, -2.0, 0x7FC00000]> : tensor<8xf32>
+  %2 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+  %3 = stablehlo.compare EQ, %a, %b, TOTALORDER : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+  %4 = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+  %z = stablehlo.constant dense<0.0> : tensor<16xf16>
+  %5 = stablehlo.compare LE, %h, %z, TOTALORDER : (tensor<16xf16>, tensor<16xf16>) -> tensor<16xi1>
+  return %0, %1, %2, %3, %4, %5 : tensor<64xi1>, tensor<64xi1>, tensor<8xi1>, tensor<8xi1>, tensor<8xi1>, tensor<16xi1>
+}"#,
+    ),
+];
 
 /// IREE judges the special functions ([`SPECIAL_CASES`]).
 #[test]

@@ -767,6 +767,44 @@ impl<'a, 's> FnLower<'a, 's> {
         self.emit_results(out, op, new, &args)
     }
 
+    /// A float `x` as a signed integer of its width that orders as IEEE totalOrder orders `x`
+    /// (`-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN`): its bits, the magnitude bits
+    /// flipped where the sign is set. A `TOTALORDER` compare outside a sort compares these.
+    fn total_order_key(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        x: (ValueId, TensorType),
+    ) -> Result<(ValueId, TensorType)> {
+        let int = match x.1.dtype.bits() {
+            16 => DType::I16,
+            32 => DType::I32,
+            _ => DType::I64,
+        };
+        let it = x.1.with_dtype(int);
+        let bools = x.1.with_dtype(DType::Bool);
+        let magnitude = (1i64 << (int.bits() - 1)).wrapping_sub(1);
+        let bits = self.emit_t(out, pos, Op::Bitcast, &[x], &it)?;
+        let constant = |v: i64| Op::Constant(Literal::Splat(Scalar::Int(v)));
+        let zero = self.emit_t(out, pos, constant(0), &[], &it)?;
+        let mask = self.emit_t(out, pos, constant(magnitude), &[], &it)?;
+        let negative = self.emit_t(
+            out,
+            pos,
+            Op::Compare(CmpOp::Lt),
+            &[bits.clone(), zero],
+            &bools,
+        )?;
+        let flipped = self.emit_t(
+            out,
+            pos,
+            Op::Binary(BinaryOp::Xor),
+            &[bits.clone(), mask],
+            &it,
+        )?;
+        self.emit_t(out, pos, Op::Select, &[negative, flipped, bits], &it)
+    }
+
     /// `stablehlo.rng_bit_generator %state, algorithm = A` (pretty, as JAX prints it) or
     /// generic with `rng_algorithm = #stablehlo<rng_algorithm A>`: `rng_bit_generator`.
     fn rng_bit_generator(
@@ -992,7 +1030,14 @@ impl<'a, 's> FnLower<'a, 's> {
                 let lhs = self.operand(out, op, 0)?;
                 let d = lhs.1.dtype;
                 match (kind.as_deref(), d.kind()) {
-                    (Some("TOTALORDER"), _) => Err(pos.unsupported("comparison type TOTALORDER")),
+                    (Some("TOTALORDER"), DTypeKind::Float) => {
+                        let rhs = self.operand(out, op, 1)?;
+                        let keys = [
+                            self.total_order_key(out, pos, lhs)?,
+                            self.total_order_key(out, pos, rhs)?,
+                        ];
+                        self.emit_t(out, pos, Op::Compare(cmp), &keys, &ty)
+                    }
                     (None, _)
                     | (Some("FLOAT"), DTypeKind::Float)
                     | (Some("SIGNED"), DTypeKind::Signed)
