@@ -903,12 +903,20 @@ impl<'a, 's> FnLower<'a, 's> {
                 index.1
             )));
         }
-        if op.regions.len() < 2 {
-            return Err(pos.unsupported("`stablehlo.case` with fewer than two branches"));
-        }
         let mut branches = Vec::new();
         for region in &op.regions {
             branches.push(self.region(region, pos, &[])?);
+        }
+        // One branch is taken whatever the index (`jnp.corrcoef` writes one): a `cond` on
+        // `true` with that branch on both sides.
+        if let [only] = op.regions.as_slice() {
+            branches.push(self.region(only, pos, &[])?);
+            let yes = Op::Constant(Literal::Splat(Scalar::Bool(true)));
+            let t = self.emit_t(out, pos, yes, &[], &TensorType::new(DType::Bool, vec![]))?;
+            return self.if_like(out, pos, t, branches, &op.result_types);
+        }
+        if branches.is_empty() {
+            return Err(pos.invalid("`stablehlo.case` needs at least one branch"));
         }
         let types = op.result_types.clone();
         let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
@@ -966,9 +974,21 @@ impl<'a, 's> FnLower<'a, 's> {
         let [a, b] = op.regions.as_slice() else {
             return Err(pos.invalid("`stablehlo.if` needs two regions"));
         };
-        let (then_region, ra) = self.region(a, pos, &[])?;
-        let (else_region, rb) = self.region(b, pos, &[])?;
-        let types = op.result_types.clone();
+        let branches = vec![self.region(a, pos, &[])?, self.region(b, pos, &[])?];
+        self.if_like(out, pos, pred, branches, &op.result_types)
+    }
+
+    /// `cond(pred)` of the two lowered `branches` (then, else) giving `types`, unpacked.
+    fn if_like(
+        &mut self,
+        out: &mut Insts,
+        pos: Pos,
+        pred: (ValueId, TensorType),
+        branches: Vec<(Region, Vec<Type>)>,
+        types: &[TensorType],
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let [(then_region, ra), (else_region, rb)] = <[_; 2]>::try_from(branches)
+            .map_err(|_| pos.invalid("a conditional needs two branches"))?;
         let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
         let v = self.emit(
             out,
@@ -981,7 +1001,7 @@ impl<'a, 's> FnLower<'a, 's> {
             ty,
             &[ra, rb],
         )?;
-        Ok(self.unpack(out, v, &types))
+        Ok(self.unpack(out, v, types))
     }
 
     /// Lowers an op with one result.

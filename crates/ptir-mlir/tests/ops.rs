@@ -292,6 +292,19 @@ fn case_picks_the_branch_of_the_index_and_the_last_one_out_of_range() {
     assert_eq!(at(2.0), "f32[] [9.0]");
     assert_eq!(at(7.0), "f32[] [9.0]");
     assert_eq!(at(-1.0), "f32[] [9.0]");
+    // One branch (as `jnp.corrcoef` writes one): taken whatever the index.
+    let one = src
+        .replace("\n  }, {\n    %1 = stablehlo.add %x, %x : tensor<f32>\n    \"stablehlo.return\"(%1) : (tensor<f32>) -> ()", "")
+        .replace("\n  }, {\n    %1 = stablehlo.multiply %x, %x : tensor<f32>\n    \"stablehlo.return\"(%1) : (tensor<f32>) -> ()", "");
+    assert_eq!(one.matches("stablehlo.return").count(), 1, "{one}");
+    let p = ptir_mlir::import(&one).unwrap();
+    for i in [0.0, 5.0, -3.0] {
+        let args = [t(DType::I32, &[], &[i]), x.clone()];
+        let r = Interpreter::new(&p).run("main", &args).unwrap();
+        assert_eq!(r[0].to_string(), "f32[] [3.0]");
+    }
+    let none = "func.func @main(%i: tensor<i32>) -> () {\n  \"stablehlo.case\"(%i) : (tensor<i32>) -> ()\n  return\n}";
+    assert!(ptir_mlir::import(none).is_err());
 }
 
 #[test]

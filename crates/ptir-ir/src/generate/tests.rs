@@ -41,11 +41,11 @@ fn generated_programs_verify() {
 #[test]
 fn every_op_kind_is_generated() {
     let mut seen = BTreeSet::new();
-    // `iota` comes from the extended generator's index arithmetic; 150 extended seeds see each
+    // `iota` comes from the extended generator's index arithmetic; 250 extended seeds see each
     // indexing variant. Windowed and order steps are one kind of step among many (three
     // pooling kinds, four selections, pad, reverse, convolutions, the order ops): programs
     // rich in them see each kind.
-    let extended = (0..150).map(|seed| GenConfig::extended(seed, 40, vec![]));
+    let extended = (0..250).map(|seed| GenConfig::extended(seed, 40, vec![]));
     let windowed = (0..60).map(|seed| GenConfig {
         window_weight: 20,
         ..GenConfig::extended(seed, 40, vec![])
