@@ -1027,6 +1027,16 @@ const SPECIAL_CASES: &[(&str, &str)] = &[
   return %0, %1, %2, %3, %4, %5 : tensor<64xi1>, tensor<64xi1>, tensor<8xi1>, tensor<8xi1>, tensor<8xi1>, tensor<16xi1>
 }"#,
     ),
+    (
+        "next_after",
+        r#"func.func public @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<8xf32>) {
+  %0 = chlo.next_after %x, %y : tensor<64xf32>, tensor<64xf32> -> tensor<64xf32>
+  %a = stablehlo.constant dense<[0.0, -0.0, 1.0, -1.0, 0x7F7FFFFF, 0x00000001, 0x7FC00000, 2.0]> : tensor<8xf32>
+  %b = stablehlo.constant dense<[1.0, -1.0, 2.0, 0.0, 0x7F800000, -1.0, 1.0, 2.0]> : tensor<8xf32>
+  %1 = chlo.next_after %a, %b : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  return %0, %1 : tensor<64xf32>, tensor<8xf32>
+}"#,
+    ),
 ];
 
 /// IREE judges the special functions ([`SPECIAL_CASES`]).

@@ -187,6 +187,9 @@ keyword_enum! {
         Xor = "xor",
         /// `atan2(y, x)`: the angle of the point (x, y), in `[-pi, pi]` (floats).
         Atan2 = "atan2",
+        /// The next value of the dtype after `x` toward `y` (`y` itself when equal, NaN when
+        /// either is; floats; `chlo.next_after`, `jnp.nextafter`).
+        NextAfter = "next_after",
         /// Shift left by the second operand; by the bit width or more (or a negative amount)
         /// gives 0 (integers; StableHLO `shift_left`).
         Shl = "shl",
@@ -220,7 +223,7 @@ impl BinaryOp {
     pub fn dtype_class(self) -> DTypeClass {
         match self {
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => DTypeClass::IntOrBool,
-            BinaryOp::Pow | BinaryOp::Atan2 => DTypeClass::Float,
+            BinaryOp::Pow | BinaryOp::Atan2 | BinaryOp::NextAfter => DTypeClass::Float,
             BinaryOp::Shl | BinaryOp::ShrArith | BinaryOp::ShrLogical => DTypeClass::Int,
             _ => DTypeClass::Numeric,
         }

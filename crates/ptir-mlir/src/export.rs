@@ -639,6 +639,7 @@ impl FnPrinter<'_, '_, '_> {
             ) => generic(&format!("chlo.{}", unary_name(*u)), ""),
             Op::Unary(UnaryOp::Square) => format!("{r} = stablehlo.multiply {args}, {args} : {ty}"),
             Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
+            Op::Binary(BinaryOp::NextAfter) => generic("chlo.next_after", ""),
             Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
             Op::Compare(c) => {
                 let kind = compare_type(ots.first().map_or(DType::I32, |t| t.dtype));
@@ -1230,6 +1231,7 @@ fn binary_name(b: BinaryOp) -> &'static str {
         BinaryOp::Pow => "power",
         BinaryOp::Xor => "xor",
         BinaryOp::Atan2 => "atan2",
+        BinaryOp::NextAfter => "next_after",
         BinaryOp::Shl => "shift_left",
         BinaryOp::ShrArith => "shift_right_arithmetic",
         BinaryOp::ShrLogical => "shift_right_logical",

@@ -1017,6 +1017,10 @@ impl<'a, 's> FnLower<'a, 's> {
             let x = self.operand(out, op, 0)?;
             return self.emit_t(out, pos, Op::Unary(u), &[x], &ty);
         }
+        if op.name == "chlo.next_after" {
+            let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
+            return self.emit_t(out, pos, Op::Binary(BinaryOp::NextAfter), &args, &ty);
+        }
         if stablehlo_short(&op.name).is_none() {
             return Err(pos.unsupported(format!("op '{}' ({ALLOW_OPAQUE_HINT})", op.name)));
         }

@@ -157,6 +157,9 @@ pub fn unary_scalar(op: UnaryOp, dtype: DType, x: Scalar) -> InterpResult<Scalar
 /// ```
 pub fn binary_scalar(op: BinaryOp, dtype: DType, a: Scalar, b: Scalar) -> InterpResult<Scalar> {
     match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) if dtype.is_float() && op == BinaryOp::NextAfter => {
+            next_after(dtype, x, y).map(Scalar::Float)
+        }
         (Scalar::Float(x), Scalar::Float(y)) if dtype.is_float() => {
             binary_float(op, x, y).map(|r| Scalar::Float(round_float(dtype, r)))
         }
@@ -184,6 +187,7 @@ fn binary_float(op: BinaryOp, x: f64, y: f64) -> InterpResult<f64> {
         BinaryOp::Min => float_min(x, y),
         BinaryOp::Pow => libm::pow(x, y),
         BinaryOp::Atan2 => libm::atan2(x, y),
+        BinaryOp::NextAfter => return Err(InterpError::malformed("`next_after` needs its dtype")),
         BinaryOp::And
         | BinaryOp::Or
         | BinaryOp::Xor
@@ -191,6 +195,40 @@ fn binary_float(op: BinaryOp, x: f64, y: f64) -> InterpResult<f64> {
         | BinaryOp::ShrArith
         | BinaryOp::ShrLogical => return Err(InterpError::malformed(format!("`{op}` on floats"))),
     })
+}
+
+/// `next_after(x, y)` in float dtype `d`: one step of `d`'s bits from `x` toward `y`, from
+/// `±0` to the smallest subnormal of `y`'s sign; `y` when they are equal, NaN when either is.
+fn next_after(d: DType, x: f64, y: f64) -> InterpResult<f64> {
+    if x.is_nan() || y.is_nan() {
+        return Ok(f64::NAN);
+    }
+    if x == y {
+        return Ok(y);
+    }
+    let bits = element_bits(d, Scalar::Float(x))
+        .ok_or_else(|| InterpError::malformed(format!("`next_after` of {d}")))?;
+    let sign = 1u64 << (d.bits() - 1);
+    let next = if x == 0.0 {
+        if y > 0.0 {
+            1
+        } else {
+            sign | 1
+        }
+    } else if (x < y) == (bits & sign == 0) {
+        bits + 1 // away from zero
+    } else {
+        bits - 1 // toward zero
+    };
+    let unsigned = match d.bits() {
+        16 => DType::U16,
+        32 => DType::U32,
+        _ => DType::U64,
+    };
+    match bitcast_scalar(Scalar::Int(next as i64), unsigned, d)? {
+        Scalar::Float(f) => Ok(f),
+        s => Err(InterpError::malformed(format!("`next_after` gave {s}"))),
+    }
 }
 
 /// The bits of an integer element at its dtype's width, zero-extended.
@@ -231,7 +269,7 @@ fn binary_int(op: BinaryOp, dtype: DType, x: i64, y: i64) -> InterpResult<i64> {
         BinaryOp::And => a & b,
         BinaryOp::Or => a | b,
         BinaryOp::Xor => a ^ b,
-        BinaryOp::Pow | BinaryOp::Atan2 => {
+        BinaryOp::Pow | BinaryOp::Atan2 | BinaryOp::NextAfter => {
             return Err(InterpError::malformed(format!("`{op}` on integers")))
         }
     };
