@@ -195,9 +195,7 @@ fn prove_user_rules(set: &RuleSet) -> Result<(), Error> {
             Err(e) if e.is_counterexample() => {
                 // A list rule's expansion (`NAME/3`) is reported by the name the user wrote,
                 // with the list length it fails at.
-                let expansion = rule
-                    .name
-                    .rsplit_once('/')
+                let expansion = ptir_rules::split_expansion_name(&rule.name)
                     .filter(|(name, _)| (set.variadic_rules().iter()).any(|v| v.name == *name));
                 let (name, counterexample) = match expansion {
                     Some((name, n)) => (name.to_string(), format!("with a list of {n}: {e}")),

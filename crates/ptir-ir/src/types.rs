@@ -166,6 +166,25 @@ impl DType {
         self.kind() == DTypeKind::Signed
     }
 
+    /// The integer dtype of `bits` bits, signed or unsigned (`None` for another width).
+    ///
+    /// ```
+    /// use ptir_ir::DType;
+    /// assert_eq!(DType::int_of_width(16, false), Some(DType::U16));
+    /// assert_eq!(DType::int_of_width(64, true), Some(DType::I64));
+    /// assert_eq!(DType::int_of_width(12, true), None);
+    /// ```
+    pub fn int_of_width(bits: u32, signed: bool) -> Option<DType> {
+        let kind = if signed {
+            DTypeKind::Signed
+        } else {
+            DTypeKind::Unsigned
+        };
+        DType::ALL
+            .into_iter()
+            .find(|d| d.kind() == kind && d.bits() == bits)
+    }
+
     /// The smallest and largest value of an integer dtype (`None` for floats and bool).
     ///
     /// ```

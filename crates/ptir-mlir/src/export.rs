@@ -565,7 +565,7 @@ impl FnPrinter<'_, '_, '_> {
             Op::ArgReduce { .. }
             | Op::Sort { .. }
             | Op::TopK { .. }
-            | Op::RngBitGenerator { .. } => return self.order_op(inst, depth),
+            | Op::RngBitGenerator { .. } => return self.several_results_op(inst, depth),
             Op::Tuple => {
                 let names = self.names_of(&inst.operands)?;
                 self.bind(v, names, inst.ty.clone());
@@ -622,24 +622,10 @@ impl FnPrinter<'_, '_, '_> {
                 &format!(" <{{slice_sizes = {}}}>", array(sizes)),
             ),
             Op::DynamicUpdateSlice => generic("stablehlo.dynamic_update_slice", ""),
-            Op::Unary(UnaryOp::Erf) => generic("chlo.erf", ""),
-            Op::Unary(UnaryOp::Erfc) => generic("chlo.erfc", ""),
-            Op::Unary(
-                u @ (UnaryOp::ErfInv
-                | UnaryOp::Sinh
-                | UnaryOp::Cosh
-                | UnaryOp::Asin
-                | UnaryOp::Acos
-                | UnaryOp::Atan
-                | UnaryOp::Asinh
-                | UnaryOp::Acosh
-                | UnaryOp::Atanh
-                | UnaryOp::Lgamma
-                | UnaryOp::Digamma),
-            ) => generic(&format!("chlo.{}", unary_name(*u)), ""),
+            Op::Unary(u) if chlo_unary(*u) => generic(&format!("chlo.{}", unary_name(*u)), ""),
             Op::Unary(UnaryOp::Square) => format!("{r} = stablehlo.multiply {args}, {args} : {ty}"),
             Op::Unary(u) => short(&format!("stablehlo.{}", unary_name(*u))),
-            Op::Binary(BinaryOp::NextAfter) => generic("chlo.next_after", ""),
+            Op::Binary(b) if chlo_binary(*b) => generic(&format!("chlo.{}", binary_name(*b)), ""),
             Op::Binary(b) => short(&format!("stablehlo.{}", binary_name(*b))),
             Op::Compare(c) => {
                 let kind = compare_type(ots.first().map_or(DType::I32, |t| t.dtype));
@@ -887,7 +873,7 @@ impl FnPrinter<'_, '_, '_> {
     /// `reduce_arg*`, `sort` and `top_k`: `stablehlo.reduce` with JAX's argmax/argmin body,
     /// `stablehlo.sort` with a comparator on the keys (JAX's canonicalizing one for its order),
     /// `chlo.top_k`; and, an op of several results like them, `rng_bit_generator`.
-    fn order_op(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
+    fn several_results_op(&mut self, inst: &Instruction, depth: usize) -> Result<()> {
         let names = self.names_of(&inst.operands)?;
         let types = self.types_of(&inst.operands)?;
         let result_types = flat_types(&inst.ty, self)?;
@@ -929,7 +915,7 @@ impl FnPrinter<'_, '_, '_> {
                     "{lhs} = \"stablehlo.sort\"({args}) <{{dimension = {dim} : i64, is_stable = {stable}}}> ({block}\n{pad}}}) : {sig}"
                 )
             }
-            _ => return Err(self.err(format!("`{}` is not an order op", inst.op.name()))),
+            _ => return Err(self.err(format!("`{}` is not an op of several results", inst.op.name()))),
         };
         self.line(depth, &text);
         self.bind(inst.result, results, inst.ty.clone());
@@ -1178,7 +1164,34 @@ fn symbol(name: &str) -> String {
     out
 }
 
-fn unary_name(u: UnaryOp) -> &'static str {
+/// Is the unary op a CHLO op (`chlo.erf`, ...) rather than a StableHLO one?
+pub(crate) fn chlo_unary(u: UnaryOp) -> bool {
+    matches!(
+        u,
+        UnaryOp::Erf
+            | UnaryOp::Erfc
+            | UnaryOp::ErfInv
+            | UnaryOp::Sinh
+            | UnaryOp::Cosh
+            | UnaryOp::Asin
+            | UnaryOp::Acos
+            | UnaryOp::Atan
+            | UnaryOp::Asinh
+            | UnaryOp::Acosh
+            | UnaryOp::Atanh
+            | UnaryOp::Lgamma
+            | UnaryOp::Digamma
+    )
+}
+
+/// Is the binary op a CHLO op (`chlo.next_after`) rather than a StableHLO one?
+pub(crate) fn chlo_binary(b: BinaryOp) -> bool {
+    b == BinaryOp::NextAfter
+}
+
+/// The StableHLO (or, for [`chlo_unary`] ops, CHLO) name of a unary op; the importer reads
+/// the same table back. `square` is written as a `multiply`.
+pub(crate) fn unary_name(u: UnaryOp) -> &'static str {
     match u {
         UnaryOp::Neg => "negate",
         UnaryOp::Exp => "exponential",
@@ -1219,7 +1232,9 @@ fn unary_name(u: UnaryOp) -> &'static str {
     }
 }
 
-fn binary_name(b: BinaryOp) -> &'static str {
+/// The StableHLO (or, for [`chlo_binary`] ops, CHLO) name of a binary op; the importer reads
+/// the same table back.
+pub(crate) fn binary_name(b: BinaryOp) -> &'static str {
     match b {
         BinaryOp::Add => "add",
         BinaryOp::Sub => "subtract",

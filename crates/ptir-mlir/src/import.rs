@@ -39,6 +39,7 @@ pub(crate) mod indexing;
 
 use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
 use crate::error::{MlirError, Pos, Result};
+use crate::export::{binary_name, chlo_binary, chlo_unary, unary_name};
 use crate::parse::mlir_elem;
 use crate::source::{FunctionNames, ImportOptions, OpaqueOp, SourceInfo};
 use indexmap::IndexMap;
@@ -776,11 +777,8 @@ impl<'a, 's> FnLower<'a, 's> {
         pos: Pos,
         x: (ValueId, TensorType),
     ) -> Result<(ValueId, TensorType)> {
-        let int = match x.1.dtype.bits() {
-            16 => DType::I16,
-            32 => DType::I32,
-            _ => DType::I64,
-        };
+        let int = DType::int_of_width(x.1.dtype.bits(), true)
+            .ok_or_else(|| pos.invalid(format!("a TOTALORDER compare of {}", x.1)))?;
         let it = x.1.with_dtype(int);
         let bools = x.1.with_dtype(DType::Bool);
         let magnitude = (1i64 << (int.bits() - 1)).wrapping_sub(1);
@@ -1017,9 +1015,9 @@ impl<'a, 's> FnLower<'a, 's> {
             let x = self.operand(out, op, 0)?;
             return self.emit_t(out, pos, Op::Unary(u), &[x], &ty);
         }
-        if op.name == "chlo.next_after" {
+        if let Some(b) = chlo_binary_of(&op.name) {
             let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
-            return self.emit_t(out, pos, Op::Binary(BinaryOp::NextAfter), &args, &ty);
+            return self.emit_t(out, pos, Op::Binary(b), &args, &ty);
         }
         if stablehlo_short(&op.name).is_none() {
             return Err(pos.unsupported(format!("op '{}' ({ALLOW_OPAQUE_HINT})", op.name)));
@@ -1621,75 +1619,31 @@ fn mirrored(c: CmpOp) -> CmpOp {
     }
 }
 
+/// The StableHLO unary op named `short` (the exporter's names; `multiply` is no `square`).
 fn unary_of(short: &str) -> Option<UnaryOp> {
-    Some(match short {
-        "negate" => UnaryOp::Neg,
-        "exponential" => UnaryOp::Exp,
-        "log" => UnaryOp::Log,
-        "sqrt" => UnaryOp::Sqrt,
-        "rsqrt" => UnaryOp::Rsqrt,
-        "tanh" => UnaryOp::Tanh,
-        "abs" => UnaryOp::Abs,
-        "logistic" => UnaryOp::Logistic,
-        "not" => UnaryOp::Not,
-        "sine" => UnaryOp::Sin,
-        "cosine" => UnaryOp::Cos,
-        "tan" => UnaryOp::Tan,
-        "log_plus_one" => UnaryOp::Log1p,
-        "exponential_minus_one" => UnaryOp::Expm1,
-        "cbrt" => UnaryOp::Cbrt,
-        "floor" => UnaryOp::Floor,
-        "ceil" => UnaryOp::Ceil,
-        "round_nearest_even" => UnaryOp::Round,
-        "round_nearest_afz" => UnaryOp::RoundAfz,
-        "sign" => UnaryOp::Sign,
-        "popcnt" => UnaryOp::Popcnt,
-        "count_leading_zeros" => UnaryOp::Clz,
-        _ => return None,
-    })
+    (UnaryOp::ALL.iter().copied())
+        .find(|&u| !chlo_unary(u) && u != UnaryOp::Square && unary_name(u) == short)
 }
 
-/// The CHLO elementwise ops JAX emits that are PTIR unary ops.
+/// The CHLO elementwise ops JAX emits that are PTIR unary ops: those the exporter writes as
+/// CHLO, and `chlo.square` and `chlo.tan` (written back as StableHLO).
 fn chlo_unary_of(name: &str) -> Option<UnaryOp> {
-    Some(match name {
-        "chlo.erf" => UnaryOp::Erf,
-        "chlo.erfc" => UnaryOp::Erfc,
-        "chlo.erf_inv" => UnaryOp::ErfInv,
-        "chlo.sinh" => UnaryOp::Sinh,
-        "chlo.cosh" => UnaryOp::Cosh,
-        "chlo.asin" => UnaryOp::Asin,
-        "chlo.acos" => UnaryOp::Acos,
-        "chlo.atan" => UnaryOp::Atan,
-        "chlo.asinh" => UnaryOp::Asinh,
-        "chlo.acosh" => UnaryOp::Acosh,
-        "chlo.atanh" => UnaryOp::Atanh,
-        "chlo.lgamma" => UnaryOp::Lgamma,
-        "chlo.digamma" => UnaryOp::Digamma,
-        "chlo.square" => UnaryOp::Square,
-        "chlo.tan" => UnaryOp::Tan,
-        _ => return None,
-    })
+    match name.strip_prefix("chlo.")? {
+        "square" => Some(UnaryOp::Square),
+        "tan" => Some(UnaryOp::Tan),
+        short => (UnaryOp::ALL.iter().copied()).find(|&u| chlo_unary(u) && unary_name(u) == short),
+    }
 }
 
+/// The StableHLO binary op named `short` (the exporter's names).
 fn binary_of(short: &str) -> Option<BinaryOp> {
-    Some(match short {
-        "add" => BinaryOp::Add,
-        "subtract" => BinaryOp::Sub,
-        "multiply" => BinaryOp::Mul,
-        "divide" => BinaryOp::Div,
-        "remainder" => BinaryOp::Rem,
-        "maximum" => BinaryOp::Max,
-        "minimum" => BinaryOp::Min,
-        "power" => BinaryOp::Pow,
-        "xor" => BinaryOp::Xor,
-        "atan2" => BinaryOp::Atan2,
-        "shift_left" => BinaryOp::Shl,
-        "shift_right_arithmetic" => BinaryOp::ShrArith,
-        "shift_right_logical" => BinaryOp::ShrLogical,
-        "and" => BinaryOp::And,
-        "or" => BinaryOp::Or,
-        _ => return None,
-    })
+    (BinaryOp::ALL.iter().copied()).find(|&b| !chlo_binary(b) && binary_name(b) == short)
+}
+
+/// The CHLO binary op named `name` (`chlo.next_after`).
+fn chlo_binary_of(name: &str) -> Option<BinaryOp> {
+    let short = name.strip_prefix("chlo.")?;
+    (BinaryOp::ALL.iter().copied()).find(|&b| chlo_binary(b) && binary_name(b) == short)
 }
 
 /// The lowest value of a dtype (`reduce_max`'s start).

@@ -502,7 +502,7 @@ mod tests {
         let acyclic = fuzzed.accepted.iter().filter(|r| !r.cyclic).count();
         // A list rule is loaded as one rule per arity (`NAME/3`): count the names.
         let names: std::collections::BTreeSet<&str> = (set.rules().iter())
-            .map(|r| r.name.split('/').next().unwrap_or(&r.name))
+            .map(|r| crate::split_expansion_name(&r.name).map_or(r.name.as_str(), |(n, _)| n))
             .collect();
         assert_eq!(names.len(), acyclic);
     }

@@ -88,7 +88,9 @@ pub use loop_pat::{
     apply_loop_patterns, find_loop_matches, outline_loop_calls, LoopMatch, LoopPattern,
 };
 pub use ops::{attr_slots, make_op, op_attr, op_attrs};
-pub use parse::{parse_rules, ExternSpec, FileContents, VariadicRule, VARIADIC_ARITY};
+pub use parse::{
+    parse_rules, split_expansion_name, ExternSpec, FileContents, VariadicRule, VARIADIC_ARITY,
+};
 pub use pat::{parse_pat, pat_dims, specialize_pat};
 pub use registry::{
     absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, dims_after_reduce, dot_swap_perm,

@@ -210,6 +210,22 @@ fn list_var(items: &[Sexp]) -> Result<Option<String>, String> {
     }
 }
 
+/// The name of a list rule's expansion at arity `n`: `NAME/n`.
+fn expansion_name(base: &str, n: usize) -> String {
+    format!("{base}/{n}")
+}
+
+/// The list rule and arity an expansion's name stands for: `NAME/3` is `("NAME", 3)`.
+///
+/// ```
+/// assert_eq!(ptir_rules::split_expansion_name("flatten/3"), Some(("flatten", 3)));
+/// assert_eq!(ptir_rules::split_expansion_name("flatten"), None);
+/// ```
+pub fn split_expansion_name(name: &str) -> Option<(&str, usize)> {
+    let (base, n) = name.rsplit_once('/')?;
+    Some((base, n.parse().ok()?))
+}
+
 /// A rule with a list variable `?xs...` (variadic operands of `concat`, `call`, `tuple`),
 /// expanded to one rule per arity `n` in `arities`, named `NAME/n` and labelled
 /// `NAME`: `?xs...` becomes `?xs.0 ... ?xs.(n-1)`, and a constraint `(P ?xs...)` one `(P ?xs.i)`
@@ -233,7 +249,7 @@ fn variadic_rules(
         match RuleParser::new(file, form, registry).rule(&expanded) {
             Ok(mut rule) => {
                 let base = std::mem::take(&mut rule.name);
-                rule.name = format!("{base}/{n}");
+                rule.name = expansion_name(&base, n);
                 rule.labels.push(base);
                 out.push(rule);
             }

@@ -220,11 +220,8 @@ fn next_after(d: DType, x: f64, y: f64) -> InterpResult<f64> {
     } else {
         bits - 1 // toward zero
     };
-    let unsigned = match d.bits() {
-        16 => DType::U16,
-        32 => DType::U32,
-        _ => DType::U64,
-    };
+    let unsigned = DType::int_of_width(d.bits(), false)
+        .ok_or_else(|| InterpError::malformed(format!("`next_after` of {d}")))?;
     match bitcast_scalar(Scalar::Int(next as i64), unsigned, d)? {
         Scalar::Float(f) => Ok(f),
         s => Err(InterpError::malformed(format!("`next_after` gave {s}"))),
@@ -504,7 +501,6 @@ pub(crate) fn cast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
     })
 }
 
-/// Reinterprets the bits of every element as the dtype of `ty` (same shape and width).
 /// `bitcast_resize`: the bits of `x`'s elements (little-endian: the first of each group of
 /// narrow elements is the least significant part of the wide one) read as `ty`'s elements.
 pub(crate) fn bitcast_resize(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
@@ -521,12 +517,8 @@ pub(crate) fn bitcast_resize(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor
         element_bits(from, x.data.get(i))
             .ok_or_else(|| InterpError::malformed(format!("`bitcast_resize` of {from}")))
     };
-    let unsigned = match tb {
-        8 => DType::U8,
-        16 => DType::U16,
-        32 => DType::U32,
-        _ => DType::U64,
-    };
+    let unsigned = DType::int_of_width(tb, false)
+        .ok_or_else(|| InterpError::malformed(format!("`bitcast_resize` to {to}")))?;
     let n = ty.num_elements();
     let data = build_data(to, n, |o| {
         let word = if fb < tb {
@@ -637,6 +629,7 @@ fn erf_inv(y: f64) -> f64 {
     x.copysign(y)
 }
 
+/// Reinterprets the bits of every element as the dtype of `ty` (same shape and width).
 pub(crate) fn bitcast(x: &Tensor, ty: &TensorType) -> InterpResult<Tensor> {
     let data = build_data(ty.dtype, x.data.len(), |i| {
         bitcast_scalar(x.data.get(i), x.ty.dtype, ty.dtype)

@@ -3,8 +3,9 @@
 //!
 //! - `sort` orders each line along its dim by its keys (the first operands, lexicographically),
 //!   stably: equal keys keep their order whether or not the op says `stable` (a valid unstable
-//!   sort too). Float keys compare in IEEE totalOrder (`total_order`) or in JAX's order, where `-0 == +0` and
-//!   every NaN is one value after `+inf` (JAX canonicalizes both before a `TOTALORDER` compare).
+//!   sort too). Float keys compare in IEEE totalOrder (`total_order`) or in JAX's order, where
+//!   `-0 == +0` and every NaN is one value after `+inf` (JAX canonicalizes both before a
+//!   `TOTALORDER` compare).
 //! - `top_k` is a stable descending totalOrder sort of each row, cut to `k`.
 //! - `reduce_arg*` folds each reduced block in row-major order from the initial pair with JAX's
 //!   reducer, the accumulator on the left (see [`crate::Op::ArgReduce`]).
@@ -87,15 +88,10 @@ impl Lines {
     }
 }
 
-/// The stable order of the elements of the line through `o`, by `cmp` on the key.
-fn line_order(
-    key: &Tensor,
-    lines: &Lines,
-    o: usize,
-    cmp: impl Fn(Scalar, Scalar) -> Ordering,
-) -> Vec<usize> {
+/// The stable order of the elements of the line through `o`, by `cmp` on their flat indices.
+fn line_order(lines: &Lines, o: usize, cmp: impl Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..lines.len).collect();
-    order.sort_by(|&a, &b| cmp(key.get(lines.at(o, a)), key.get(lines.at(o, b))));
+    order.sort_by(|&a, &b| cmp(lines.at(o, a), lines.at(o, b)));
     order
 }
 
@@ -141,9 +137,7 @@ fn sort(
     let mut source = vec![0; n];
     for o in 0..n {
         if lines.pos(o) == 0 {
-            let mut order: Vec<usize> = (0..lines.len).collect();
-            order.sort_by(|&a, &b| cmp(lines.at(o, a), lines.at(o, b)));
-            for (j, &s) in order.iter().enumerate() {
+            for (j, &s) in line_order(&lines, o, cmp).iter().enumerate() {
                 source[lines.at(o, j)] = lines.at(o, s);
             }
         }
@@ -172,7 +166,7 @@ fn top_k(k: usize, x: &Tensor) -> InterpResult<Vec<Tensor>> {
     for r in 0..rows {
         let o = r * lines.len;
         picks.extend(
-            line_order(x, &lines, o, &cmp)
+            line_order(&lines, o, |a, b| cmp(x.get(a), x.get(b)))
                 .into_iter()
                 .take(k)
                 .map(|j| (lines.at(o, j), j)),
