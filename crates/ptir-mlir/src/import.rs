@@ -25,6 +25,7 @@
 //! | `chlo.top_k` | `top_k` (a tuple of values and `i32` indices) |
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
+//! | `sdy.sharding_constraint` (and the module's `sdy.mesh`, which JAX writes around typed PRNG keys) | its operand: one device has no sharding to constrain |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
 //! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature (`@f.1`, ... for another signature or other attributes); the op's text is kept in [`SourceInfo::opaque`], so it prints back with every attribute |
 //! | anything else, with [`ImportOptions::allow_opaque`] | `call @opaque.<op>.<k>` of an impure extern; the op's text is kept in [`SourceInfo::opaque`] |
@@ -521,6 +522,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 "stablehlo.sort" => self.sort(op, out)?,
                 "chlo.top_k" => self.top_k(op, out)?,
                 "stablehlo.rng_bit_generator" => self.rng_bit_generator(op, out)?,
+                "sdy.sharding_constraint" => vec![self.sharding_constraint(op, out)?],
                 _ => vec![self.single(op, short, out)?],
             },
         })
@@ -720,6 +722,27 @@ impl<'a, 's> FnLower<'a, 's> {
         let axes = ints_attr(op, &["dimensions"])?;
         let args = self.operands(out, op)?;
         self.emit_results(out, op, Op::ArgReduce { kind, axes }, &args)
+    }
+
+    /// `sdy.sharding_constraint %x <@mesh, [...]>` (JAX writes one around every typed PRNG key):
+    /// on one device a sharding is no constraint at all, so the result is `%x` itself.
+    fn sharding_constraint(
+        &mut self,
+        op: &OpSyntax,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
+        if op.operands.len() != 1 {
+            return Err(pos.invalid("`sdy.sharding_constraint` has one operand"));
+        }
+        let (v, t) = self.operand(out, op, 0)?;
+        let declared = self.result_type(op)?;
+        if declared != t {
+            return Err(pos.invalid(format!(
+                "`sdy.sharding_constraint` of a {t} declares its result {declared}"
+            )));
+        }
+        Ok((v, t))
     }
 
     /// `stablehlo.sort` whose comparator orders by its leading operands (see

@@ -49,6 +49,20 @@ pub(crate) fn parse_module(src: &str) -> Result<Module> {
                         in_module = true;
                     }
                     "func.func" | "func" => module.funcs.push(p.func(pos)?),
+                    // Shardy's device mesh (`sdy.mesh @m = <[]> {...}`), which JAX declares for
+                    // the sharding constraints it writes around typed PRNG keys: nothing to
+                    // run on one device, and its constraints are the identity (see the import).
+                    "sdy.mesh" => {
+                        p.skip_ws();
+                        p.symbol()?;
+                        p.skip_ws();
+                        p.expect(b'=')?;
+                        p.skip_balanced()?;
+                        p.skip_ws();
+                        if p.peek() == Some(b'{') {
+                            p.skip_balanced()?;
+                        }
+                    }
                     "" => {
                         return Err(pos.syntax(format!("expected `func.func`, found {}", p.found())))
                     }
@@ -1131,6 +1145,8 @@ impl<'s> Reader<'s> {
                 }
                 Some(b'{') if self.attr_dict_ahead() => self.attr_dict(&mut op.attrs)?,
                 Some(b'{') => op.regions.push(self.region(depth)?),
+                // A Shardy sharding (`<@mesh, [{}, {"x"}]>`): nothing the import reads.
+                Some(b'<') if op.name.starts_with("sdy.") => self.skip_balanced()?,
                 Some(b'<') => {
                     self.bump();
                     self.attr_dict(&mut op.attrs)?;

@@ -758,3 +758,37 @@ fn comparison_types_and_unsigned_constants_are_checked() {
         err(&bools)
     );
 }
+
+#[test]
+fn shardy_constraints_on_one_device_are_the_identity() {
+    // As JAX 0.10 writes a typed PRNG key's data (`jax.random.key`): a mesh at the top of the
+    // module and a constraint on the key. IREE 3.13 cannot read the `sdy` dialect; the import
+    // can, and the program it makes is the one without them.
+    let with = r#"module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  sdy.mesh @empty_mesh = <[]> {stablehlo.mesh = {axes = []}}
+  sdy.mesh @mesh = <["x"=1]>
+  func.func public @main(%arg0: tensor<2xui32>) -> (tensor<2xui32> {jax.result_info = "result"}) {
+    %0 = sdy.sharding_constraint %arg0 <@empty_mesh, [{}]> : tensor<2xui32>
+    %1 = stablehlo.add %0, %0 : tensor<2xui32>
+    return %1 : tensor<2xui32>
+  }
+}"#;
+    let without = r#"func.func public @main(%arg0: tensor<2xui32>) -> tensor<2xui32> {
+    %1 = stablehlo.add %arg0, %arg0 : tensor<2xui32>
+    return %1 : tensor<2xui32>
+}"#;
+    let p = ptir_mlir::import(with).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(Ok(p), ptir_mlir::import(without));
+    let x = t(DType::U32, &[2], &[7.0, 4294967295.0]);
+    assert_eq!(run(with, &[x]), "u32[2] [14, 4294967294]");
+    // A constraint that changes the type is not one.
+    let bad = r#"func.func @main(%arg0: tensor<2xui32>) -> tensor<2xi32> {
+    %0 = sdy.sharding_constraint %arg0 <@m, [{}]> : tensor<2xi32>
+    return %0 : tensor<2xi32>
+}"#;
+    let e = err(bad);
+    assert!(
+        e.contains("2:10") && e.contains("sharding_constraint"),
+        "{e}"
+    );
+}
