@@ -983,7 +983,9 @@ const RNG_CASES: &[(&str, &str)] = &[
 /// the inverse trigonometric and hyperbolic functions, `lgamma`, `digamma`) on edge inputs and
 /// on the poles, branch points and domain edges: ±0, ±1, -1 and -2 (poles of the gammas), 0.5,
 /// beyond ±1, ±inf, NaN. And `compare` with `TOTALORDER` outside a sort (`jnp.searchsorted`,
-/// `jnp.interp`): signed zeros, NaNs of both signs, infinities, f32 and f16.
+/// `jnp.interp`): signed zeros, NaNs of both signs, infinities, f32 and f16. And products,
+/// `jnp.prod` and `jnp.cumprod`, of floats (from an init other than 1 too) and of wrapping
+/// integers.
 const SPECIAL_CASES: &[(&str, &str)] = &[
     (
         "special_functions",
@@ -1035,6 +1037,28 @@ const SPECIAL_CASES: &[(&str, &str)] = &[
   %b = stablehlo.constant dense<[1.0, -1.0, 2.0, 0.0, 0x7F800000, -1.0, 1.0, 2.0]> : tensor<8xf32>
   %1 = chlo.next_after %a, %b : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
   return %0, %1 : tensor<64xf32>, tensor<8xf32>
+}"#,
+    ),
+    (
+        "products_as_jnp_prod_and_cumprod",
+        r#"func.func public @main(%x: tensor<8x8xf32>, %i: tensor<16xi32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<i32>, tensor<8x8xf32>, tensor<16xi32>) {
+  %one = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %half = stablehlo.constant dense<-5.000000e-01> : tensor<f32>
+  %ione = stablehlo.constant dense<1> : tensor<i32>
+  %0 = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [1] : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+  %1 = stablehlo.reduce(%x init: %half) applies stablehlo.multiply across dimensions = [0] : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+  %2 = stablehlo.reduce(%i init: %ione) applies stablehlo.multiply across dimensions = [0] : (tensor<16xi32>, tensor<i32>) -> tensor<i32>
+  %3 = "stablehlo.reduce_window"(%x, %one) <{padding = dense<[[0, 0], [7, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 8>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.multiply %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<8x8xf32>, tensor<f32>) -> tensor<8x8xf32>
+  %4 = "stablehlo.reduce_window"(%i, %ione) <{padding = dense<[[15, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 16>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %m = stablehlo.multiply %a, %b : tensor<i32>
+    stablehlo.return %m : tensor<i32>
+  }) : (tensor<16xi32>, tensor<i32>) -> tensor<16xi32>
+  return %0, %1, %2, %3, %4 : tensor<8xf32>, tensor<8xf32>, tensor<i32>, tensor<8x8xf32>, tensor<16xi32>
 }"#,
     ),
 ];

@@ -20,7 +20,7 @@
 //!    twice the same choice, integer comparisons of a value with itself, and data movement
 //!    that moves nothing (`cast`, `reshape`, `slice` to the same type, `transpose` and
 //!    `broadcast` by the identity to the same type, a one-operand `concat`, a reduction over
-//!    size-1 axes that keeps them — `reduce_max` always, `reduce_sum` for integers only, since
+//!    size-1 axes that keeps them — `reduce_max` and `reduce_prod` always, `reduce_sum` for integers only, since
 //!    `0 + -0.0` is `+0.0`), `tuple_get` of a
 //!    `tuple`, and, in place, `reshape(reshape x)` → `reshape x`. `x + 0.0` is *not* folded
 //!    (`-0.0 + 0.0 = +0.0`), nor `x * 0.0` (NaN, infinities, signs).
@@ -217,7 +217,8 @@ fn fold_identity(ir: &Ir<'_>, inst: &Instruction) -> Fold {
         (Op::Transpose { perm }, &[x]) if is_identity(perm) => keep(x),
         (Op::Concat { .. }, &[x]) => keep(x),
         (Op::Reduce { kind, .. }, &[x]) => match (kind, dtype_of(ir, x)) {
-            (ReduceKind::Max, _) => keep(x),
+            // `max(-inf, x)` and `1 * x` are `x` exactly; `+0 + -0` is not.
+            (ReduceKind::Max | ReduceKind::Prod, _) => keep(x),
             (ReduceKind::Sum, Some(d)) if d.is_int() => keep(x),
             _ => Fold::None,
         },

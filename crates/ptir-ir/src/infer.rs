@@ -487,8 +487,8 @@ fn infer_unchecked<'a>(
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;
             check_axes(axes, x.rank(), "axis")?;
-            if *kind == ReduceKind::Sum && x.dtype == DType::Bool {
-                return Err("`reduce_sum` is not defined on bool".into());
+            if *kind != ReduceKind::Max && x.dtype == DType::Bool {
+                return Err(format!("`{}` is not defined on bool", kind.name()));
             }
             let shape = reduced_shape(&x.shape, axes, *keep_dims);
             Ok(Type::from(TensorType::new(x.dtype, shape)).into())

@@ -184,10 +184,7 @@ fn raise(inst: &Instruction, idiom: &Idiom, next: &mut u32) -> Option<Vec<Instru
     let reduced = reduce.result;
     out.push(reduce);
     if idiom.combine_init {
-        let op = match idiom.kind {
-            ReduceKind::Sum => BinaryOp::Add,
-            ReduceKind::Max => BinaryOp::Max,
-        };
+        let op = idiom.kind.step(inst.ty.as_tensor()?.dtype);
         out.push(Instruction {
             result: inst.result,
             ty: inst.ty.clone(),

@@ -269,15 +269,42 @@ keyword_enum! {
         Sum = "reduce_sum",
         /// Maximum, starting from the dtype's lowest value (`-inf` for floats); NaN propagates.
         Max = "reduce_max",
+        /// Product, in row-major order of the reduced elements, starting from one (`jnp.prod`;
+        /// windowed, `jnp.cumprod`).
+        Prod = "reduce_prod",
     }
 }
 
 impl ReduceKind {
+    /// The binary op one step of this reduction applies on elements of `d` (`max` of bools is
+    /// `or`).
+    pub fn step(self, d: crate::DType) -> BinaryOp {
+        match (self, d) {
+            (ReduceKind::Sum, _) => BinaryOp::Add,
+            (ReduceKind::Max, crate::DType::Bool) => BinaryOp::Or,
+            (ReduceKind::Max, _) => BinaryOp::Max,
+            (ReduceKind::Prod, _) => BinaryOp::Mul,
+        }
+    }
+
+    /// The value this reduction starts from on elements of `d`: `0`, the lowest value (`-inf`,
+    /// `false`, the integer minimum) or `1`.
+    pub fn identity(self, d: crate::DType) -> crate::Scalar {
+        use crate::Scalar;
+        match (self, d) {
+            (ReduceKind::Sum, _) => Scalar::zero(d),
+            (ReduceKind::Max, crate::DType::Bool) => Scalar::Bool(false),
+            (ReduceKind::Max, _) => Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
+            (ReduceKind::Prod, _) => Scalar::one(d),
+        }
+    }
+
     /// The name of the windowed reduction of this kind (`reduce_window_sum`, ...).
     pub fn window_name(self) -> &'static str {
         match self {
             ReduceKind::Sum => "reduce_window_sum",
             ReduceKind::Max => "reduce_window_max",
+            ReduceKind::Prod => "reduce_window_prod",
         }
     }
 }

@@ -440,8 +440,8 @@ pub fn reduce_window_type(
             x.dtype
         ));
     }
-    if kind == ReduceKind::Sum && x.dtype == DType::Bool {
-        return Err("`reduce_window_sum` is not defined on bool".into());
+    if kind != ReduceKind::Max && x.dtype == DType::Bool {
+        return Err(format!("`{}` is not defined on bool", kind.window_name()));
     }
     let shape = (0..x.rank())
         .map(|d| w.window.output_size(d, x.shape[d], w.size[d]))

@@ -755,14 +755,7 @@ impl FnPrinter<'_, '_, '_> {
         let rt = self.tensor(&inst.ty)?;
         let d = xt.dtype;
         let scalar_t = mlir_type(&TensorType::new(d, vec![]));
-        let (init, body) = match (kind, d) {
-            (ReduceKind::Sum, _) => (Scalar::zero(d), "stablehlo.add"),
-            (ReduceKind::Max, DType::Bool) => (Scalar::Bool(false), "stablehlo.or"),
-            (ReduceKind::Max, _) => (
-                Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
-                "stablehlo.maximum",
-            ),
-        };
+        let (init, body) = (kind.identity(d), reducer_body(kind, d));
         let c = self.temp();
         self.line(
             depth,
@@ -776,7 +769,7 @@ impl FnPrinter<'_, '_, '_> {
         let squeezed = TensorType::new(d, ptir_ir::reduced_shape(&xt.shape, axes, false));
         let r = self.def_name(inst.result);
         let target = if keep_dims { self.temp() } else { r.clone() };
-        let region = self.reducer_region(body, d, depth);
+        let region = self.reducer_region(&body, d, depth);
         let text = format!(
             "{target} = \"stablehlo.reduce\"({x}, {c}) <{{dimensions = {}}}> {region} : ({}, {scalar_t}) -> {}",
             array(&sorted),
@@ -1075,17 +1068,13 @@ impl FnPrinter<'_, '_, '_> {
         let (xt, it) = (self.ty(x)?, self.ty(init)?);
         let names = [self.name(x)?, self.name(init)?];
         let rt = self.tensor(&inst.ty)?;
-        let body = match (kind, xt.dtype) {
-            (ReduceKind::Sum, _) => "stablehlo.add",
-            (ReduceKind::Max, DType::Bool) => "stablehlo.or",
-            (ReduceKind::Max, _) => "stablehlo.maximum",
-        };
+        let body = reducer_body(kind, xt.dtype);
         let mut props = vec![format!("window_dimensions = {}", array(&dims.size))];
         props.extend(window_props(
             &dims.window,
             ["base_dilations", "window_dilations"],
         ));
-        let region = self.reducer_region(body, xt.dtype, depth);
+        let region = self.reducer_region(&body, xt.dtype, depth);
         let r = self.def_name(inst.result);
         let text = format!(
             "{r} = \"stablehlo.reduce_window\"({}) <{{{}}}> {region} : ({}, {}) -> {}",
@@ -1234,6 +1223,11 @@ pub(crate) fn unary_name(u: UnaryOp) -> &'static str {
 
 /// The StableHLO (or, for [`chlo_binary`] ops, CHLO) name of a binary op; the importer reads
 /// the same table back.
+/// The op of a `reduce` or `reduce_window` body computing one step of `kind` on `d`.
+fn reducer_body(kind: ReduceKind, d: DType) -> String {
+    format!("stablehlo.{}", binary_name(kind.step(d)))
+}
+
 pub(crate) fn binary_name(b: BinaryOp) -> &'static str {
     match b {
         BinaryOp::Add => "add",

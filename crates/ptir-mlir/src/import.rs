@@ -9,14 +9,14 @@
 //! | `dynamic_slice`, `dynamic_update_slice` | the same ops (start indices clamped) |
 //! | `is_finite` | `lt(abs x, inf)` (exact) |
 //! | `clamp` | `min(max(x, lo), hi)` (StableHLO's definition) |
-//! | `reduce` with `add` / `maximum` | `reduce_sum` / `reduce_max`, then the init folded in with `add` / `max` unless it is the identity |
+//! | `reduce` with `add` / `maximum` / `multiply` | `reduce_sum` / `reduce_max` / `reduce_prod`, then the init folded in with `add` / `max` / `mul` unless it is the identity |
 //! | `reduce` with `minimum` | `neg(reduce_max(neg x))` (floats), `not(reduce_max(not x))` (integers: `not` reverses the order) |
 //! | `reduce` with `and` / `or` (bool) | `not(reduce_max(not x))` / `reduce_max` |
 //! | `gather` (any dimension numbers: `jnp.take`, `take_along_axis`'s batching dims, wide slices) | `gather` (start indices clamped) |
 //! | `scatter` with an `add` / `multiply` / `maximum` / `minimum` update region, or one returning the update | `scatter_add` (`_mul`, `_max`, `_min`, `_set`) |
 //! | `select` with a scalar predicate | `broadcast` of the predicate, then `select` |
 //! | `convolution` (pretty `dim_numbers = ..., window = {...}` or generic) | `convolution` (a wider or narrower result dtype as for `dot_general`) |
-//! | `reduce_window` with `add` / `maximum` (`or` for bool) | `reduce_window_sum` / `reduce_window_max` of the operand and its init |
+//! | `reduce_window` with `add` / `maximum` (`or` for bool) / `multiply` | `reduce_window_sum` / `reduce_window_max` / `reduce_window_prod` of the operand and its init |
 //! | `reduce_window` with `minimum` / `and` | the flips of `reduce` around `reduce_window_max`, the init flipped too |
 //! | `select_and_scatter` with a `GE`/`GT`/`LE`/`LT` compare selecting and an `add` scattering | `select_and_scatter_ge` (`_gt`, `_le`, `_lt`) of the operand, source and init |
 //! | `pad`, `reverse` | the same ops |
@@ -1356,7 +1356,7 @@ impl<'a, 's> FnLower<'a, 's> {
         }
         let body = reducer_of(op.regions.first()).ok_or_else(|| {
             pos.unsupported(format!(
-                "`stablehlo.reduce_window` body other than one add/maximum/minimum/and/or ({ALLOW_OPAQUE_HINT})"
+                "`stablehlo.reduce_window` body other than one add/multiply/maximum/minimum/and/or ({ALLOW_OPAQUE_HINT})"
             ))
         })?;
         let dims = Box::new(crate::window_attrs::reduce_window_dims(op)?);
@@ -1374,6 +1374,7 @@ impl<'a, 's> FnLower<'a, 's> {
         match (body.as_str(), d) {
             ("stablehlo.add", _) if d != DType::Bool => direct(ReduceKind::Sum),
             ("stablehlo.maximum", _) if d != DType::Bool => direct(ReduceKind::Max),
+            ("stablehlo.multiply", _) if d != DType::Bool => direct(ReduceKind::Prod),
             ("stablehlo.or", DType::Bool) => direct(ReduceKind::Max),
             ("stablehlo.minimum", _) if d != DType::Bool => {
                 self.flipped(out, op, order_flip(d), window(ReduceKind::Max), 2, ty)
@@ -1445,7 +1446,9 @@ impl<'a, 's> FnLower<'a, 's> {
             None => reducer_of(op.regions.first()),
         }
         .ok_or_else(|| {
-            pos.unsupported("`stablehlo.reduce` body other than one add/maximum/minimum/and/or")
+            pos.unsupported(
+                "`stablehlo.reduce` body other than one add/multiply/maximum/minimum/and/or",
+            )
         })?;
         let axes = ints_attr(op, &["dimensions"])?;
         let x = self.operand(out, op, 0)?;
@@ -1473,6 +1476,10 @@ impl<'a, 's> FnLower<'a, 's> {
             ("stablehlo.maximum", _) if d != DType::Bool => {
                 let r = self.emit_t(out, pos, reduce(ReduceKind::Max), &[x], ty)?;
                 (r, init_is(lowest(d)), BinaryOp::Max)
+            }
+            ("stablehlo.multiply", _) if d != DType::Bool => {
+                let r = self.emit_t(out, pos, reduce(ReduceKind::Prod), &[x], ty)?;
+                (r, init_is(Scalar::one(d)), BinaryOp::Mul)
             }
             ("stablehlo.or", DType::Bool) => {
                 let r = self.emit_t(out, pos, reduce(ReduceKind::Max), &[x], ty)?;

@@ -792,3 +792,44 @@ fn shardy_constraints_on_one_device_are_the_identity() {
         "{e}"
     );
 }
+
+#[test]
+fn products_and_cumulative_products() {
+    // `jnp.prod` (a `reduce` with a `multiply` body, from the init 1 or from another value) and
+    // `jnp.cumprod` (a `reduce_window` with one, as JAX 0.10 writes it), integers wrapping.
+    let src = r#"func.func @main(%a: tensor<2x3xf32>, %i: tensor<3xi32>) -> (tensor<2xf32>, tensor<3xf32>, tensor<i32>, tensor<3xf32>, tensor<3xi32>) {
+  %one = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %two = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+  %ione = stablehlo.constant dense<1> : tensor<i32>
+  %0 = stablehlo.reduce(%a init: %one) applies stablehlo.multiply across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+  %1 = stablehlo.reduce(%a init: %two) applies stablehlo.multiply across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %2 = stablehlo.reduce(%i init: %ione) applies stablehlo.multiply across dimensions = [0] : (tensor<3xi32>, tensor<i32>) -> tensor<i32>
+  %row = stablehlo.slice %a [0:1, 0:3] : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  %r = stablehlo.reshape %row : (tensor<1x3xf32>) -> tensor<3xf32>
+  %3 = "stablehlo.reduce_window"(%r, %one) <{base_dilations = array<i64: 1>, padding = dense<[[2, 0]]> : tensor<1x2xi64>, window_dilations = array<i64: 1>, window_dimensions = array<i64: 3>, window_strides = array<i64: 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = stablehlo.multiply %x, %y : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %4 = "stablehlo.reduce_window"(%i, %ione) <{padding = dense<[[2, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 3>}> ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %m = stablehlo.multiply %x, %y : tensor<i32>
+    stablehlo.return %m : tensor<i32>
+  }) : (tensor<3xi32>, tensor<i32>) -> tensor<3xi32>
+  return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<3xf32>, tensor<i32>, tensor<3xf32>, tensor<3xi32>
+}"#;
+    let a = f32s(&[2, 3], &[1.0, -2.0, 3.0, 4.0, 0.5, -0.0]);
+    let i = t(DType::I32, &[3], &[65536.0, 65536.0, 3.0]);
+    assert_eq!(
+        run(src, &[a, i]),
+        "f32[2] [-6.0, -0.0]; f32[3] [8.0, -2.0, -0.0]; i32[] [0]; f32[3] [1.0, -2.0, -6.0]; \
+         i32[3] [65536, 0, 0]"
+    );
+    // A product of bools is no reduction PTIR has: `and` is.
+    let e = err(r#"func.func @main(%p: tensor<2xi1>) -> tensor<i1> {
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %0 = stablehlo.reduce(%p init: %t) applies stablehlo.multiply across dimensions = [0] : (tensor<2xi1>, tensor<i1>) -> tensor<i1>
+  return %0 : tensor<i1>
+}"#);
+    assert!(e.contains("3:8") && e.contains("multiply"), "{e}");
+}

@@ -338,10 +338,10 @@ impl Gen<'_> {
         let kind = *ReduceKind::ALL
             .choose(&mut self.rng)
             .unwrap_or(&ReduceKind::Sum);
-        let ok = if kind == ReduceKind::Sum {
-            numeric
-        } else {
+        let ok = if kind == ReduceKind::Max {
             any
+        } else {
+            numeric
         };
         let x = self.operand(f, ok)?;
         let rank = ty_of(f, x)?.rank();

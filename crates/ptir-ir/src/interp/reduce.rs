@@ -1,4 +1,4 @@
-//! Reductions and contractions: `reduce_sum`, `reduce_max` and `dot_general`, with their
+//! Reductions and contractions: `reduce_sum`, `reduce_max`, `reduce_prod` and `dot_general`, with their
 //! accumulation order fixed, since float addition is not associative.
 //!
 //! **Reductions.** For each output element (in row-major order of the kept dims), the reduced
@@ -7,7 +7,8 @@
 //! to the dtype after every addition (integers wrap); so the sum of `[-0.0]` is `+0.0`.
 //! `reduce_max` starts from `-inf` (floats), the dtype's minimum (integers: 0 for unsigned ones)
 //! or `false`, and
-//! applies `max` (NaN propagates, `-0 < +0`; `or` for bool).
+//! applies `max` (NaN propagates, `-0 < +0`; `or` for bool). `reduce_prod` starts from one and
+//! rounds after every multiplication, in the same order as `reduce_sum`.
 //!
 //! **`dot_general`.** For each output element `(batch..., lhs_free..., rhs_free...)` the
 //! contracting index tuples are visited in row-major order of the contracting dims listed in
@@ -24,15 +25,6 @@ use crate::ops::{BinaryOp, DotDims, ReduceKind};
 use crate::tensor::{Scalar, Tensor};
 use crate::types::{num_elements, DType, TensorType};
 
-/// The starting value of a reduction.
-pub(crate) fn reduce_init(kind: ReduceKind, d: DType) -> Scalar {
-    match (kind, d) {
-        (ReduceKind::Sum, _) => Scalar::zero(d),
-        (ReduceKind::Max, DType::Bool) => Scalar::Bool(false),
-        (ReduceKind::Max, _) => Scalar::int_min(d).unwrap_or(Scalar::Float(f64::NEG_INFINITY)),
-    }
-}
-
 /// One accumulation step of a reduction.
 pub(crate) fn reduce_step(
     kind: ReduceKind,
@@ -40,12 +32,7 @@ pub(crate) fn reduce_step(
     acc: Scalar,
     x: Scalar,
 ) -> InterpResult<Scalar> {
-    let op = match (kind, d) {
-        (ReduceKind::Sum, _) => BinaryOp::Add,
-        (ReduceKind::Max, DType::Bool) => BinaryOp::Or,
-        (ReduceKind::Max, _) => BinaryOp::Max,
-    };
-    binary_scalar(op, d, acc, x)
+    binary_scalar(kind.step(d), d, acc, x)
 }
 
 /// `reduce_sum` / `reduce_max` over `axes`, into a result of type `ty`.
@@ -63,7 +50,7 @@ pub(crate) fn reduce(
     let run = num_elements(&reduced.iter().map(|&a| x.ty.shape[a]).collect::<Vec<_>>());
     let d = x.ty.dtype;
     let data = build_data(d, ty.num_elements(), |o| {
-        let mut acc = reduce_init(kind, d);
+        let mut acc = kind.identity(d);
         for k in 0..run {
             acc = reduce_step(kind, d, acc, moved.get(o * run + k))?;
         }

@@ -325,10 +325,10 @@ impl Sampler<'_> {
     }
 
     fn reduce(&mut self, kind: ReduceKind, x: TermId, attrs: &[Attr]) -> Res<Vec<AttrValue>> {
-        let class = if kind == ReduceKind::Sum {
-            DClass::NotBool
-        } else {
+        let class = if kind == ReduceKind::Max {
             DClass::Any
+        } else {
+            DClass::NotBool
         };
         if self.ty(x).is_none() {
             let least = match self.known(&attrs[0], None) {
