@@ -985,7 +985,7 @@ const RNG_CASES: &[(&str, &str)] = &[
 /// beyond ±1, ±inf, NaN. And `compare` with `TOTALORDER` outside a sort (`jnp.searchsorted`,
 /// `jnp.interp`): signed zeros, NaNs of both signs, infinities, f32 and f16. And products,
 /// `jnp.prod` and `jnp.cumprod`, of floats (from an init other than 1 too) and of wrapping
-/// integers.
+/// integers; and the `optimization_barrier` of `jax.grad` through `jax.checkpoint`.
 const SPECIAL_CASES: &[(&str, &str)] = &[
     (
         "special_functions",
@@ -1059,6 +1059,25 @@ const SPECIAL_CASES: &[(&str, &str)] = &[
     stablehlo.return %m : tensor<i32>
   }) : (tensor<16xi32>, tensor<i32>) -> tensor<16xi32>
   return %0, %1, %2, %3, %4 : tensor<8xf32>, tensor<8xf32>, tensor<i32>, tensor<8x8xf32>, tensor<16xi32>
+}"#,
+    ),
+    (
+        "optimization_barrier_as_jax_checkpoint_grad_writes_it",
+        r#"func.func public @main(%arg0: tensor<16x16xf32>, %arg1: tensor<8x16xf32>) -> (tensor<16x16xf32>) {
+  %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x16xf32>
+  %1:3 = stablehlo.optimization_barrier %arg0, %arg1, %0 : tensor<16x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+  %2 = stablehlo.dot_general %1#1, %1#0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %3 = stablehlo.tanh %2 : tensor<8x16xf32>
+  %cst_0 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %4 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x16xf32>
+  %5 = stablehlo.subtract %4, %3 : tensor<8x16xf32>
+  %6 = stablehlo.multiply %1#2, %5 : tensor<8x16xf32>
+  %7 = stablehlo.multiply %6, %3 : tensor<8x16xf32>
+  %8 = stablehlo.add %6, %7 : tensor<8x16xf32>
+  %9 = stablehlo.dot_general %8, %1#1, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
+  %10 = stablehlo.transpose %9, dims = [1, 0] : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %10 : tensor<16x16xf32>
 }"#,
     ),
 ];

@@ -4,7 +4,8 @@
 //! input that makes the guard matter (a zero divisor, a loop that runs zero times, the branch
 //! not taken). Both engines, default options, and greedy with loop-invariant code motion: the
 //! optimized program must give the input's results on exactly those inputs. Last, effects
-//! (`rng_bit_generator`, in a callee too) are neither merged nor dropped.
+//! (`rng_bit_generator`, in a callee too) are neither merged nor dropped, and neither engine
+//! sees through an `optimization_barrier`.
 
 use ptir::ir::{parse, DType, Interpreter, Program, Scalar, Tensor, TensorType, Value};
 use ptir::{Engine, Options};
@@ -286,6 +287,55 @@ func @main(%0: u64[2]) -> (u32[4]) {
         assert_eq!(
             run(&out.program, std::slice::from_ref(&state)),
             run(&input, &[state]),
+            "{engine}"
+        );
+    }
+}
+
+/// `optimization_barrier` (what `jax.checkpoint` writes) hides its operands from both engines:
+/// `x * barrier(1)` is not folded to `x`, nor `barrier(x) - x` to zero, nor is a constant
+/// folded through it; a barrier nobody reads goes, as any pure op.
+#[test]
+fn neither_engine_sees_through_an_optimization_barrier() {
+    let text = "func @main(%0: i32[4]) -> (i32[4], i32[4]) {
+  %1 = constant splat(1) : i32[4]
+  %2 = optimization_barrier %1 : i32[4]
+  %3 = mul %0, %2 : i32[4]
+  %4 = optimization_barrier %0, %1 : (i32[4], i32[4])
+  %5 = tuple_get %4 index=0 : i32[4]
+  %6 = sub %5, %0 : i32[4]
+  %7 = tuple_get %4 index=1 : i32[4]
+  %8 = add %6, %7 : i32[4]
+  %9 = optimization_barrier %0 : i32[4]
+  return %3, %8
+}
+";
+    let input = parse(text).unwrap_or_else(|e| panic!("{e}"));
+    for engine in [Engine::Greedy, Engine::Saturation] {
+        let options = Options {
+            engine,
+            ..Options::default()
+        };
+        let out = ptir::optimize(&input, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+        let printed = ptir::ir::print(&out.program);
+        assert_eq!(
+            printed.matches("optimization_barrier").count(),
+            2,
+            "{engine}:\n{printed}"
+        );
+        for op in ["mul", "sub", "add"] {
+            assert!(
+                printed.contains(&format!("= {op} ")),
+                "{engine}: {op}\n{printed}"
+            );
+        }
+        let x = Value::Tensor(Tensor::splat(
+            TensorType::new(DType::I32, vec![4]),
+            Scalar::Int(-3),
+        ));
+        assert_eq!(
+            run(&out.program, std::slice::from_ref(&x)),
+            run(&input, &[x]),
             "{engine}"
         );
     }

@@ -251,10 +251,14 @@ impl PtirAnalysis {
         op: &Op,
         ty: &Type,
     ) -> Option<Tensor> {
-        // An iota is never folded (see `Op::Iota`): what is computed from it stays computed.
+        // An iota is never folded (see `Op::Iota`): what is computed from it stays computed;
+        // nor is a barrier, which is there so that nothing is seen through it.
         let foldable = kind.token == 0
             && kind.key.is_pure_kind()
-            && !matches!(kind.key, OpKey::Tuple | OpKey::Iota);
+            && !matches!(
+                kind.key,
+                OpKey::Tuple | OpKey::Iota | OpKey::OptimizationBarrier
+            );
         let small = ty
             .as_tensor()
             .is_some_and(|t| t.num_elements() <= FOLD_ELEMENT_LIMIT);

@@ -108,6 +108,7 @@ fn fold_constants(ir: &Ir<'_>, inst: &Instruction) -> Option<Literal> {
                 | Op::Scan { .. }
                 | Op::Tuple
                 | Op::TupleGet { .. }
+                | Op::OptimizationBarrier
         )
     {
         return None;

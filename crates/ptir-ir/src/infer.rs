@@ -608,6 +608,12 @@ fn infer_unchecked<'a>(
             Ok(Type::pack(results).into())
         }
         Op::Tuple => Ok(Type::Tuple(operands.iter().map(|t| (*t).clone()).collect()).into()),
+        Op::OptimizationBarrier => {
+            if operands.is_empty() {
+                return Err("`optimization_barrier` needs an operand".into());
+            }
+            Ok(Type::pack(operands.iter().map(|t| (*t).clone()).collect()).into())
+        }
         Op::TupleGet { index } => {
             arity(op, operands, 1)?;
             let elems = operands[0]

@@ -706,6 +706,11 @@ pub enum Op {
         /// The element.
         index: usize,
     },
+    /// Its operands, unchanged (a tuple of them if there are several), through which no
+    /// optimization sees: StableHLO's `optimization_barrier`, which `jax.checkpoint` writes so
+    /// that the recomputation it asks for is not merged back into the values it recomputes.
+    /// Pure (an unused barrier goes), never folded, and no rule looks through it.
+    OptimizationBarrier,
 }
 
 /// The kind of an op, without attributes: what patterns are rooted at and indexes key on.
@@ -750,6 +755,7 @@ pub enum OpKey {
     Scan,
     Tuple,
     TupleGet,
+    OptimizationBarrier,
 }
 
 impl OpKey {
@@ -793,6 +799,7 @@ impl OpKey {
             OpKey::Scan,
             OpKey::Tuple,
             OpKey::TupleGet,
+            OpKey::OptimizationBarrier,
         ]);
         keys
     }
@@ -836,6 +843,7 @@ impl OpKey {
             OpKey::Scan => "scan",
             OpKey::Tuple => "tuple",
             OpKey::TupleGet => "tuple_get",
+            OpKey::OptimizationBarrier => "optimization_barrier",
         }
     }
 
@@ -917,6 +925,7 @@ impl Op {
             Op::Scan { .. } => OpKey::Scan,
             Op::Tuple => OpKey::Tuple,
             Op::TupleGet { .. } => OpKey::TupleGet,
+            Op::OptimizationBarrier => OpKey::OptimizationBarrier,
         }
     }
 

@@ -565,7 +565,8 @@ impl FnPrinter<'_, '_, '_> {
             Op::ArgReduce { .. }
             | Op::Sort { .. }
             | Op::TopK { .. }
-            | Op::RngBitGenerator { .. } => return self.several_results_op(inst, depth),
+            | Op::RngBitGenerator { .. }
+            | Op::OptimizationBarrier => return self.several_results_op(inst, depth),
             Op::Tuple => {
                 let names = self.names_of(&inst.operands)?;
                 self.bind(v, names, inst.ty.clone());
@@ -879,6 +880,9 @@ impl FnPrinter<'_, '_, '_> {
                 "{lhs} = \"stablehlo.rng_bit_generator\"({args}) {{rng_algorithm = #stablehlo<rng_algorithm {}>}} : {sig}",
                 algorithm.name().to_uppercase()
             ),
+            Op::OptimizationBarrier => {
+                format!("{lhs} = \"stablehlo.optimization_barrier\"({args}) : {sig}")
+            }
             Op::TopK { k } => format!(
                 "{lhs} = chlo.top_k({args}, k = {k}) : {} -> ({})",
                 type_list(&types),

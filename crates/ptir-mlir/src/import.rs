@@ -26,6 +26,7 @@
 //! | `dot_general` with a wider result dtype | `dot_general` accumulating in it (`result_dtype`) |
 //! | `dot_general` with a narrower result dtype | `dot_general`, then `cast` |
 //! | `sdy.sharding_constraint` (and the module's `sdy.mesh`, which JAX writes around typed PRNG keys) | its operand: one device has no sharding to constrain |
+//! | `optimization_barrier` (`jax.checkpoint`) | `optimization_barrier` (a tuple if several), which nothing folds or rewrites through |
 //! | calls with several results | `call` (a tuple), then `tuple_get` per result |
 //! | `custom_call @f` | `call @f` of an impure extern declared with the call's signature (`@f.1`, ... for another signature or other attributes); the op's text is kept in [`SourceInfo::opaque`], so it prints back with every attribute |
 //! | anything else, with [`ImportOptions::allow_opaque`] | `call @opaque.<op>.<k>` of an impure extern; the op's text is kept in [`SourceInfo::opaque`] |
@@ -523,6 +524,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 "chlo.top_k" => self.top_k(op, out)?,
                 "stablehlo.rng_bit_generator" => self.rng_bit_generator(op, out)?,
                 "sdy.sharding_constraint" => vec![self.sharding_constraint(op, out)?],
+                "stablehlo.optimization_barrier" => self.optimization_barrier(op, out)?,
                 _ => vec![self.single(op, short, out)?],
             },
         })
@@ -743,6 +745,25 @@ impl<'a, 's> FnLower<'a, 's> {
             )));
         }
         Ok((v, t))
+    }
+
+    /// `stablehlo.optimization_barrier` (pretty, `: types`, or generic): `optimization_barrier`
+    /// of the operands, then `tuple_get` per result if there are several.
+    fn optimization_barrier(
+        &mut self,
+        op: &OpSyntax,
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let args = self.operands(out, op)?;
+        let types: Vec<TensorType> = args.iter().map(|(_, t)| t.clone()).collect();
+        if op.functional_type && op.result_types != types {
+            return Err(op.pos.invalid(
+                "`stablehlo.optimization_barrier` gives its operands' types back".to_string(),
+            ));
+        }
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
+        let v = self.emit(out, op.pos, Op::OptimizationBarrier, &args, ty, &[])?;
+        Ok(self.unpack(out, v, &types))
     }
 
     /// `stablehlo.sort` whose comparator orders by its leading operands (see

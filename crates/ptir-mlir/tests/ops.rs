@@ -833,3 +833,37 @@ fn products_and_cumulative_products() {
 }"#);
     assert!(e.contains("3:8") && e.contains("multiply"), "{e}");
 }
+
+#[test]
+fn optimization_barriers_are_kept_and_give_their_operands_back() {
+    // As `jax.grad` of a `jax.checkpoint`ed function writes it (JAX 0.10), one operand in the
+    // generic form, and a barrier whose results are not its operands' types.
+    let src = r#"func.func public @main(%arg0: tensor<2xf32>, %arg1: tensor<3xi32>) -> (tensor<2xf32>, tensor<3xi32>, tensor<2xf32>) {
+  %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2xf32>
+  %1:3 = stablehlo.optimization_barrier %arg0, %arg1, %0 : tensor<2xf32>, tensor<3xi32>, tensor<2xf32>
+  %2 = stablehlo.multiply %1#0, %1#2 : tensor<2xf32>
+  %3 = "stablehlo.optimization_barrier"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+  return %2, %1#1, %3 : tensor<2xf32>, tensor<3xi32>, tensor<2xf32>
+}"#;
+    let x = f32s(&[2], &[1.5, -0.0]);
+    let i = t(DType::I32, &[3], &[1.0, 2.0, 3.0]);
+    assert_eq!(
+        run(src, &[x, i]),
+        "f32[2] [1.5, -0.0]; i32[3] [1, 2, 3]; f32[2] [1.5, -0.0]"
+    );
+    let p = ptir_mlir::import(src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        ptir_ir::print(&p).matches("optimization_barrier").count(),
+        2
+    );
+    let bad = r#"func.func @main(%arg0: tensor<2xf32>) -> tensor<2xi32> {
+  %0 = "stablehlo.optimization_barrier"(%arg0) : (tensor<2xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}"#;
+    let e = err(bad);
+    assert!(
+        e.contains("2:8") && e.contains("optimization_barrier"),
+        "{e}"
+    );
+}

@@ -44,7 +44,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::ArgReduce(_) => (Some(4), &[Ints]),
         OpKey::Sort => (None, &[Int, Bool, Bool, Bool, Int]),
         OpKey::TopK => (Some(1), &[Int]),
-        OpKey::Call | OpKey::Tuple => (None, &[]),
+        OpKey::Call | OpKey::Tuple | OpKey::OptimizationBarrier => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
         OpKey::Constant
         | OpKey::Iota
@@ -269,6 +269,7 @@ pub fn make_op<A: Borrow<AttrValue>>(
         OpKey::DynamicSlice => (Op::DynamicSlice { sizes: ints(a(0))? }, None),
         OpKey::DynamicUpdateSlice => (Op::DynamicUpdateSlice, None),
         OpKey::Tuple => (Op::Tuple, None),
+        OpKey::OptimizationBarrier => (Op::OptimizationBarrier, None),
         OpKey::Cast | OpKey::Bitcast => match a(0) {
             Some(AttrValue::DType(d)) => {
                 let op = if key == OpKey::Cast {

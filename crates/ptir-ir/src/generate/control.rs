@@ -3,6 +3,7 @@
 
 use super::state::{ty_of, Callee, Gen, Result};
 use crate::builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
+use crate::ops::Op;
 use crate::types::{DType, TensorType, Type};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -265,13 +266,23 @@ impl Gen<'_> {
         self.unpack_some(f, v)
     }
 
+    /// A tuple of one to three values, or a fifth of the time an `optimization_barrier` of
+    /// them (which neither engine may see through), and one element of it.
     fn gen_tuple(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
         let n = self.rng.gen_range(1..=3);
         let mut xs = Vec::with_capacity(n);
         for _ in 0..n {
             xs.push(self.operand(f, |_| true)?);
         }
-        let t = f.tuple(&xs)?;
+        let barrier = self.coin(0.2);
+        if barrier && n == 1 {
+            return f.emit(Op::OptimizationBarrier, &xs, None);
+        }
+        let t = if barrier {
+            f.emit(Op::OptimizationBarrier, &xs, None)?
+        } else {
+            f.tuple(&xs)?
+        };
         let i = self.rng.gen_range(0..n);
         self.add(t);
         f.tuple_get(t, i)

@@ -180,6 +180,10 @@ pub fn eval_op(op: &Op, operands: &[&Value], result_ty: &Type) -> InterpResult<V
         Op::Tuple => Ok(Value::Tuple(
             operands.iter().map(|v| (*v).clone()).collect(),
         )),
+        Op::OptimizationBarrier => Ok(match operands {
+            [v] => (*v).clone(),
+            vs => Value::Tuple(vs.iter().map(|v| (*v).clone()).collect()),
+        }),
         Op::TupleGet { index } => match operands.first() {
             Some(Value::Tuple(vs)) => vs
                 .get(*index)

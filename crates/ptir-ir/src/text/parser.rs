@@ -870,6 +870,7 @@ impl<'s> Parser<'s> {
             OpKey::BitcastResize => Op::BitcastResize,
             OpKey::Reshape => Op::Reshape,
             OpKey::Tuple => Op::Tuple,
+            OpKey::OptimizationBarrier => Op::OptimizationBarrier,
             OpKey::Gather => Op::Gather(Box::new(GatherDims {
                 dims: self.index_dims_attrs(attrs)?,
                 slice_sizes: self.list_attr(attrs, "slice_sizes", None)?,

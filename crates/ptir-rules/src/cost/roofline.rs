@@ -191,7 +191,9 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
     match op {
         Op::Constant(lit) if lit.splat_value().is_some() => work(0.0, 0.0, Fusion::Free),
         Op::Constant(_) => work(0.0, out, Fusion::Load),
-        Op::Reshape | Op::Tuple | Op::TupleGet { .. } => work(0.0, 0.0, Fusion::Free),
+        Op::Reshape | Op::Tuple | Op::TupleGet { .. } | Op::OptimizationBarrier => {
+            work(0.0, 0.0, Fusion::Free)
+        }
         Op::Cond { .. } | Op::While { .. } | Op::Scan { .. } => work(0.0, 0.0, Fusion::Free),
         Op::Unary(u) if u.is_transcendental() => work(n * TRANSCENDENTAL_FLOPS, all, Fusion::Fused),
         Op::Binary(BinaryOp::Pow | BinaryOp::Atan2) => {

@@ -43,7 +43,11 @@ impl CostModel for TensorCost {
     fn op_cost(&self, op: &Op, operands: &[&Type], result: &Type) -> f64 {
         let n = elements(result);
         match op {
-            Op::Constant(_) | Op::Reshape | Op::Tuple | Op::TupleGet { .. } => 0.0,
+            Op::Constant(_)
+            | Op::Reshape
+            | Op::Tuple
+            | Op::TupleGet { .. }
+            | Op::OptimizationBarrier => 0.0,
             Op::Unary(u) if u.is_transcendental() => n * self.transcendental,
             Op::Unary(_) => n,
             Op::Binary(ptir_ir::BinaryOp::Pow | ptir_ir::BinaryOp::Atan2) => {
