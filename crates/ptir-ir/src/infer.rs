@@ -457,6 +457,25 @@ fn infer_unchecked<'a>(
             }
             Ok(Type::pack(operands.iter().map(|t| (*t).clone()).collect()).into())
         }
+        Op::ReducePrecision {
+            exponent_bits,
+            mantissa_bits,
+        } => {
+            arity(op, operands, 1)?;
+            let x = tensor(operands[0], "operand")?;
+            if !x.dtype.is_float() {
+                return Err(format!(
+                    "`reduce_precision` needs a float operand, found {x}"
+                ));
+            }
+            if *exponent_bits == 0 || *exponent_bits > 32 || *mantissa_bits > 64 {
+                return Err(format!(
+                    "`reduce_precision` to {exponent_bits} exponent and {mantissa_bits} mantissa bits: \
+                     the exponent needs 1 to 32 bits, the mantissa at most 64"
+                ));
+            }
+            Ok(Inferred::Tensor(x))
+        }
         Op::TopK { k } => {
             arity(op, operands, 1)?;
             let x = tensor(operands[0], "operand")?;

@@ -37,9 +37,9 @@ pub use infer::{
 pub use inline::{inline_calls, InlineStats};
 pub use interp::{
     binary_scalar, bitcast_scalar, cast_scalar, check_size, check_value, compare_scalar,
-    dense_fold_fits, eval_op, float_max, float_min, int_to_float, run, unary_scalar, value_type,
-    ExternFn, InterpError, InterpResult, Interpreter, CALL_DEPTH_LIMIT, FOLD_ELEMENT_LIMIT,
-    TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
+    dense_fold_fits, eval_op, float_max, float_min, int_to_float, reduce_precision_scalar, run,
+    unary_scalar, value_type, ExternFn, InterpError, InterpResult, Interpreter, CALL_DEPTH_LIMIT,
+    FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
 pub use loop_hoist::hoist_loop_invariants;
 pub use loop_idioms::raise_loop_idioms;

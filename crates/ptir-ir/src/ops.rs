@@ -525,6 +525,16 @@ pub enum Op {
     /// widths, whose first element is the least significant part (little-endian, as IREE and
     /// XLA run it). Not elementwise: one element of the wider side is several of the other.
     BitcastResize,
+    /// Each element rounded to the float format of `exponent_bits` and `mantissa_bits` and
+    /// back (StableHLO `reduce_precision`, `jax.lax.reduce_precision`), as XLA and IREE
+    /// compute it: the mantissa rounded to nearest, ties to even; beyond the format's range
+    /// `±inf`, below its smallest normal `±0`; a NaN stays itself.
+    ReducePrecision {
+        /// Exponent bits of the format, at least 1.
+        exponent_bits: usize,
+        /// Mantissa bits of the format (without the implicit one).
+        mantissa_bits: usize,
+    },
     /// Same elements, the annotated shape.
     Reshape,
     /// Result dim `i` is operand dim `perm[i]`.
@@ -728,6 +738,7 @@ pub enum OpKey {
     Cast,
     Bitcast,
     BitcastResize,
+    ReducePrecision,
     Reshape,
     Transpose,
     Broadcast,
@@ -770,6 +781,7 @@ impl OpKey {
             OpKey::Cast,
             OpKey::Bitcast,
             OpKey::BitcastResize,
+            OpKey::ReducePrecision,
             OpKey::Reshape,
             OpKey::Transpose,
             OpKey::Broadcast,
@@ -816,6 +828,7 @@ impl OpKey {
             OpKey::Cast => "cast",
             OpKey::Bitcast => "bitcast",
             OpKey::BitcastResize => "bitcast_resize",
+            OpKey::ReducePrecision => "reduce_precision",
             OpKey::Reshape => "reshape",
             OpKey::Transpose => "transpose",
             OpKey::Broadcast => "broadcast",
@@ -898,6 +911,7 @@ impl Op {
             Op::Cast => OpKey::Cast,
             Op::Bitcast => OpKey::Bitcast,
             Op::BitcastResize => OpKey::BitcastResize,
+            Op::ReducePrecision { .. } => OpKey::ReducePrecision,
             Op::Reshape => OpKey::Reshape,
             Op::Transpose { .. } => OpKey::Transpose,
             Op::Broadcast { .. } => OpKey::Broadcast,

@@ -146,6 +146,13 @@ impl DType {
         self.facts().bits
     }
 
+    /// The explicitly stored mantissa bits of a float dtype (its significand without the
+    /// implicit one: 10 for `f16`, 7 for `bf16`, 23 for `f32`, 52 for `f64`); `None` otherwise.
+    pub fn mantissa_bits(self) -> Option<usize> {
+        let s = self.facts().significand;
+        (self.is_float() && s > 0).then(|| s as usize - 1)
+    }
+
     /// Floating-point element type?
     pub fn is_float(self) -> bool {
         self.kind() == DTypeKind::Float

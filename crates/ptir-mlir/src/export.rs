@@ -702,6 +702,15 @@ impl FnPrinter<'_, '_, '_> {
                     array(&p.interior)
                 ),
             ),
+            Op::ReducePrecision {
+                exponent_bits,
+                mantissa_bits,
+            } => generic(
+                "stablehlo.reduce_precision",
+                &format!(
+                    " <{{exponent_bits = {exponent_bits} : i32, mantissa_bits = {mantissa_bits} : i32}}>"
+                ),
+            ),
             Op::Reverse { dims } => generic(
                 "stablehlo.reverse",
                 &format!(" <{{dimensions = {}}}>", array(dims)),

@@ -7,6 +7,7 @@
 //! | --- | --- |
 //! | `iota` | `iota` (kept as an op: never a stored constant) |
 //! | `dynamic_slice`, `dynamic_update_slice` | the same ops (start indices clamped) |
+//! | `reduce_precision` (pretty `format = e5m10` or generic) | `reduce_precision` |
 //! | `is_finite` | `lt(abs x, inf)` (exact) |
 //! | `clamp` | `min(max(x, lo), hi)` (StableHLO's definition) |
 //! | `reduce` with `add` / `maximum` / `multiply` | `reduce_sum` / `reduce_max` / `reduce_prod`, then the init folded in with `add` / `max` / `mul` unless it is the identity |
@@ -1170,6 +1171,15 @@ impl<'a, 's> FnLower<'a, 's> {
                 let args = self.operands(out, op)?;
                 self.emit_t(out, pos, Op::DynamicUpdateSlice, &args, &ty)
             }
+            "reduce_precision" => {
+                let (exponent_bits, mantissa_bits) = precision_format(op)?;
+                let x = self.operand(out, op, 0)?;
+                let new = Op::ReducePrecision {
+                    exponent_bits,
+                    mantissa_bits,
+                };
+                self.emit_t(out, pos, new, &[x], &ty)
+            }
             "is_finite" => {
                 // |x| < inf: false for NaN (no order) and for both infinities, exactly.
                 let x = self.operand(out, op, 0)?;
@@ -1804,6 +1814,28 @@ fn signed_ints_attr(op: &OpSyntax, names: &[&str]) -> Result<Vec<i64>> {
 }
 
 /// The first of the attributes `names` of `op`: one dimension.
+/// The format of a `stablehlo.reduce_precision`: pretty `format = e5m10`, or generic
+/// `exponent_bits = 5 : i32, mantissa_bits = 10 : i32`.
+fn precision_format(op: &OpSyntax) -> Result<(usize, usize)> {
+    if let Some(attr) = op.attr("format") {
+        let parsed = match attr {
+            Attr::Word(w) => w.strip_prefix('e').and_then(|rest| {
+                let (e, m) = rest.split_once('m')?;
+                Some((e.parse().ok()?, m.parse().ok()?))
+            }),
+            _ => None,
+        };
+        return parsed.ok_or_else(|| {
+            op.pos
+                .syntax("`format` of `stablehlo.reduce_precision` is `eNmM` (`e5m10`)")
+        });
+    }
+    Ok((
+        int_attr(op, &["exponent_bits"])?,
+        int_attr(op, &["mantissa_bits"])?,
+    ))
+}
+
 fn int_attr(op: &OpSyntax, names: &[&str]) -> Result<usize> {
     for n in names {
         match op.attr(n) {

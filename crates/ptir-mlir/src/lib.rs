@@ -52,12 +52,12 @@ pub fn import(src: &str) -> Result<Program> {
 /// opaque ops), for [`ExportOptions::source`].
 ///
 /// ```
-/// let mlir = "func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n  %y = stablehlo.optimization_barrier %x : tensor<4xi32>\n  return %y : tensor<4xi32>\n}";
-/// assert!(ptir_mlir::import(mlir).unwrap_err().to_string().contains("unsupported op 'stablehlo.optimization_barrier'"));
+/// let mlir = "func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {\n  %y = stablehlo.cholesky %x, lower = true : tensor<4x4xf32>\n  return %y : tensor<4x4xf32>\n}";
+/// assert!(ptir_mlir::import(mlir).unwrap_err().to_string().contains("unsupported op 'stablehlo.cholesky'"));
 /// let options = ptir_mlir::ImportOptions { allow_opaque: true };
 /// let (program, source) = ptir_mlir::import_with(mlir, &options).unwrap();
 /// let back = ptir_mlir::export(&program, &ptir_mlir::ExportOptions { source: Some(&source), ..Default::default() }).unwrap();
-/// assert!(back.contains("%y = stablehlo.optimization_barrier %x : tensor<4xi32>"));
+/// assert!(back.contains("%y = stablehlo.cholesky %x, lower = true : tensor<4x4xf32>"));
 /// ```
 pub fn import_with(src: &str, options: &ImportOptions) -> Result<(Program, SourceInfo)> {
     let module = parse::parse_module(src)?;

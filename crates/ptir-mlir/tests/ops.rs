@@ -393,7 +393,7 @@ fn opaque_ops_with_several_results_and_in_regions_round_trip() {
     %1 = stablehlo.compare  GT, %iterArg, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.return %1 : tensor<i1>
   } do {
-    %2 = stablehlo.optimization_barrier %iterArg : tensor<i32>
+    %2 = stablehlo.cholesky %iterArg, lower = true : tensor<i32>
     stablehlo.return %2 : tensor<i32>
   }
   return %values, %indices, %0 : tensor<2xf32>, tensor<2xi32>, tensor<i32>
@@ -420,7 +420,7 @@ fn opaque_ops_with_several_results_and_in_regions_round_trip() {
     // The body's `%iterArg` was printed in the cond region already: a name of its own.
     assert!(text.contains("^bb0(%iterArg: tensor<i32>):"), "{text}");
     assert!(
-        text.contains("= stablehlo.optimization_barrier %8 : tensor<i32>"),
+        text.contains("= stablehlo.cholesky %8, lower = true : tensor<i32>"),
         "{text}"
     );
     let (again, _) = ptir_mlir::import_with(&text, &options).unwrap();
@@ -866,4 +866,49 @@ fn optimization_barriers_are_kept_and_give_their_operands_back() {
         e.contains("2:8") && e.contains("optimization_barrier"),
         "{e}"
     );
+}
+
+#[test]
+fn reduce_precision_rounds_to_the_format_and_back() {
+    // `jax.lax.reduce_precision(x, 5, 10)` as JAX 0.10 writes it, and the generic form.
+    let src = r#"func.func public @main(%x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
+  %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<6xf32>
+  %1 = "stablehlo.reduce_precision"(%x) <{exponent_bits = 8 : i32, mantissa_bits = 7 : i32}> : (tensor<6xf32>) -> tensor<6xf32>
+  return %0, %1 : tensor<6xf32>, tensor<6xf32>
+}"#;
+    // A tie to even, one rounded up, f16's largest, beyond it, below its normals, NaN.
+    let x = f32s(
+        &[6],
+        &[
+            1.00048828125,
+            1.00146484375,
+            65504.0,
+            65520.0,
+            -1e-5,
+            f64::NAN,
+        ],
+    );
+    assert_eq!(
+        run(src, &[x]),
+        "f32[6] [1.0, 1.0019531, 65504.0, inf, -0.0, nan]; \
+         f32[6] [1.0, 1.0, 65536.0, 65536.0, -1.001358e-5, nan]"
+    );
+    let bad = r#"func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}"#;
+    let e = err(bad);
+    assert!(e.contains("2:8") && e.contains("float"), "{e}");
+    let bad = r#"func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.reduce_precision %x, format = x5 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}"#;
+    let e = err(bad);
+    assert!(e.contains("2:8") && e.contains("e5m10"), "{e}");
+    let zero = r#"func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.reduce_precision %x, format = e0m3 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}"#;
+    let e = err(zero);
+    assert!(e.contains("2:8") && e.contains("exponent"), "{e}");
 }

@@ -44,6 +44,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::ArgReduce(_) => (Some(4), &[Ints]),
         OpKey::Sort => (None, &[Int, Bool, Bool, Bool, Int]),
         OpKey::TopK => (Some(1), &[Int]),
+        OpKey::ReducePrecision => (Some(1), &[Int, Int]),
         OpKey::Call | OpKey::Tuple | OpKey::OptimizationBarrier => (None, &[]),
         OpKey::TupleGet => (Some(1), &[Int]),
         OpKey::Constant
@@ -82,6 +83,7 @@ pub fn attr_names(key: OpKey) -> &'static [&'static str] {
         OpKey::ArgReduce(_) => &["axes"],
         OpKey::Sort => &["dim", "descending", "stable", "total_order", "keys"],
         OpKey::TopK => &["k"],
+        OpKey::ReducePrecision => &["exponent_bits", "mantissa_bits"],
         OpKey::TupleGet => &["index"],
         _ => &[],
     }
@@ -133,6 +135,13 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
             AttrValue::Int(*keys),
         ],
         Op::TopK { k } => vec![AttrValue::Int(*k)],
+        Op::ReducePrecision {
+            exponent_bits,
+            mantissa_bits,
+        } => vec![
+            AttrValue::Int(*exponent_bits),
+            AttrValue::Int(*mantissa_bits),
+        ],
         _ => vec![],
     }
 }
@@ -202,7 +211,19 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Concat { axis: i }, 0)
         | (Op::TupleGet { index: i }, 0)
         | (Op::Sort { dim: i, .. }, 0)
-        | (Op::TopK { k: i }, 0) => Some(AttrRef::Int(*i)),
+        | (Op::TopK { k: i }, 0)
+        | (
+            Op::ReducePrecision {
+                exponent_bits: i, ..
+            },
+            0,
+        )
+        | (
+            Op::ReducePrecision {
+                mantissa_bits: i, ..
+            },
+            1,
+        ) => Some(AttrRef::Int(*i)),
         (Op::Sort { descending, .. }, 1) => Some(AttrRef::Bool(*descending)),
         (Op::Sort { stable, .. }, 2) => Some(AttrRef::Bool(*stable)),
         (Op::Sort { total_order, .. }, 3) => Some(AttrRef::Bool(*total_order)),
@@ -377,6 +398,13 @@ pub fn make_op<A: Borrow<AttrValue>>(
             None,
         ),
         OpKey::TopK => (Op::TopK { k: int(a(0))? }, None),
+        OpKey::ReducePrecision => (
+            Op::ReducePrecision {
+                exponent_bits: int(a(0))?,
+                mantissa_bits: int(a(1))?,
+            },
+            None,
+        ),
         OpKey::Call => (
             Op::Call {
                 callee: callee.ok_or("call needs a callee")?.to_string(),

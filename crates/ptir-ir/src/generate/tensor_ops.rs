@@ -56,7 +56,17 @@ impl Gen<'_> {
         f.rng(dist, ty)
     }
 
+    /// A unary op, or a twentieth of the time a `reduce_precision` of a float to a random
+    /// narrower (or not narrower) format.
     pub fn gen_unary(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        if self.coin(0.05) {
+            let x = self.operand(f, DType::is_float)?;
+            let op = Op::ReducePrecision {
+                exponent_bits: self.rng.gen_range(1..=11),
+                mantissa_bits: self.rng.gen_range(0..=24),
+            };
+            return f.emit(op, &[x], None);
+        }
         let u = *UnaryOp::ALL.choose(&mut self.rng).unwrap_or(&UnaryOp::Neg);
         let x = self.operand(f, move |d| unary_ok(u, d))?;
         f.unary(u, x)

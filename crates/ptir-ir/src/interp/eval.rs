@@ -244,6 +244,10 @@ fn eval_tensor_op(op: &Op, xs: &[&Tensor], ty: &TensorType) -> InterpResult<Tens
         Op::Cast => kernels::cast(x()?, ty),
         Op::Bitcast => kernels::bitcast(x()?, ty),
         Op::BitcastResize => kernels::bitcast_resize(x()?, ty),
+        Op::ReducePrecision {
+            exponent_bits,
+            mantissa_bits,
+        } => kernels::reduce_precision(x()?, *exponent_bits, *mantissa_bits),
         Op::Reshape => Ok(shape_ops::reshape(x()?, ty)),
         Op::Transpose { perm } => Ok(shape_ops::transpose(x()?, perm)),
         Op::Broadcast { dims } => Ok(shape_ops::broadcast(x()?, dims, ty)),

@@ -394,13 +394,10 @@ pub fn bitcast_scalar(x: Scalar, from: DType, to: DType) -> InterpResult<Scalar>
     let bits = element_bits(from, x)
         .filter(|_| from.bits() == to.bits() && to != DType::Bool)
         .ok_or_else(|| InterpError::malformed(format!("`bitcast` of {from} to {to}")))?;
-    Ok(match to {
-        DType::F16 => Scalar::Float(half::f16::from_bits(bits as u16).to_f64()),
-        DType::BF16 => Scalar::Float(half::bf16::from_bits(bits as u16).to_f64()),
-        DType::F32 => Scalar::Float(f64::from(f32::from_bits(bits as u32))),
-        DType::F64 => Scalar::Float(f64::from_bits(bits)),
-        _ => Scalar::Int(wrap_int(to, bits as i64)),
-    })
+    if to.is_float() {
+        return float_of_bits(to, bits);
+    }
+    Ok(Scalar::Int(wrap_int(to, bits as i64)))
 }
 
 /// Builds a buffer of dtype `d` from `n` elements computed by `f`, checking that each element
@@ -449,6 +446,90 @@ pub(crate) fn unary(op: UnaryOp, x: &Tensor) -> InterpResult<Tensor> {
         ty: x.ty.clone(),
         data,
     })
+}
+
+/// `reduce_precision` of every element (see [`reduce_precision_scalar`]).
+pub(crate) fn reduce_precision(
+    x: &Tensor,
+    exponent: usize,
+    mantissa: usize,
+) -> InterpResult<Tensor> {
+    let d = x.ty.dtype;
+    let data = build_data(d, x.data.len(), |i| {
+        reduce_precision_scalar(x.data.get(i), d, exponent, mantissa)
+    })?;
+    Ok(Tensor {
+        ty: x.ty.clone(),
+        data,
+    })
+}
+
+/// One element of `reduce_precision`: `x` (of float dtype `d`) rounded to the format of
+/// `exponent` exponent bits and `mantissa` mantissa bits and back, on its bits as XLA's
+/// emitter and IREE compute it. The mantissa is rounded to nearest, ties to even (adding the
+/// bias may carry into the exponent, which is right); then an exponent above the format's
+/// range gives `±inf`, and one at or below its smallest normal's minus one `±0` (subnormals of
+/// the format flush). A NaN is returned as it is, even to a format with no mantissa bits
+/// (where XLA's emitter gives `+inf`; IREE 3.13, which runs the output, keeps the NaN). Widths
+/// the dtype already has leave that part alone.
+///
+/// ```
+/// use ptir_ir::{reduce_precision_scalar, DType, Scalar};
+/// // f32 to f16's format: 1 + 2^-11 is a tie, to even (1.0); 70000 is beyond f16's range.
+/// let r = |x: f64| reduce_precision_scalar(Scalar::Float(x), DType::F32, 5, 10).unwrap();
+/// assert_eq!(r(1.0 + 2f64.powi(-11)), Scalar::Float(1.0));
+/// assert_eq!(r(70000.0), Scalar::Float(f64::INFINITY));
+/// assert_eq!(r(-1e-8), Scalar::Float(-0.0));
+/// ```
+pub fn reduce_precision_scalar(
+    x: Scalar,
+    d: DType,
+    exponent: usize,
+    mantissa: usize,
+) -> InterpResult<Scalar> {
+    let (Some(src_mantissa), Some(bits)) = (d.mantissa_bits(), element_bits(d, x)) else {
+        return Err(InterpError::malformed(format!("`reduce_precision` of {d}")));
+    };
+    let width = d.bits() as usize;
+    let src_exponent = width - 1 - src_mantissa;
+    let exp_mask = ((1u64 << src_exponent) - 1) << src_mantissa;
+    let sign_mask = 1u64 << (width - 1);
+    let is_nan = (bits & !sign_mask) > exp_mask;
+    let mut v = bits;
+    if mantissa < src_mantissa {
+        let last = 1u64 << (src_mantissa - mantissa);
+        let bias = (last >> 1) - 1 + ((v & last) >> (src_mantissa - mantissa));
+        v = v.wrapping_add(bias) & !(last - 1);
+    }
+    if exponent < src_exponent {
+        let bias = (1u64 << (src_exponent - 1)) - 1;
+        let reduced_bias = (1u64 << (exponent - 1)) - 1;
+        let (max, min) = (bias + reduced_bias, bias - reduced_bias);
+        let e = v & exp_mask;
+        if e > max << src_mantissa {
+            v = (v & sign_mask) | exp_mask;
+        } else if e <= min << src_mantissa {
+            v &= sign_mask;
+        }
+    }
+    if width < 64 {
+        v &= (1u64 << width) - 1;
+    }
+    if is_nan {
+        return Ok(x);
+    }
+    float_of_bits(d, v)
+}
+
+/// The float of dtype `d` whose bits are `bits`.
+fn float_of_bits(d: DType, bits: u64) -> InterpResult<Scalar> {
+    Ok(Scalar::Float(match d {
+        DType::F16 => half::f16::from_bits(bits as u16).to_f64(),
+        DType::BF16 => half::bf16::from_bits(bits as u16).to_f64(),
+        DType::F32 => f64::from(f32::from_bits(bits as u32)),
+        DType::F64 => f64::from_bits(bits),
+        _ => return Err(InterpError::malformed(format!("{d} is not a float"))),
+    }))
 }
 
 /// Applies a binary op to every pair of elements (operands of the same type).

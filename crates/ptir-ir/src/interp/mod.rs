@@ -41,7 +41,7 @@ pub use error::{InterpError, InterpResult};
 pub use eval::{check_size, check_value, dense_fold_fits, eval_op, value_type, FOLD_ELEMENT_LIMIT};
 pub use kernels::{
     binary_scalar, bitcast_scalar, cast_scalar, compare_scalar, float_max, float_min, int_to_float,
-    unary_scalar,
+    reduce_precision_scalar, unary_scalar,
 };
 
 use crate::program::{Function, Program};

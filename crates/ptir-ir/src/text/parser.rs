@@ -943,6 +943,10 @@ impl<'s> Parser<'s> {
             OpKey::RngBitGenerator => Op::RngBitGenerator {
                 algorithm: self.algorithm_attr(attrs)?,
             },
+            OpKey::ReducePrecision => Op::ReducePrecision {
+                exponent_bits: self.int_attr(attrs, "exponent_bits")?,
+                mantissa_bits: self.int_attr(attrs, "mantissa_bits")?,
+            },
             OpKey::TopK => Op::TopK {
                 k: self.int_attr(attrs, "k")?,
             },

@@ -388,6 +388,15 @@ fn write_attrs(out: &mut String, op: &Op) {
             out.push_str(" k=");
             write_usize(out, *k);
         }
+        Op::ReducePrecision {
+            exponent_bits,
+            mantissa_bits,
+        } => {
+            out.push_str(" exponent_bits=");
+            write_usize(out, *exponent_bits);
+            out.push_str(" mantissa_bits=");
+            write_usize(out, *mantissa_bits);
+        }
         Op::ArgReduce { axes, .. } => write_usizes(out, "axes", axes),
         Op::DotGeneral(d) => {
             if !d.lhs_batch.is_empty() || !d.rhs_batch.is_empty() {

@@ -207,6 +207,7 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
         | Op::Cast
         | Op::Bitcast
         | Op::BitcastResize
+        | Op::ReducePrecision { .. }
         | Op::Iota { .. } => work(n, all, Fusion::Fused),
         Op::Transpose { perm } => match operands.first().and_then(|t| t.as_tensor()) {
             Some(t) if !crate::registry::moves_only_unit_dims(&t.shape, perm) => {

@@ -59,6 +59,7 @@ impl CostModel for TensorCost {
             | Op::Cast
             | Op::Bitcast
             | Op::BitcastResize
+            | Op::ReducePrecision { .. }
             | Op::Iota { .. } => n,
             Op::Transpose { .. }
             | Op::Reverse { .. }
