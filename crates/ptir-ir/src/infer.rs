@@ -631,6 +631,9 @@ fn infer_unchecked<'a>(
             if operands.is_empty() {
                 return Err("`optimization_barrier` needs an operand".into());
             }
+            for (i, t) in operands.iter().enumerate() {
+                tensor(t, &format!("operand {i}"))?;
+            }
             Ok(Type::pack(operands.iter().map(|t| (*t).clone()).collect()).into())
         }
         Op::TupleGet { index } => {
@@ -968,5 +971,41 @@ mod tests {
             &InferContext::default(),
         );
         assert_eq!(r, Err("the concatenated dim 0 overflows".to_string()));
+    }
+
+    #[test]
+    fn barriers_precision_and_products_check_their_operands() {
+        let cx = InferContext::default();
+        let f = t(&[2]);
+        let i: Type = TensorType::new(DType::I32, vec![2]).into();
+        let b: Type = TensorType::new(DType::Bool, vec![2]).into();
+        let pair = Type::Tuple(vec![f.clone(), i.clone()]);
+        let barrier = Op::OptimizationBarrier;
+        assert_eq!(infer_type(&barrier, &[&f], &cx), Ok(f.clone()));
+        assert_eq!(infer_type(&barrier, &[&f, &i], &cx), Ok(pair.clone()));
+        assert!(infer_type(&barrier, &[], &cx).is_err());
+        let e = infer_type(&barrier, &[&f, &pair], &cx).unwrap_err();
+        assert!(e.contains("operand 1 must be a tensor"), "{e}");
+        let rp = |e: usize, m: usize| Op::ReducePrecision {
+            exponent_bits: e,
+            mantissa_bits: m,
+        };
+        assert_eq!(infer_type(&rp(5, 10), &[&f], &cx), Ok(f.clone()));
+        assert_eq!(infer_type(&rp(1, 0), &[&f], &cx), Ok(f.clone()));
+        for bad in [rp(0, 10), rp(33, 10), rp(8, 65)] {
+            assert!(infer_type(&bad, &[&f], &cx).is_err(), "{bad:?}");
+        }
+        assert!(infer_type(&rp(5, 10), &[&i], &cx).is_err());
+        let prod = Op::Reduce {
+            kind: ReduceKind::Prod,
+            axes: vec![0],
+            keep_dims: false,
+        };
+        assert_eq!(
+            infer_type(&prod, &[&i], &cx),
+            Ok(TensorType::new(DType::I32, vec![]).into())
+        );
+        let e = infer_type(&prod, &[&b], &cx).unwrap_err();
+        assert!(e.contains("`reduce_prod` is not defined on bool"), "{e}");
     }
 }
