@@ -4,7 +4,10 @@
 Every model here is written for this project. Each is lowered with
 ``jax.jit(f).lower(*args).as_text()`` (the pretty StableHLO form JAX prints) and written to
 ``corpus/mlir/<name>.mlir``. Weights are parameters, so the files stay small and the
-compilers cannot constant-fold the models away.
+compilers cannot constant-fold the models away. ``dropout_typed_key`` (a ``jax.random.key``
+argument, which JAX wraps in Shardy's ``sdy.sharding_constraint``: IREE 3.13 cannot read it) goes
+to ``tests/fixtures/`` instead, where the IREE judge compares its translation with the
+interpreter only.
 
 Usage: ``python scripts/export_models.py [OUT_DIR]`` (pinned versions in
 ``scripts/requirements.txt``).
@@ -15,6 +18,7 @@ import sys
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 F32 = jnp.float32
 
@@ -134,6 +138,37 @@ def chain_specs(dtype):
     )
 
 
+def remat_mlp_step(params, x, y):
+    """A training step of a tanh MLP whose layers are rematerialized (``jax.checkpoint``): the
+    gradient recomputes each layer behind an ``optimization_barrier``."""
+
+    def loss(params):
+        h = x
+        for w, b in params:
+            h = jax.checkpoint(lambda h, w, b: jnp.tanh(h @ w + b))(h, w, b)
+        return jnp.mean((h - y) ** 2)
+
+    value, grads = jax.value_and_grad(loss)(params)
+    return value, jax.tree_util.tree_map(lambda p, g: p - 0.01 * g, params, grads)
+
+
+def discounted_returns(rewards, discounts):
+    """Reinforcement-learning returns with per-step discounts: ``jnp.cumprod`` (a
+    ``reduce_window`` with a multiply body), ``jnp.prod`` (a ``reduce`` with one), a reversed
+    ``jnp.cumsum``, and the returns rounded to bfloat16's format with ``lax.reduce_precision``."""
+    d = jnp.cumprod(discounts, axis=1)
+    ret = jnp.cumsum((rewards * d)[:, ::-1], axis=1)[:, ::-1] / d
+    return ret, jnp.prod(discounts, axis=1), lax.reduce_precision(ret, 8, 7)
+
+
+def dropout_typed_key(key, x, w1, w2):
+    """An MLP with dropout drawn from a typed PRNG key (``jax.random.key``)."""
+    k1, _ = jax.random.split(key)
+    h = jax.nn.relu(x @ w1)
+    h = jnp.where(jax.random.bernoulli(k1, 0.9, h.shape), h / 0.9, 0.0)
+    return h @ w2
+
+
 def models():
     """Name -> (function, example arguments)."""
     d = 64
@@ -152,7 +187,21 @@ def models():
         ),
         "matrix_chain_f32": (matrix_chain_f32, chain_specs(F32)),
         "matrix_chain_i32": (matrix_chain_i32, chain_specs(jnp.int32)),
+        "remat_mlp_step": (
+            remat_mlp_step,
+            (((spec((64, 64)), spec((64,))), (spec((64, 64)), spec((64,)))), spec((32, 64)), spec((32, 64))),
+        ),
+        "discounted_returns": (discounted_returns, (spec((16, 64)), spec((16, 64)))),
     }
+
+
+# Written to tests/fixtures/ (IREE cannot read them; see the module docs).
+FIXTURES = {
+    "dropout_typed_key": (
+        dropout_typed_key,
+        (spec((), jax.random.key(0).dtype), spec((32, 64)), spec((64, 128)), spec((128, 16))),
+    ),
+}
 
 
 # Also exported in the generic op form.
@@ -180,5 +229,17 @@ def main():
             print(f"{path}: {text.count(chr(10))} lines")
 
 
+def export_fixtures():
+    out = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures")
+    for name, (f, args) in FIXTURES.items():
+        text = jax.jit(f).lower(*args).as_text()
+        path = os.path.join(out, f"{name}.mlir")
+        with open(path, "w") as fh:
+            fh.write(text)
+        print(f"{path}: {text.count(chr(10))} lines")
+
+
 if __name__ == "__main__":
     main()
+    if len(sys.argv) == 1:
+        export_fixtures()

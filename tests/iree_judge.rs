@@ -631,8 +631,12 @@ fn edge_inputs(program: &ptir::ir::Program, seed: u64) -> Vec<ptir::ir::Value> {
 
 /// `@main()` of constants `values` (the inputs baked in) calling `@case` with them and
 /// returning its results, or returning them (the interpreter's results), as a program with
-/// `case` as its helper.
-fn baked(values: &[ptir::ir::Value], case: Option<&ptir::ir::Function>) -> ptir::ir::Program {
+/// `case` and the functions it calls (`helpers`) beside `@main`.
+fn baked(
+    values: &[ptir::ir::Value],
+    case: Option<&ptir::ir::Function>,
+    helpers: &[ptir::ir::Function],
+) -> ptir::ir::Program {
     use ptir::ir::{Function, Instruction, Literal, Op, Program, Region, Type, ValueId};
     let mut insts: Vec<Instruction> = values
         .iter()
@@ -648,7 +652,8 @@ fn baked(values: &[ptir::ir::Value], case: Option<&ptir::ir::Function>) -> ptir:
         })
         .collect();
     let mut results: Vec<ValueId> = insts.iter().map(|i| i.result).collect();
-    let mut functions = Vec::new();
+    // The functions `case` calls (JAX's private helpers), as they are.
+    let mut functions = helpers.to_vec();
     let mut result_types: Vec<Type> = insts.iter().map(|i| i.ty.clone()).collect();
     if let Some(case) = case {
         let call = ValueId(insts.len() as u32);
@@ -933,7 +938,16 @@ const ORDER_CASES: &[(&str, &str)] = &[
 /// IREE 3.13 is not consistent with itself in one corner these cases avoid: a `THREE_FRY`
 /// result of 64 bits whose new state goes through JAX's bitcasts into a second generator
 /// comes out different from the same result with the state used plainly (or not at all).
+///
+/// And dropout drawn from a typed key (`jax.random.key`, `tests/fixtures/dropout_typed_key.mlir`
+/// from `scripts/export_models.py`), which JAX wraps in Shardy's `sdy.sharding_constraint`:
+/// IREE 3.13 cannot read the original, so the translation is judged against the interpreter
+/// only.
 const RNG_CASES: &[(&str, &str)] = &[
+    (
+        "dropout_typed_key",
+        include_str!("fixtures/dropout_typed_key.mlir"),
+    ),
     (
         "rng_jax_key_default",
         r#"func.func public @main(%arg0: tensor<4xui32>) -> (tensor<4xui32>, tensor<3x4xui32>) {
@@ -1167,14 +1181,24 @@ fn agree_with_the_interpreter(
             let results = ptir::ir::Interpreter::new(&program)
                 .run("main", &inputs)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            let iree = export(&format!("{name}.{seed}.iree"), &baked(&inputs, Some(case)));
+            let helpers: Vec<_> = (program.functions.iter())
+                .filter(|f| f.name != "main")
+                .cloned()
+                .collect();
+            let baked_case = baked(&inputs, Some(case), &helpers);
+            let iree = export(&format!("{name}.{seed}.iree"), &baked_case);
             let interp = export(
                 &format!("{name}.{seed}.interpreter"),
-                &baked(&results, None),
+                &baked(&results, None, &[]),
             );
             if let Err(e) = check(python, &iree, &[(interp, 1)]) {
                 failures.push(format!("{name} (seed {seed}): {e}"));
             }
+        }
+        if src.contains("sdy.") {
+            // IREE 3.13 does not read the Shardy dialect: nothing to compare with.
+            println!("{name}: IREE agrees with the interpreter (the original has Shardy ops)");
+            continue;
         }
         match check(python, &original, &[(translated, 0)]) {
             Ok(report) => print!("{name}: IREE agrees with the interpreter\n{report}"),
