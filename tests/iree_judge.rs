@@ -1441,3 +1441,25 @@ fn compare_puts_the_measured_speedup_beside_each_prediction() {
         "{stdout}"
     );
 }
+
+/// `scripts/jax_coverage.py`: about 130 functions that model code calls (`jnp`, `jax.nn`,
+/// `jax.random` with raw and typed keys, `jax.scipy`, control flow, windows, linear algebra,
+/// gradients through `jax.checkpoint`), exported by the pinned JAX and optimized with default
+/// options: every one is read and optimized but the script's `EXPECTED_REFUSED` (complex,
+/// float8 and 4-bit element types, three rare CHLO special functions, `cumlogsumexp`), and
+/// none of those is read unnoticed.
+#[test]
+fn the_common_jax_functions_are_read() {
+    let Some(python) = python_or_notice() else {
+        return;
+    };
+    let out = std::process::Command::new(python)
+        .arg(root().join("scripts/jax_coverage.py"))
+        .args(["--ptir-opt", env!("CARGO_BIN_EXE_ptir-opt")])
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains(" functions read; "), "{stdout}");
+}
