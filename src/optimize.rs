@@ -295,6 +295,7 @@ fn optimize_input(
     // that changes the program from here on.
     let mut provenance = options.explain.then(Provenance::default);
     let (program, raised_loops) = raise_loops(program, &rules, &mut report, provenance.as_mut());
+    let program = unroll_loops(program, &options.unroll, &mut report, provenance.as_mut());
     let program = run_pipeline(
         program,
         rules.clone(),
@@ -411,6 +412,8 @@ impl<'a> InputRecord<'a> {
         }
         report.explanations = explanations;
         report.cost_after = program_cost_with_entries(&program, model, &self.entries);
+        report.dag_cost_after =
+            ptir_rules::cost::program_dag_cost_with_entries(&program, model, &self.entries);
         // The model's notes about the output alone (extraction priced e-nodes it did not keep).
         let output_model = options.cost.model(rules, &program);
         program_cost(&program, output_model.as_ref());
@@ -457,6 +460,28 @@ fn raise_loops(
         s.mark_changes(&program, "loop-pattern", p);
     }
     (program, fired)
+}
+
+/// Writes out the loops whose trip count is known and small ([`ptir_ir::unroll_loops`]), after
+/// the loop idioms and patterns had their chance to raise them.
+fn unroll_loops(
+    mut program: Program,
+    limits: &ptir_ir::UnrollLimits,
+    report: &mut Report,
+    provenance: Option<&mut Provenance>,
+) -> Program {
+    let before = provenance.is_some().then(|| Snapshot::of(&program));
+    let stats = ptir_ir::unroll_loops(&mut program, limits);
+    if stats.loops > 0 {
+        report.notes.push(format!(
+            "unrolled {} loop(s) with a static trip count ({} iterations written out)",
+            stats.loops, stats.iterations
+        ));
+    }
+    if let (Some(s), Some(p)) = (before, provenance) {
+        s.mark_changes(&program, "unroll", p);
+    }
+    program
 }
 
 /// The steps after the pipeline: the input's own definitions of library externs given back,

@@ -23,6 +23,11 @@ pub struct Report {
     pub cost_before: f64,
     /// Cost of the output.
     pub cost_after: f64,
+    /// Cost of the output as extraction prices it, each instruction once
+    /// ([`ptir_rules::cost::program_dag_cost_with_entries`]): what [`crate::diff`]'s cost claim
+    /// compares, where `cost_after` weighs loop bodies by their trip counts and functions by
+    /// their calls.
+    pub dag_cost_after: f64,
     /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
     pub egraph: Option<EGraphSize>,
     /// Whether the extractor proved every function's choice optimal for its cost notion

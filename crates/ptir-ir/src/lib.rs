@@ -23,6 +23,7 @@ mod program;
 mod tensor;
 pub mod text;
 mod types;
+pub mod unroll;
 mod value_ids;
 mod verify;
 mod window;
@@ -61,6 +62,7 @@ pub use text::{
 pub use types::{
     num_elements, strides, DType, DTypeFacts, DTypeKind, Shape, TensorType, Type, TYPE_BYTES_LIMIT,
 };
+pub use unroll::{static_trip_counts, trip_count, unroll_loops, UnrollLimits, UnrollStats};
 pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};
 pub use window::{

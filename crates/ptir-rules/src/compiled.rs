@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 16;
+pub const FORMAT_VERSION: u32 = 17;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -651,7 +651,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (16, "57f49b577e8fed6b".to_string()),
+            (17, "92b741d69cfac032".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }

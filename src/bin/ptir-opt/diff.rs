@@ -112,6 +112,9 @@ struct Case {
     /// A loop pattern made from the program's own first loop
     /// ([`fuzz::loop_pattern_probe`]), loaded for this program only, with `--outline`.
     loop_pattern: Option<ptir::RuleText>,
+    /// Keep its loops (no unrolling): every other generated program, so that the engines
+    /// still meet loops and the unroller meets the rest.
+    rolled: bool,
 }
 
 /// The rule externs of the bundled library: the names generated programs clash with.
@@ -216,6 +219,7 @@ fn rule_fuzz(
                 program,
                 probe: true,
                 loop_pattern: None,
+                rolled: false,
             });
         }
     }
@@ -233,6 +237,8 @@ fn rule_fuzz(
                 program,
                 probe: true,
                 loop_pattern: Some(ptir::RuleText::new(format!("{name}.pat"), text)),
+                // The pattern is made from the loop: it must meet the loop.
+                rolled: true,
             });
         }
     }
@@ -280,6 +286,8 @@ fn random_diff(
         }
     };
     let total = n + extra.len();
+    let mut rolled = options.clone();
+    rolled.unroll.max_trips = 0;
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(total as u64)
     } else {
@@ -315,6 +323,7 @@ fn random_diff(
                         program: generate(&config(s)),
                         probe: false,
                         loop_pattern: None,
+                        rolled: s % 2 == 1,
                     })
                 } else {
                     extra.next()
@@ -326,9 +335,14 @@ fn random_diff(
             .map(|c| {
                 let t = Instant::now();
                 let r = catch_unwind(AssertUnwindSafe(|| match &c.loop_pattern {
+                    None if c.rolled => ptir::diff(&c.program, &rolled),
                     None => ptir::diff(&c.program, &options),
                     Some(pat) => {
-                        let mut with_loop = options.clone();
+                        let mut with_loop = if c.rolled {
+                            rolled.clone()
+                        } else {
+                            options.clone()
+                        };
                         with_loop.rule_texts.push(pat.clone());
                         with_loop.outline = true;
                         ptir::diff(&c.program, &with_loop)

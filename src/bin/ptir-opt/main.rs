@@ -229,6 +229,11 @@ pub(crate) struct LimitArgs {
     /// Eqsat: which rules run in each iteration.
     #[arg(long, value_enum, default_value = "backoff")]
     scheduler: SchedulerArg,
+    /// Write out (unroll) every `while` loop whose trip count is known at compile time and at
+    /// most N (`lax.fori_loop` with static bounds, `lax.scan`), before either engine runs; 0
+    /// unrolls nothing. A loop that would add more than 8192 instructions stays a loop.
+    #[arg(long, value_name = "N", default_value_t = ptir::ir::UnrollLimits::default().max_trips)]
+    unroll_limit: usize,
 }
 
 /// How saturation's result is extracted (eqsat).
@@ -414,6 +419,7 @@ impl LimitArgs {
             SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
             SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
         };
+        options.unroll.max_trips = self.unroll_limit;
         Ok(())
     }
 }

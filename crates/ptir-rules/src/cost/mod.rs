@@ -59,6 +59,11 @@ pub trait CostModel: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The fixed cost of one iteration of a loop, whatever its body ([`program_cost`] adds
+    /// it per iteration of every loop whose trip count it knows). Default 0.
+    fn loop_iteration_cost(&self) -> f64 {
+        0.0
+    }
 }
 
 /// One per instruction.
@@ -303,11 +308,15 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
     total
 }
 
-/// The cost of a program: the sum over every instruction (a region body counted once, not
-/// per iteration: extraction prices an e-graph the same way, so that the program it picks is
-/// the cheapest under this sum), plus [`CostModel::entry_cost`] for every entry function (one
-/// no other function calls). Functions that define a fused extern (an outlined `@linear_0`)
-/// are not counted: their calls are priced as the extern.
+/// The cost of a program: a run of every entry function (one no other function calls), plus
+/// [`CostModel::entry_cost`] for each. A run is the sum over its instructions, where a call of
+/// a function of the program costs a run of that function (recursion: nothing more), and a
+/// `while` whose trip count is known at compile time ([`ptir_ir::static_trip_counts`], up to
+/// [`PRICED_TRIPS`]) pays its body once per iteration, its condition once more, and
+/// [`CostModel::loop_iteration_cost`] per iteration; other region bodies are paid once.
+/// Functions that define a fused extern (an outlined `@linear_0`) are not counted: their calls
+/// are priced as the extern. (Extraction prices each function's instructions once, the
+/// weights of a loop body aside: within a function, the cheapest choice is the same.)
 pub fn program_cost(program: &Program, model: &dyn CostModel) -> f64 {
     program_cost_with_entries(program, model, &entry_functions(program))
 }
@@ -337,6 +346,75 @@ pub fn program_cost_with_entries(
     model: &dyn CostModel,
     entries: &[String],
 ) -> f64 {
+    let runs = Runs::of(program, model);
+    let mut total = 0.0;
+    for f in &program.functions {
+        if crate::externs::defined_by(f).is_some() || !entries.contains(&f.name) {
+            continue;
+        }
+        total += runs.cost(&f.name);
+        let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
+        let results: Vec<&Type> = f.result_types.iter().collect();
+        total += model.entry_cost(&params, &results);
+    }
+    total
+}
+
+/// The functions of `program`, each after the functions it calls (a cycle in some order), by
+/// an iterative depth-first search of the call graph.
+fn callees_first(program: &Program) -> Vec<&ptir_ir::Function> {
+    let index: FxHashMap<&str, usize> = (program.functions.iter().enumerate())
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect();
+    let callees = |f: &ptir_ir::Function| {
+        let mut out = Vec::new();
+        f.body.walk(&mut |i, _| {
+            if let Op::Call { callee } = &i.op {
+                if let Some(&j) = index.get(callee.as_str()) {
+                    out.push(j);
+                }
+            }
+        });
+        out
+    };
+    let mut seen = vec![false; program.functions.len()];
+    let mut order = Vec::with_capacity(program.functions.len());
+    for root in 0..program.functions.len() {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, callees(&program.functions[root]), 0)];
+        while let Some((f, next, at)) = stack.last_mut() {
+            match next.get(*at).copied() {
+                Some(g) => {
+                    *at += 1;
+                    if !seen[g] {
+                        seen[g] = true;
+                        let gs = callees(&program.functions[g]);
+                        stack.push((g, gs, 0));
+                    }
+                }
+                None => {
+                    order.push(&program.functions[*f]);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The cost of `program` as extraction prices it: every instruction once (a region body
+/// once, not per iteration; a function once, not per call), plus [`CostModel::entry_cost`]
+/// for each of `entries`. Within one function, the program extraction picks is the cheapest
+/// under this sum, which is what [`program_cost`] cannot promise (it weighs a loop body by its
+/// trip count): the differential tester's cost claim is about this one.
+pub fn program_dag_cost_with_entries(
+    program: &Program,
+    model: &dyn CostModel,
+    entries: &[String],
+) -> f64 {
     let mut total = 0.0;
     for f in &program.functions {
         if crate::externs::defined_by(f).is_some() {
@@ -350,4 +428,71 @@ pub fn program_cost_with_entries(
         }
     }
     total
+}
+
+/// The most iterations [`program_cost`] runs a loop's control at compile time to price it.
+pub const PRICED_TRIPS: usize = 1 << 16;
+
+/// The cost of a run of each function of a program ([`program_cost`]), callees priced before
+/// their callers, without recursion (a chain of 20,000 functions each calling the next is a
+/// program like any other).
+struct Runs<'p> {
+    model: &'p dyn CostModel,
+    /// A function's run, once priced; a call of one not yet priced (a call back into a cycle)
+    /// costs nothing more.
+    memo: FxHashMap<&'p str, f64>,
+}
+
+impl<'p> Runs<'p> {
+    fn of(program: &'p Program, model: &'p dyn CostModel) -> Self {
+        let mut runs = Runs {
+            model,
+            memo: FxHashMap::default(),
+        };
+        for f in callees_first(program) {
+            if crate::externs::defined_by(f).is_some() {
+                continue;
+            }
+            let mut own: FxHashMap<*const ptir_ir::Instruction, f64> = FxHashMap::default();
+            visit_typed(f, &mut |i, operands| {
+                own.insert(i, model.op_cost(&i.op, operands, &i.ty));
+            });
+            let trips = ptir_ir::static_trip_counts(f, PRICED_TRIPS);
+            let cost = runs.block(&f.body, &own, &trips);
+            runs.memo.insert(&f.name, cost);
+        }
+        runs
+    }
+
+    fn cost(&self, name: &str) -> f64 {
+        self.memo.get(name).copied().unwrap_or(0.0)
+    }
+
+    fn block(
+        &self,
+        region: &ptir_ir::Region,
+        own: &FxHashMap<*const ptir_ir::Instruction, f64>,
+        trips: &FxHashMap<ValueId, usize>,
+    ) -> f64 {
+        let mut total = 0.0;
+        for i in &region.insts {
+            total += own.get(&(i as *const _)).copied().unwrap_or(0.0);
+            if let Op::Call { callee } = &i.op {
+                total += self.cost(callee);
+            }
+            match (&i.op, trips.get(&i.result)) {
+                (Op::While { cond, body }, Some(&t)) => {
+                    let t = t as f64;
+                    total += (t + 1.0) * self.block(cond, own, trips)
+                        + t * (self.block(body, own, trips) + self.model.loop_iteration_cost());
+                }
+                _ => {
+                    for r in i.op.regions() {
+                        total += self.block(r, own, trips);
+                    }
+                }
+            }
+        }
+        total
+    }
 }

@@ -18,7 +18,8 @@
 //! `@softmax_fused`, ...) pays its defining body, priced the same way, not the size of its
 //! result; a call of an extern with no body (a user's library kernel, declared by a rule file)
 //! is a kernel of its own at its declared FLOPs per element (default 1).
-//! A region body is paid once, not per iteration (see [`super::program_cost`]).
+//! A loop whose trip count is known pays its body per iteration and [`LOOP_ITERATION_US`]
+//! for each (see [`super::program_cost`]).
 //!
 //! With a [`CostTable`] ([`Roofline::measured`]) a kernel whose signature the table holds is
 //! priced at its measured time instead, and the machine parameters are the table's fit.
@@ -45,6 +46,14 @@ pub const TRANSCENDENTAL_FLOPS: f64 = 4.0;
 /// multiplier's, and inside a fused kernel IREE's division does not keep up (a softmax that
 /// multiplies by its row sums' reciprocals instead of dividing by them runs 2.1x faster).
 pub const DIVISION_FLOPS: f64 = 4.0;
+
+/// Microseconds one iteration of a loop costs the runtime whatever its body: IREE runs a
+/// `while` on the host, reading the condition back and launching the body's kernels again
+/// each time. Measured on the reference machine (IREE 3.13, llvm-cpu, `local-sync`,
+/// `scripts/zoo/bench_zoo.py`, 2026-11-27) as the time a loop saves written out, per
+/// iteration: 5.9 us (128-step scan), 6.1 (32-step GRU), 7.4 (32-step LSTM), 11 (16-step
+/// stencil).
+pub const LOOP_ITERATION_US: f64 = 6.0;
 
 /// The machine a [`Roofline`] predicts for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -420,6 +429,10 @@ impl CostModel for Roofline {
             }
         }
         self.priced(&work)
+    }
+
+    fn loop_iteration_cost(&self) -> f64 {
+        LOOP_ITERATION_US
     }
 
     fn entry_cost(&self, params: &[&Type], results: &[&Type]) -> f64 {

@@ -1,0 +1,504 @@
+//! Full unrolling of `while` loops whose trip count is known at compile time.
+//!
+//! JAX writes `lax.fori_loop` with static bounds and every `lax.scan` as a `while` whose
+//! counter starts at a constant, steps by a constant and is compared with a constant. A runtime
+//! such as IREE runs such a loop as it is written: each iteration returns to the host to test
+//! the condition and launches the body's kernels again, and nothing fuses across iterations.
+//! Measured in IREE (llvm-cpu, one thread, `scripts/zoo/bench_zoo.py`), the loops of the zoo
+//! written out run 1.6-9.8x faster: a 16-step stencil 2.2x, a 32-step GRU 1.9x and LSTM 1.6x,
+//! a 128-step moving-average scan 9.8x.
+//!
+//! **The trip count** ([`trip_count`]) is found by running the loop's control at compile time:
+//! the carried values whose initial value is a constant and whose next value the body computes
+//! from such values and constants only (the *control* slots, found as a fixed point), and a
+//! condition computed from them alone. The control slots are evaluated with the interpreter's
+//! own kernels ([`crate::eval_op`]) iteration by iteration until the condition is false, at
+//! most [`UnrollLimits::max_trips`] times; anything else (a bound that is an argument, a
+//! condition that reads data, an op that fails to evaluate) leaves the loop alone.
+//!
+//! **The unrolled form** is the body repeated once per iteration, each copy's parameters bound
+//! to the previous copy's results (the first's to the loop's operands), in order, so effects in
+//! the body happen in the order the loop made them. The loop's result is the last copy's
+//! results (a `tuple` of them when it carries several). The condition is not kept: it must be
+//! pure (no calls, no effects, no regions), so dropping its evaluations changes nothing.
+//! Loops whose body holds regions are left alone, and so are loops that would add more than
+//! [`UnrollLimits::max_insts`] instructions.
+//!
+//! ```
+//! let p = ptir_ir::parse("func @main(%x: f32[4]) -> (f32[4]) {
+//!   %0 = constant splat(0) : i32[]
+//!   %1 = while %0, %x : (i32[], f32[4]) {
+//!   ^(%2: i32[], %3: f32[4]):
+//!     %4 = constant splat(3) : i32[]
+//!     %5 = lt %2, %4 : bool[]
+//!     yield %5
+//!   } {
+//!   ^(%6: i32[], %7: f32[4]):
+//!     %8 = constant splat(1) : i32[]
+//!     %9 = add %6, %8 : i32[]
+//!     %10 = mul %7, %7 : f32[4]
+//!     yield %9, %10
+//!   }
+//!   %11 = tuple_get %1 index=1 : f32[4]
+//!   return %11
+//! }").unwrap();
+//! let mut q = p.clone();
+//! let stats = ptir_ir::unroll_loops(&mut q, &ptir_ir::UnrollLimits::default());
+//! assert_eq!((stats.loops, stats.iterations), (1, 3));
+//! assert!(ptir_ir::verify(&q).is_ok());
+//! assert!(!ptir_ir::print(&q).contains("while"));
+//! ```
+
+use crate::analysis::purity::impure_by_itself;
+use crate::interp::eval_op;
+use crate::ops::Op;
+use crate::program::{Instruction, Program, Region, ValueId};
+use crate::tensor::Value;
+use crate::types::Type;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How far [`unroll_loops`] goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnrollLimits {
+    /// The most iterations a loop may have to be unrolled (0: unroll nothing).
+    pub max_trips: usize,
+    /// The most instructions unrolling one loop may add.
+    pub max_insts: usize,
+}
+
+impl Default for UnrollLimits {
+    /// 256 iterations and 8,192 added instructions per loop: every `fori_loop` and `scan` of
+    /// the zoo (16, 32 and 128 steps), not a long simulation (whose IREE compile time grows
+    /// with every copy).
+    fn default() -> Self {
+        UnrollLimits {
+            max_trips: 256,
+            max_insts: 8192,
+        }
+    }
+}
+
+/// What [`unroll_loops`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnrollStats {
+    /// Loops replaced by their unrolled bodies.
+    pub loops: usize,
+    /// Body copies made, over all of them.
+    pub iterations: usize,
+}
+
+/// The most elements a control value may have: counters are scalars; a loop whose control
+/// carries more is not worth running at compile time.
+const CONTROL_ELEMENT_LIMIT: usize = 1024;
+
+/// Unrolls every `while` of `program` whose trip count is known and within `limits` (see the
+/// module docs), in every block. The program still verifies and computes the same results.
+pub fn unroll_loops(program: &mut Program, limits: &UnrollLimits) -> UnrollStats {
+    let mut stats = UnrollStats::default();
+    if limits.max_trips == 0 {
+        return stats;
+    }
+    for f in &mut program.functions {
+        let constants = constants_of(&f.body);
+        let mut unroller = Unroller {
+            constants: &constants,
+            limits,
+            next: f.fresh_value_id().0,
+            renames: FxHashMap::default(),
+            stats: UnrollStats::default(),
+        };
+        let body = unroller.region(&f.body);
+        if unroller.stats.loops > 0 {
+            f.body = body;
+            stats.loops += unroller.stats.loops;
+            stats.iterations += unroller.stats.iterations;
+        }
+    }
+    stats
+}
+
+/// The trip count of every `while` of `f` (in any block) that [`trip_count`] finds within
+/// `max_trips`, by the loop's result: what a cost model multiplies a loop body by.
+pub fn static_trip_counts(f: &crate::Function, max_trips: usize) -> FxHashMap<ValueId, usize> {
+    let mut out = FxHashMap::default();
+    let mut constants = None;
+    f.body.walk(&mut |inst, _| {
+        if let Op::While { .. } = inst.op {
+            let constants = constants.get_or_insert_with(|| constants_of(&f.body));
+            if let Some(t) = trip_count(inst, constants, max_trips) {
+                out.insert(inst.result, t);
+            }
+        }
+    });
+    out
+}
+
+/// The value of every small constant of `region` and its nested regions, by id.
+fn constants_of(region: &Region) -> FxHashMap<ValueId, Value> {
+    let mut out = FxHashMap::default();
+    region.walk(&mut |inst, _| {
+        let small = inst
+            .ty
+            .as_tensor()
+            .is_some_and(|t| t.num_elements() <= CONTROL_ELEMENT_LIMIT);
+        if let (Op::Constant(_), true) = (&inst.op, small) {
+            if let Ok(v) = eval_op(&inst.op, &[], &inst.ty) {
+                out.insert(inst.result, v);
+            }
+        }
+    });
+    out
+}
+
+/// May the control of a loop evaluate `inst` at compile time: a pure op of its own (no call,
+/// no region, no barrier) with a small result?
+fn evaluable(inst: &Instruction) -> bool {
+    let key = inst.op.key();
+    key.is_pure_kind()
+        && !impure_by_itself(key)
+        && inst.op.regions().is_empty()
+        && !matches!(inst.op, Op::Call { .. } | Op::OptimizationBarrier)
+        && inst
+            .ty
+            .as_tensor()
+            .is_some_and(|t| t.num_elements() <= CONTROL_ELEMENT_LIMIT)
+}
+
+/// The trip count of the `while` instruction `w` (its operands, condition and body), if its
+/// control is known at compile time and it stops within `max_trips` iterations (see the module
+/// docs). `constants`: the values of the constants its blocks and the enclosing ones define.
+pub fn trip_count(
+    w: &Instruction,
+    constants: &FxHashMap<ValueId, Value>,
+    max_trips: usize,
+) -> Option<usize> {
+    let Op::While { cond, body } = &w.op else {
+        return None;
+    };
+    let n = w.operands.len();
+    if cond.params.len() != n || body.params.len() != n || body.results.len() != n {
+        return None;
+    }
+    // The control slots: a constant start, and a next value computed from control slots.
+    let mut control: Vec<bool> = (w.operands.iter())
+        .map(|v| constants.contains_key(v))
+        .collect();
+    loop {
+        let known = computable(body, &control, constants);
+        let next: Vec<bool> = (0..n)
+            .map(|j| control[j] && known.contains(&body.results[j]))
+            .collect();
+        if next == control {
+            break;
+        }
+        control = next;
+    }
+    let test = *cond.results.first()?;
+    if cond.results.len() != 1 || !computable(cond, &control, constants).contains(&test) {
+        return None;
+    }
+    let mut state: Vec<Option<Value>> = (w.operands.iter().zip(&control))
+        .map(|(v, &c)| if c { constants.get(v).cloned() } else { None })
+        .collect();
+    for trips in 0..=max_trips {
+        let go = evaluate(cond, &state, constants)?;
+        match go
+            .get(&test)
+            .or_else(|| constants.get(&test))?
+            .as_tensor()?
+            .data
+            .iter()
+            .next()?
+        {
+            crate::Scalar::Bool(false) => return Some(trips),
+            crate::Scalar::Bool(true) => {}
+            _ => return None,
+        }
+        if trips == max_trips {
+            break;
+        }
+        let env = evaluate(body, &state, constants)?;
+        state = (body.results.iter().zip(&control))
+            .map(|(r, &c)| {
+                c.then(|| env.get(r).or_else(|| constants.get(r)).cloned())
+                    .flatten()
+            })
+            .collect();
+    }
+    None
+}
+
+/// The values of `region` computable from its control parameters and constants.
+fn computable(
+    region: &Region,
+    control: &[bool],
+    constants: &FxHashMap<ValueId, Value>,
+) -> FxHashSet<ValueId> {
+    let mut known: FxHashSet<ValueId> = (region.params.iter().zip(control))
+        .filter(|(_, &c)| c)
+        .map(|(p, _)| p.id)
+        .collect();
+    for inst in &region.insts {
+        let ready = (inst.operands.iter()).all(|v| known.contains(v) || constants.contains_key(v));
+        if evaluable(inst) && ready {
+            known.insert(inst.result);
+        }
+    }
+    known.extend(region.results.iter().filter(|r| constants.contains_key(r)));
+    known
+}
+
+/// Runs the evaluable instructions of `region` whose operands are known, its parameters bound
+/// to `state` where it has a value; `None` if one fails (a division by zero).
+fn evaluate(
+    region: &Region,
+    state: &[Option<Value>],
+    constants: &FxHashMap<ValueId, Value>,
+) -> Option<FxHashMap<ValueId, Value>> {
+    let mut env: FxHashMap<ValueId, Value> = FxHashMap::default();
+    for (p, v) in region.params.iter().zip(state) {
+        if let Some(v) = v {
+            env.insert(p.id, v.clone());
+        }
+    }
+    for inst in &region.insts {
+        if !evaluable(inst) {
+            continue;
+        }
+        let operands: Option<Vec<&Value>> = (inst.operands.iter())
+            .map(|v| env.get(v).or_else(|| constants.get(v)))
+            .collect();
+        let Some(operands) = operands else { continue };
+        let value = eval_op(&inst.op, &operands, &inst.ty).ok()?;
+        env.insert(inst.result, value);
+    }
+    Some(env)
+}
+
+struct Unroller<'a> {
+    constants: &'a FxHashMap<ValueId, Value>,
+    limits: &'a UnrollLimits,
+    next: u32,
+    /// What a value of the input is called in the output (a loop's result: its last copy's).
+    renames: FxHashMap<ValueId, ValueId>,
+    stats: UnrollStats,
+}
+
+impl Unroller<'_> {
+    fn get(&self, v: ValueId) -> ValueId {
+        self.renames.get(&v).copied().unwrap_or(v)
+    }
+
+    fn fresh(&mut self) -> ValueId {
+        let id = ValueId(self.next);
+        self.next += 1;
+        id
+    }
+
+    /// `region` with its loops unrolled and its uses renamed.
+    fn region(&mut self, region: &Region) -> Region {
+        let mut insts = Vec::with_capacity(region.insts.len());
+        for inst in &region.insts {
+            if let Some(trips) = self.unrollable(inst) {
+                self.unroll(inst, trips, &mut insts);
+                continue;
+            }
+            let mut op = inst.op.clone();
+            for (slot, r) in op.regions_mut().into_iter().zip(inst.op.regions()) {
+                *slot = self.region(r);
+            }
+            insts.push(Instruction {
+                result: inst.result,
+                ty: inst.ty.clone(),
+                op,
+                operands: inst.operands.iter().map(|&v| self.get(v)).collect(),
+            });
+        }
+        Region {
+            params: region.params.clone(),
+            insts,
+            results: region.results.iter().map(|&v| self.get(v)).collect(),
+        }
+    }
+
+    /// The trip count of `inst` if it is a loop to unroll.
+    fn unrollable(&self, inst: &Instruction) -> Option<usize> {
+        let Op::While { cond, body } = &inst.op else {
+            return None;
+        };
+        let flat = |r: &Region| r.insts.iter().all(|i| i.op.regions().is_empty());
+        let pure = cond.insts.iter().all(evaluable_or_constant);
+        if !flat(body) || !pure {
+            return None;
+        }
+        let trips = trip_count(inst, self.constants, self.limits.max_trips)?;
+        (trips.saturating_mul(body.insts.len()) <= self.limits.max_insts).then_some(trips)
+    }
+
+    /// Writes `trips` copies of the body of loop `w` to `out` and binds `w`'s result.
+    fn unroll(&mut self, w: &Instruction, trips: usize, out: &mut Vec<Instruction>) {
+        let Op::While { body, .. } = &w.op else {
+            return;
+        };
+        let mut carried: Vec<ValueId> = w.operands.iter().map(|&v| self.get(v)).collect();
+        for _ in 0..trips {
+            let mut local: FxHashMap<ValueId, ValueId> = (body.params.iter().map(|p| p.id))
+                .zip(carried.iter().copied())
+                .collect();
+            for inst in &body.insts {
+                let result = self.fresh();
+                let operands = (inst.operands.iter())
+                    .map(|v| local.get(v).copied().unwrap_or_else(|| self.get(*v)))
+                    .collect();
+                local.insert(inst.result, result);
+                out.push(Instruction {
+                    result,
+                    ty: inst.ty.clone(),
+                    op: inst.op.clone(),
+                    operands,
+                });
+            }
+            carried = (body.results.iter())
+                .map(|v| local.get(v).copied().unwrap_or_else(|| self.get(*v)))
+                .collect();
+        }
+        match (carried.as_slice(), &w.ty) {
+            ([v], Type::Tensor(_)) => {
+                self.renames.insert(w.result, *v);
+            }
+            _ => out.push(Instruction {
+                result: w.result,
+                ty: w.ty.clone(),
+                op: Op::Tuple,
+                operands: carried,
+            }),
+        }
+        self.stats.loops += 1;
+        self.stats.iterations += trips;
+    }
+}
+
+/// May a loop condition hold `inst` and still be dropped: a constant or an evaluable op.
+fn evaluable_or_constant(inst: &Instruction) -> bool {
+    matches!(inst.op, Op::Constant(_)) || evaluable(inst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse, print, verify, DType, Interpreter, Tensor, TensorType};
+
+    fn loop_program(start: &str, bound: &str, step: &str, cmp: &str) -> Program {
+        let text = format!(
+            "func @main(%x: f32[4], %n: i32[]) -> (f32[4]) {{
+  %0 = constant splat({start}) : i32[]
+  %1 = while %0, %x : (i32[], f32[4]) {{
+  ^(%2: i32[], %3: f32[4]):
+    %4 = {bound}
+    %5 = {cmp} %2, %4 : bool[]
+    yield %5
+  }} {{
+  ^(%6: i32[], %7: f32[4]):
+    %8 = constant splat({step}) : i32[]
+    %9 = add %6, %8 : i32[]
+    %10 = mul %7, %7 : f32[4]
+    %11 = add %10, %7 : f32[4]
+    yield %9, %11
+  }}
+  %12 = tuple_get %1 index=1 : f32[4]
+  return %12
+}}"
+        );
+        parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    fn run(p: &Program) -> Result<Vec<Value>, String> {
+        let x = Value::Tensor(Tensor::from_f64(
+            TensorType::new(DType::F32, vec![4]),
+            &[0.5, -1.0, 1e-3, 2.0],
+        ));
+        let n = Value::Tensor(Tensor::from_f64(
+            TensorType::new(DType::I32, vec![]),
+            &[3.0],
+        ));
+        (Interpreter::new(p).with_while_fuel(1000))
+            .run("main", &[x, n])
+            .map_err(|e| e.to_string())
+    }
+
+    fn unrolled(p: &Program, limits: UnrollLimits) -> (Program, UnrollStats) {
+        let mut q = p.clone();
+        let stats = unroll_loops(&mut q, &limits);
+        verify(&q).unwrap_or_else(|e| panic!("{e}\n{}", print(&q)));
+        assert_eq!(run(&q), run(p), "{}", print(&q));
+        (q, stats)
+    }
+
+    #[test]
+    fn static_counters_in_every_direction_are_unrolled() {
+        for (start, bound, step, cmp, trips) in [
+            ("0", "constant splat(5) : i32[]", "1", "lt", 5),
+            ("2", "constant splat(8) : i32[]", "3", "lt", 2),
+            ("10", "constant splat(0) : i32[]", "-1", "gt", 10),
+            ("0", "constant splat(4) : i32[]", "1", "le", 5),
+            ("7", "constant splat(3) : i32[]", "1", "lt", 0),
+        ] {
+            let p = loop_program(start, bound, step, cmp);
+            let (q, stats) = unrolled(&p, UnrollLimits::default());
+            assert_eq!((stats.loops, stats.iterations), (1, trips), "{start} {cmp}");
+            assert!(!print(&q).contains("while"));
+        }
+    }
+
+    #[test]
+    fn loops_without_a_static_trip_count_stay() {
+        // A bound that is an argument, a counter that never moves, and limits of 0 or below.
+        let cases = [
+            (
+                loop_program("0", "add %n, %n : i32[]", "1", "lt"),
+                UnrollLimits::default(),
+            ),
+            (
+                loop_program("0", "constant splat(5) : i32[]", "0", "lt"),
+                UnrollLimits::default(),
+            ),
+            (
+                loop_program("0", "constant splat(5) : i32[]", "1", "lt"),
+                UnrollLimits {
+                    max_trips: 4,
+                    ..UnrollLimits::default()
+                },
+            ),
+            (
+                loop_program("0", "constant splat(5) : i32[]", "1", "lt"),
+                UnrollLimits {
+                    max_trips: 0,
+                    ..UnrollLimits::default()
+                },
+            ),
+            (
+                loop_program("0", "constant splat(5) : i32[]", "1", "lt"),
+                UnrollLimits {
+                    max_insts: 19,
+                    ..UnrollLimits::default()
+                },
+            ),
+        ];
+        for (p, limits) in cases {
+            let (q, stats) = unrolled(&p, limits);
+            assert_eq!(stats, UnrollStats::default(), "{}", print(&p));
+            assert_eq!(q, p);
+        }
+    }
+
+    #[test]
+    fn a_counter_divided_by_zero_leaves_the_loop_alone() {
+        // The control fails to evaluate at compile time (an integer division by zero): kept.
+        let p = loop_program("0", "constant splat(5) : i32[]", "1", "lt");
+        let text = print(&p).replace("%9 = add %6, %8 : i32[]", "%9 = div %6, %8 : i32[]");
+        let text = text.replace("constant splat(1) : i32[]", "constant splat(0) : i32[]");
+        let p = parse(&text).unwrap();
+        let mut q = p.clone();
+        assert_eq!(unroll_loops(&mut q, &UnrollLimits::default()).loops, 0);
+    }
+}
