@@ -496,3 +496,29 @@ fn dot_precision_survives_translation_and_optimization() {
         "error: -:2:8: unknown precision `FAST`\n"
     );
 }
+
+/// JAX's `lax.scan` (a 32-step GRU) and `lax.fori_loop` (16 stencil steps) come out written
+/// out by default, the report saying so, with the input's results; `--unroll-limit 0`, or a
+/// limit below the trip count, keeps the loop.
+#[test]
+fn jax_loops_with_static_trip_counts_are_unrolled_unless_told_not_to() {
+    for (model, trips) in [("gru_scan", 32), ("heat_fori_loop", 16)] {
+        let path = format!("corpus/zoo/{model}.mlir");
+        let out = ptir_opt(&[&path, "--report", "--validate=4"], "");
+        let (stdout, stderr) = (
+            crate::support::text(&out.stdout),
+            crate::support::text(&out.stderr),
+        );
+        assert!(out.status.success(), "{stderr}");
+        assert!(!stdout.contains("stablehlo.while"), "{model}:\n{stdout}");
+        let note = format!("unrolled 1 loop(s) with a static trip count ({trips} iterations");
+        assert!(stderr.contains(&note), "{model}:\n{stderr}");
+        for limit in ["0", &(trips - 1).to_string()] {
+            let kept = stdout_ok(&[&path, "--unroll-limit", limit], "");
+            assert!(
+                kept.contains("stablehlo.while"),
+                "{model} --unroll-limit {limit}"
+            );
+        }
+    }
+}

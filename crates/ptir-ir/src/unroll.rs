@@ -501,4 +501,81 @@ mod tests {
         let mut q = p.clone();
         assert_eq!(unroll_loops(&mut q, &UnrollLimits::default()).loops, 0);
     }
+
+    #[test]
+    fn effects_keep_their_order_and_loops_with_regions_or_calls_in_the_test_stay() {
+        // Random bits drawn in the body: written out, the draws come in the loop's order.
+        let bits = "func @main(%s: u64[2]) -> (u32[4]) {
+  %0 = constant splat(0) : i32[]
+  %z = constant splat(0) : u32[4]
+  %1 = while %0, %s, %z : (i32[], u64[2], u32[4]) {
+  ^(%2: i32[], %3: u64[2], %4: u32[4]):
+    %5 = constant splat(3) : i32[]
+    %6 = lt %2, %5 : bool[]
+    yield %6
+  } {
+  ^(%7: i32[], %8: u64[2], %9: u32[4]):
+    %10 = constant splat(1) : i32[]
+    %11 = add %7, %10 : i32[]
+    %12 = rng_bit_generator %8 algorithm=philox : (u64[2], u32[4])
+    %13 = tuple_get %12 index=0 : u64[2]
+    %14 = tuple_get %12 index=1 : u32[4]
+    %15 = xor %9, %14 : u32[4]
+    yield %11, %13, %15
+  }
+  %16 = tuple_get %1 index=2 : u32[4]
+  return %16
+}";
+        let p = parse(bits).unwrap_or_else(|e| panic!("{e}"));
+        let mut q = p.clone();
+        assert_eq!(unroll_loops(&mut q, &UnrollLimits::default()).iterations, 3);
+        verify(&q).unwrap();
+        let state = Value::Tensor(Tensor::from_f64(
+            TensorType::new(DType::U64, vec![2]),
+            &[7.0, 9.0],
+        ));
+        let run = |p: &Program| {
+            Interpreter::new(p)
+                .run("main", std::slice::from_ref(&state))
+                .unwrap()
+        };
+        assert_eq!(run(&q), run(&p));
+        assert_eq!(print(&q).matches("rng_bit_generator").count(), 3);
+        // A region in the body (a loop testing its data), and a call in the test: left as
+        // they are.
+        let nested = print(&loop_program("0", "constant splat(5) : i32[]", "1", "lt")).replace(
+            "%10 = mul %7, %7 : f32[4]",
+            "%10 = while %7 : (f32[4]) {\n  ^(%20: f32[4]):\n    %21 = reduce_max %20 axes=[0] keep_dims=false : f32[]\n    %23 = ne %21, %21 : bool[]\n    yield %23\n  } {\n  ^(%22: f32[4]):\n    yield %22\n  }",
+        );
+        let called = "func @stop(%i: i32[]) -> (bool[]) {
+  %n = constant splat(5) : i32[]
+  %b = lt %i, %n : bool[]
+  return %b
+}
+func @main(%x: f32[4]) -> (f32[4]) {
+  %0 = constant splat(0) : i32[]
+  %1 = while %0, %x : (i32[], f32[4]) {
+  ^(%2: i32[], %3: f32[4]):
+    %4 = call @stop(%2) : bool[]
+    yield %4
+  } {
+  ^(%6: i32[], %7: f32[4]):
+    %8 = constant splat(1) : i32[]
+    %9 = add %6, %8 : i32[]
+    yield %9, %7
+  }
+  %11 = tuple_get %1 index=1 : f32[4]
+  return %11
+}";
+        for text in [nested.as_str(), called] {
+            let p = parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let mut q = p.clone();
+            assert_eq!(
+                unroll_loops(&mut q, &UnrollLimits::default()).loops,
+                0,
+                "{text}"
+            );
+            assert_eq!(q, p);
+        }
+    }
 }

@@ -676,6 +676,48 @@ mod tests {
     }
 
     #[test]
+    fn a_call_pays_its_callee_each_time_and_a_loop_each_iteration() {
+        let twice = program(
+            "func @g(%x: f32[1024]) -> (f32[1024]) {\n  %y = neg %x : f32[1024]\n  return %y\n}\n\
+             func @f(%x: f32[1024]) -> (f32[1024]) {\n  %y = call @g(%x) : f32[1024]\n  \
+             %z = call @g(%y) : f32[1024]\n  return %z\n}",
+        );
+        let m = roofline(&twice);
+        let t: Type = ptir_ir::TensorType::new(ptir_ir::DType::F32, vec![1024]).into();
+        let (entry, neg) = (m.entry_cost(&[&t], &[&t]), m.machine.compute_us(1024.0));
+        assert!((program_cost(&twice, &m) - (entry + 2.0 * neg)).abs() < 1e-12);
+        // Ten iterations of a `neg` and a counter, with the condition tested eleven times.
+        let looped = program(
+            "func @f(%x: f32[1024]) -> (f32[1024]) {\n  %0 = constant splat(0) : i32[]\n  \
+             %1 = while %0, %x : (i32[], f32[1024]) {\n  ^(%2: i32[], %3: f32[1024]):\n    \
+             %4 = constant splat(10) : i32[]\n    %5 = lt %2, %4 : bool[]\n    yield %5\n  } {\n  \
+             ^(%6: i32[], %7: f32[1024]):\n    %8 = constant splat(1) : i32[]\n    \
+             %9 = add %6, %8 : i32[]\n    %10 = neg %7 : f32[1024]\n    yield %9, %10\n  }\n  \
+             %11 = tuple_get %1 index=1 : f32[1024]\n  return %11\n}",
+        );
+        let m = roofline(&looped);
+        let (lt, add) = (m.machine.compute_us(1.0), m.machine.compute_us(1.0));
+        let expected = entry + 11.0 * lt + 10.0 * (add + neg + LOOP_ITERATION_US);
+        let got = program_cost(&looped, &m);
+        assert!((got - expected).abs() < 1e-9, "{got} against {expected}");
+        // Its bound an argument: the trip count is unknown, the body paid once.
+        let unknown = program(&loop_bounded_by_an_argument());
+        let m = roofline(&unknown);
+        let once = program_cost(&unknown, &m);
+        assert!(once < entry + 2.0 * (lt + add + neg), "{once}");
+    }
+
+    fn loop_bounded_by_an_argument() -> String {
+        "func @f(%x: f32[1024], %n: i32[]) -> (f32[1024]) {\n  %0 = constant splat(0) : i32[]\n  \
+         %1 = while %0, %x : (i32[], f32[1024]) {\n  ^(%2: i32[], %3: f32[1024]):\n    \
+         %5 = lt %2, %n : bool[]\n    yield %5\n  } {\n  \
+         ^(%6: i32[], %7: f32[1024]):\n    %8 = constant splat(1) : i32[]\n    \
+         %9 = add %6, %8 : i32[]\n    %10 = neg %7 : f32[1024]\n    yield %9, %10\n  }\n  \
+         %11 = tuple_get %1 index=1 : f32[1024]\n  return %11\n}"
+            .to_string()
+    }
+
+    #[test]
     fn machine_parameters_are_checked() {
         assert!(Machine::REFERENCE.check().is_ok());
         for bad in [
