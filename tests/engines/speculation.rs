@@ -271,29 +271,17 @@ func @main(%0: u64[2]) -> (u32[4]) {
   return %4
 }
 ";
-    let input = parse(text).unwrap_or_else(|e| panic!("{e}"));
-    for engine in [Engine::Greedy, Engine::Saturation] {
-        let options = Options {
-            engine,
-            ..Options::default()
-        };
-        let out = ptir::optimize(&input, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
-        let printed = ptir::ir::print(&out.program);
+    let state = Value::Tensor(Tensor::splat(
+        TensorType::new(DType::U64, vec![2]),
+        Scalar::Int(7),
+    ));
+    for (engine, printed) in by_each_engine(text, state) {
         let main = printed.split("func @main").nth(1).unwrap_or_default();
         assert_eq!(main.matches("call @gen").count(), 2, "{engine}:\n{printed}");
         assert_eq!(
             main.matches("rng_bit_generator").count(),
             1,
             "{engine}:\n{printed}"
-        );
-        let state = Value::Tensor(Tensor::splat(
-            TensorType::new(DType::U64, vec![2]),
-            Scalar::Int(7),
-        ));
-        assert_eq!(
-            run(&out.program, std::slice::from_ref(&state)),
-            run(&input, &[state]),
-            "{engine}"
         );
     }
 }
@@ -316,14 +304,11 @@ fn neither_engine_sees_through_an_optimization_barrier() {
   return %3, %8
 }
 ";
-    let input = parse(text).unwrap_or_else(|e| panic!("{e}"));
-    for engine in [Engine::Greedy, Engine::Saturation] {
-        let options = Options {
-            engine,
-            ..Options::default()
-        };
-        let out = ptir::optimize(&input, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
-        let printed = ptir::ir::print(&out.program);
+    let x = Value::Tensor(Tensor::splat(
+        TensorType::new(DType::I32, vec![4]),
+        Scalar::Int(-3),
+    ));
+    for (engine, printed) in by_each_engine(text, x) {
         assert_eq!(
             printed.matches("optimization_barrier").count(),
             2,
@@ -335,14 +320,28 @@ fn neither_engine_sees_through_an_optimization_barrier() {
                 "{engine}: {op}\n{printed}"
             );
         }
-        let x = Value::Tensor(Tensor::splat(
-            TensorType::new(DType::I32, vec![4]),
-            Scalar::Int(-3),
-        ));
-        assert_eq!(
-            run(&out.program, std::slice::from_ref(&x)),
-            run(&input, &[x]),
-            "{engine}"
-        );
     }
+}
+
+/// `text` optimized by each engine with default options, each output printed, and checked to
+/// give the input's results on `input`.
+fn by_each_engine(text: &str, input: Value) -> Vec<(Engine, String)> {
+    let program = parse(text).unwrap_or_else(|e| panic!("{e}"));
+    [Engine::Greedy, Engine::Saturation]
+        .into_iter()
+        .map(|engine| {
+            let options = Options {
+                engine,
+                ..Options::default()
+            };
+            let out =
+                ptir::optimize(&program, &options).unwrap_or_else(|e| panic!("{engine}: {e}"));
+            assert_eq!(
+                run(&out.program, std::slice::from_ref(&input)),
+                run(&program, std::slice::from_ref(&input)),
+                "{engine}"
+            );
+            (engine, ptir::ir::print(&out.program))
+        })
+        .collect()
 }

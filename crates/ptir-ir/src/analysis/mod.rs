@@ -64,6 +64,7 @@ pub use dominance::DominanceProgram;
 pub use facts::{BlockFacts, BlockId, FunctionFacts, InstFacts, Pos, ValueFacts};
 pub use loops::{LoopInvariance, LoopProgram};
 pub use purity::{ExternId, FuncId, Purity, PurityProgram};
+pub use recursion::call_edges;
 pub use speculation::{Speculation, SpeculationProgram};
 pub use uses::{Uses, UsesProgram};
 

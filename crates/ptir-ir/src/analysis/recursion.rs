@@ -8,14 +8,13 @@ use crate::ops::Op;
 use crate::program::Program;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// The functions of `program` that can reach themselves through calls (Tarjan's strongly
-/// connected components, iteratively: a component of several functions, or one function that
-/// calls itself).
-pub(crate) fn recursive_functions(program: &Program) -> FxHashSet<&str> {
+/// The call graph of `program`: for each function (by index), the indices of the functions of
+/// the program it calls, once per call site, in program order (calls of externs left out).
+pub fn call_edges(program: &Program) -> Vec<Vec<usize>> {
     let index: FxHashMap<&str, usize> = (program.functions.iter().enumerate())
         .map(|(i, f)| (f.name.as_str(), i))
         .collect();
-    let callees: Vec<Vec<usize>> = (program.functions.iter())
+    (program.functions.iter())
         .map(|f| {
             let mut out = Vec::new();
             f.body.walk(&mut |inst, _| {
@@ -27,7 +26,14 @@ pub(crate) fn recursive_functions(program: &Program) -> FxHashSet<&str> {
             });
             out
         })
-        .collect();
+        .collect()
+}
+
+/// The functions of `program` that can reach themselves through calls (Tarjan's strongly
+/// connected components, iteratively: a component of several functions, or one function that
+/// calls itself).
+pub(crate) fn recursive_functions(program: &Program) -> FxHashSet<&str> {
+    let callees = call_edges(program);
     let n = callees.len();
     let (mut order, mut low) = (vec![usize::MAX; n], vec![0; n]);
     let (mut on_stack, mut stack, mut next) = (vec![false; n], Vec::new(), 0);

@@ -363,20 +363,7 @@ pub fn program_cost_with_entries(
 /// The functions of `program`, each after the functions it calls (a cycle in some order), by
 /// an iterative depth-first search of the call graph.
 fn callees_first(program: &Program) -> Vec<&ptir_ir::Function> {
-    let index: FxHashMap<&str, usize> = (program.functions.iter().enumerate())
-        .map(|(i, f)| (f.name.as_str(), i))
-        .collect();
-    let callees = |f: &ptir_ir::Function| {
-        let mut out = Vec::new();
-        f.body.walk(&mut |i, _| {
-            if let Op::Call { callee } = &i.op {
-                if let Some(&j) = index.get(callee.as_str()) {
-                    out.push(j);
-                }
-            }
-        });
-        out
-    };
+    let edges = ptir_ir::analysis::call_edges(program);
     let mut seen = vec![false; program.functions.len()];
     let mut order = Vec::with_capacity(program.functions.len());
     for root in 0..program.functions.len() {
@@ -384,15 +371,14 @@ fn callees_first(program: &Program) -> Vec<&ptir_ir::Function> {
             continue;
         }
         seen[root] = true;
-        let mut stack = vec![(root, callees(&program.functions[root]), 0)];
+        let mut stack = vec![(root, &edges[root], 0)];
         while let Some((f, next, at)) = stack.last_mut() {
             match next.get(*at).copied() {
                 Some(g) => {
                     *at += 1;
                     if !seen[g] {
                         seen[g] = true;
-                        let gs = callees(&program.functions[g]);
-                        stack.push((g, gs, 0));
+                        stack.push((g, &edges[g], 0));
                     }
                 }
                 None => {
