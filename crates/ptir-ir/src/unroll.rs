@@ -117,16 +117,17 @@ pub fn unroll_loops(program: &mut Program, limits: &UnrollLimits) -> UnrollStats
     stats
 }
 
-/// The trip count of every `while` of `f` (in any block) that [`trip_count`] finds within
-/// `max_trips`, by the loop's result: what a cost model multiplies a loop body by.
+/// The trip count of every `while` of `f` (in any block) whose control is known at compile
+/// time, by the loop's result, `max_trips` for one still running after that many (a lower
+/// bound): what a cost model multiplies a loop body by.
 pub fn static_trip_counts(f: &crate::Function, max_trips: usize) -> FxHashMap<ValueId, usize> {
     let mut out = FxHashMap::default();
     let mut constants = None;
     f.body.walk(&mut |inst, _| {
         if let Op::While { .. } = inst.op {
             let constants = constants.get_or_insert_with(|| constants_of(&f.body));
-            if let Some(t) = trip_count(inst, constants, max_trips) {
-                out.insert(inst.result, t);
+            if let Some(t) = simulate(inst, constants, max_trips) {
+                out.insert(inst.result, t.unwrap_or(max_trips));
             }
         }
     });
@@ -172,6 +173,17 @@ pub fn trip_count(
     constants: &FxHashMap<ValueId, Value>,
     max_trips: usize,
 ) -> Option<usize> {
+    simulate(w, constants, max_trips)?.ok()
+}
+
+/// Runs the control of loop `w` for at most `max_trips` iterations: `None` if its control is
+/// not known at compile time, `Some(Ok(n))` if it stops after `n`, `Some(Err(()))` if it is
+/// still running after `max_trips`.
+fn simulate(
+    w: &Instruction,
+    constants: &FxHashMap<ValueId, Value>,
+    max_trips: usize,
+) -> Option<Result<usize, ()>> {
     let Op::While { cond, body } = &w.op else {
         return None;
     };
@@ -210,7 +222,7 @@ pub fn trip_count(
             .iter()
             .next()?
         {
-            crate::Scalar::Bool(false) => return Some(trips),
+            crate::Scalar::Bool(false) => return Some(Ok(trips)),
             crate::Scalar::Bool(true) => {}
             _ => return None,
         }
@@ -225,7 +237,7 @@ pub fn trip_count(
             })
             .collect();
     }
-    None
+    Some(Err(()))
 }
 
 /// The values of `region` computable from its control parameters and constants.

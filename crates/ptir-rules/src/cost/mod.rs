@@ -311,7 +311,7 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
 /// The cost of a program: a run of every entry function (one no other function calls), plus
 /// [`CostModel::entry_cost`] for each. A run is the sum over its instructions, where a call of
 /// a function of the program costs a run of that function (recursion: nothing more), and a
-/// `while` whose trip count is known at compile time ([`ptir_ir::static_trip_counts`], up to
+/// `while` whose trip count is known at compile time ([`ptir_ir::static_trip_counts`], at most
 /// [`PRICED_TRIPS`]) pays its body once per iteration, its condition once more, and
 /// [`CostModel::loop_iteration_cost`] per iteration; other region bodies are paid once.
 /// Functions that define a fused extern (an outlined `@linear_0`) are not counted: their calls
@@ -416,8 +416,9 @@ pub fn program_dag_cost_with_entries(
     total
 }
 
-/// The most iterations [`program_cost`] runs a loop's control at compile time to price it.
-pub const PRICED_TRIPS: usize = 1 << 16;
+/// The most iterations [`program_cost`] runs a loop's control at compile time to price it (a
+/// longer loop is priced at this many: a lower bound; simulating 65,536 took 90 ms).
+pub const PRICED_TRIPS: usize = 1024;
 
 /// The cost of a run of each function of a program ([`program_cost`]), callees priced before
 /// their callers, without recursion (a chain of 20,000 functions each calling the next is a

@@ -700,6 +700,13 @@ mod tests {
         let expected = entry + 11.0 * lt + 10.0 * (add + neg + LOOP_ITERATION_US);
         let got = program_cost(&looped, &m);
         assert!((got - expected).abs() < 1e-9, "{got} against {expected}");
+        // A million iterations: priced at the iterations the control was run for, a lower
+        // bound (not once, which would make it cheaper than ten).
+        let long = program(&ptir_ir::print(&looped).replace("splat(10)", "splat(1000000)"));
+        let priced = crate::cost::PRICED_TRIPS as f64;
+        let got = program_cost(&long, &m);
+        let expected = entry + (priced + 1.0) * lt + priced * (add + neg + LOOP_ITERATION_US);
+        assert!((got - expected).abs() < 1e-6, "{got} against {expected}");
         // Its bound an argument: the trip count is unknown, the body paid once.
         let unknown = program(&loop_bounded_by_an_argument());
         let m = roofline(&unknown);
