@@ -204,7 +204,7 @@ pub struct Options {
     pub validate: Option<usize>,
     /// Which `while` loops are written out before the engines run (default
     /// [`ptir_ir::UnrollLimits::default`]: a trip count known at compile time of at most 256,
-    /// and at most 8,192 instructions added per loop; `max_trips: 0` unrolls nothing). See
+    /// and at most 8,192 instructions added in all; `max_trips: 0` unrolls nothing). See
     /// [`ptir_ir::unroll`]: IREE runs the zoo's `fori_loop` and `scan` loops written out
     /// 1.6-9.8x faster.
     pub unroll: ptir_ir::UnrollLimits,

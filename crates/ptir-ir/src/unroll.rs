@@ -21,8 +21,9 @@
 //! the body happen in the order the loop made them. The loop's result is the last copy's
 //! results (a `tuple` of them when it carries several). The condition is not kept: it must be
 //! pure (no calls, no effects, no regions), so dropping its evaluations changes nothing.
-//! Loops whose body holds regions are left alone, and so are loops that would add more than
-//! [`UnrollLimits::max_insts`] instructions.
+//! Loops whose body holds regions are left alone, and so are loops that would take the
+//! instructions unrolling adds to the whole program past [`UnrollLimits::max_insts`] (a
+//! program of a hundred loops grows by that much, not a hundred times it).
 //!
 //! ```
 //! let p = ptir_ir::parse("func @main(%x: f32[4]) -> (f32[4]) {
@@ -62,14 +63,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub struct UnrollLimits {
     /// The most iterations a loop may have to be unrolled (0: unroll nothing).
     pub max_trips: usize,
-    /// The most instructions unrolling one loop may add.
+    /// The most instructions unrolling may add to the whole program, over all its loops.
     pub max_insts: usize,
 }
 
 impl Default for UnrollLimits {
-    /// 256 iterations and 8,192 added instructions per loop: every `fori_loop` and `scan` of
-    /// the zoo (16, 32 and 128 steps), not a long simulation (whose IREE compile time grows
-    /// with every copy).
+    /// 256 iterations per loop and 8,192 added instructions in all: every `fori_loop` and
+    /// `scan` of the zoo (16, 32 and 128 steps), not a long simulation (whose IREE compile time
+    /// grows with every copy).
     fn default() -> Self {
         UnrollLimits {
             max_trips: 256,
@@ -98,16 +99,19 @@ pub fn unroll_loops(program: &mut Program, limits: &UnrollLimits) -> UnrollStats
     if limits.max_trips == 0 {
         return stats;
     }
+    let mut budget = limits.max_insts;
     for f in &mut program.functions {
         let constants = constants_of(&f.body);
         let mut unroller = Unroller {
             constants: &constants,
             limits,
+            budget,
             next: f.fresh_value_id().0,
             renames: FxHashMap::default(),
             stats: UnrollStats::default(),
         };
         let body = unroller.region(&f.body);
+        budget = unroller.budget;
         if unroller.stats.loops > 0 {
             f.body = body;
             stats.loops += unroller.stats.loops;
@@ -290,6 +294,8 @@ fn evaluate(
 struct Unroller<'a> {
     constants: &'a FxHashMap<ValueId, Value>,
     limits: &'a UnrollLimits,
+    /// Instructions unrolling may still add to the program.
+    budget: usize,
     next: u32,
     /// What a value of the input is called in the output (a loop's result: its last copy's).
     renames: FxHashMap<ValueId, ValueId>,
@@ -344,7 +350,7 @@ impl Unroller<'_> {
             return None;
         }
         let trips = trip_count(inst, self.constants, self.limits.max_trips)?;
-        (trips.saturating_mul(body.insts.len()) <= self.limits.max_insts).then_some(trips)
+        (trips.saturating_mul(body.insts.len()) <= self.budget).then_some(trips)
     }
 
     /// Writes `trips` copies of the body of loop `w` to `out` and binds `w`'s result.
@@ -387,6 +393,7 @@ impl Unroller<'_> {
         }
         self.stats.loops += 1;
         self.stats.iterations += trips;
+        self.budget = (self.budget).saturating_sub(trips.saturating_mul(body.insts.len()));
     }
 }
 
@@ -501,6 +508,59 @@ mod tests {
             assert_eq!(stats, UnrollStats::default(), "{}", print(&p));
             assert_eq!(q, p);
         }
+    }
+
+    #[test]
+    fn the_instruction_budget_is_the_whole_programs() {
+        // Two loops of 5 iterations of a 4-instruction body: 20 instructions each. A budget of
+        // 30 writes out the first and keeps the second.
+        let a_loop = |n: u32, x: &str| {
+            let v = |k: u32| format!("%v{}", n * 20 + k);
+            format!(
+                "  {c0} = constant splat(0) : i32[]
+  {w} = while {c0}, {x} : (i32[], f32[4]) {{
+  ^({p}: i32[], {q}: f32[4]):
+    {b} = constant splat(5) : i32[]
+    {t} = lt {p}, {b} : bool[]
+    yield {t}
+  }} {{
+  ^({i}: i32[], {y}: f32[4]):
+    {one} = constant splat(1) : i32[]
+    {j} = add {i}, {one} : i32[]
+    {m} = mul {y}, {y} : f32[4]
+    {s} = add {m}, {y} : f32[4]
+    yield {j}, {s}
+  }}
+  {r} = tuple_get {w} index=1 : f32[4]
+",
+                c0 = v(0),
+                w = v(1),
+                p = v(2),
+                q = v(3),
+                b = v(4),
+                t = v(5),
+                i = v(6),
+                y = v(7),
+                one = v(8),
+                j = v(9),
+                m = v(10),
+                s = v(11),
+                r = v(12)
+            )
+        };
+        let text = format!(
+            "func @main(%x: f32[4], %n: i32[]) -> (f32[4]) {{\n{}{}  return %v32\n}}",
+            a_loop(0, "%x"),
+            a_loop(1, "%v12")
+        );
+        let p = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let limits = UnrollLimits {
+            max_insts: 30,
+            ..UnrollLimits::default()
+        };
+        let (q, stats) = unrolled(&p, limits);
+        assert_eq!((stats.loops, stats.iterations), (1, 5), "{}", print(&q));
+        assert_eq!(print(&q).matches("while").count(), 1);
     }
 
     #[test]

@@ -231,7 +231,8 @@ pub(crate) struct LimitArgs {
     scheduler: SchedulerArg,
     /// Write out (unroll) every `while` loop whose trip count is known at compile time and at
     /// most N (`lax.fori_loop` with static bounds, `lax.scan`), before either engine runs; 0
-    /// unrolls nothing. A loop that would add more than 8192 instructions stays a loop.
+    /// unrolls nothing. Unrolling adds at most 8192 instructions to the program: loops past that
+    /// stay loops.
     #[arg(long, value_name = "N", default_value_t = ptir::ir::UnrollLimits::default().max_trips)]
     unroll_limit: usize,
 }
