@@ -50,7 +50,6 @@
 //! assert!(!ptir_ir::print(&q).contains("while"));
 //! ```
 
-use crate::analysis::purity::impure_by_itself;
 use crate::interp::eval_op;
 use crate::ops::Op;
 use crate::program::{Instruction, Program, Region, ValueId};
@@ -101,6 +100,13 @@ pub fn unroll_loops(program: &mut Program, limits: &UnrollLimits) -> UnrollStats
     }
     let mut budget = limits.max_insts;
     for f in &mut program.functions {
+        // A function without loops is left as it is, not copied.
+        let mut loops = false;
+        f.body
+            .walk(&mut |inst, _| loops |= matches!(inst.op, Op::While { .. }));
+        if !loops {
+            continue;
+        }
         let constants = constants_of(&f.body);
         let mut unroller = Unroller {
             constants: &constants,
@@ -155,14 +161,11 @@ fn constants_of(region: &Region) -> FxHashMap<ValueId, Value> {
     out
 }
 
-/// May the control of a loop evaluate `inst` at compile time: a pure op of its own (no call,
-/// no region, no barrier) with a small result?
+/// May the control of a loop evaluate `inst` at compile time: an op pure by its kind (which
+/// leaves out calls, effects and region ops) but no barrier, with a small result?
 fn evaluable(inst: &Instruction) -> bool {
-    let key = inst.op.key();
-    key.is_pure_kind()
-        && !impure_by_itself(key)
-        && inst.op.regions().is_empty()
-        && !matches!(inst.op, Op::Call { .. } | Op::OptimizationBarrier)
+    inst.op.key().is_pure_kind()
+        && !matches!(inst.op, Op::OptimizationBarrier)
         && inst
             .ty
             .as_tensor()

@@ -353,9 +353,7 @@ pub fn program_cost_with_entries(
             continue;
         }
         total += runs.cost(&f.name);
-        let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
-        let results: Vec<&Type> = f.result_types.iter().collect();
-        total += model.entry_cost(&params, &results);
+        total += function_entry_cost(f, model);
     }
     total
 }
@@ -408,12 +406,17 @@ pub fn program_dag_cost_with_entries(
         }
         total += function_cost(f, model);
         if entries.contains(&f.name) {
-            let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
-            let results: Vec<&Type> = f.result_types.iter().collect();
-            total += model.entry_cost(&params, &results);
+            total += function_entry_cost(f, model);
         }
     }
     total
+}
+
+/// [`CostModel::entry_cost`] of a run of `f`: its parameters read, its results written.
+fn function_entry_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
+    let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
+    let results: Vec<&Type> = f.result_types.iter().collect();
+    model.entry_cost(&params, &results)
 }
 
 /// The most iterations [`program_cost`] runs a loop's control at compile time to price it (a
