@@ -33,7 +33,10 @@ mod tensor;
 
 pub use calibration::{collect_kernels, Kernel};
 pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
-pub use roofline::{op_work, Fusion, Machine, OpWork, Roofline, TRANSCENDENTAL_FLOPS};
+pub use roofline::{
+    element_flops, op_work, Fusion, Machine, OpWork, Roofline, DIVISION_FLOPS,
+    FLOAT_REDUCTION_FLOPS, FLOAT_REMAINDER_FLOPS, INTEGER_DIVISION_FLOPS, TRANSCENDENTAL_FLOPS,
+};
 pub use tensor::TensorCost;
 
 use indexmap::IndexMap;
@@ -59,10 +62,79 @@ pub trait CostModel: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
-    /// The fixed cost of one iteration of a loop, whatever its body ([`program_cost`] adds
-    /// it per iteration of every loop whose trip count it knows). Default 0.
-    fn loop_iteration_cost(&self) -> f64 {
+    /// The cost of one iteration of a loop beyond its body's instructions, whose body changes
+    /// the carried values of types `changed` (the others it yields back as they came in or
+    /// updates in place, with a `dynamic_update_slice`):
+    /// [`program_cost`] adds it per iteration of every loop whose trip count it knows.
+    /// Default 0.
+    fn loop_iteration_cost(&self, changed: &[&Type]) -> f64 {
+        let _ = changed;
         0.0
+    }
+    /// The cost of `inst` in a program, whose `dataflow` says what produces its operands and
+    /// who uses its result: what a runtime fuses across ops (a sum of products of broadcasts
+    /// runs as one contraction) and materializes (a value several kernels read). Default
+    /// [`CostModel::op_cost`]. [`program_cost`] prices with it; extraction, which prices
+    /// e-nodes one by one, and [`program_dag_cost_with_entries`] with `op_cost`.
+    fn inst_cost(
+        &self,
+        inst: &ptir_ir::Instruction,
+        operands: &[&Type],
+        dataflow: &Dataflow<'_>,
+    ) -> f64 {
+        let _ = dataflow;
+        self.op_cost(&inst.op, operands, &inst.ty)
+    }
+}
+
+/// A function's dataflow, for [`CostModel::inst_cost`]: the instruction that defines each
+/// value, and how many instructions (a `return` or `yield` counting as one) use it.
+pub struct Dataflow<'p> {
+    producers: FxHashMap<ValueId, &'p ptir_ir::Instruction>,
+    params: FxHashMap<ValueId, &'p Type>,
+    users: FxHashMap<ValueId, u32>,
+}
+
+impl<'p> Dataflow<'p> {
+    /// The dataflow of `f`, region bodies included.
+    pub fn of(f: &'p ptir_ir::Function) -> Self {
+        let mut flow = Dataflow {
+            producers: FxHashMap::default(),
+            params: f.body.params.iter().map(|p| (p.id, &p.ty)).collect(),
+            users: FxHashMap::default(),
+        };
+        let count = |users: &mut FxHashMap<ValueId, u32>, values: &[ValueId]| {
+            for (k, v) in values.iter().enumerate() {
+                if !values[..k].contains(v) {
+                    *users.entry(*v).or_default() += 1;
+                }
+            }
+        };
+        count(&mut flow.users, &f.body.results);
+        f.body.walk(&mut |i, _| {
+            flow.producers.insert(i.result, i);
+            count(&mut flow.users, &i.operands);
+            for r in i.op.regions() {
+                count(&mut flow.users, &r.results);
+                flow.params.extend(r.params.iter().map(|p| (p.id, &p.ty)));
+            }
+        });
+        flow
+    }
+
+    /// The type of `v` if it is a parameter of the function or of one of its regions.
+    pub fn param_type(&self, v: ValueId) -> Option<&'p Type> {
+        self.params.get(&v).copied()
+    }
+
+    /// The instruction that defines `v`; `None` for a parameter.
+    pub fn producer(&self, v: ValueId) -> Option<&'p ptir_ir::Instruction> {
+        self.producers.get(&v).copied()
+    }
+
+    /// How many instructions use `v` (each once, however many of its operands it is).
+    pub fn users(&self, v: ValueId) -> usize {
+        self.users.get(&v).copied().unwrap_or(0) as usize
     }
 }
 
@@ -313,7 +385,8 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
 /// a function of the program costs a run of that function (recursion: nothing more), and a
 /// `while` whose trip count is known at compile time ([`ptir_ir::static_trip_counts`], at most
 /// [`PRICED_TRIPS`]) pays its body once per iteration, its condition once more, and
-/// [`CostModel::loop_iteration_cost`] per iteration; other region bodies are paid once.
+/// [`CostModel::loop_iteration_cost`] per iteration (given the carried values its body
+/// changes); other region bodies are paid once.
 /// Functions that define a fused extern (an outlined `@linear_0`) are not counted: their calls
 /// are priced as the extern. (Extraction prices each function's instructions once, the
 /// weights of a loop body aside: within a function, the cheapest choice is the same.)
@@ -346,6 +419,17 @@ pub fn program_cost_with_entries(
     model: &dyn CostModel,
     entries: &[String],
 ) -> f64 {
+    // Priced as the runtime runs it, inlined: what fuses and what a kernel writes to memory
+    // is decided across calls (a helper's argument that its body reads three times is
+    // written by the caller's kernel).
+    let inlined;
+    let program = match calls_own_functions(program) {
+        true => {
+            inlined = ptir_ir::inline_calls(program).0;
+            &inlined
+        }
+        false => program,
+    };
     let runs = Runs::of(program, model);
     let mut total = 0.0;
     for f in &program.functions {
@@ -356,6 +440,19 @@ pub fn program_cost_with_entries(
         total += function_entry_cost(f, model);
     }
     total
+}
+
+/// Whether some function of `program` calls another of its functions.
+fn calls_own_functions(program: &Program) -> bool {
+    let defined: rustc_hash::FxHashSet<&str> =
+        program.functions.iter().map(|f| f.name.as_str()).collect();
+    let mut calls = false;
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            calls |= matches!(&i.op, Op::Call { callee } if defined.contains(callee.as_str()));
+        });
+    }
+    calls
 }
 
 /// The functions of `program`, each after the functions it calls (a cycle in some order), by
@@ -444,8 +541,9 @@ impl<'p> Runs<'p> {
                 continue;
             }
             let mut own: FxHashMap<*const ptir_ir::Instruction, f64> = FxHashMap::default();
+            let dataflow = Dataflow::of(f);
             visit_typed(f, &mut |i, operands| {
-                own.insert(i, model.op_cost(&i.op, operands, &i.ty));
+                own.insert(i, model.inst_cost(i, operands, &dataflow));
             });
             let trips = ptir_ir::static_trip_counts(f, PRICED_TRIPS);
             let cost = runs.block(&f.body, &own, &trips);
@@ -473,8 +571,19 @@ impl<'p> Runs<'p> {
             match (&i.op, trips.get(&i.result)) {
                 (Op::While { cond, body }, Some(&t)) => {
                     let t = t as f64;
+                    // A carried value the body updates in place is not copied.
+                    let in_place = |v: ValueId| {
+                        body.insts
+                            .iter()
+                            .any(|i| i.result == v && i.op == Op::DynamicUpdateSlice)
+                    };
+                    let changed: Vec<&Type> = (body.params.iter().zip(&body.results))
+                        .filter(|(p, &r)| p.id != r && !in_place(r))
+                        .map(|(p, _)| &p.ty)
+                        .collect();
                     total += (t + 1.0) * self.block(cond, own, trips)
-                        + t * (self.block(body, own, trips) + self.model.loop_iteration_cost());
+                        + t * (self.block(body, own, trips)
+                            + self.model.loop_iteration_cost(&changed));
                 }
                 _ => {
                     for r in i.op.regions() {
