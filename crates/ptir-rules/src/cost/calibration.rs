@@ -46,7 +46,7 @@ fn timed(op: &Op) -> bool {
 /// let mut kernels = indexmap::IndexMap::new();
 /// ptir_rules::cost::collect_kernels(&p, &mut kernels);
 /// let k = &kernels["exp : f32[4] -> f32[4]"];
-/// assert_eq!((k.count, k.work.flops), (2, 16.0));
+/// assert_eq!((k.count, k.work.flops), (2, 4.0 * 28.0)); // 4 elements, 28 FLOPs each
 /// assert_eq!(ptir_ir::print(&k.program), "func @main(%0: f32[4]) -> (f32[4]) {\n  %1 = exp %0 : f32[4]\n  return %1\n}\n");
 /// ```
 pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
