@@ -32,7 +32,9 @@ calibrated on a real one"). Given StableHLO programs (``.mlir`` files or directo
    ``bench_zoo.MALLOC_ENV`` for why): ``--warmup`` calls, then ``--calls`` timed calls, keeping
    the minimum (and the median, for the noise). The per-call overhead of the runtime is
    measured on a module whose function returns its argument (``call_overhead_us``). A worker
-   that crashes or hangs on a module is restarted after it (the module is listed as a failure);
+   that crashes or hangs on a module is restarted after it (the module is listed as a failure).
+   Two chains of 1 and 129 small dispatches give what each further dispatch of a program costs
+   (``dispatch_overhead_us``: a one-op module cannot, it is one dispatch and a run's overhead);
 4. fits ``time_us ≈ call_overhead_us + kernel_overhead_us + max(flops / peak, bytes / bandwidth)``
    (least absolute deviations of log(time_us), by grid search: see ``fit_roofline``), writes
    the JSON cost table (``--out``) and prints a summary: signatures, time taken, the fit and
@@ -49,7 +51,7 @@ The cost table (``format`` ``ptir-cost-table``, ``version`` 1)::
                   "statistic": "min", "malloc": "..."},
      "call_overhead_us": 3.1,      # one call of an identity module (min over calls)
      "fit": {"peak_gflops": ..., "bandwidth_gbs": ..., "kernel_overhead_us": ...,
-             "method": "...", "n": ..., "spearman": ..., "median_abs_log2_error": ...},
+             "dispatch_overhead_us": ..., "method": "...", "n": ..., "spearman": ..., "median_abs_log2_error": ...},
      "ops": [{"signature": "...", "op": "dot_general", "time_us": 123.4, "median_us": 125.0,
               "flops": ..., "bytes": ..., "predicted_us": ..., "count": 3}, ...],
      "failures": [{"signature": "...", "op": "...", "stage": "ptir-opt|iree-compile|iree-run",
@@ -264,6 +266,34 @@ def build_all(jobs, binary, cache, salt, workers):
 IDENTITY_KEY = "identity"
 IDENTITY_PROGRAM = "func @main(%0: f32[1]) -> (f32[1]) {\n  return %0\n}\n"
 
+# Two chains of dispatches, 1 and DISPATCH_CHAIN + 1 long, each a row sum of a 16x16 tile and
+# the `min` of the tile and the sums: what each further dispatch of a program costs, as the
+# one-op modules cannot say (each is one dispatch and the run's fixed overhead).
+DISPATCH_CHAIN = 128
+
+
+def dispatch_chain_program(steps):
+    lines = ["func @main(%x: f32[16,16]) -> (f32[16,16]) {", "  %z = constant splat(0.0) : f32[]"]
+    last = "%x"
+    for i in range(steps):
+        lines += [f"  %r{i} = reduce_sum {last}, %z axes=[1] : f32[16]",
+                  f"  %b{i} = broadcast %r{i} dims=[0] : f32[16,16]",
+                  f"  %m{i} = min {last}, %b{i} : f32[16,16]"]
+        last = f"%m{i}"
+    return "\n".join(lines + [f"  return {last}", "}"]) + "\n"
+
+
+DISPATCH_KEYS = ("dispatch-chain-1", f"dispatch-chain-{DISPATCH_CHAIN + 1}")
+
+
+def dispatch_overhead(times):
+    """Microseconds each further dispatch adds to a run, from the two chains; None if either
+    failed."""
+    short, long = (times.get(k, {}).get("time_us") for k in DISPATCH_KEYS)
+    if short is None or long is None:
+        return None
+    return round(max(long - short, 0.0) / DISPATCH_CHAIN, 4)
+
 
 # ----------------------------------------------------------------------------------------
 # Timing (in a worker process with bench_zoo.MALLOC_ENV, one module after the other).
@@ -468,8 +498,10 @@ def op_rows(sigs, modules, times):
 
 def write_table(args, info, iree_version, ident, sigs, modules, times, read, skipped):
     """Writes the cost table of every module timed so far to ``args.out``; returns it."""
-    ops, failures = op_rows(sigs, modules[1:], times)
+    ops, failures = op_rows(sigs, modules[1 + len(DISPATCH_KEYS):], times)
     tab = table(args, info, iree_version, ident["time_us"], ops, failures, read, skipped)
+    if tab["fit"] is not None and dispatch_overhead(times) is not None:
+        tab["fit"]["dispatch_overhead_us"] = dispatch_overhead(times)
     with open(args.out, "w") as fh:
         fh.write(dumps_table(tab))
     return tab
@@ -513,7 +545,9 @@ def summary(tab, sigs, elapsed, build_s, time_s, cached):
     if fit:
         default = spearman([o["predicted_us"] for o in ops], [o["time_us"] for o in ops])
         lines += [f"fit: peak {fit['peak_gflops']} GFLOP/s, bandwidth {fit['bandwidth_gbs']} GB/s, "
-                  f"kernel overhead {fit['kernel_overhead_us']} us (median |log2 error| "
+                  f"kernel overhead {fit['kernel_overhead_us']} us, "
+                  f"dispatch overhead {fit.get('dispatch_overhead_us', 'not measured')} us "
+                  f"(median |log2 error| "
                   f"{fit['median_abs_log2_error']})",
                   f"Spearman(fitted roofline, measured) = {fit['spearman']:.3f} over {fit['n']} ops "
                   f"(ptir-opt's default roofline, unfitted: {default:.3f})"]
@@ -567,6 +601,8 @@ def main(argv=None):
         files = input_files(args.inputs or DEFAULT_INPUTS)
         sigs, read, skipped = collect(binary, files, args.allow_opaque, not args.inputs_only, tmp)
         jobs = [(IDENTITY_KEY, "identity", IDENTITY_PROGRAM)]
+        jobs += [(key, "dispatch chain", dispatch_chain_program(n))
+                 for key, n in zip(DISPATCH_KEYS, (1, DISPATCH_CHAIN + 1))]
         jobs += [(key, k["op"], k["program"]) for key, k in sorted(sigs.items())]
         print(f"{len(sigs)} signatures; compiling ({args.jobs} at a time) ...", file=sys.stderr)
         modules = build_all(jobs, binary, args.cache, salt, args.jobs)

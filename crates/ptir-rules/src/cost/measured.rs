@@ -332,7 +332,10 @@ mod tests {
         // The table's time less the runtime's call overhead and the run's fixed overhead
         // (paid once per run), plus a dispatch's.
         let dispatch = m.machine.dispatch_overhead_us;
-        assert_eq!(dispatch, crate::cost::Machine::REFERENCE.dispatch_overhead_us);
+        assert_eq!(
+            dispatch,
+            crate::cost::Machine::REFERENCE.dispatch_overhead_us
+        );
         assert_eq!(m.op_cost(&d.op, &[ty(0), ty(1)], &d.ty), 6.5 + dispatch);
         assert!(m.notes().is_empty());
         let e = &f.body.insts[1];
@@ -340,7 +343,10 @@ mod tests {
         let fitted = m
             .machine
             .dispatch_us(&crate::cost::op_work(&e.op, &[ty(0), ty(2)], &e.ty));
-        assert!((fallback - fitted).abs() < 1e-12, "{fallback} against {fitted}");
+        assert!(
+            (fallback - fitted).abs() < 1e-12,
+            "{fallback} against {fitted}"
+        );
         assert_eq!(m.machine.peak_gflops, 100.0, "the table's fit");
         let notes = m.notes();
         assert_eq!(notes.len(), 1);
