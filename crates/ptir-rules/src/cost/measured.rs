@@ -233,6 +233,7 @@ impl CostTable {
             peak_gflops: raw.fit.peak_gflops,
             bandwidth_gbs: raw.fit.bandwidth_gbs,
             kernel_overhead_us: raw.fit.kernel_overhead_us,
+            call_overhead_us: raw.call_overhead_us,
             dispatch_overhead_us: raw
                 .fit
                 .dispatch_overhead_us

@@ -36,6 +36,7 @@ pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
 pub use roofline::{
     element_flops, op_work, Fusion, Machine, OpWork, Roofline, DIVISION_FLOPS,
     FLOAT_REDUCTION_FLOPS, FLOAT_REMAINDER_FLOPS, INTEGER_DIVISION_FLOPS, TRANSCENDENTAL_FLOPS,
+    VECTOR_MATRIX_READ_FACTOR,
 };
 pub use tensor::TensorCost;
 
@@ -56,6 +57,14 @@ pub trait CostModel: Send + Sync {
     /// predicted speedup (cost before / cost after) is a ratio of whole runs. Default 0.
     fn entry_cost(&self, _params: &[&Type], _results: &[&Type]) -> f64 {
         0.0
+    }
+    /// Whether `op` (giving `result`) runs as a kernel that reads its operands from memory and
+    /// writes its result there, paying for those bytes in its own cost: a run's entry then
+    /// does not pay again for the arguments such kernels read or the results they write
+    /// ([`program_cost`]). Default false.
+    fn pays_its_own_traffic(&self, op: &Op, result: &Type) -> bool {
+        let _ = (op, result);
+        false
     }
     /// What the model wants the report to say after pricing (e.g. ops a measured table
     /// lacked). Default none.
@@ -437,9 +446,32 @@ pub fn program_cost_with_entries(
             continue;
         }
         total += runs.cost(&f.name);
-        total += function_entry_cost(f, model);
+        total += run_entry_cost(f, model);
     }
     total
+}
+
+/// [`CostModel::entry_cost`] of a run of `f` for the parameters and results whose bytes no
+/// kernel of `f` pays already ([`CostModel::pays_its_own_traffic`]): a matrix product reads
+/// its argument and writes its result itself, where a chain of fused elementwise ops leaves
+/// both to the run.
+pub(crate) fn run_entry_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
+    let mut moved_by_kernels: rustc_hash::FxHashSet<ValueId> = Default::default();
+    f.body.walk(&mut |i, _| {
+        if model.pays_its_own_traffic(&i.op, &i.ty) {
+            moved_by_kernels.extend(i.operands.iter().copied());
+            moved_by_kernels.insert(i.result);
+        }
+    });
+    let params: Vec<&Type> = (f.body.params.iter())
+        .filter(|p| !moved_by_kernels.contains(&p.id))
+        .map(|p| &p.ty)
+        .collect();
+    let results: Vec<&Type> = (f.body.results.iter().zip(&f.result_types))
+        .filter(|(v, _)| !moved_by_kernels.contains(v))
+        .map(|(_, t)| t)
+        .collect();
+    model.entry_cost(&params, &results)
 }
 
 /// Whether some function of `program` calls another of its functions.
@@ -509,7 +541,8 @@ pub fn program_dag_cost_with_entries(
     total
 }
 
-/// [`CostModel::entry_cost`] of a run of `f`: its parameters read, its results written.
+/// [`CostModel::entry_cost`] of a run of `f`: all its parameters read, all its results
+/// written (the DAG cost's, the same for every choice extraction makes).
 fn function_entry_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
     let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
     let results: Vec<&Type> = f.result_types.iter().collect();

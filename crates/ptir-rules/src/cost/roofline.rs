@@ -74,6 +74,34 @@ pub const FLOAT_REMAINDER_FLOPS: f64 = 2300.0;
 /// of memory.
 pub const FLOAT_REDUCTION_FLOPS: f64 = 28.0;
 
+/// How many times its bytes a row vector times a matrix stored row-major (a `dot_general`
+/// whose lhs has one row, contracting a dim of the rhs other than its last) moves: it reads
+/// the matrix a column at a time. IREE runs `f32[1,128] x f32[128,2048]` at 24 GB/s, where a
+/// matrix times a vector gets 70-111 GB/s (`corpus/calibration/example.json`).
+pub const VECTOR_MATRIX_READ_FACTOR: f64 = 3.0;
+
+/// Whether `d` on these operands is a row vector times a matrix read across its rows (see
+/// [`VECTOR_MATRIX_READ_FACTOR`]).
+fn vector_times_matrix(d: &ptir_ir::DotDims, operands: &[&Type]) -> bool {
+    let (Some(lhs), Some(rhs)) = (
+        operands.first().and_then(|t| t.as_tensor()),
+        operands.get(1).and_then(|t| t.as_tensor()),
+    ) else {
+        return false;
+    };
+    let rows: usize = (0..lhs.shape.len())
+        .filter(|i| !d.lhs_contract.contains(i) && !d.lhs_batch.contains(i))
+        .map(|i| lhs.shape[i])
+        .product();
+    let last = rhs.shape.len().checked_sub(1);
+    let wide = (0..rhs.shape.len())
+        .filter(|i| !d.rhs_contract.contains(i) && !d.rhs_batch.contains(i))
+        .map(|i| rhs.shape[i])
+        .product::<usize>()
+        > 1;
+    rows == 1 && wide && last.is_some_and(|l| !d.rhs_contract.contains(&l))
+}
+
 /// Microseconds one iteration of a loop costs the runtime whatever its body: IREE runs a
 /// `while` on the host, reading the condition back and launching the body's kernels again
 /// each time. Fitted on the reference machine (IREE 3.13, llvm-cpu, `local-sync`,
@@ -93,6 +121,9 @@ pub struct Machine {
     /// pays once on top of its kernel's roofline (the calibration fits it to one-op modules).
     /// A program pays it once per run ([`CostModel::entry_cost`]).
     pub kernel_overhead_us: f64,
+    /// The runtime's cost of a call of a function that does nothing, microseconds (measured by
+    /// `scripts/calibrate.py` on a module returning its argument): paid once per run.
+    pub call_overhead_us: f64,
     /// Cost of each kernel a run launches, microseconds: a chain of 128 tiny dispatches
     /// (a reduction and a `minimum`, or a matmul and a `tanh`, on 8x8 to 16x16) runs
     /// 0.11-0.12 us per dispatch longer than one of them in IREE (local-sync), ten times
@@ -110,6 +141,7 @@ impl Machine {
         peak_gflops: 167.88,
         bandwidth_gbs: 77.625,
         kernel_overhead_us: 1.311,
+        call_overhead_us: 2.383,
         dispatch_overhead_us: 0.11,
     };
 
@@ -157,6 +189,7 @@ impl Machine {
         }
         for (name, x) in [
             ("kernel_overhead_us", self.kernel_overhead_us),
+            ("call_overhead_us", self.call_overhead_us),
             ("dispatch_overhead_us", self.dispatch_overhead_us),
         ] {
             if !(x.is_finite() && x >= 0.0) {
@@ -297,7 +330,19 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
             };
             work(per_element * elements(input), all, Fusion::Kernel)
         }
-        Op::DotGeneral(d) => work(super::dot_flops(d, operands, n), all, Fusion::Kernel),
+        Op::DotGeneral(d) => {
+            let strided = match vector_times_matrix(d, operands) {
+                true => {
+                    (VECTOR_MATRIX_READ_FACTOR - 1.0) * operands.get(1).map_or(0.0, |t| bytes(t))
+                }
+                false => 0.0,
+            };
+            work(
+                super::dot_flops(d, operands, n),
+                all + strided,
+                Fusion::Kernel,
+            )
+        }
         Op::Convolution(c) => work(super::conv_flops(c, operands, n), all, Fusion::Kernel),
         Op::ReduceWindow { dims, .. } => work(super::window_flops(dims, n), all, Fusion::Kernel),
         Op::SelectAndScatter { dims, .. } => work(
@@ -501,7 +546,7 @@ impl Roofline {
         let table = self.table.as_ref()?;
         let signature = op_signature(op, operands, result);
         match table.ops.get(&signature) {
-            Some(t) => Some(self.in_program(t - table.call_overhead_us)),
+            Some(t) => Some(self.in_program(t - self.machine.call_overhead_us)),
             None => {
                 if let Ok(mut m) = self.misses.lock() {
                     m.insert(signature);
@@ -650,9 +695,13 @@ impl CostModel for Roofline {
 
     fn entry_cost(&self, params: &[&Type], results: &[&Type]) -> f64 {
         let moved: f64 = params.iter().chain(results).map(|t| bytes(t)).sum();
-        self.machine.kernel_overhead_us
-            + self.table.as_ref().map_or(0.0, |t| t.call_overhead_us)
+        self.machine.call_overhead_us
+            + self.machine.kernel_overhead_us
             + self.machine.memory_us(moved)
+    }
+
+    fn pays_its_own_traffic(&self, op: &Op, result: &Type) -> bool {
+        op_work(op, &[], result).fusion == Fusion::Kernel
     }
 
     fn notes(&self) -> Vec<String> {
@@ -692,13 +741,11 @@ mod tests {
         Roofline::default().for_program(p)
     }
 
-    /// The program's cost less the entry cost (reading arguments, writing results).
+    /// The program's cost less the run's entry cost (its overheads, and reading the arguments
+    /// and writing the results no kernel reads or writes).
     fn body_cost(p: &Program) -> f64 {
         let m = roofline(p);
-        let f = &p.functions[0];
-        let params: Vec<&Type> = f.body.params.iter().map(|p| &p.ty).collect();
-        let results: Vec<&Type> = f.result_types.iter().collect();
-        program_cost(p, &m) - m.entry_cost(&params, &results)
+        program_cost(p, &m) - crate::cost::run_entry_cost(&p.functions[0], &m)
     }
 
     #[test]
@@ -752,6 +799,54 @@ mod tests {
              %s = reduce_sum %p, %z axes=[1] : f32[64,48]\n  return %s, %p\n}",
         );
         assert!(body_cost(&stored) > 5.0 * dot, "{}", body_cost(&stored));
+    }
+
+    #[test]
+    fn a_run_pays_for_the_bytes_no_kernel_moves_and_a_row_vector_reads_its_matrix_across() {
+        use crate::cost::run_entry_cost;
+        use ptir_ir::{DType, DotDims, TensorType};
+        // A product reads its arguments and writes its result itself: the run adds only its
+        // fixed overheads. An elementwise op leaves both to the run.
+        let dot = program(
+            "func @f(%a: f32[64,128], %b: f32[128,256]) -> (f32[64,256]) {\n  \
+             %c = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[64,256]\n  \
+             return %c\n}",
+        );
+        let m = roofline(&dot);
+        assert_eq!(
+            run_entry_cost(&dot.functions[0], &m),
+            m.entry_cost(&[], &[])
+        );
+        let neg =
+            program("func @f(%a: f32[64]) -> (f32[64]) {\n  %c = neg %a : f32[64]\n  return %c\n}");
+        let t: Type = TensorType::new(DType::F32, vec![64]).into();
+        assert_eq!(
+            run_entry_cost(&neg.functions[0], &m),
+            m.entry_cost(&[&t], &[&t])
+        );
+        // A row vector times a matrix reads the matrix across its rows; a matrix times a
+        // column vector, and a product of two matrices, do not pay for it.
+        let ty = |shape: Vec<usize>| -> Type { TensorType::new(DType::F32, shape).into() };
+        let dims = |lhs: usize, rhs: usize| {
+            Op::DotGeneral(Box::new(DotDims {
+                lhs_contract: vec![lhs],
+                rhs_contract: vec![rhs],
+                ..DotDims::default()
+            }))
+        };
+        let (row, matrix) = (ty(vec![1, 128]), ty(vec![128, 2048]));
+        let w = op_work(&dims(1, 0), &[&row, &matrix], &ty(vec![1, 2048]));
+        let plain = 4.0 * (128.0 + 128.0 * 2048.0 + 2048.0);
+        assert_eq!(
+            w.bytes,
+            plain + (VECTOR_MATRIX_READ_FACTOR - 1.0) * 4.0 * 128.0 * 2048.0
+        );
+        let (rows, column) = (ty(vec![2048, 128]), ty(vec![128]));
+        let w = op_work(&dims(1, 0), &[&rows, &column], &ty(vec![2048]));
+        assert_eq!(w.bytes, plain);
+        let square = ty(vec![128, 128]);
+        let w = op_work(&dims(1, 0), &[&square, &square], &square);
+        assert_eq!(w.bytes, 3.0 * 4.0 * 128.0 * 128.0);
     }
 
     #[test]
