@@ -48,6 +48,12 @@ fn timed(op: &Op) -> bool {
 /// let k = &kernels["exp : f32[4] -> f32[4]"];
 /// assert_eq!((k.count, k.work.flops), (2, 4.0 * 28.0)); // 4 elements, 28 FLOPs each
 /// assert_eq!(ptir_ir::print(&k.program), "func @main(%0: f32[4]) -> (f32[4]) {\n  %1 = exp %0 : f32[4]\n  return %1\n}\n");
+/// // An op of several results returns each of them.
+/// let p = ptir_ir::parse("func @f(%a: f32[8]) -> (f32[2]) {\n  %t = top_k %a k=2 : (f32[2], i32[2])\n  %v = tuple_get %t index=0 : f32[2]\n  return %v\n}").unwrap();
+/// ptir_rules::cost::collect_kernels(&p, &mut kernels);
+/// let k = &kernels["top_k k=2 : f32[8] -> (f32[2], i32[2])"];
+/// assert!(ptir_ir::verify(&k.program).is_ok());
+/// assert_eq!(k.program.functions[0].result_types.len(), 2);
 /// ```
 pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
     for f in &program.functions {
@@ -85,7 +91,8 @@ pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
     }
 }
 
-/// `@main(operands) -> result`, computing `inst`'s op on its parameters.
+/// `@main(operands) -> result`, computing `inst`'s op on its parameters; an op of several
+/// results (a tuple) returns each (StableHLO functions return tensors).
 fn one_op_program(inst: &Instruction, operands: &[&Type]) -> Program {
     let params: Vec<Param> = operands
         .iter()
@@ -96,22 +103,37 @@ fn one_op_program(inst: &Instruction, operands: &[&Type]) -> Program {
         })
         .collect();
     let result = ValueId(params.len() as u32);
-    let body = Region {
-        insts: vec![Instruction {
-            result,
-            ty: inst.ty.clone(),
-            op: inst.op.clone(),
-            operands: params.iter().map(|p| p.id).collect(),
-        }],
-        params,
-        results: vec![result],
-    };
+    let mut insts = vec![Instruction {
+        result,
+        ty: inst.ty.clone(),
+        op: inst.op.clone(),
+        operands: params.iter().map(|p| p.id).collect(),
+    }];
+    let (mut results, mut result_types) = (vec![result], vec![inst.ty.clone()]);
+    if let Type::Tuple(parts) = &inst.ty {
+        (results, result_types) = (Vec::new(), Vec::new());
+        for (index, ty) in parts.iter().enumerate() {
+            let part = ValueId(result.0 + 1 + index as u32);
+            insts.push(Instruction {
+                result: part,
+                ty: ty.clone(),
+                op: Op::TupleGet { index },
+                operands: vec![result],
+            });
+            results.push(part);
+            result_types.push(ty.clone());
+        }
+    }
     Program {
         externs: Vec::new(),
         functions: vec![Function {
             name: "main".to_string(),
-            result_types: vec![inst.ty.clone()],
-            body,
+            result_types,
+            body: Region {
+                insts,
+                params,
+                results,
+            },
         }],
     }
 }
