@@ -136,6 +136,22 @@ impl<'p> Dataflow<'p> {
         self.params.get(&v).copied()
     }
 
+    /// The type of `v`, computed or a parameter.
+    pub fn type_of(&self, v: ValueId) -> Option<&'p Type> {
+        match self.producer(v) {
+            Some(i) => Some(&i.ty),
+            None => self.param_type(v),
+        }
+    }
+
+    /// The types of `inst`'s operands (those the dataflow knows).
+    pub fn operand_types(&self, inst: &ptir_ir::Instruction) -> Vec<&'p Type> {
+        inst.operands
+            .iter()
+            .filter_map(|&v| self.type_of(v))
+            .collect()
+    }
+
     /// The instruction that defines `v`; `None` for a parameter.
     pub fn producer(&self, v: ValueId) -> Option<&'p ptir_ir::Instruction> {
         self.producers.get(&v).copied()
@@ -385,6 +401,17 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
     let mut total = 0.0;
     visit_typed(f, &mut |i, operands| {
         total += model.op_cost(&i.op, operands, &i.ty)
+    });
+    total
+}
+
+/// The cost of `f`'s instructions as a program runs them ([`CostModel::inst_cost`]), region
+/// bodies once each.
+pub(crate) fn function_run_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
+    let dataflow = Dataflow::of(f);
+    let mut total = 0.0;
+    visit_typed(f, &mut |i, operands| {
+        total += model.inst_cost(i, operands, &dataflow)
     });
     total
 }
