@@ -36,7 +36,7 @@ pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
 pub use roofline::{
     element_flops, op_work, Fusion, Machine, OpWork, Roofline, DIVISION_FLOPS,
     FLOAT_REDUCTION_FLOPS, FLOAT_REMAINDER_FLOPS, INTEGER_DIVISION_FLOPS, TRANSCENDENTAL_FLOPS,
-    VECTOR_MATRIX_READ_FACTOR,
+    VECTOR_MATRIX_READ_FACTOR, WIDE_DOT_COLUMNS, WIDE_DOT_EFFICIENCY,
 };
 pub use tensor::TensorCost;
 
