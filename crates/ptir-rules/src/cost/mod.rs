@@ -632,13 +632,12 @@ impl<'p> Runs<'p> {
                 (Op::While { cond, body }, Some(&t)) => {
                     let t = t as f64;
                     // A carried value the body updates in place is not copied.
-                    let in_place = |v: ValueId| {
-                        body.insts
-                            .iter()
-                            .any(|i| i.result == v && i.op == Op::DynamicUpdateSlice)
-                    };
+                    let in_place: rustc_hash::FxHashSet<ValueId> = (body.insts.iter())
+                        .filter(|i| i.op == Op::DynamicUpdateSlice)
+                        .map(|i| i.result)
+                        .collect();
                     let changed: Vec<&Type> = (body.params.iter().zip(&body.results))
-                        .filter(|(p, &r)| p.id != r && !in_place(r))
+                        .filter(|(p, r)| p.id != **r && !in_place.contains(r))
                         .map(|(p, _)| &p.ty)
                         .collect();
                     total += (t + 1.0) * self.block(cond, own, trips)
