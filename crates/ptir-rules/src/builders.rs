@@ -117,6 +117,127 @@ fn mean(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
     })
 }
 
+/// The tile of IREE's CPU matrix products: a free dim of a product that is long
+/// ([`RAGGED_DOT_MIN`] or more) and not a multiple of it leaves a ragged last tile, which the
+/// runtime runs at a fraction of the rate (`ptir_rules::cost::RAGGED_DOT_EFFICIENCY`).
+pub const DOT_TILE: usize = 8;
+
+/// The length from which a free dim that is not a multiple of [`DOT_TILE`] slows a product
+/// down (a short one is a single tile anyway).
+pub const RAGGED_DOT_MIN: usize = 32;
+
+/// Whether a free dim of `n` elements leaves a product a ragged tile (see [`DOT_TILE`]).
+pub fn ragged_dot_dim(n: usize) -> bool {
+    n >= RAGGED_DOT_MIN && !n.is_multiple_of(DOT_TILE)
+}
+
+/// How many free dims of a `dot_general` with dims `d` on these operands are ragged
+/// ([`ragged_dot_dim`]).
+pub fn ragged_free_dims(d: &ptir_ir::DotDims, operands: &[&Type]) -> usize {
+    let count = |t: Option<&&Type>, batch: &[usize], contract: &[usize]| {
+        t.and_then(|t| t.as_tensor()).map_or(0, |t| {
+            (t.shape.iter().enumerate())
+                .filter(|(i, &n)| !batch.contains(i) && !contract.contains(i) && ragged_dot_dim(n))
+                .count()
+        })
+    };
+    count(operands.first(), &d.lhs_batch, &d.lhs_contract)
+        + count(operands.get(1), &d.rhs_batch, &d.rhs_contract)
+}
+
+/// `aligned-dot ?a ?b ?d`: the `dot_general` of `?a` and `?b` with dims `?d`, its ragged free
+/// dims ([`ragged_dot_dim`]) padded with zeros to a multiple of
+/// [`DOT_TILE`] and the result sliced back to its own shape. Each kept element
+/// sums the same products in the same order: exact. Declines a product with no ragged free
+/// dim, and one of another element type than integers and floats.
+fn aligned_dot(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
+    let (a, b) = (types.first()?.as_tensor()?, types.get(1)?.as_tensor()?);
+    let AttrValue::Dims(d) = attrs.first()? else {
+        return None;
+    };
+    if !(a.dtype.is_float() || a.dtype.is_int()) {
+        return None;
+    }
+    let padding = |shape: &[usize], batch: &[usize], contract: &[usize]| -> Vec<i64> {
+        (0..shape.len())
+            .map(|i| match batch.contains(&i) || contract.contains(&i) {
+                false if ragged_dot_dim(shape[i]) => {
+                    (shape[i].next_multiple_of(DOT_TILE) - shape[i]) as i64
+                }
+                _ => 0,
+            })
+            .collect()
+    };
+    let high = [
+        padding(&a.shape, &d.lhs_batch, &d.lhs_contract),
+        padding(&b.shape, &d.rhs_batch, &d.rhs_contract),
+    ];
+    if high.iter().flatten().all(|&h| h == 0) {
+        return None;
+    }
+    let mut ops = Vec::new();
+    let zero = ptir_ir::TensorType::scalar(a.dtype);
+    ops.push(BuiltOp {
+        op: Op::Constant(Literal::Splat(Scalar::zero(a.dtype))),
+        operands: Vec::new(),
+        ty: Type::Tensor(zero),
+    });
+    let mut operands = Vec::new();
+    for (arg, (t, high)) in [a, b].into_iter().zip(high).enumerate() {
+        if high.iter().all(|&h| h == 0) {
+            operands.push((BuiltOperand::Arg(arg), Type::Tensor(t.clone())));
+            continue;
+        }
+        let shape: Vec<usize> = (t.shape.iter().zip(&high))
+            .map(|(&n, &h)| n + h as usize)
+            .collect();
+        let ty = Type::Tensor(ptir_ir::TensorType::new(t.dtype, shape));
+        let pad = ptir_ir::PadDims {
+            low: vec![0; t.shape.len()],
+            high,
+            interior: vec![0; t.shape.len()],
+        };
+        ops.push(BuiltOp {
+            op: Op::Pad(Box::new(pad)),
+            operands: vec![BuiltOperand::Arg(arg), BuiltOperand::Op(0)],
+            ty: ty.clone(),
+        });
+        operands.push((BuiltOperand::Op(ops.len() - 1), ty));
+    }
+    let dims = [AttrValue::Dims(d.clone())];
+    let (dot, dot_ty) = make_op(
+        OpKey::DotGeneral,
+        None,
+        &dims,
+        &[&operands[0].1, &operands[1].1],
+        None,
+    )
+    .ok()?;
+    let (_, result) = make_op(
+        OpKey::DotGeneral,
+        None,
+        &dims,
+        &[&types[0], &types[1]],
+        None,
+    )
+    .ok()?;
+    let shape = result.as_tensor()?.shape.clone();
+    ops.push(BuiltOp {
+        op: dot,
+        operands: vec![operands[0].0, operands[1].0],
+        ty: dot_ty,
+    });
+    ops.push(BuiltOp {
+        op: ptir_ir::SliceDims::op(vec![0; shape.len()], shape.clone(), vec![1; shape.len()]),
+        operands: vec![BuiltOperand::Op(ops.len() - 1)],
+        ty: result,
+    });
+    Some(Built {
+        value: BuiltOperand::Op(ops.len() - 1),
+        ops,
+    })
+}
+
 /// A standard builder: its name, value arguments, attribute kinds, doc and function, as
 /// [`crate::Registry::add_builder`] takes them.
 pub(crate) type StandardBuilder = (
@@ -129,13 +250,22 @@ pub(crate) type StandardBuilder = (
 
 /// The standard builders, which [`crate::Registry::standard`] registers.
 pub(crate) fn standard_builders() -> Vec<StandardBuilder> {
-    vec![(
-        "mean",
-        1,
-        &[AttrKind::Ints],
-        "the float mean of value ?x over ?axes (dims dropped), built as div(reduce_sum(?x, ?axes, false), splat(n))",
-        mean,
-    )]
+    vec![
+        (
+            "mean",
+            1,
+            &[AttrKind::Ints],
+            "the float mean of value ?x over ?axes (dims dropped), built as div(reduce_sum(?x, ?axes, false), splat(n))",
+            mean,
+        ),
+        (
+            "aligned-dot",
+            2,
+            &[AttrKind::Dims],
+            "the dot_general of values ?a and ?b with dims ?d, its ragged free dims padded with zeros to a multiple of 8 and the result sliced back",
+            aligned_dot,
+        ),
+    ]
 }
 
 #[cfg(test)]

@@ -502,6 +502,41 @@ impl Registry {
             "pad attributes ?p pad nothing (low, high and interior all 0)",
             |a| matches!(a[0].attr(), Some(AttrValue::Pad(p)) if p.is_none()),
         );
+        self.add_predicate(
+            "slice-unpads",
+            5,
+            "the slice ?s ?l ?t of value ?x padded by ?p is ?x: no interior padding, stride 1, from the low padding to ?x's extent",
+            |a| {
+                let (Some(x), Some(AttrValue::Pad(p)), Some(s), Some(l), Some(t)) =
+                    (a[0].tensor(), a[1].attr(), a[2].ints(), a[3].ints(), a[4].ints())
+                else {
+                    return false;
+                };
+                let n = x.shape.len();
+                [p.low.len(), p.high.len(), p.interior.len(), s.len(), l.len(), t.len()]
+                    .iter()
+                    .all(|&k| k == n)
+                    && (0..n).all(|i| {
+                        p.interior[i] == 0
+                            && t[i] == 1
+                            && usize::try_from(p.low[i]).is_ok_and(|low| {
+                                s[i] == low && l[i] == low + x.shape[i]
+                            })
+                    })
+            },
+        );
+        self.add_predicate(
+            "ragged-dot",
+            3,
+            "the dot_general of values ?a and ?b with dims ?d has a free dim of 32 or more elements that is not a multiple of 8",
+            |a| match (a[0].tensor(), a[1].tensor(), a[2].attr()) {
+                (Some(x), Some(y), Some(AttrValue::Dims(d))) => {
+                    let (x, y) = (Type::Tensor(x.clone()), Type::Tensor(y.clone()));
+                    crate::builders::ragged_free_dims(d, &[&x, &y]) > 0
+                }
+                _ => false,
+            },
+        );
         self.add_predicate("same-ints", 2, "two index lists are equal", |a| {
             same_ints(&a[0], &a[1])
         });

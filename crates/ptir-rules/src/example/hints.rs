@@ -2,7 +2,7 @@
 //! ([`Sampler::solve`]: `inverse-perm` inverts the perm already chosen, `eq` and
 //! `same-ints` copy the other side, `has-shape` reads a typed value, `no-padding` pads
 //! nothing, ...) and what they say about the type of a leaf ([`Sampler::hint`]: `has-shape`, `has-dtype`, `has-rank`, `float`,
-//! `int`, `same-type`). Anything else they demand is left to retries.
+//! `int`, `same-type`, `ragged-dot`: a 33-row product). Anything else they demand is left to retries.
 
 use super::sampler::{DClass, Sampler, Slot};
 use crate::apply::Bindings;
@@ -120,6 +120,9 @@ impl Sampler<'_> {
                     h.shape = other().and_then(|o| o.ints().map(<[usize]>::to_vec))
                 }
                 ("has-dtype", Some(a)) if is_v(a) => h.dtype = other().and_then(|o| o.dtype()),
+                // A product of 33 rows (ragged) by one column, under the examples' 64 elements.
+                ("ragged-dot", Some(a)) if is_v(a) => h.shape = Some(vec![33, 1]),
+                ("ragged-dot", Some(_)) if second.is_some_and(is_v) => h.shape = Some(vec![1, 1]),
                 ("has-rank", Some(a)) if is_v(a) => {
                     h.rank = match other() {
                         Some(Bound::Attr(AttrValue::Int(n))) => Some(n),
