@@ -10,6 +10,10 @@ use crate::types::{num_elements, DType, Shape, TensorType};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
+/// How often `gen_dot` makes a product with a long ragged free dim instead (see
+/// `ragged_dot`).
+const RAGGED_DOT_CHANCE: f64 = 0.1;
+
 /// How many random dimension plans `dot_general` tries before contracting every dim.
 const DOT_PLAN_TRIES: usize = 8;
 
@@ -263,6 +267,11 @@ impl Gen<'_> {
     /// `dot_general` of an existing lhs with an rhs made to fit a random plan of batch,
     /// contracting and free dims; contracting everything if no plan fits the bounds.
     pub fn gen_dot(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        if self.coin(RAGGED_DOT_CHANCE) {
+            if let Some(v) = self.ragged_dot(f)? {
+                return Ok(v);
+            }
+        }
         let lhs = self.ranked_operand(f, 1, numeric)?;
         let lt = ty_of(f, lhs)?;
         let plan = (0..DOT_PLAN_TRIES).find_map(|_| self.dot_plan(&lt));
@@ -278,6 +287,27 @@ impl Gen<'_> {
         let rhs = self.want(f, &rt)?;
         let dims = self.dot_precision(lt.dtype, dims);
         f.dot_general(lhs, rhs, &dims)
+    }
+
+    /// A product of a long ragged column (33, 41 or 57 rows: past the 32 from which the
+    /// optimizer pads a product's rows to whole tiles of 8, as a ViT's 197 tokens) by a row,
+    /// within the element bound; `None` where the bound or the dtypes leave no room.
+    fn ragged_dot(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Option<Val>> {
+        let rows = *[33, 41, 57].choose(&mut self.rng).unwrap_or(&33);
+        let floats: Vec<DType> = (self.cfg.dtypes.iter().copied())
+            .filter(|d| d.is_float())
+            .collect();
+        let Some(&dtype) = floats.choose(&mut self.rng) else {
+            return Ok(None);
+        };
+        let cols = self.cfg.max_elements / rows;
+        if cols == 0 {
+            return Ok(None);
+        }
+        let cols = self.rng.gen_range(1..=cols.min(self.cfg.max_dim));
+        let lhs = self.want(f, &TensorType::new(dtype, vec![rows, 1]))?;
+        let rhs = self.want(f, &TensorType::new(dtype, vec![1, cols]))?;
+        f.dot_general(lhs, rhs, &DotDims::matmul()).map(Some)
     }
 
     /// `dims` sometimes with what mixed-precision models write: a wider result dtype that

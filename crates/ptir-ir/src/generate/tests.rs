@@ -86,6 +86,10 @@ fn features(p: &Program) -> BTreeSet<String> {
                 if d.precision.is_some() {
                     out.insert("dot precision".to_string());
                 }
+                let rows = inst.ty.as_tensor().and_then(|t| t.shape.first().copied());
+                if rows.is_some_and(|n| n >= 32 && n % 8 != 0) {
+                    out.insert("ragged dot".to_string());
+                }
             }
             if depth >= 2 {
                 out.insert(format!("{} at depth 2", inst.op.name()));
@@ -109,6 +113,7 @@ fn every_op_variant_is_generated() {
         "dot batch+contract",
         "mixed-precision dot",
         "dot precision",
+        "ragged dot",
         "call @helper",
         "call @gen_pure",
         "call @gen_impure",
