@@ -165,7 +165,8 @@ pub struct Divergence {
     pub expected: Vec<Value>,
     /// What the output computes, or how it fails.
     pub got: Result<Vec<Value>, InterpError>,
-    /// The least fast-math tolerance its results are held to ([`computed_tolerance`]).
+    /// The least fast-math tolerance its results are held to: that of the least precise
+    /// float the function computes in.
     pub tolerance_floor: Option<f64>,
 }
 
