@@ -504,15 +504,9 @@ pub(crate) fn run_entry_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f6
 
 /// Whether some function of `program` calls another of its functions.
 fn calls_own_functions(program: &Program) -> bool {
-    let defined: rustc_hash::FxHashSet<&str> =
-        program.functions.iter().map(|f| f.name.as_str()).collect();
-    let mut calls = false;
-    for f in &program.functions {
-        f.body.walk(&mut |i, _| {
-            calls |= matches!(&i.op, Op::Call { callee } if defined.contains(callee.as_str()));
-        });
-    }
-    calls
+    ptir_ir::analysis::call_edges(program)
+        .iter()
+        .any(|calls| !calls.is_empty())
 }
 
 /// The functions of `program`, each after the functions it calls (a cycle in some order), by

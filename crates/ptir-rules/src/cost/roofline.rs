@@ -509,32 +509,33 @@ fn raised_softmax<'p>(inst: &Instruction, dataflow: &Dataflow<'p>) -> Option<[&'
 }
 
 /// The value a chain of broadcasts, reshapes and transposes ending at `v` starts from (`v`
-/// itself if it is not computed by one).
-fn through_layout(v: ValueId, dataflow: &Dataflow<'_>) -> ValueId {
-    let mut at = v;
+/// itself if it is not computed by one), and whether the chain holds a broadcast.
+fn layout_source(v: ValueId, dataflow: &Dataflow<'_>) -> (ValueId, bool) {
+    let (mut at, mut broadcast) = (v, false);
     while let Some(i) = dataflow.producer(at) {
         match (&i.op, i.operands.first()) {
-            (Op::Broadcast { .. } | Op::Reshape | Op::Transpose { .. }, Some(&from)) => at = from,
+            (Op::Broadcast { .. } | Op::Reshape | Op::Transpose { .. }, Some(&from)) => {
+                broadcast |= matches!(i.op, Op::Broadcast { .. });
+                at = from;
+            }
             _ => break,
         }
     }
-    at
+    (at, broadcast)
+}
+
+/// [`layout_source`]'s value alone.
+fn through_layout(v: ValueId, dataflow: &Dataflow<'_>) -> ValueId {
+    layout_source(v, dataflow).0
 }
 
 /// The type of the value a chain of broadcasts, reshapes and transposes ending at `v` starts
 /// from, if `v` is computed by a broadcast through such a chain; `None` otherwise.
 fn broadcast_source<'p>(v: ValueId, dataflow: &Dataflow<'p>) -> Option<&'p Type> {
-    let mut at = v;
-    let mut broadcast = false;
-    while let Some(i) = dataflow.producer(at) {
-        match i.op {
-            Op::Broadcast { .. } => broadcast = true,
-            Op::Reshape | Op::Transpose { .. } => {}
-            _ => return broadcast.then_some(&i.ty),
-        }
-        at = *i.operands.first()?;
+    match layout_source(v, dataflow) {
+        (source, true) => dataflow.type_of(source),
+        (_, false) => None,
     }
-    dataflow.param_type(at).filter(|_| broadcast)
 }
 
 /// The roofline cost model: predicted microseconds (see the module documentation).
