@@ -222,6 +222,9 @@ pub struct Trial {
     inputs: Vec<Value>,
     /// `Err`: the input program fails on these inputs, so they prove nothing.
     expected: Result<Vec<Value>, InterpError>,
+    /// Whether the input program computes a NaN on the way, even one its results do not
+    /// show ([`Interpreter::run_noting_nan`](ptir_ir::Interpreter::run_noting_nan)).
+    computes_nan: bool,
     /// Loop fuel of each run.
     while_fuel: u64,
     /// The caller's extern implementations, beside the project's.
@@ -274,16 +277,18 @@ impl Trial {
         while_fuel: u64,
         externs: &ExternImpls,
     ) -> Trial {
-        let expected = externs
+        let run = externs
             .interpreter(input)
             .with_seed(seed)
             .with_while_fuel(while_fuel)
-            .run(&function.name, &inputs);
+            .run_noting_nan(&function.name, &inputs);
+        let computes_nan = matches!(run, Ok((_, true)));
         Trial {
             function: function.name.clone(),
             seed,
             inputs,
-            expected,
+            expected: run.map(|(results, _)| results),
+            computes_nan,
             while_fuel,
             externs: externs.clone(),
             floor: computed_tolerance(function),
@@ -312,7 +317,11 @@ impl Trial {
     }
 
     /// Runs `output` (called `name` in errors) on the input set: `Ok(None)` if it computes the
-    /// same (or the input fails here), the divergence otherwise.
+    /// same (or the input fails here), the divergence otherwise. Under `fast_math`, results
+    /// that differ where the input computes a NaN on the way are not a divergence: fast-math
+    /// assumes no NaN arises (`div-self` makes `x / x` one), and the input may have turned
+    /// its NaN into a finite result (a cast, a compare) that the output need not match. An
+    /// output that fails to run still diverges.
     pub fn check(
         &self,
         output: &Program,
@@ -343,6 +352,7 @@ impl Trial {
             {
                 Ok(None)
             }
+            Ok(_) if fast_math && self.computes_nan => Ok(None),
             got => Ok(Some(Divergence {
                 function: self.function.clone(),
                 seed: self.seed,
@@ -550,6 +560,40 @@ mod tests {
         let trial = Trial::new(&output, &output.functions[0], 3).unwrap();
         assert!(trial.skipped());
         assert_eq!(trial.check(&input, "out", false), Ok(None));
+    }
+
+    /// Fast-math assumes no NaN arises: where the input computes one on the way (`x / x` at
+    /// zero, turned into an integer), the fast-math `div-self`'s one is no divergence, but it
+    /// stays one by default, and where no NaN arises, and when the output fails to run.
+    #[test]
+    fn under_fast_math_a_nan_the_input_computes_on_the_way_proves_nothing() {
+        let float_program = |body: &str| {
+            ptir_ir::parse(&format!("func @f(%x: f32[]) -> (i32[]) {{\n{body}\n}}")).unwrap()
+        };
+        let input = float_program("  %d = div %x, %x : f32[]\n  %i = cast %d : i32[]\n  return %i");
+        let output = float_program(
+            "  %one = constant splat(1) : f32[]\n  %i = cast %one : i32[]\n  return %i",
+        );
+        let f = &input.functions[0];
+        let at = |x: f64| {
+            let t = Tensor::from_f64(TensorType::scalar(DType::F32), &[x]);
+            Trial::on_inputs(&input, f, 0, vec![t.into()], 10, &ExternImpls::new())
+        };
+        let zero = at(0.0);
+        assert!(zero.computes_nan);
+        assert_eq!(zero.check(&output, "out", true), Ok(None));
+        assert!(zero.check(&output, "out", false).unwrap().is_some());
+        let two = at(2.0);
+        assert!(!two.computes_nan);
+        let wrong = float_program(
+            "  %two = constant splat(2) : f32[]\n  %i = cast %two : i32[]\n  return %i",
+        );
+        assert!(two.check(&wrong, "out", true).unwrap().is_some());
+        let failing = float_program(
+            "  %z = constant splat(0) : i32[]\n  %one = constant splat(1) : i32[]\n  \
+             %q = div %one, %z : i32[]\n  return %q",
+        );
+        assert!(zero.check(&failing, "out", true).unwrap().is_some());
     }
 
     #[test]

@@ -36,6 +36,20 @@ pub(crate) struct Machine<'i, 'p> {
     rng: ChaCha8Rng,
     fuel: u64,
     depth: usize,
+    /// Whether the run has computed a NaN in some float tensor; `None` when not watched
+    /// ([`Interpreter::run_noting_nan`]).
+    pub(crate) nan_seen: Option<bool>,
+}
+
+/// Does `v` hold a NaN anywhere (tuples element by element)?
+fn holds_nan(v: &Value) -> bool {
+    match v {
+        Value::Tensor(t) => match &t.data {
+            Data::Float(xs) => xs.iter().any(|x| x.0.is_nan()),
+            Data::Int(_) | Data::Bool(_) => false,
+        },
+        Value::Tuple(vs) => vs.iter().any(holds_nan),
+    }
 }
 
 fn lookup(env: &Env, v: ValueId) -> InterpResult<&Value> {
@@ -93,6 +107,7 @@ impl<'i, 'p> Machine<'i, 'p> {
             rng: ChaCha8Rng::seed_from_u64(interp.seed),
             fuel: interp.while_fuel,
             depth: 0,
+            nan_seen: None,
         }
     }
 
@@ -145,6 +160,9 @@ impl<'i, 'p> Machine<'i, 'p> {
             let v = self
                 .instruction(function, inst, env)
                 .map_err(|e| at(function, inst, e))?;
+            if self.nan_seen == Some(false) && holds_nan(&v) {
+                self.nan_seen = Some(true);
+            }
             env.insert(inst.result, v);
         }
         region

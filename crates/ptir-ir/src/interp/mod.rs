@@ -198,6 +198,37 @@ impl<'p> Interpreter<'p> {
         Machine::new(self).call(f, args.to_vec())
     }
 
+    /// [`Interpreter::run`], also saying whether any instruction of the run (in any called
+    /// function or region) computed a NaN, even one no result shows: fast-math assumes no NaN
+    /// arises, so a run that computes one says nothing about a fast-math rewrite of it.
+    ///
+    /// ```
+    /// use ptir_ir::{DType, Interpreter, Tensor, TensorType};
+    /// let program = ptir_ir::parse("func @f(%x: f32[]) -> (i32[]) {
+    ///   %d = div %x, %x : f32[]
+    ///   %i = cast %d : i32[]
+    ///   return %i
+    /// }").unwrap();
+    /// let zero = Tensor::from_f64(TensorType::new(DType::F32, vec![]), &[0.0]);
+    /// let interpreter = Interpreter::new(&program);
+    /// let (_, nan) = interpreter.run_noting_nan("f", &[zero.into()]).unwrap();
+    /// assert!(nan); // 0 / 0, though the integer result shows no NaN
+    /// let one = Tensor::from_f64(TensorType::new(DType::F32, vec![]), &[1.0]);
+    /// assert!(!interpreter.run_noting_nan("f", &[one.into()]).unwrap().1);
+    /// ```
+    pub fn run_noting_nan(
+        &self,
+        name: &str,
+        args: &[Value],
+    ) -> Result<(Vec<Value>, bool), InterpError> {
+        let f = self.function(name)?;
+        check_args(f, args)?;
+        let mut machine = Machine::new(self);
+        machine.nan_seen = Some(false);
+        let results = machine.call(f, args.to_vec())?;
+        Ok((results, machine.nan_seen == Some(true)))
+    }
+
     fn function(&self, name: &str) -> InterpResult<&'p Function> {
         self.functions
             .get(name)
