@@ -91,6 +91,14 @@ pub const WIDE_DOT_EFFICIENCY: f64 = 0.72;
 /// 197-by-197 one at 9 (0.05, both free dims ragged), aligned ones at 186.
 pub const RAGGED_DOT_EFFICIENCY: f64 = 0.2;
 
+/// The rate of a degenerate contraction relative to the peak: a sum of products in which a
+/// factor does not vary along a summed axis (`sum_j x[i] * y[j]`, an outer product summed)
+/// is no matrix product, and IREE runs it as a generic reduction: 502 us for 4096 x 4096
+/// products, 504 for 2048 x 8192, 502 summed over the other axis, 256 for 512 x 16384 and
+/// 38 for 1024 x 1024, 66-71 GFLOP/s where the same count of products as a matrix product
+/// runs at the peak (`Roofline::contraction`; IREE 3.13, the reference machine).
+pub const DEGENERATE_CONTRACTION_EFFICIENCY: f64 = 0.41;
+
 /// How many times its bytes a row vector times a matrix stored row-major (a `dot_general`
 /// whose lhs has one row, contracting a dim of the rhs other than its last) moves: it reads
 /// the matrix a column at a time. IREE runs `f32[1,128] x f32[128,2048]` at 24 GB/s, where a
@@ -117,6 +125,60 @@ fn vector_times_matrix(d: &ptir_ir::DotDims, operands: &[&Type]) -> bool {
         .product::<usize>()
         > 1;
     rows == 1 && wide && last.is_some_and(|l| !d.rhs_contract.contains(&l))
+}
+
+/// The rate of a product narrower than [`WIDE_DOT_COLUMNS`], relative to the machine's peak:
+/// such products run at a median 186 GFLOP/s over the calibration set's 40 (the peak, 164, is
+/// fitted on every kernel, elementwise ones included), and the zoo's `matvec_chain`'s 256³
+/// product at 191 (175 us).
+pub const NARROW_DOT_EFFICIENCY: f64 = 1.13;
+
+/// The rate of a product by the width of its `result`: [`WIDE_DOT_EFFICIENCY`] from
+/// [`WIDE_DOT_COLUMNS`] on, [`NARROW_DOT_EFFICIENCY`] below.
+fn product_efficiency(result: &Type) -> f64 {
+    let wide = (result.as_tensor())
+        .and_then(|t| t.shape.last())
+        .is_some_and(|&n| n >= WIDE_DOT_COLUMNS);
+    match wide {
+        true => WIDE_DOT_EFFICIENCY,
+        false => NARROW_DOT_EFFICIENCY,
+    }
+}
+
+/// How many times its bytes a float matrix times a vector (contracting the matrix's last,
+/// contiguous dim) moves: IREE does not reassociate the float sum along a row, and its float
+/// matrix-vector products take longer than integer ones of the same shape, which run at the
+/// speed of memory. Timed alone (IREE 3.13, the reference machine), f32 against i32: 1.05x
+/// at 1024², 1.15x at 2048², 1.24x at 256 x 4096, 1.15x at 4096 x 256; in the calibration set
+/// `f32[256,256] x f32[256]` runs 3.8 us of kernel against 2.4; in the zoo two of them 1.29x
+/// the time of two `i32` ones.
+pub const FLOAT_MATRIX_VECTOR_READ_FACTOR: f64 = 1.2;
+
+/// Whether `d` on these operands is a float matrix times a vector contracting the matrix's
+/// last dim (see [`FLOAT_MATRIX_VECTOR_READ_FACTOR`]), the vector on either side.
+fn float_matrix_times_vector(d: &ptir_ir::DotDims, operands: &[&Type]) -> bool {
+    let (Some(lhs), Some(rhs)) = (
+        operands.first().and_then(|t| t.as_tensor()),
+        operands.get(1).and_then(|t| t.as_tensor()),
+    ) else {
+        return false;
+    };
+    let free = |t: &ptir_ir::TensorType, contract: &[usize], batch: &[usize]| -> usize {
+        (0..t.shape.len())
+            .filter(|i| !contract.contains(i) && !batch.contains(i))
+            .map(|i| t.shape[i])
+            .product()
+    };
+    let last_contracted = |t: &ptir_ir::TensorType, contract: &[usize]| {
+        (t.shape.len().checked_sub(1)).is_some_and(|l| contract.contains(&l))
+    };
+    let (lhs_free, rhs_free) = (
+        free(lhs, &d.lhs_contract, &d.lhs_batch),
+        free(rhs, &d.rhs_contract, &d.rhs_batch),
+    );
+    lhs.dtype.is_float()
+        && ((rhs_free == 1 && lhs_free > 1 && last_contracted(lhs, &d.lhs_contract))
+            || (lhs_free == 1 && rhs_free > 1 && last_contracted(rhs, &d.rhs_contract)))
 }
 
 /// Microseconds one iteration of a loop costs the runtime whatever its body: IREE runs a
@@ -355,14 +417,15 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
                 }
                 false => 0.0,
             };
-            let wide = (result.as_tensor())
-                .and_then(|t| t.shape.last())
-                .is_some_and(|&n| n >= WIDE_DOT_COLUMNS);
-            let rate = if wide { WIDE_DOT_EFFICIENCY } else { 1.0 }
+            let float_matvec = match float_matrix_times_vector(d, operands) {
+                true => (FLOAT_MATRIX_VECTOR_READ_FACTOR - 1.0) * all,
+                false => 0.0,
+            };
+            let rate = product_efficiency(result)
                 * RAGGED_DOT_EFFICIENCY.powi(ragged_free_dims(d, operands) as i32);
             work(
                 super::dot_flops(d, operands, n) / rate,
-                all + strided,
+                all + strided + float_matvec,
                 Fusion::Kernel,
             )
         }
@@ -529,6 +592,38 @@ fn through_layout(v: ValueId, dataflow: &Dataflow<'_>) -> ValueId {
     layout_source(v, dataflow).0
 }
 
+/// Whether `factor`, of a product of type `product`, is a chain of broadcasts that leaves one
+/// of the summed `axes` (longer than 1) to broadcasting: the factor is the same all along
+/// it. A chain through a reshape or a transpose is not followed (`false`).
+fn constant_along_a_summed_axis(
+    factor: ValueId,
+    product: &Type,
+    axes: &[usize],
+    dataflow: &Dataflow<'_>,
+) -> bool {
+    let Type::Tensor(product) = product else {
+        return false;
+    };
+    // Which dim of the product each dim of the value at hand is.
+    let mut at = factor;
+    let mut dims: Vec<usize> = (0..product.shape.len()).collect();
+    while let Some(i) = dataflow.producer(at) {
+        let (Op::Broadcast { dims: map }, Some(&from)) = (&i.op, i.operands.first()) else {
+            break;
+        };
+        let Some(outer) = map.iter().map(|&d| dims.get(d).copied()).collect() else {
+            return false;
+        };
+        (at, dims) = (from, outer);
+    }
+    let Some(Type::Tensor(source)) = dataflow.type_of(at) else {
+        return false;
+    };
+    let varies = |axis: usize| (dims.iter().zip(&source.shape)).any(|(&d, &n)| d == axis && n > 1);
+    axes.iter()
+        .any(|&a| product.shape.get(a).is_some_and(|&n| n > 1) && !varies(a))
+}
+
 /// The type of the value a chain of broadcasts, reshapes and transposes ending at `v` starts
 /// from, if `v` is computed by a broadcast through such a chain; `None` otherwise.
 fn broadcast_source<'p>(v: ValueId, dataflow: &Dataflow<'p>) -> Option<&'p Type> {
@@ -658,7 +753,9 @@ impl Roofline {
     /// kernel of one addition per product (the product pays its multiplication where it is
     /// priced, fused) over the bytes of the broadcasts' sources; `None` for any other
     /// instruction. Measured: `broadcast_matmul` (256³ products) runs 178 us in IREE, as its
-    /// `dot_general` does, where the reduction of a stored 256³ tensor would take 4.5 ms.
+    /// `dot_general` does, where the reduction of a stored 256³ tensor would take 4.5 ms. A
+    /// factor constant along a summed axis makes it a degenerate contraction, at
+    /// [`DEGENERATE_CONTRACTION_EFFICIENCY`] of the rate.
     fn contraction(
         &self,
         inst: &Instruction,
@@ -667,6 +764,7 @@ impl Roofline {
     ) -> Option<f64> {
         let Op::Reduce {
             kind: ReduceKind::Sum,
+            ref axes,
             ..
         } = inst.op
         else {
@@ -679,16 +777,24 @@ impl Roofline {
         }
         let products = elements(&mul.ty);
         let mut read = 0.0;
+        let mut degenerate = false;
         for &factor in &mul.operands {
             let source = broadcast_source(factor, dataflow)?;
             if elements(source) >= products {
                 return None;
             }
             read += bytes(source);
+            degenerate |= constant_along_a_summed_axis(factor, &mul.ty, axes, dataflow);
         }
+        let rate = match degenerate {
+            true => DEGENERATE_CONTRACTION_EFFICIENCY,
+            false => product_efficiency(&inst.ty),
+        };
         let written: f64 = operands.iter().skip(1).map(|t| bytes(t)).sum::<f64>() + bytes(&inst.ty);
+        // A multiplication and an addition per product at `rate`, less the multiplication
+        // the product pays where it is priced.
         Some(self.machine.dispatch_us(&OpWork {
-            flops: products,
+            flops: 2.0 * products / rate - products,
             bytes: read + written,
             fusion: Fusion::Kernel,
         }))
@@ -907,6 +1013,50 @@ mod tests {
         assert!(body_cost(&stored) > 5.0 * dot, "{}", body_cost(&stored));
     }
 
+    /// A factor constant along the summed axis (an outer product summed, as `jnp.outer(x,
+    /// y).sum(1)` comes out of JAX, with its size-1 intermediate broadcast) is no matrix
+    /// product: IREE takes 502 us for 4096 x 4096 products, summed over either axis.
+    #[test]
+    fn a_sum_of_an_outer_product_runs_at_a_generic_reductions_rate() {
+        let outer_sum = |axis: usize| {
+            program(&format!(
+                "func @f(%x: f32[4096], %y: f32[4096]) -> (f32[4096]) {{\n  \
+                 %x1 = broadcast %x dims=[0] : f32[4096,1]\n  \
+                 %xb = broadcast %x1 dims=[0,1] : f32[4096,4096]\n  \
+                 %yb = broadcast %y dims=[1] : f32[4096,4096]\n  \
+                 %p = mul %xb, %yb : f32[4096,4096]\n  \
+                 %s = reduce_sum %p axes=[{axis}] : f32[4096]\n  return %s\n}}"
+            ))
+        };
+        for axis in [0, 1] {
+            let us = body_cost(&outer_sum(axis));
+            assert!(
+                (502.0 / 1.25..502.0 * 1.25).contains(&us),
+                "axis {axis}: {us} us"
+            );
+        }
+        // Where both factors vary along the summed axis it is a matrix product (the test
+        // above), at the peak.
+        let dims = |text: &str| {
+            let p = program(text);
+            let f = &p.functions[0];
+            let dataflow = Dataflow::of(f);
+            let ty = &f.body.insts[2].ty;
+            [f.body.insts[0].result, f.body.insts[1].result]
+                .map(|v| constant_along_a_summed_axis(v, ty, &[1], &dataflow))
+        };
+        let matmul = "func @f(%a: f32[64,32], %b: f32[32,48]) -> (f32[64,32,48]) {\n  \
+             %x = broadcast %a dims=[0,1] : f32[64,32,48]\n  \
+             %y = broadcast %b dims=[1,2] : f32[64,32,48]\n  \
+             %p = mul %x, %y : f32[64,32,48]\n  return %p\n}";
+        assert_eq!(dims(matmul), [false, false]);
+        let outer = "func @f(%a: f32[64,48], %b: f32[32,48]) -> (f32[64,32,48]) {\n  \
+             %x = broadcast %a dims=[0,2] : f32[64,32,48]\n  \
+             %y = broadcast %b dims=[1,2] : f32[64,32,48]\n  \
+             %p = mul %x, %y : f32[64,32,48]\n  return %p\n}";
+        assert_eq!(dims(outer), [true, false]);
+    }
+
     #[test]
     fn a_run_pays_for_the_bytes_no_kernel_moves_and_a_row_vector_reads_its_matrix_across() {
         use crate::cost::run_entry_cost;
@@ -947,13 +1097,24 @@ mod tests {
             w.bytes,
             plain + (VECTOR_MATRIX_READ_FACTOR - 1.0) * 4.0 * 128.0 * 2048.0
         );
+        // A float matrix times a column vector moves its bytes at a float sum's pace, on
+        // either side; an integer one at the speed of memory.
         let (rows, column) = (ty(vec![2048, 128]), ty(vec![128]));
         let w = op_work(&dims(1, 0), &[&rows, &column], &ty(vec![2048]));
+        assert_eq!(w.bytes, plain * FLOAT_MATRIX_VECTOR_READ_FACTOR);
+        let w = op_work(&dims(0, 1), &[&column, &rows], &ty(vec![2048]));
+        assert_eq!(w.bytes, plain * FLOAT_MATRIX_VECTOR_READ_FACTOR);
+        let int = |shape: Vec<usize>| -> Type { TensorType::new(DType::I32, shape).into() };
+        let w = op_work(
+            &dims(1, 0),
+            &[&int(vec![2048, 128]), &int(vec![128])],
+            &int(vec![2048]),
+        );
         assert_eq!(w.bytes, plain);
         let square = ty(vec![128, 128]);
         let w = op_work(&dims(1, 0), &[&square, &square], &square);
         assert_eq!(w.bytes, 3.0 * 4.0 * 128.0 * 128.0);
-        assert_eq!(w.flops, 2.0 * 128.0 * 128.0 * 128.0);
+        assert_eq!(w.flops, 2.0 * 128.0 * 128.0 * 128.0 / NARROW_DOT_EFFICIENCY);
         // A product whose result is 1,024 columns wide runs at a lower rate.
         let (lhs, rhs) = (ty(vec![64, 128]), ty(vec![128, 1024]));
         let w = op_work(&dims(1, 0), &[&lhs, &rhs], &ty(vec![64, 1024]));
