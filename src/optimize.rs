@@ -51,7 +51,7 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 /// ```
 pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
     let mut set = if options.bundled_rules {
-        RuleSet::bundled_with(options.registry.clone())?
+        bundled_rules(&options.registry)?
     } else {
         RuleSet::new(options.registry.clone())
     };
@@ -69,6 +69,18 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
         prove_user_rules(&set)?;
     }
     Ok(set)
+}
+
+/// The bundled rule library as `build.rs` compiled it (the texts of
+/// [`ptir_rules::BUNDLED`] and [`ptir_rules::BUNDLED_PATS`]).
+const BUNDLED_LIBRARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bundled.ptrl"));
+
+/// The bundled rule library checked against `registry`: loaded from [`BUNDLED_LIBRARY`] (a
+/// third of the time parsing its text takes), or parsed should it not load (its errors,
+/// located in the text, are the ones to show).
+fn bundled_rules(registry: &Registry) -> Result<RuleSet, ptir_rules::RuleError> {
+    RuleSet::from_compiled(BUNDLED_LIBRARY, registry.clone())
+        .or_else(|_| RuleSet::bundled_with(registry.clone()))
 }
 
 /// [`load_rules`] for `program`: its variadic rules (`?xs...`) expanded to the lengths of
@@ -888,4 +900,36 @@ pub fn fast_math_hint(
             new_rules.join(", ")
         }
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library `build.rs` compiled is the bundled text's, rule for rule (locations,
+    /// loop patterns, externs and variadic rules included), and loads against a registry
+    /// that adds to the standard one.
+    #[test]
+    fn the_compiled_bundled_library_is_the_bundled_text() {
+        let parsed = RuleSet::bundled().unwrap();
+        let mut registry = Registry::standard();
+        registry.add_predicate("mine", 1, "a caller's own", |_| true);
+        let loaded = RuleSet::from_compiled(BUNDLED_LIBRARY, registry.clone()).unwrap();
+        assert_eq!(loaded.rules(), parsed.rules());
+        assert_eq!(loaded.to_compiled(), parsed.to_compiled());
+        assert_eq!(
+            bundled_rules(&registry).unwrap().to_compiled(),
+            parsed.to_compiled()
+        );
+    }
+
+    /// A registry the bundled rules do not check against gets the parser's error, located
+    /// in the rule text, not the compiled library's.
+    #[test]
+    fn a_registry_without_the_standard_predicates_gets_the_parsers_error() {
+        let err = bundled_rules(&Registry::new()).unwrap_err();
+        let parsed = RuleSet::bundled_with(Registry::new()).unwrap_err();
+        assert_eq!(err.to_string(), parsed.to_string());
+        assert!(err.to_string().starts_with("rules/"), "{err}");
+    }
 }

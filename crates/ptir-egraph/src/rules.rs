@@ -462,6 +462,18 @@ fn slot_var(kind: char, t: TermId, k: usize) -> EVar {
 /// e-nodes; impure and region e-nodes have no head (patterns have token 0 and no regions).
 pub(crate) struct EGraphSubject<'a>(pub &'a PtirEGraph);
 
+impl EGraphSubject<'_> {
+    /// The e-class of attribute slot `slot` of e-node `i` of class `c`, if it has it.
+    fn attr_class(&self, (c, i): (Id, usize), slot: usize) -> Option<Id> {
+        let PtirNode::Op(k, children) = &self.0[c].nodes[i] else {
+            return None;
+        };
+        let (_, slots) = attr_slots(k.key)?;
+        let first = children.len().checked_sub(slots.len())?;
+        children.get(first + slot).copied()
+    }
+}
+
 impl Subject for EGraphSubject<'_> {
     type Pos = Id;
     type Node = (Id, usize);
@@ -514,14 +526,15 @@ impl Subject for EGraphSubject<'_> {
         })
     }
 
-    fn attr(&self, (c, i): (Id, usize), slot: usize) -> Option<AttrRef<'_>> {
-        let PtirNode::Op(k, children) = &self.0[c].nodes[i] else {
-            return None;
-        };
-        let (_, slots) = attr_slots(k.key)?;
-        let first = children.len().checked_sub(slots.len())?;
-        let child = *children.get(first + slot)?;
-        self.0[child].data.attr.as_deref().map(AttrRef::from)
+    fn attr(&self, node: (Id, usize), slot: usize) -> Option<AttrRef<'_>> {
+        let class = self.attr_class(node, slot)?;
+        self.0[class].data.attr.as_deref().map(AttrRef::from)
+    }
+
+    fn attr_identity(&self, node: (Id, usize), slot: usize) -> Option<u64> {
+        // An attribute is an e-class of its own, hash-consed by value.
+        let class = self.attr_class(node, slot)?;
+        Some(usize::from(self.0.find(class)) as u64)
     }
 
     fn operand(&self, (c, i): (Id, usize), k: usize) -> Id {

@@ -860,9 +860,19 @@ impl OpKey {
         }
     }
 
-    /// The kind with this name.
+    /// The kind with this name (looked up in a table built once: rule files name an op kind
+    /// per term).
     pub fn from_name(s: &str) -> Option<OpKey> {
-        OpKey::all().into_iter().find(|k| k.name() == s)
+        static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, OpKey>> =
+            std::sync::OnceLock::new();
+        let by_name = BY_NAME.get_or_init(|| {
+            let mut by_name = rustc_hash::FxHashMap::default();
+            for k in OpKey::all() {
+                by_name.entry(k.name()).or_insert(k);
+            }
+            by_name
+        });
+        by_name.get(s).copied()
     }
 
     /// Is this an elementwise op (unary, binary, compare, select, cast, bitcast)?

@@ -106,6 +106,16 @@ pub trait Subject {
     /// Attribute slot `slot` of `node` (in [`crate::attr_slots`] order), if it has it.
     fn attr(&self, node: Self::Node, slot: usize) -> Option<AttrRef<'_>>;
 
+    /// A number that is the same for two attributes exactly when they are equal, if the
+    /// subject interns them (an e-graph's attribute classes): a query then compares each
+    /// distinct attribute with the pattern literals once, not once per node carrying it (the
+    /// `dot_general`s of a matrix chain all carry the same dimension numbers). `None` (the
+    /// default): compare every time.
+    fn attr_identity(&self, node: Self::Node, slot: usize) -> Option<u64> {
+        let _ = (node, slot);
+        None
+    }
+
     /// The position of operand `i` of `node`.
     fn operand(&self, node: Self::Node, i: usize) -> Self::Pos;
 
@@ -365,6 +375,7 @@ impl PatternIndex {
             out,
             steps_left: QUERY_STEPS,
             given_up: Vec::new(),
+            matched_attrs: FxHashMap::default(),
         };
         q.stack.push(pos);
         q.walk(0);
@@ -402,6 +413,9 @@ struct Query<'a, S: Subject> {
     steps_left: usize,
     /// Once out of steps: the trie nodes whose rules were all added.
     given_up: Vec<usize>,
+    /// The children of an attribute trie node that an interned attribute matches, by trie
+    /// node and [`Subject::attr_identity`].
+    matched_attrs: FxHashMap<(usize, u64), SmallVec<[u32; 2]>>,
 }
 
 /// Trie steps one query takes before it answers without the subject: every rule below the
@@ -514,15 +528,27 @@ impl<S: Subject> Query<'_, S> {
         if n.lits.is_empty() {
             return;
         }
-        let Some(a) = self.subject.attr(x, slot) else {
-            return;
-        };
-        if let Some(bucket) = n.lits.get(&a.key()) {
-            for (v, child) in bucket {
-                if a.same(v) {
-                    self.attrs(x, h, slot + 1, *child as usize);
+        let identity = self.subject.attr_identity(x, slot);
+        let known = identity.and_then(|id| self.matched_attrs.get(&(node, id)));
+        let matched = match known {
+            Some(children) => children.clone(),
+            None => {
+                let Some(a) = self.subject.attr(x, slot) else {
+                    return;
+                };
+                let bucket = n.lits.get(&a.key()).map_or(&[][..], |b| &b[..]);
+                let matched: SmallVec<[u32; 2]> = (bucket.iter())
+                    .filter(|(v, _)| a.same(v))
+                    .map(|&(_, child)| child)
+                    .collect();
+                if let Some(id) = identity {
+                    self.matched_attrs.insert((node, id), matched.clone());
                 }
+                matched
             }
+        };
+        for child in matched {
+            self.attrs(x, h, slot + 1, child as usize);
         }
     }
 }
