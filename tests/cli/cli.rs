@@ -581,6 +581,7 @@ fn the_default_model_ranks_measured_kernels_as_the_runtime_does() {
     }
     assert!(predicted.len() > 400, "{} kernels", predicted.len());
     let rho = pearson(&ranks(&predicted), &ranks(&measured));
+    eprintln!("Spearman {rho:.4} over {} kernels", predicted.len());
     assert!(
         rho >= 0.9,
         "Spearman {rho:.3} over {} kernels",

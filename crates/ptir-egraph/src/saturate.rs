@@ -1023,11 +1023,14 @@ impl<'r> Run<'r> {
             planned.find_existing(egraph, m.eclass, &m.substs[s])
         };
         // Handing a short run to rayon costs more than it saves.
-        let small = egraph.number_of_classes() < PARALLEL_MIN_CLASSES;
-        let found: Vec<Existing> = if small || run.len() < 2 * RUN_TASK {
-            run.iter().map(find).collect()
-        } else {
-            run.par_iter().with_min_len(RUN_TASK).map(find).collect()
+        let small = egraph.number_of_classes() < PARALLEL_MIN_CLASSES || run.len() < 2 * RUN_TASK;
+        let found: Vec<Existing> = match (small, defer.is_some()) {
+            // In order, with nothing to set aside, a lookup ahead of each application only
+            // repeats the lookup the application makes (these matches were missing their
+            // results a pass ago, so they mostly still are).
+            (true, false) => vec![Existing::Missing; run.len()],
+            (true, true) => run.iter().map(find).collect(),
+            (false, _) => run.par_iter().with_min_len(RUN_TASK).map(find).collect(),
         };
         for (&place, found) in run.iter().zip(found) {
             let changed = match (found, defer.as_deref_mut()) {
