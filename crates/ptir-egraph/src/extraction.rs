@@ -22,6 +22,7 @@ use crate::single_use::{self, Ban};
 pub use ptir_extract::EXACT_TIME_LIMIT;
 use ptir_ir::{Op, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 
 /// Which extractor to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,12 +89,11 @@ pub(crate) fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostMo
         },
         PtirNode::Op(kind, children) => match node_op(egraph, kind, children) {
             Ok((op, ty)) => {
+                static UNTYPED: Type = Type::Tuple(Vec::new());
                 let l = layout(kind.key, children.len());
-                let types: Vec<Type> = children[..l.operands]
-                    .iter()
-                    .map(|c| egraph[*c].data.ty.clone().unwrap_or(Type::Tuple(vec![])))
+                let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
+                    .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
                     .collect();
-                let refs: Vec<&Type> = types.iter().collect();
                 model.op_cost(&op, &refs, &ty).max(0.0)
             }
             Err(_) => f64::INFINITY,
@@ -127,8 +127,15 @@ fn to_graph_without(
     let eg = &lowered.egraph;
     let mut b = Graph::builder();
     let mut nodes = Vec::new();
+    // The graph's class of each e-class, named by its id when first mentioned.
+    let mut graph_class: FxHashMap<Id, ClassId> = FxHashMap::default();
+    let mut class_of = |b: &mut ptir_extract::GraphBuilder, id: Id| {
+        *graph_class
+            .entry(id)
+            .or_insert_with(|| b.class(&id.to_string()))
+    };
     for class in eg.classes() {
-        let id = b.class(&class.id.to_string());
+        let id = class_of(&mut b, class.id);
         let effect_only: Vec<&PtirNode> = class.nodes.iter().filter(|n| effect(n)).collect();
         let mut offered: Vec<&PtirNode> = if effect_only.is_empty() {
             class.nodes.iter().collect()
@@ -144,10 +151,8 @@ fn to_graph_without(
             }
         }
         for n in offered {
-            let children: Vec<ClassId> = n
-                .children()
-                .iter()
-                .map(|c| b.class(&eg.find(*c).to_string()))
+            let children: SmallVec<[ClassId; 4]> = (n.children().iter())
+                .map(|c| class_of(&mut b, eg.find(*c)))
                 .collect();
             let cost = node_cost(eg, n, model);
             b.add_named_node(
@@ -161,7 +166,7 @@ fn to_graph_without(
             nodes.push(n.clone());
         }
     }
-    let root = b.class(&eg.find(lowered.root).to_string());
+    let root = class_of(&mut b, eg.find(lowered.root));
     b.add_root(root);
     let graph = b.build().map_err(|e| e.to_string())?;
     Ok((graph, nodes))
