@@ -468,6 +468,7 @@ fn saturate_with(
                 pruning: None,
                 compiled: &mut compiled,
                 done: FxHashSet::default(),
+                found: Vec::new(),
                 key: Vec::new(),
                 watch,
                 limits: &options.limits,
@@ -637,6 +638,9 @@ struct Run<'r> {
     /// The matches that changed the e-graph: rule, e-class and the variables' classes, all
     /// canonical when applied.
     done: FxHashSet<Vec<usize>>,
+    /// Scratch for [`Run::apply_run`]'s lookups, kept from one run to the next: a run's
+    /// worth is a large allocation, and a fresh one faults its pages in again every time.
+    found: Vec<Existing>,
     /// Scratch for a match's key.
     key: Vec<usize>,
     /// Calls that would need the rules compiled again (see [`saturate_until`]).
@@ -1009,14 +1013,13 @@ impl<'r> Run<'r> {
         apply: Applying<'_, '_>,
         applied: &mut [usize],
         applications: &mut usize,
-        mut defer: Option<&mut Vec<Place>>,
+        defer: Option<&mut Vec<Place>>,
     ) -> Result<(), StopReason> {
         let Applying {
-            r,
-            rw,
             planned,
             matches,
             run,
+            ..
         } = apply;
         let find = |&(_, k, s): &Place| {
             let m = &matches[k];
@@ -1024,14 +1027,46 @@ impl<'r> Run<'r> {
         };
         // Handing a short run to rayon costs more than it saves.
         let small = egraph.number_of_classes() < PARALLEL_MIN_CLASSES || run.len() < 2 * RUN_TASK;
-        let found: Vec<Existing> = match (small, defer.is_some()) {
+        let mut found = std::mem::take(&mut self.found);
+        match (small, defer.is_some()) {
             // In order, with nothing to set aside, a lookup ahead of each application only
             // repeats the lookup the application makes (these matches were missing their
-            // results a pass ago, so they mostly still are).
-            (true, false) => vec![Existing::Missing; run.len()],
-            (true, true) => run.iter().map(find).collect(),
-            (false, _) => run.par_iter().with_min_len(RUN_TASK).map(find).collect(),
-        };
+            // results a pass ago, so they mostly still are): every match is left missing.
+            (true, false) => found.clear(),
+            (true, true) => {
+                found.clear();
+                found.extend(run.iter().map(find));
+            }
+            (false, _) => {
+                (run.par_iter().with_min_len(RUN_TASK).map(find)).collect_into_vec(&mut found)
+            }
+        }
+        let result = self.apply_found(egraph, apply, &mut found, applied, applications, defer);
+        self.found = found;
+        result
+    }
+
+    /// [`Run::apply_run`]'s second half: applies the run's matches in order, given what the
+    /// lookups `found` (a match past its end is missing).
+    fn apply_found(
+        &mut self,
+        egraph: &mut PtirEGraph,
+        apply: Applying<'_, '_>,
+        found: &mut Vec<Existing>,
+        applied: &mut [usize],
+        applications: &mut usize,
+        mut defer: Option<&mut Vec<Place>>,
+    ) -> Result<(), StopReason> {
+        let Applying {
+            r,
+            rw,
+            matches,
+            run,
+            ..
+        } = apply;
+        let found = found
+            .drain(..)
+            .chain(std::iter::repeat(()).map(|()| Existing::Missing));
         for (&place, found) in run.iter().zip(found) {
             let changed = match (found, defer.as_deref_mut()) {
                 (Existing::Missing, Some(defer)) => {
