@@ -705,15 +705,18 @@ impl<'r> Run<'r> {
                     let touched = self.changes[t..].iter().flatten();
                     frontier(egraph, touched.chain(&egraph.analysis.touched), INDEX_DEPTH)
                 });
-                // The trie pruned of the rules compiled already: walked again only when
-                // more were compiled (a walk is linear in the index, 10,000 rules' worth).
+                // The trie pruned of the rules compiled already: made once per run, then
+                // updated along the paths of the rules compiled since (a walk of the whole
+                // trie is linear in the index, 10,000 rules' worth).
                 let attempted = &self.compiled.attempted;
                 let count = attempted.iter().filter(|&&a| a).count();
-                if self.pruning.as_ref().is_some_and(|(c, _)| *c != count) {
-                    self.pruning = None;
+                let known = |r: u32| attempted[r as usize];
+                let (pruned, pruning) =
+                    (self.pruning).get_or_insert_with(|| (count, index.pruning(known)));
+                if *pruned != count {
+                    index.prune(pruning, known);
+                    *pruned = count;
                 }
-                let (_, pruning) = (self.pruning)
-                    .get_or_insert_with(|| (count, index.pruning(|r| attempted[r as usize])));
                 let found = newly_found(index, egraph, pruning, only.as_ref(), self.deadline);
                 if self.compiled.compile_more(self.rules, egraph, |n| found[n]) {
                     // Rules that found no place before have one now: compiled, they join

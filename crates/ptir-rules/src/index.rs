@@ -173,6 +173,10 @@ enum Sym<'r> {
 #[derive(Clone, Debug)]
 pub struct PatternIndex {
     nodes: Vec<Node>,
+    /// Each trie node's parent (the root's is itself).
+    parents: Vec<u32>,
+    /// Each rule's trie node: where its sequence ends.
+    ends: Vec<u32>,
     callees: FxHashMap<String, u32>,
     rules: usize,
     /// Are splat terms symbols of their own ([`PatternIndex::with_splat_terms`]), or `*`?
@@ -183,6 +187,8 @@ impl Default for PatternIndex {
     fn default() -> Self {
         PatternIndex {
             nodes: vec![Node::default()],
+            parents: vec![0],
+            ends: Vec::new(),
             callees: FxHashMap::default(),
             rules: 0,
             splats: false,
@@ -296,21 +302,22 @@ impl PatternIndex {
                     Some((_, id)) => return *id as usize,
                     None => {
                         bucket.push(((*v).clone(), fresh));
-                        return self.push_node(fresh);
+                        return self.push_node(fresh, node);
                     }
                 }
             }
         };
         let id = *slot;
         if id == fresh {
-            self.push_node(fresh)
+            self.push_node(fresh, node)
         } else {
             id as usize
         }
     }
 
-    fn push_node(&mut self, id: u32) -> usize {
+    fn push_node(&mut self, id: u32, parent: usize) -> usize {
         self.nodes.push(Node::default());
+        self.parents.push(parent as u32);
         id as usize
     }
 
@@ -320,6 +327,7 @@ impl PatternIndex {
             node = self.child(node, s);
         }
         self.nodes[node].rules.push(self.rules as u32);
+        self.ends.push(node as u32);
         self.rules += 1;
     }
 
@@ -345,18 +353,63 @@ impl PatternIndex {
     }
 
     /// Which parts of the trie lead only to rules that `known` accepts (by their number).
+    ///
+    /// ```
+    /// use ptir_rules::{index::PatternIndex, Registry, RuleSet};
+    /// let mut set = RuleSet::new(Registry::standard());
+    /// set.add_source("r.rules", "(rule nn (neg (neg ?x)) => ?x)\n(rule ne (neg (exp ?x)) => ?x)")
+    ///     .unwrap();
+    /// let index = PatternIndex::new(set.rules());
+    /// let mut pruning = index.pruning(|r| r == 0);
+    /// assert_eq!(pruning.known(), 1);
+    /// index.prune(&mut pruning, |_| true); // every rule known now: the whole trie is dead
+    /// assert_eq!(pruning.known(), 2);
+    /// ```
     pub fn pruning(&self, known: impl Fn(u32) -> bool) -> Pruning {
-        // A child is always created after its parent: one backward pass sees every child
-        // before its parent.
-        let mut dead = vec![false; self.nodes.len()];
-        for i in (0..self.nodes.len()).rev() {
-            let n = &self.nodes[i];
-            let mut children = (n.star.iter().chain(&n.splat).chain(&n.any_attr))
-                .chain(n.ops.values())
-                .chain(n.lits.values().flatten().map(|(_, c)| c));
-            dead[i] = n.rules.iter().all(|&r| known(r)) && children.all(|&c| dead[c as usize]);
+        // Each trie node counts the rules below it not known yet.
+        let mut pruning = Pruning {
+            dead: vec![true; self.nodes.len()],
+            unknown_below: vec![0; self.nodes.len()],
+            known: vec![true; self.rules],
+        };
+        for (r, &end) in self.ends.iter().enumerate() {
+            if !known(r as u32) {
+                pruning.known[r] = false;
+                self.each_ancestor(end, |n| {
+                    pruning.unknown_below[n] += 1;
+                    pruning.dead[n] = false;
+                });
+            }
         }
-        Pruning { dead }
+        pruning
+    }
+
+    /// Updates `pruning` with the rules `known` accepts now: walks up from each newly known
+    /// rule's end of sequence only, so that a run which compiles rules a few at a time does
+    /// not walk the whole trie (10,000 rules' worth) each time.
+    pub fn prune(&self, pruning: &mut Pruning, known: impl Fn(u32) -> bool) {
+        for (r, &end) in self.ends.iter().enumerate() {
+            if pruning.known[r] || !known(r as u32) {
+                continue;
+            }
+            pruning.known[r] = true;
+            self.each_ancestor(end, |n| {
+                pruning.unknown_below[n] -= 1;
+                pruning.dead[n] = pruning.unknown_below[n] == 0;
+            });
+        }
+    }
+
+    /// Calls `f` on trie node `node` and each of its ancestors up to the root.
+    fn each_ancestor(&self, node: u32, mut f: impl FnMut(usize)) {
+        let mut at = node as usize;
+        loop {
+            f(at);
+            if at == 0 {
+                return;
+            }
+            at = self.parents[at] as usize;
+        }
     }
 
     fn query<S: Subject>(
@@ -398,6 +451,17 @@ impl PatternIndex {
 pub struct Pruning {
     /// Per trie node: does it lead only to rules left out?
     dead: Vec<bool>,
+    /// Per trie node: the rules not left out whose sequences end at or below it.
+    unknown_below: Vec<u32>,
+    /// Per rule: left out?
+    known: Vec<bool>,
+}
+
+impl Pruning {
+    /// How many rules are left out.
+    pub fn known(&self) -> usize {
+        self.known.iter().filter(|&&k| k).count()
+    }
 }
 
 /// One query: the trie walked together with the subject.
@@ -624,6 +688,43 @@ mod tests {
             None
         }
         fn operand(&self, _: usize, _: usize) {}
+    }
+
+    /// A trie node is dead exactly when every rule whose sequence ends at or below it is
+    /// known, whether the pruning was made at once or updated as rules became known.
+    #[test]
+    fn pruning_updated_rule_by_rule_is_pruning_made_at_once() {
+        let set = crate::RuleSet::bundled().unwrap();
+        let index = PatternIndex::new(set.rules());
+        // The definition: a backward pass (children are made after their parents).
+        let reference = |known: &dyn Fn(u32) -> bool| -> Vec<bool> {
+            let mut dead = vec![false; index.nodes.len()];
+            for i in (0..index.nodes.len()).rev() {
+                let n = &index.nodes[i];
+                let mut children = (n.star.iter().chain(&n.splat).chain(&n.any_attr))
+                    .chain(n.ops.values())
+                    .chain(n.lits.values().flatten().map(|(_, c)| c));
+                dead[i] = n.rules.iter().all(|&r| known(r)) && children.all(|&c| dead[c as usize]);
+            }
+            dead
+        };
+        let mut updated = index.pruning(|_| false);
+        assert_eq!(updated.dead, reference(&|_| false));
+        assert!(!updated.dead[0]);
+        // Rules become known in a scrambled order, a few at a time.
+        let n = index.len() as u32;
+        for step in 1..=8u32 {
+            let known = |r: u32| (r.wrapping_mul(2_654_435_761) % 8) < step;
+            index.prune(&mut updated, known);
+            index.prune(&mut updated, known); // again: nothing changes
+            assert_eq!(updated.dead, reference(&known), "step {step}");
+            assert_eq!(updated.dead, index.pruning(known).dead, "step {step}");
+            assert_eq!(updated.known(), (0..n).filter(|&r| known(r)).count());
+        }
+        assert!(
+            updated.dead.iter().all(|&d| d),
+            "every rule known: all dead"
+        );
     }
 
     #[test]
