@@ -29,6 +29,7 @@ use ptir_rules::{
     Term, TermId, Var,
 };
 use smallvec::SmallVec;
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 type ENodeOrVar = egg::ENodeOrVar<PtirNode>;
@@ -612,12 +613,15 @@ impl TypeConstraints {
 
     fn hold(&self, egraph: &PtirEGraph, subst: &Subst) -> bool {
         self.0.iter().all(|(test, args)| {
+            // Borrowed: a test runs for every match found, and cloning each type it reads
+            // was most of what it cost.
+            static UNTYPED: Type = Type::Tuple(Vec::new());
             let bound = args.iter().map(|a| match a {
                 TypeArg::Value(v) => {
-                    let ty = egraph[*subst.get(*v)?].data.ty.clone();
-                    Some(Bound::Value(ty.unwrap_or(Type::Tuple(vec![]))))
+                    let ty = egraph[*subst.get(*v)?].data.ty.as_ref();
+                    Some(Bound::Value(Cow::Borrowed(ty.unwrap_or(&UNTYPED))))
                 }
-                TypeArg::Lit(x) => Some(Bound::Attr(x.clone())),
+                TypeArg::Lit(x) => Some(Bound::Attr(Cow::Borrowed(x))),
             });
             bound
                 .collect::<Option<SmallVec<[Bound; 3]>>>()

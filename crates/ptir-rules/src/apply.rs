@@ -11,6 +11,7 @@ use crate::ops::make_op;
 use crate::registry::{Bound, Registry};
 use indexmap::IndexMap;
 use ptir_ir::{Literal, Op, OpKey, Scalar, Type};
+use std::borrow::Cow;
 
 /// What a match bound. `V` is the engine's value handle (an SSA value, an e-class id).
 #[derive(Clone, Debug)]
@@ -66,27 +67,27 @@ pub enum ApplyError {
 }
 
 impl<V> Bindings<V> {
-    fn bound(&self, v: &Var, type_of: &impl Fn(&V) -> Type) -> Option<Bound> {
+    fn bound(&self, v: &Var, type_of: &impl Fn(&V) -> Type) -> Option<Bound<'_>> {
         match (self.attrs.get(v), self.values.get(v)) {
-            (Some(a), _) => Some(Bound::Attr(a.clone())),
-            (None, Some(x)) => Some(Bound::Value(type_of(x))),
+            (Some(a), _) => Some(Bound::Attr(Cow::Borrowed(a))),
+            (None, Some(x)) => Some(Bound::value(type_of(x))),
             (None, None) => None,
         }
     }
 
     /// Evaluates an attribute expression: a variable, a literal or a native call.
-    pub fn eval(
-        &self,
-        a: &Attr,
+    pub fn eval<'a>(
+        &'a self,
+        a: &'a Attr,
         registry: &Registry,
         type_of: &impl Fn(&V) -> Type,
-    ) -> Result<Bound, ApplyError> {
+    ) -> Result<Bound<'a>, ApplyError> {
         let declined = |f: &str| ApplyError::NativeDeclined(f.to_string());
         match a {
             Attr::Var(v) => self
                 .bound(v, type_of)
                 .ok_or_else(|| declined(&v.to_string())),
-            Attr::Lit(x) => Ok(Bound::Attr(x.clone())),
+            Attr::Lit(x) => Ok(Bound::Attr(Cow::Borrowed(x))),
             Attr::Ignore => Err(declined("?_")),
             Attr::Call { func, args } => {
                 let args = args
@@ -95,7 +96,7 @@ impl<V> Bindings<V> {
                     .collect::<Result<Vec<_>, _>>()?;
                 let native = registry.native(func).ok_or_else(|| declined(func))?;
                 (native.call)(&args)
-                    .map(Bound::Attr)
+                    .map(Bound::attribute)
                     .ok_or_else(|| declined(func))
             }
         }
@@ -310,7 +311,7 @@ impl<V: Clone> Instantiation<'_, V> {
         attrs
             .iter()
             .map(|a| match self.b.eval(a, self.registry, &type_of)? {
-                Bound::Attr(x) => Ok(x),
+                Bound::Attr(x) => Ok(x.into_owned()),
                 Bound::Value(t) => {
                     Err(self.bug(format!("expected an attribute, found a value of type {t}")))
                 }
@@ -373,9 +374,10 @@ impl<V: Clone> Instantiation<'_, V> {
         builder: &mut B,
     ) -> Result<V, ApplyError> {
         let type_of = |v: &V| builder.type_of(v);
-        let x = match self.b.eval(value, self.registry, &type_of)? {
-            Bound::Attr(AttrValue::Number(x)) => x,
-            other => return Err(self.bug(format!("a splat needs a number, found {other:?}"))),
+        let bound = self.b.eval(value, self.registry, &type_of)?;
+        let x = match bound.attr() {
+            Some(AttrValue::Number(x)) => *x,
+            _ => return Err(self.bug(format!("a splat needs a number, found {bound:?}"))),
         };
         let dtype = ty
             .as_tensor()

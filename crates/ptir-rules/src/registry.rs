@@ -11,18 +11,30 @@ use crate::ast::{AttrKind, AttrValue};
 use crate::builders::{Built, NativeBuilder};
 use indexmap::IndexMap;
 use ptir_ir::{free_dims, is_permutation, DType, DotDims, Type};
+use std::borrow::Cow;
 use std::sync::Arc;
 
-/// What a predicate or native function receives for one argument.
+/// What a predicate or native function receives for one argument, borrowed where the engine
+/// has it (an e-class's type, a rule's literal) and owned where it was computed.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Bound {
+pub enum Bound<'a> {
     /// A value variable: the value's type.
-    Value(Type),
+    Value(Cow<'a, Type>),
     /// An attribute (variable or literal).
-    Attr(AttrValue),
+    Attr(Cow<'a, AttrValue>),
 }
 
-impl Bound {
+impl Bound<'_> {
+    /// A value of type `t`.
+    pub fn value(t: Type) -> Bound<'static> {
+        Bound::Value(Cow::Owned(t))
+    }
+
+    /// The attribute `a`.
+    pub fn attribute(a: AttrValue) -> Bound<'static> {
+        Bound::Attr(Cow::Owned(a))
+    }
+
     /// The tensor type, for a value bound to a tensor.
     pub fn tensor(&self) -> Option<&ptir_ir::TensorType> {
         match self {
@@ -33,8 +45,8 @@ impl Bound {
 
     /// The index list, for an `Ints` attribute.
     pub fn ints(&self) -> Option<&[usize]> {
-        match self {
-            Bound::Attr(AttrValue::Ints(xs)) => Some(xs),
+        match self.attr() {
+            Some(AttrValue::Ints(xs)) => Some(xs),
             _ => None,
         }
     }
@@ -42,9 +54,11 @@ impl Bound {
     /// The dtype: of a dtype attribute, or of a tensor value.
     pub fn dtype(&self) -> Option<DType> {
         match self {
-            Bound::Attr(AttrValue::DType(d)) => Some(*d),
+            Bound::Attr(a) => match &**a {
+                AttrValue::DType(d) => Some(*d),
+                _ => None,
+            },
             Bound::Value(t) => t.as_tensor().map(|t| t.dtype),
-            _ => None,
         }
     }
 
@@ -55,13 +69,29 @@ impl Bound {
             Bound::Value(_) => None,
         }
     }
+
+    /// The same argument, owning what it borrowed.
+    pub fn into_owned(self) -> Bound<'static> {
+        match self {
+            Bound::Value(t) => Bound::Value(Cow::Owned(t.into_owned())),
+            Bound::Attr(a) => Bound::Attr(Cow::Owned(a.into_owned())),
+        }
+    }
+
+    /// The value's type, if this is a value.
+    pub fn ty(&self) -> Option<&Type> {
+        match self {
+            Bound::Value(t) => Some(t),
+            Bound::Attr(_) => None,
+        }
+    }
 }
 
 /// A predicate: true when the match may be rewritten.
-pub type PredicateFn = Arc<dyn Fn(&[Bound]) -> bool + Send + Sync>;
+pub type PredicateFn = Arc<dyn Fn(&[Bound<'_>]) -> bool + Send + Sync>;
 
 /// A native function: computes an attribute; `None` means the rule does not apply.
-pub type NativeFn = Arc<dyn Fn(&[Bound]) -> Option<AttrValue> + Send + Sync>;
+pub type NativeFn = Arc<dyn Fn(&[Bound<'_>]) -> Option<AttrValue> + Send + Sync>;
 
 /// A registered predicate.
 #[derive(Clone)]
@@ -176,11 +206,10 @@ fn absorb_transpose(
 }
 
 /// The shape of a value, or a shape given as an index list.
-fn shape_arg(b: &Bound) -> Option<&[usize]> {
-    match b {
-        Bound::Value(t) => t.as_tensor().map(|t| t.shape.as_slice()),
-        Bound::Attr(AttrValue::Ints(xs)) => Some(xs),
-        Bound::Attr(_) => None,
+fn shape_arg<'b>(b: &'b Bound<'_>) -> Option<&'b [usize]> {
+    match b.tensor() {
+        Some(t) => Some(t.shape.as_slice()),
+        None => b.ints(),
     }
 }
 
@@ -319,7 +348,7 @@ pub fn exact_reciprocal(d: DType, v: f64) -> bool {
     is_pow2 && r >= min_normal && r <= max && m >= min_normal && m <= max
 }
 
-fn same_ints(a: &Bound, b: &Bound) -> bool {
+fn same_ints(a: &Bound<'_>, b: &Bound<'_>) -> bool {
     matches!((a.ints(), b.ints()), (Some(x), Some(y)) if x == y)
 }
 
@@ -335,7 +364,7 @@ impl Registry {
         name: &str,
         arity: usize,
         doc: &'static str,
-        test: impl Fn(&[Bound]) -> bool + Send + Sync + 'static,
+        test: impl Fn(&[Bound<'_>]) -> bool + Send + Sync + 'static,
     ) {
         let p = Predicate {
             arity,
@@ -365,7 +394,7 @@ impl Registry {
         arity: usize,
         returns: AttrKind,
         doc: &'static str,
-        call: impl Fn(&[Bound]) -> Option<AttrValue> + Send + Sync + 'static,
+        call: impl Fn(&[Bound<'_>]) -> Option<AttrValue> + Send + Sync + 'static,
     ) {
         let n = Native {
             arity,
@@ -430,8 +459,8 @@ impl Registry {
     /// ```
     /// use ptir_rules::{AttrValue, Bound, Registry};
     /// let r = Registry::standard();
-    /// let p = Bound::Attr(AttrValue::Ints(vec![1, 2, 0]));
-    /// let q = Bound::Attr(AttrValue::Ints(vec![2, 0, 1]));
+    /// let p = Bound::attribute(AttrValue::Ints(vec![1, 2, 0]));
+    /// let q = Bound::attribute(AttrValue::Ints(vec![2, 0, 1]));
     /// assert!((r.predicate("inverse-perm").unwrap().test.as_ref().unwrap())(&[p, q]));
     /// ```
     pub fn standard() -> Self {
@@ -890,13 +919,13 @@ mod tests {
         let test =
             |name: &str, args: &[Bound]| (r.predicate(name).unwrap().test.as_ref().unwrap())(args);
         let t = |shape: Vec<usize>| {
-            Bound::Value(ptir_ir::Type::Tensor(ptir_ir::TensorType::new(
+            Bound::value(ptir_ir::Type::Tensor(ptir_ir::TensorType::new(
                 DType::F32,
                 shape,
             )))
         };
-        let int = |i: usize| Bound::Attr(AttrValue::Int(i));
-        let num = |x: f64| Bound::Attr(AttrValue::Number(x));
+        let int = |i: usize| Bound::attribute(AttrValue::Int(i));
+        let num = |x: f64| Bound::attribute(AttrValue::Number(x));
         assert!(test("has-dim", &[t(vec![2, 16]), int(1), int(16)]));
         assert!(!test("has-dim", &[t(vec![2, 16]), int(2), int(16)]));
         assert!(test(
@@ -1000,9 +1029,9 @@ mod tests {
     fn standard_natives_and_predicates() {
         let r = Registry::standard();
         let t = |shape: &[usize]| -> Bound {
-            Bound::Value(ptir_ir::TensorType::new(DType::F32, shape.to_vec()).into())
+            Bound::value(ptir_ir::TensorType::new(DType::F32, shape.to_vec()).into())
         };
-        let ints = |xs: &[usize]| Bound::Attr(AttrValue::Ints(xs.to_vec()));
+        let ints = |xs: &[usize]| Bound::attribute(AttrValue::Ints(xs.to_vec()));
         let call = |name: &str, args: &[Bound]| (r.native(name).unwrap().call)(args);
         let test =
             |name: &str, args: &[Bound]| (r.predicate(name).unwrap().test.as_ref().unwrap())(args);
@@ -1021,17 +1050,20 @@ mod tests {
                 &[
                     ints(&[4, 8, 2]),
                     ints(&[1]),
-                    Bound::Attr(AttrValue::Bool(true))
+                    Bound::attribute(AttrValue::Bool(true))
                 ]
             ),
             Some(AttrValue::Ints(vec![4, 1, 2]))
         );
         assert_eq!(
-            call("fill-like", &[t(&[4, 8]), Bound::Attr(AttrValue::Int(1))]),
+            call(
+                "fill-like",
+                &[t(&[4, 8]), Bound::attribute(AttrValue::Int(1))]
+            ),
             Some(AttrValue::Ints(vec![1, 1]))
         );
         assert_eq!(
-            call("reciprocal", &[Bound::Attr(AttrValue::Number(8.0))]),
+            call("reciprocal", &[Bound::attribute(AttrValue::Number(8.0))]),
             Some(AttrValue::Number(0.125))
         );
         assert!(test("unit-axes", &[t(&[4, 1, 1]), ints(&[1, 2])]));
@@ -1048,11 +1080,11 @@ mod tests {
         ));
         assert!(test(
             "has-rank",
-            &[t(&[4, 8]), Bound::Attr(AttrValue::Int(2))]
+            &[t(&[4, 8]), Bound::attribute(AttrValue::Int(2))]
         ));
         assert!(test(
             "not-float",
-            &[Bound::Attr(AttrValue::DType(DType::Bool))]
+            &[Bound::attribute(AttrValue::DType(DType::Bool))]
         ));
         assert!(!test("not-float", &[t(&[2])]));
     }

@@ -39,8 +39,9 @@ impl Sampler<'_> {
         b
     }
 
-    fn eval(&self, b: &Bindings<Type>, a: &Attr) -> Option<Bound> {
-        b.eval(a, self.registry, &|t: &Type| t.clone()).ok()
+    fn eval(&self, b: &Bindings<Type>, a: &Attr) -> Option<Bound<'static>> {
+        let bound = b.eval(a, self.registry, &|t: &Type| t.clone()).ok()?;
+        Some(bound.into_owned())
     }
 
     /// A value for attribute variable `v` that a constraint forces, given what is bound.
@@ -62,21 +63,15 @@ impl Sampler<'_> {
             let Some(o) = self.eval(&b, other) else {
                 continue;
             };
-            let got = match (c.pred.as_str(), this, o) {
-                ("eq" | "same-ints", _, Bound::Attr(x)) => Some(x),
-                ("inverse-perm", _, Bound::Attr(AttrValue::Ints(p))) => {
-                    invert_perm(&p).map(AttrValue::Ints)
+            let got = match (c.pred.as_str(), this) {
+                ("eq" | "same-ints", _) => o.attr().cloned(),
+                ("inverse-perm", _) => o.ints().and_then(invert_perm).map(AttrValue::Ints),
+                ("has-shape", 1) => o.tensor().map(|t| AttrValue::Ints(t.shape.clone())),
+                ("has-dtype", 1) => o.tensor().map(|t| AttrValue::DType(t.dtype)),
+                ("identity-broadcast", 1) => {
+                    o.tensor().map(|t| AttrValue::Ints((0..t.rank()).collect()))
                 }
-                ("has-shape", 1, Bound::Value(t)) => {
-                    t.as_tensor().map(|t| AttrValue::Ints(t.shape.clone()))
-                }
-                ("has-dtype", 1, Bound::Value(t)) => {
-                    t.as_tensor().map(|t| AttrValue::DType(t.dtype))
-                }
-                ("identity-broadcast", 1, Bound::Value(t)) => t
-                    .as_tensor()
-                    .map(|t| AttrValue::Ints((0..t.rank()).collect())),
-                ("exact-embedding", _, o) => self.embedding(this, &o),
+                ("exact-embedding", _) => self.embedding(this, &o),
                 _ => None,
             };
             if got.is_some() {
@@ -87,7 +82,7 @@ impl Sampler<'_> {
     }
 
     /// A random dtype that `o`'s dtype embeds in (`this == 1`) or that embeds in it.
-    fn embedding(&mut self, this: usize, o: &Bound) -> Option<AttrValue> {
+    fn embedding(&mut self, this: usize, o: &Bound<'_>) -> Option<AttrValue> {
         let d = o.dtype()?;
         let options: Vec<DType> = DType::ALL
             .into_iter()
@@ -124,10 +119,10 @@ impl Sampler<'_> {
                 ("ragged-dot", Some(a)) if is_v(a) => h.shape = Some(vec![33, 1]),
                 ("ragged-dot", Some(_)) if second.is_some_and(is_v) => h.shape = Some(vec![1, 1]),
                 ("has-rank", Some(a)) if is_v(a) => {
-                    h.rank = match other() {
-                        Some(Bound::Attr(AttrValue::Int(n))) => Some(n),
+                    h.rank = other().and_then(|o| match o.attr() {
+                        Some(AttrValue::Int(n)) => Some(*n),
                         _ => None,
-                    }
+                    })
                 }
                 ("same-type", Some(a)) => {
                     let o = match (is_v(a), second) {
