@@ -589,6 +589,8 @@ fn newly_found(
     let mut found = vec![false; index.len()];
     let subject = EGraphSubject(egraph);
     let mut at = Vec::new();
+    // The e-graph does not change during these queries: they share what its attributes match.
+    let mut memo = ptir_rules::index::QueryMemo::default();
     let classes = egraph.classes().map(|c| c.id);
     let classes = classes.filter(|id| only.is_none_or(|only| only.contains(id)));
     for (k, class) in classes.enumerate() {
@@ -596,7 +598,7 @@ fn newly_found(
             break;
         }
         at.clear();
-        index.candidates_pruned(&subject, class, pruning, &mut at);
+        index.candidates_pruned_with(&subject, class, pruning, &mut memo, &mut at);
         for &r in &at {
             found[r as usize] = true;
         }

@@ -334,7 +334,7 @@ impl PatternIndex {
     /// The rules that may match at `pos`, appended to `out`, sorted and without duplicates
     /// (a rule reached by several paths through an e-class is listed once).
     pub fn candidates<S: Subject>(&self, subject: &S, pos: S::Pos, out: &mut Vec<u32>) {
-        self.query(subject, pos, None, out);
+        self.query(subject, pos, None, &mut QueryMemo::default(), out);
     }
 
     /// [`candidates`](Self::candidates) that need not report the rules `pruning` was made
@@ -349,7 +349,24 @@ impl PatternIndex {
         pruning: &Pruning,
         out: &mut Vec<u32>,
     ) {
-        self.query(subject, pos, Some(&pruning.dead), out);
+        let mut memo = QueryMemo::default();
+        self.query(subject, pos, Some(&pruning.dead), &mut memo, out);
+    }
+
+    /// [`candidates_pruned`](Self::candidates_pruned) for one of many queries of a subject
+    /// that does not change between them (every e-class of an e-graph, between two
+    /// iterations), which share `memo`: what each interned attribute
+    /// ([`Subject::attr_identity`]) matched is worked out once for all of them. Clear the
+    /// memo when the subject changes.
+    pub fn candidates_pruned_with<S: Subject>(
+        &self,
+        subject: &S,
+        pos: S::Pos,
+        pruning: &Pruning,
+        memo: &mut QueryMemo,
+        out: &mut Vec<u32>,
+    ) {
+        self.query(subject, pos, Some(&pruning.dead), memo, out);
     }
 
     /// Which parts of the trie lead only to rules that `known` accepts (by their number).
@@ -417,6 +434,7 @@ impl PatternIndex {
         subject: &S,
         pos: S::Pos,
         dead: Option<&[bool]>,
+        memo: &mut QueryMemo,
         out: &mut Vec<u32>,
     ) {
         let start = out.len();
@@ -428,7 +446,7 @@ impl PatternIndex {
             out,
             steps_left: QUERY_STEPS,
             given_up: Vec::new(),
-            matched_attrs: FxHashMap::default(),
+            matched_attrs: &mut memo.matched_attrs,
         };
         q.stack.push(pos);
         q.walk(0);
@@ -477,9 +495,23 @@ struct Query<'a, S: Subject> {
     steps_left: usize,
     /// Once out of steps: the trie nodes whose rules were all added.
     given_up: Vec<usize>,
-    /// The children of an attribute trie node that an interned attribute matches, by trie
-    /// node and [`Subject::attr_identity`].
+    /// See [`QueryMemo`].
+    matched_attrs: &'a mut FxHashMap<(usize, u64), SmallVec<[u32; 2]>>,
+}
+
+/// What queries of one unchanging subject share
+/// ([`PatternIndex::candidates_pruned_with`]): the children of each attribute trie node that
+/// an interned attribute matches, by trie node and [`Subject::attr_identity`].
+#[derive(Clone, Debug, Default)]
+pub struct QueryMemo {
     matched_attrs: FxHashMap<(usize, u64), SmallVec<[u32; 2]>>,
+}
+
+impl QueryMemo {
+    /// Forgets everything (the subject changed).
+    pub fn clear(&mut self) {
+        self.matched_attrs.clear();
+    }
 }
 
 /// Trie steps one query takes before it answers without the subject: every rule below the
