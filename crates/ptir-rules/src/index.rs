@@ -31,6 +31,7 @@ use ptir_ir::OpKey;
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 /// Op levels of a pattern the index tells apart: the root, its operands and theirs. Deeper
 /// terms are `*`. (Most rules are that shallow; each level multiplies the paths a query
@@ -177,6 +178,8 @@ pub struct PatternIndex {
     parents: Vec<u32>,
     /// Each rule's trie node: where its sequence ends.
     ends: Vec<u32>,
+    /// The pruning that leaves nothing out, made on first use: every run starts from it.
+    unpruned: OnceLock<Pruning>,
     callees: FxHashMap<String, u32>,
     rules: usize,
     /// Are splat terms symbols of their own ([`PatternIndex::with_splat_terms`]), or `*`?
@@ -189,6 +192,7 @@ impl Default for PatternIndex {
             nodes: vec![Node::default()],
             parents: vec![0],
             ends: Vec::new(),
+            unpruned: OnceLock::new(),
             callees: FxHashMap::default(),
             rules: 0,
             splats: false,
@@ -329,6 +333,7 @@ impl PatternIndex {
         self.nodes[node].rules.push(self.rules as u32);
         self.ends.push(node as u32);
         self.rules += 1;
+        self.unpruned = OnceLock::new();
     }
 
     /// The rules that may match at `pos`, appended to `out`, sorted and without duplicates
@@ -383,20 +388,26 @@ impl PatternIndex {
     /// assert_eq!(pruning.known(), 2);
     /// ```
     pub fn pruning(&self, known: impl Fn(u32) -> bool) -> Pruning {
-        // Each trie node counts the rules below it not known yet.
+        let mut pruning = self
+            .unpruned
+            .get_or_init(|| self.pruning_of_nothing())
+            .clone();
+        self.prune(&mut pruning, known);
+        pruning
+    }
+
+    /// The pruning that leaves no rule out: each trie node counts the rules below it.
+    fn pruning_of_nothing(&self) -> Pruning {
         let mut pruning = Pruning {
             dead: vec![true; self.nodes.len()],
             unknown_below: vec![0; self.nodes.len()],
-            known: vec![true; self.rules],
+            known: vec![false; self.rules],
         };
-        for (r, &end) in self.ends.iter().enumerate() {
-            if !known(r as u32) {
-                pruning.known[r] = false;
-                self.each_ancestor(end, |n| {
-                    pruning.unknown_below[n] += 1;
-                    pruning.dead[n] = false;
-                });
-            }
+        for &end in &self.ends {
+            self.each_ancestor(end, |n| {
+                pruning.unknown_below[n] += 1;
+                pruning.dead[n] = false;
+            });
         }
         pruning
     }
