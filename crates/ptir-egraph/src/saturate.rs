@@ -1008,8 +1008,8 @@ impl<'r> Run<'r> {
         Ok(())
     }
 
-    /// Applies a run of a planned rule's matches: looks their results up in parallel, then
-    /// applies them in order. A match whose result is missing is pushed to `defer` if given,
+    /// Applies a run of a planned rule's matches: looks their results up (in parallel in a
+    /// large e-graph), then applies them in order. A match whose result is missing is pushed to `defer` if given,
     /// else applied by building its result (its lookup is repeated then: an earlier match of
     /// the run may have built it).
     fn apply_run(
@@ -1069,9 +1069,7 @@ impl<'r> Run<'r> {
             run,
             ..
         } = apply;
-        let found = found
-            .drain(..)
-            .chain(std::iter::repeat(()).map(|()| Existing::Missing));
+        let found = (found.drain(..)).chain(std::iter::repeat_with(|| Existing::Missing));
         for (&place, found) in run.iter().zip(found) {
             let changed = match (found, defer.as_deref_mut()) {
                 (Existing::Missing, Some(defer)) => {

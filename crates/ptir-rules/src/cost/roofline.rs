@@ -44,7 +44,9 @@
 use super::{bytes, elements, extern_entry, CostModel, CostTable, Dataflow};
 pub use crate::builders::{ragged_dot_dim, ragged_free_dims, DOT_TILE, RAGGED_DOT_MIN};
 use indexmap::{IndexMap, IndexSet};
-use ptir_ir::{op_signature, BinaryOp, Instruction, Op, Program, ReduceKind, Type, ValueId};
+use ptir_ir::{
+    op_signature, BinaryOp, Instruction, Op, Program, ReduceKind, TensorType, Type, ValueId,
+};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 
@@ -105,26 +107,37 @@ pub const DEGENERATE_CONTRACTION_EFFICIENCY: f64 = 0.41;
 /// matrix times a vector gets 70-111 GB/s (`corpus/calibration/example.json`).
 pub const VECTOR_MATRIX_READ_FACTOR: f64 = 3.0;
 
+/// The two operands of a `dot_general`, if both are tensors.
+fn dot_operands<'t>(operands: &[&'t Type]) -> Option<(&'t TensorType, &'t TensorType)> {
+    Some((
+        operands.first()?.as_tensor()?,
+        operands.get(1)?.as_tensor()?,
+    ))
+}
+
+/// The elements of `t`'s free dims (neither contracted nor batch) in a product.
+fn free_elements(t: &TensorType, contract: &[usize], batch: &[usize]) -> usize {
+    (0..t.shape.len())
+        .filter(|i| !contract.contains(i) && !batch.contains(i))
+        .map(|i| t.shape[i])
+        .product()
+}
+
+/// Whether `t`'s last dim is among the `contract`ed ones.
+fn last_contracted(t: &TensorType, contract: &[usize]) -> bool {
+    (t.shape.len().checked_sub(1)).is_some_and(|l| contract.contains(&l))
+}
+
 /// Whether `d` on these operands is a row vector times a matrix read across its rows (see
 /// [`VECTOR_MATRIX_READ_FACTOR`]).
 fn vector_times_matrix(d: &ptir_ir::DotDims, operands: &[&Type]) -> bool {
-    let (Some(lhs), Some(rhs)) = (
-        operands.first().and_then(|t| t.as_tensor()),
-        operands.get(1).and_then(|t| t.as_tensor()),
-    ) else {
+    let Some((lhs, rhs)) = dot_operands(operands) else {
         return false;
     };
-    let rows: usize = (0..lhs.shape.len())
-        .filter(|i| !d.lhs_contract.contains(i) && !d.lhs_batch.contains(i))
-        .map(|i| lhs.shape[i])
-        .product();
-    let last = rhs.shape.len().checked_sub(1);
-    let wide = (0..rhs.shape.len())
-        .filter(|i| !d.rhs_contract.contains(i) && !d.rhs_batch.contains(i))
-        .map(|i| rhs.shape[i])
-        .product::<usize>()
-        > 1;
-    rows == 1 && wide && last.is_some_and(|l| !d.rhs_contract.contains(&l))
+    free_elements(lhs, &d.lhs_contract, &d.lhs_batch) == 1
+        && free_elements(rhs, &d.rhs_contract, &d.rhs_batch) > 1
+        && !rhs.shape.is_empty()
+        && !last_contracted(rhs, &d.rhs_contract)
 }
 
 /// The rate of a product narrower than [`WIDE_DOT_COLUMNS`], relative to the machine's peak:
@@ -157,24 +170,12 @@ pub const FLOAT_MATRIX_VECTOR_READ_FACTOR: f64 = 1.2;
 /// Whether `d` on these operands is a float matrix times a vector contracting the matrix's
 /// last dim (see [`FLOAT_MATRIX_VECTOR_READ_FACTOR`]), the vector on either side.
 fn float_matrix_times_vector(d: &ptir_ir::DotDims, operands: &[&Type]) -> bool {
-    let (Some(lhs), Some(rhs)) = (
-        operands.first().and_then(|t| t.as_tensor()),
-        operands.get(1).and_then(|t| t.as_tensor()),
-    ) else {
+    let Some((lhs, rhs)) = dot_operands(operands) else {
         return false;
     };
-    let free = |t: &ptir_ir::TensorType, contract: &[usize], batch: &[usize]| -> usize {
-        (0..t.shape.len())
-            .filter(|i| !contract.contains(i) && !batch.contains(i))
-            .map(|i| t.shape[i])
-            .product()
-    };
-    let last_contracted = |t: &ptir_ir::TensorType, contract: &[usize]| {
-        (t.shape.len().checked_sub(1)).is_some_and(|l| contract.contains(&l))
-    };
     let (lhs_free, rhs_free) = (
-        free(lhs, &d.lhs_contract, &d.lhs_batch),
-        free(rhs, &d.rhs_contract, &d.rhs_batch),
+        free_elements(lhs, &d.lhs_contract, &d.lhs_batch),
+        free_elements(rhs, &d.rhs_contract, &d.rhs_batch),
     );
     lhs.dtype.is_float()
         && ((rhs_free == 1 && lhs_free > 1 && last_contracted(lhs, &d.lhs_contract))
