@@ -10,8 +10,10 @@
 //! - **Within a per-dtype tolerance** ([`fast_math_tolerance`]) for float tensors when
 //!   `fast-math` rules were enabled; integers and bools stay exact.
 //! - An input set on which the **input** program fails (a division by zero it does not
-//!   guard, say) proves nothing and is skipped. An output that fails where the input did not
-//!   **is** a difference. An output that cannot run at all because an extern it calls has no
+//!   guard, say) proves nothing and is skipped; under fast-math so does one on which the input
+//!   computes a NaN anywhere, even in a value its results do not show (`x / x` at zero, cast
+//!   to an integer): fast-math assumes no NaN arises, so a rewrite may change what such an
+//!   input set gives. An output that fails where the input did not **is** a difference. An output that cannot run at all because an extern it calls has no
 //!   implementation is neither: it is [`CheckError::Unrunnable`], reported as an error.
 
 use crate::run::ExternImpls;
@@ -295,10 +297,16 @@ impl Trial {
         }
     }
 
-    /// The trial on an input set of `seed` that avoids the usual traps of integer code
-    /// ([`try_trap_free_inputs`]), if the input program runs on it: for a function that traps
-    /// on this trial's inputs (a division by an input drawn as zero).
-    fn trap_free(&self, input: &Program, function: &Function) -> Option<Trial> {
+    /// The trial on an input set of `seed` that avoids the usual traps
+    /// ([`try_trap_free_inputs`]), if it proves something: for a function that traps on this
+    /// trial's inputs (a division by an input drawn as zero) or, under `fast_math`, computes a
+    /// NaN on them (a square root of a negative input).
+    pub fn trap_free(
+        &self,
+        input: &Program,
+        function: &Function,
+        fast_math: bool,
+    ) -> Option<Trial> {
         let inputs = try_trap_free_inputs(function, self.seed).ok()?;
         let trial = Trial::on_inputs(
             input,
@@ -308,7 +316,7 @@ impl Trial {
             self.while_fuel,
             &self.externs,
         );
-        (!trial.skipped()).then_some(trial)
+        (!trial.proves_nothing(fast_math)).then_some(trial)
     }
 
     /// Does the input program fail on this input set (so that it proves nothing)?
@@ -316,12 +324,27 @@ impl Trial {
         self.expected.is_err()
     }
 
+    /// Does this input set prove nothing about an output: the input program fails on it, or,
+    /// under `fast_math`, computes a NaN on the way (fast-math assumes none arises)?
+    pub fn proves_nothing(&self, fast_math: bool) -> bool {
+        self.skipped() || (fast_math && self.computes_nan)
+    }
+
+    /// Why this input set proves nothing, if it does.
+    fn why_nothing(&self, fast_math: bool) -> Option<String> {
+        match &self.expected {
+            Err(e) => Some(e.to_string()),
+            Ok(_) if fast_math && self.computes_nan => {
+                Some("the input computes a NaN, which fast-math assumes never happens".to_string())
+            }
+            Ok(_) => None,
+        }
+    }
+
     /// Runs `output` (called `name` in errors) on the input set: `Ok(None)` if it computes the
-    /// same (or the input fails here), the divergence otherwise. Under `fast_math`, results
-    /// that differ where the input computes a NaN on the way are not a divergence: fast-math
-    /// assumes no NaN arises (`div-self` makes `x / x` one), and the input may have turned
-    /// its NaN into a finite result (a cast, a compare) that the output need not match. An
-    /// output that fails to run still diverges.
+    /// same, or if the input set proves nothing ([`Trial::proves_nothing`]: the input fails
+    /// here, or under `fast_math` computes a NaN on the way, which `div-self`'s `x / x = 1`
+    /// assumes away), the divergence otherwise.
     pub fn check(
         &self,
         output: &Program,
@@ -331,6 +354,9 @@ impl Trial {
         let Ok(expected) = &self.expected else {
             return Ok(None);
         };
+        if self.proves_nothing(fast_math) {
+            return Ok(None);
+        }
         let got = self
             .externs
             .interpreter(output)
@@ -352,7 +378,6 @@ impl Trial {
             {
                 Ok(None)
             }
-            Ok(_) if fast_math && self.computes_nan => Ok(None),
             got => Ok(Some(Divergence {
                 function: self.function.clone(),
                 seed: self.seed,
@@ -375,7 +400,8 @@ pub struct Validation {
     /// Pairs skipped because the input program fails on them, and on a redrawn input set
     /// that avoids the usual traps.
     pub skipped: usize,
-    /// Pairs compared on a redrawn, trap-free input set (integers in [1, 4]) because the
+    /// Pairs compared on a redrawn, trap-free input set (integers in [1, 4], floats in
+    /// [0.25, 2)) because the
     /// input program failed on the first.
     pub redrawn: usize,
     /// Why the input failed on the first skipped pair.
@@ -417,8 +443,8 @@ pub fn validate(
     for seed in 0..seeds as u64 {
         for f in &input.functions {
             let mut trial = Trial::with_externs(input, f, seed, ptir_ir::WHILE_FUEL, externs)?;
-            if let Err(e) = &trial.expected {
-                match trial.trap_free(input, f) {
+            if let Some(why) = trial.why_nothing(fast_math) {
+                match trial.trap_free(input, f, fast_math) {
                     Some(redrawn) => {
                         trial = redrawn;
                         v.redrawn += 1;
@@ -426,7 +452,7 @@ pub fn validate(
                     None => {
                         v.skipped += 1;
                         v.first_skip
-                            .get_or_insert_with(|| format!("seed {seed}: {e}"));
+                            .get_or_insert_with(|| format!("seed {seed}: {why}"));
                         continue;
                     }
                 }
@@ -464,11 +490,13 @@ pub enum ValidationError {
     /// The programs could not be compared.
     #[error("translation validation could not run: {0}")]
     Check(#[from] CheckError),
-    /// The input program fails on every input set, trap-free redraws included: the output
-    /// was never checked, so it is not accepted as validated.
+    /// The input program fails on every input set (or under fast-math computes a NaN on
+    /// it), trap-free redraws included: the output was never checked, so it is not accepted
+    /// as validated.
     #[error(
         "translation validation compared nothing: the input program fails on all {skipped} \
-         input sets, redrawn without zero or negative integers too (first: {first})"
+         input sets (or, under fast-math, computes a NaN on them), redrawn without zero or \
+         negative integers too (first: {first})"
     )]
     NothingCompared {
         /// Input sets tried.
@@ -562,9 +590,10 @@ mod tests {
         assert_eq!(trial.check(&input, "out", false), Ok(None));
     }
 
-    /// Fast-math assumes no NaN arises: where the input computes one on the way (`x / x` at
-    /// zero, turned into an integer), the fast-math `div-self`'s one is no divergence, but it
-    /// stays one by default, and where no NaN arises, and when the output fails to run.
+    /// Fast-math assumes no NaN arises: an input set on which the input computes one on the
+    /// way (`x / x` at zero, turned into an integer) proves nothing under fast-math, however
+    /// the output differs, and is counted as skipped; by default it is compared as any other.
+    /// A function that computes a NaN on every input set cannot be validated under fast-math.
     #[test]
     fn under_fast_math_a_nan_the_input_computes_on_the_way_proves_nothing() {
         let float_program = |body: &str| {
@@ -580,20 +609,33 @@ mod tests {
             Trial::on_inputs(&input, f, 0, vec![t.into()], 10, &ExternImpls::new())
         };
         let zero = at(0.0);
-        assert!(zero.computes_nan);
+        assert!(zero.proves_nothing(true) && !zero.proves_nothing(false));
         assert_eq!(zero.check(&output, "out", true), Ok(None));
         assert!(zero.check(&output, "out", false).unwrap().is_some());
         let two = at(2.0);
-        assert!(!two.computes_nan);
+        assert!(!two.proves_nothing(true));
         let wrong = float_program(
             "  %two = constant splat(2) : f32[]\n  %i = cast %two : i32[]\n  return %i",
         );
         assert!(two.check(&wrong, "out", true).unwrap().is_some());
-        let failing = float_program(
-            "  %z = constant splat(0) : i32[]\n  %one = constant splat(1) : i32[]\n  \
-             %q = div %one, %z : i32[]\n  return %q",
+        // Random inputs are not zero: x / x is one, and the fast-math output is validated.
+        let v = validate(&input, &output, 8, true, &ExternImpls::new()).unwrap();
+        assert_eq!((v.compared, v.skipped), (8, 0));
+        // A square root of a negative number on every input set: nothing to compare under
+        // fast-math, and validation says so; by default the NaN is compared bit for bit.
+        let always = float_program(
+            "  %m = constant splat(-1) : f32[]\n  %s = mul %x, %x : f32[]\n  \
+             %n = sub %m, %s : f32[]\n  %r = sqrt %n : f32[]\n  %i = cast %r : i32[]\n  \
+             return %i",
         );
-        assert!(zero.check(&failing, "out", true).unwrap().is_some());
+        let err = validate(&always, &always, 4, true, &ExternImpls::new()).unwrap_err();
+        assert!(matches!(
+            err,
+            ValidationError::NothingCompared { skipped: 4, .. }
+        ));
+        assert!(err.to_string().contains("computes a NaN"), "{err}");
+        let v = validate(&always, &always, 4, false, &ExternImpls::new()).unwrap();
+        assert_eq!(v.compared, 4);
     }
 
     #[test]

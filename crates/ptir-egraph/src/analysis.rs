@@ -159,6 +159,9 @@ pub fn layout(key: OpKey, n: usize) -> Layout {
     }
 }
 
+/// The type read for a class that has none (an attribute, a region): an empty tuple.
+pub(crate) static UNTYPED: Type = Type::Tuple(Vec::new());
+
 /// Rebuilds the PTIR op of an op e-node (attributes from the attribute children) and its
 /// result type. Region ops come back with empty regions (lifting fills them in).
 pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(Op, Type), String> {

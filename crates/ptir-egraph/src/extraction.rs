@@ -6,7 +6,7 @@
 //! nothing. The priced e-graph becomes an extraction [`Graph`] ([`to_graph`]), on which the
 //! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
-use crate::analysis::{layout, node_op, PtirEGraph};
+use crate::analysis::{layout, node_op, PtirEGraph, UNTYPED};
 use crate::language::{Children, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
@@ -89,7 +89,6 @@ pub(crate) fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostMo
         },
         PtirNode::Op(kind, children) => match node_op(egraph, kind, children) {
             Ok((op, ty)) => {
-                static UNTYPED: Type = Type::Tuple(Vec::new());
                 let l = layout(kind.key, children.len());
                 let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
                     .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))

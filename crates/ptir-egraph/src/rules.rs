@@ -14,7 +14,7 @@
 //! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
-use crate::analysis::PtirEGraph;
+use crate::analysis::{PtirEGraph, UNTYPED};
 use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
 use crate::language::{AttrId, Children, OpKind, PtirNode};
@@ -615,7 +615,6 @@ impl TypeConstraints {
         self.0.iter().all(|(test, args)| {
             // Borrowed: a test runs for every match found, and cloning each type it reads
             // was most of what it cost.
-            static UNTYPED: Type = Type::Tuple(Vec::new());
             let bound = args.iter().map(|a| match a {
                 TypeArg::Value(v) => {
                     let ty = egraph[*subst.get(*v)?].data.ty.as_ref();

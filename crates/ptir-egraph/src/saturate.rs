@@ -916,8 +916,9 @@ impl<'r> Run<'r> {
     ///
     /// Two passes: first the matches of planned rules whose results are in the e-graph
     /// already (unions only), in rule order, then every other match, in rule order (see
-    /// [`crate::rules::PlannedApplier`] for why). Planned rules' matches are looked up in
-    /// parallel, [`RUN`] at a time, and applied in order (see [`Run::apply_run`]).
+    /// [`crate::rules::PlannedApplier`] for why). Planned rules' matches are looked up
+    /// [`RUN`] at a time (in parallel in a large e-graph) and applied in order (see
+    /// [`Run::apply_run`]).
     fn apply(
         &mut self,
         rewrites: &[Arc<PtirRewrite>],
@@ -1009,9 +1010,10 @@ impl<'r> Run<'r> {
     }
 
     /// Applies a run of a planned rule's matches: looks their results up (in parallel in a
-    /// large e-graph), then applies them in order. A match whose result is missing is pushed to `defer` if given,
-    /// else applied by building its result (its lookup is repeated then: an earlier match of
-    /// the run may have built it).
+    /// large e-graph), then applies them in order. A match whose result is missing is pushed
+    /// to `defer` if given, else applied by building its result (its lookup is repeated then:
+    /// an earlier match of the run may have built it). In a small e-graph, with no `defer`,
+    /// nothing is looked up ahead: each application makes its own lookup.
     fn apply_run(
         &mut self,
         egraph: &mut PtirEGraph,

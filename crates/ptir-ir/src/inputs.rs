@@ -72,27 +72,31 @@ pub fn try_random_inputs(f: &Function, seed: u64) -> Result<Vec<Value>, InterpEr
     inputs_drawn(f, seed, Ints::Any)
 }
 
-/// [`try_random_inputs`] with every integer in [1, 4]: inputs that avoid the usual traps of
-/// integer code (a zero divisor, `MIN / -1`, a negative index or shift), for a function whose
-/// input set of [`try_random_inputs`] traps, so that it can still be checked on something.
+/// [`try_random_inputs`] with every integer in [1, 4] and every float in [0.25, 2): inputs
+/// that avoid the usual traps of integer code (a zero divisor, `MIN / -1`, a negative index or
+/// shift) and the NaNs of float code (a logarithm or square root of a negative number, `0 /
+/// 0`), for a function whose input set of [`try_random_inputs`] traps or computes a NaN, so
+/// that it can still be checked on something.
 ///
 /// ```
 /// use ptir_ir::inputs::try_trap_free_inputs;
-/// let p = ptir_ir::parse("func @f(%0: i32[8]) -> (i32[8]) {\n  return %0\n}").unwrap();
+/// let p = ptir_ir::parse("func @f(%0: i32[8], %1: f32[8]) -> (i32[8]) {\n  return %0\n}").unwrap();
 /// let inputs = try_trap_free_inputs(&p.functions[0], 7).unwrap();
 /// let t = inputs[0].as_tensor().unwrap();
 /// assert!((0..8).all(|i| matches!(t.get(i), ptir_ir::Scalar::Int(1..=4))));
+/// let x = inputs[1].as_tensor().unwrap();
+/// assert!(x.to_f64_vec().iter().all(|&v| (0.25..2.0).contains(&v)));
 /// ```
 pub fn try_trap_free_inputs(f: &Function, seed: u64) -> Result<Vec<Value>, InterpError> {
     inputs_drawn(f, seed, Ints::Positive)
 }
 
-/// How integers are drawn.
+/// How integers (and floats) are drawn.
 #[derive(Clone, Copy)]
 enum Ints {
     /// Zero a third of the time, else uniform in [-4, 4] (wrapped to the dtype).
     Any,
-    /// Uniform in [1, 4].
+    /// Uniform in [1, 4] (and floats in [0.25, 2)).
     Positive,
 }
 
@@ -127,7 +131,11 @@ fn tensor_drawn(ty: &TensorType, rng: &mut impl Rng, ints: Ints) -> Tensor {
     let d = ty.dtype;
     let elems = (0..ty.num_elements()).map(|_| {
         if d.is_float() {
-            Scalar::from_f64(d, rng.gen_range(-2.0..2.0))
+            let range = match ints {
+                Ints::Any => -2.0..2.0,
+                Ints::Positive => 0.25..2.0,
+            };
+            Scalar::from_f64(d, rng.gen_range(range))
         } else if d.is_int() {
             Scalar::Int(match ints {
                 Ints::Positive => rng.gen_range(1..=4),

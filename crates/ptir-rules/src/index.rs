@@ -416,6 +416,11 @@ impl PatternIndex {
     /// rule's end of sequence only, so that a run which compiles rules a few at a time does
     /// not walk the whole trie (10,000 rules' worth) each time.
     pub fn prune(&self, pruning: &mut Pruning, known: impl Fn(u32) -> bool) {
+        if pruning.known.len() != self.rules || pruning.dead.len() != self.nodes.len() {
+            // Made by another index: made again for this one.
+            *pruning = self.pruning(known);
+            return;
+        }
         for (r, &end) in self.ends.iter().enumerate() {
             if pruning.known[r] || !known(r as u32) {
                 continue;
@@ -768,6 +773,10 @@ mod tests {
             updated.dead.iter().all(|&d| d),
             "every rule known: all dead"
         );
+        // A pruning made by another index is made again for this one, not misread.
+        let mut other = PatternIndex::new(&set.rules()[..3]).pruning(|_| false);
+        index.prune(&mut other, |r| r % 2 == 0);
+        assert_eq!(other.dead, reference(&|r| r % 2 == 0));
     }
 
     #[test]

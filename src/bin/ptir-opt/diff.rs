@@ -430,7 +430,7 @@ fn random_diff(
     };
     let _ = writeln!(
         out,
-        "{total} programs ({n} generated ({generator}), seeds {seed}..{}, size {size}; {} rule-fuzz probes; {insts} instructions): {mismatches} mismatches, {errors} errors, {skipped} runs skipped (the input fails), {:.2?}",
+        "{total} programs ({n} generated ({generator}), seeds {seed}..{}, size {size}; {} rule-fuzz probes; {insts} instructions): {mismatches} mismatches, {errors} errors, {skipped} runs skipped (the input fails, or computes a NaN under --fast-math), {:.2?}",
         seed + n as u64,
         total - n,
         start.elapsed()

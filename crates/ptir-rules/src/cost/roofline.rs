@@ -98,7 +98,7 @@ pub const RAGGED_DOT_EFFICIENCY: f64 = 0.2;
 /// is no matrix product, and IREE runs it as a generic reduction: 502 us for 4096 x 4096
 /// products, 504 for 2048 x 8192, 502 summed over the other axis, 256 for 512 x 16384 and
 /// 38 for 1024 x 1024, 66-71 GFLOP/s where the same count of products as a matrix product
-/// runs at the peak (`Roofline::contraction`; IREE 3.13, the reference machine).
+/// runs at a product's rate (`Roofline::contraction`; IREE 3.13, the reference machine).
 pub const DEGENERATE_CONTRACTION_EFFICIENCY: f64 = 0.41;
 
 /// How many times its bytes a row vector times a matrix stored row-major (a `dot_general`
@@ -595,7 +595,8 @@ fn through_layout(v: ValueId, dataflow: &Dataflow<'_>) -> ValueId {
 
 /// Whether `factor`, of a product of type `product`, is a chain of broadcasts that leaves one
 /// of the summed `axes` (longer than 1) to broadcasting: the factor is the same all along
-/// it. A chain through a reshape or a transpose is not followed (`false`).
+/// it. The walk stops at anything else (a reshape, a transpose) and judges the value it
+/// stopped at by its own shape: a dim of size 1 there broadcast along a summed axis counts.
 fn constant_along_a_summed_axis(
     factor: ValueId,
     product: &Type,
@@ -751,8 +752,9 @@ impl Roofline {
     /// `jnp.einsum` and hand-written outer products come out of JAX) as IREE runs it: the
     /// product fuses into the reduction, which the CPU backend recognizes as a contraction
     /// and runs as a matmul, reading `a` and `b`, never the broadcast product. Priced as a
-    /// kernel of one addition per product (the product pays its multiplication where it is
-    /// priced, fused) over the bytes of the broadcasts' sources; `None` for any other
+    /// kernel of a multiplication and an addition per product at a product's rate
+    /// ([`product_efficiency`]), less the multiplication the product pays where it is priced
+    /// (fused), over the bytes of the broadcasts' sources; `None` for any other
     /// instruction. Measured: `broadcast_matmul` (256³ products) runs 178 us in IREE, as its
     /// `dot_general` does, where the reduction of a stored 256³ tensor would take 4.5 ms. A
     /// factor constant along a summed axis makes it a degenerate contraction, at
@@ -795,7 +797,7 @@ impl Roofline {
         // A multiplication and an addition per product at `rate`, less the multiplication
         // the product pays where it is priced.
         Some(self.machine.dispatch_us(&OpWork {
-            flops: 2.0 * products / rate - products,
+            flops: (2.0 * products / rate - products).max(0.0),
             bytes: read + written,
             fusion: Fusion::Kernel,
         }))
@@ -1037,7 +1039,7 @@ mod tests {
             );
         }
         // Where both factors vary along the summed axis it is a matrix product (the test
-        // above), at the peak.
+        // above), at a product's rate.
         let dims = |text: &str| {
             let p = program(text);
             let f = &p.functions[0];
