@@ -931,5 +931,18 @@ mod tests {
         let parsed = RuleSet::bundled_with(Registry::new()).unwrap_err();
         assert_eq!(err.to_string(), parsed.to_string());
         assert!(err.to_string().starts_with("rules/"), "{err}");
+        // A standard native registered again with another return kind: the compiled library
+        // is refused as the text is (the parser checks what each native returns).
+        let mut registry = Registry::standard();
+        registry.add_native(
+            "invert-perm",
+            1,
+            ptir_rules::AttrKind::Int,
+            "not a permutation",
+            |_| None,
+        );
+        assert!(RuleSet::from_compiled(BUNDLED_LIBRARY, registry.clone()).is_err());
+        let err = bundled_rules(&registry).unwrap_err();
+        assert!(err.to_string().contains("`invert-perm` returns"), "{err}");
     }
 }

@@ -27,7 +27,7 @@
 //! [`ExternSpec`]) changes the bytes of the golden test below and must bump
 //! [`FORMAT_VERSION`], so that an old library is refused rather than misread.
 
-use crate::ast::{Attr, AttrValue, Rule, Term, TermId, Var};
+use crate::ast::{Attr, AttrKind, AttrValue, Rule, Term, TermId, Var};
 use crate::error::RuleError;
 use crate::ops::attr_slots;
 use crate::parse::{ExternSpec, VariadicRule};
@@ -456,6 +456,7 @@ fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
                             attrs.len()
                         ));
                     }
+                    check_returns(attrs, slots, registry)?;
                     attrs
                 }
                 Term::Splat { value, .. } => std::slice::from_ref(value),
@@ -469,7 +470,9 @@ fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
                         return Err(format!("{side} term {i} uses term {}, not before it", o.0));
                     }
                     match registry.builder(func) {
-                        Some(b) if b.values == operands.len() && b.attrs.len() == attrs.len() => {}
+                        Some(b) if b.values == operands.len() && b.attrs.len() == attrs.len() => {
+                            check_returns(attrs, b.attrs, registry)?
+                        }
                         Some(_) => {
                             return Err(format!("{side} term {i}: `{func}` with other arguments"))
                         }
@@ -511,6 +514,27 @@ fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
 
 /// Checks that every native call in `attrs` (at any depth) names a registered function with
 /// its arity.
+/// Each native function called at the top of an attribute slot returns the slot's kind, as
+/// the parser checks it: a caller's registry may have registered a native again with
+/// another.
+fn check_returns(attrs: &[Attr], kinds: &[AttrKind], registry: &Registry) -> Result<(), String> {
+    for (a, &kind) in attrs.iter().zip(kinds) {
+        if let Attr::Call { func, .. } = a {
+            match registry.native(func) {
+                Some(n) if n.returns != kind => {
+                    return Err(format!(
+                        "`{func}` returns {} but its slot needs {kind}",
+                        n.returns
+                    ))
+                }
+                // A missing native is `check_calls`' to report.
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_calls(attrs: &[Attr], registry: &Registry) -> Result<(), String> {
     let mut stack: Vec<&Attr> = attrs.iter().collect();
     while let Some(a) = stack.pop() {
