@@ -13,8 +13,9 @@
 //!   guard, say) proves nothing and is skipped; under fast-math so does one on which the input
 //!   computes a NaN anywhere, even in a value its results do not show (`x / x` at zero, cast
 //!   to an integer): fast-math assumes no NaN arises, so a rewrite may change what such an
-//!   input set gives. An output that fails where the input did not **is** a difference. An output that cannot run at all because an extern it calls has no
-//!   implementation is neither: it is [`CheckError::Unrunnable`], reported as an error.
+//!   input set gives. An output that fails where the input did not **is** a difference. An
+//!   output that cannot run at all because an extern it calls has no implementation is
+//!   neither: it is [`CheckError::Unrunnable`], reported as an error.
 
 use crate::run::ExternImpls;
 use ptir_ir::inputs::{try_random_inputs, try_trap_free_inputs};
@@ -301,7 +302,7 @@ impl Trial {
     /// ([`try_trap_free_inputs`]), if it proves something: for a function that traps on this
     /// trial's inputs (a division by an input drawn as zero) or, under `fast_math`, computes a
     /// NaN on them (a square root of a negative input).
-    pub fn trap_free(
+    pub(crate) fn trap_free(
         &self,
         input: &Program,
         function: &Function,
@@ -397,12 +398,11 @@ pub struct Validation {
     pub seeds: usize,
     /// (function, input set) pairs compared.
     pub compared: usize,
-    /// Pairs skipped because the input program fails on them, and on a redrawn input set
-    /// that avoids the usual traps.
+    /// Pairs skipped because the input program fails on them (or under fast-math computes a
+    /// NaN on them), and on a redrawn input set that avoids the usual traps.
     pub skipped: usize,
     /// Pairs compared on a redrawn, trap-free input set (integers in [1, 4], floats in
-    /// [0.25, 2)) because the
-    /// input program failed on the first.
+    /// [0.25, 2)) because the first proved nothing.
     pub redrawn: usize,
     /// Why the input failed on the first skipped pair.
     pub first_skip: Option<String>,

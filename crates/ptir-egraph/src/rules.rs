@@ -1091,7 +1091,7 @@ pub(crate) struct PlannedApplier(Arc<RuleApplier>);
 
 /// What the first pass finds for a match, reading the e-graph only (so that it runs on many
 /// matches in parallel).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub(crate) enum Existing {
     /// Nothing to do: the result is the root's class already, or the constraints fail.
     Nothing,

@@ -512,8 +512,6 @@ fn well_formed(rule: &Rule, registry: &Registry) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks that every native call in `attrs` (at any depth) names a registered function with
-/// its arity.
 /// Each native function called at the top of an attribute slot returns the slot's kind, as
 /// the parser checks it: a caller's registry may have registered a native again with
 /// another.
@@ -535,6 +533,8 @@ fn check_returns(attrs: &[Attr], kinds: &[AttrKind], registry: &Registry) -> Res
     Ok(())
 }
 
+/// Checks that every native call in `attrs` (at any depth) names a registered function with
+/// its arity.
 fn check_calls(attrs: &[Attr], registry: &Registry) -> Result<(), String> {
     let mut stack: Vec<&Attr> = attrs.iter().collect();
     while let Some(a) = stack.pop() {

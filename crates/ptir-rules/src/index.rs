@@ -355,7 +355,7 @@ impl PatternIndex {
         out: &mut Vec<u32>,
     ) {
         let mut memo = QueryMemo::default();
-        self.query(subject, pos, Some(&pruning.dead), &mut memo, out);
+        self.candidates_pruned_with(subject, pos, pruning, &mut memo, out);
     }
 
     /// [`candidates_pruned`](Self::candidates_pruned) for one of many queries of a subject

@@ -558,10 +558,9 @@ impl Registry {
             "ragged-dot",
             3,
             "the dot_general of values ?a and ?b with dims ?d has a free dim of 32 or more elements that is not a multiple of 8",
-            |a| match (a[0].tensor(), a[1].tensor(), a[2].attr()) {
+            |a| match (a[0].ty(), a[1].ty(), a[2].attr()) {
                 (Some(x), Some(y), Some(AttrValue::Dims(d))) => {
-                    let (x, y) = (Type::Tensor(x.clone()), Type::Tensor(y.clone()));
-                    crate::builders::ragged_free_dims(d, &[&x, &y]) > 0
+                    crate::builders::ragged_free_dims(d, &[x, y]) > 0
                 }
                 _ => false,
             },

@@ -193,9 +193,8 @@ impl<'p> Interpreter<'p> {
     /// The arguments must have exactly the parameter types and be well formed
     /// ([`check_value`]); otherwise the run fails before it starts.
     pub fn run(&self, name: &str, args: &[Value]) -> Result<Vec<Value>, InterpError> {
-        let f = self.function(name)?;
-        check_args(f, args)?;
-        Machine::new(self).call(f, args.to_vec())
+        self.run_watching(name, args, false)
+            .map(|(results, _)| results)
     }
 
     /// [`Interpreter::run`], also saying whether any instruction of the run (in any called
@@ -221,10 +220,21 @@ impl<'p> Interpreter<'p> {
         name: &str,
         args: &[Value],
     ) -> Result<(Vec<Value>, bool), InterpError> {
+        self.run_watching(name, args, true)
+    }
+
+    /// Runs `name` on `args`; with `watch_nan`, also says whether the run computed a NaN
+    /// (without, the answer is `false` and no value is scanned).
+    fn run_watching(
+        &self,
+        name: &str,
+        args: &[Value],
+        watch_nan: bool,
+    ) -> Result<(Vec<Value>, bool), InterpError> {
         let f = self.function(name)?;
         check_args(f, args)?;
         let mut machine = Machine::new(self);
-        machine.nan_seen = Some(false);
+        machine.nan_seen = watch_nan.then_some(false);
         let results = machine.call(f, args.to_vec())?;
         Ok((results, machine.nan_seen == Some(true)))
     }
