@@ -103,6 +103,17 @@ fn expand_rules_for(
     Ok(rules)
 }
 
+/// The op kinds of the instructions of `program`, nested ones included.
+fn op_kinds(program: &Program) -> std::collections::BTreeSet<ptir_ir::OpKey> {
+    let mut kinds = std::collections::BTreeSet::new();
+    for f in &program.functions {
+        f.body.walk(&mut |i, _| {
+            kinds.insert(i.op.key());
+        });
+    }
+    kinds
+}
+
 /// The operand counts of the `concat`s, calls and `tuple`s of `program`.
 fn list_lengths(program: &Program) -> std::collections::BTreeSet<usize> {
     let mut lengths = std::collections::BTreeSet::new();
@@ -295,19 +306,24 @@ fn optimize_input(
     // renamed for this run (in the rules, the extern costs and the output).
     let mut rules = expand_rules_for(loaded, options, &input)?;
     let renamed = rules.rename_externs_for(&input);
-    // Built here, in setup, once for every function and pass that asks for it.
-    rules.index();
-    // Shared with the passes that hold it, not copied: a rule library may be large.
-    let rules = std::sync::Arc::new(rules);
     let model = options.cost.model(&rules, &input);
     let (program, input) = InputRecord::take(input, options.validate.is_some());
     let mut report = input.report(&program, options, model.as_ref(), &renamed);
-    report.add_phase_time("setup", t.elapsed());
     // With `explain`, the chain of rules behind every derived value, kept through every step
     // that changes the program from here on.
     let mut provenance = options.explain.then(Provenance::default);
     let (program, raised_loops) = raise_loops(program, &rules, &mut report, provenance.as_mut());
     let program = unroll_loops(program, &options.unroll, &mut report, provenance.as_mut());
+    // The rules that can match the program as the passes get it (loops raised and unrolled);
+    // the others would only be indexed and tried.
+    if options.prune_rules && options.ops.patterns().next().is_none() {
+        rules.retain_applicable(op_kinds(&program));
+    }
+    // Built here, in setup, once for every function and pass that asks for it.
+    rules.index();
+    // Shared with the passes that hold it, not copied: a rule library may be large.
+    let rules = std::sync::Arc::new(rules);
+    report.add_phase_time("setup", t.elapsed());
     let program = run_pipeline(
         program,
         rules.clone(),

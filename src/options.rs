@@ -208,6 +208,13 @@ pub struct Options {
     /// [`ptir_ir::unroll`]: IREE runs the zoo's `fori_loop` and `scan` loops written out
     /// 1.6-9.8x faster.
     pub unroll: ptir_ir::UnrollLimits,
+    /// Drop the rules that can never match the program before the passes run (default true;
+    /// [`ptir_rules::RuleSet::retain_applicable`]): a rule whose source needs an op kind that
+    /// neither the program, nor the engines, nor the result of a rule that can match makes.
+    /// What the other rules do is unchanged, so is the output; a run is spared indexing and
+    /// trying the rest. Kept off when [`Options::ops`] has canonicalization patterns (native
+    /// code, which may build any op).
+    pub prune_rules: bool,
 }
 
 impl Default for Options {
@@ -238,6 +245,7 @@ impl Default for Options {
             verify_each: false,
             validate: None,
             unroll: ptir_ir::UnrollLimits::default(),
+            prune_rules: true,
         }
     }
 }

@@ -16,4 +16,5 @@ mod matrix_chain;
 mod mlir_parity;
 mod parser_fuzz;
 mod roundtrip;
+mod rule_pruning;
 mod speculation;

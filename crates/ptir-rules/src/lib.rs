@@ -97,5 +97,7 @@ pub use registry::{
     exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
     NativeFn, Predicate, PredicateFn, Registry,
 };
-pub use ruleset::{ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS};
+pub use ruleset::{
+    ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS, ENGINE_MADE,
+};
 pub use stop::{Deadline, RunSummary, StopReason};

@@ -9,10 +9,16 @@ use crate::loop_pat::LoopPattern;
 use crate::parse::{parse_rules, ExternSpec, VariadicRule, VARIADIC_ARITY};
 use crate::registry::Registry;
 use indexmap::IndexMap;
+use ptir_ir::OpKey;
 use ptir_ir::Program;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
+
+/// The op kinds the engines make without a rule, which every program may come to hold:
+/// constants (folds materialize them) and tuples (the lowering of multi-result ops, and
+/// `tuple_get(tuple(...))`, a built-in identity of both engines).
+pub const ENGINE_MADE: [OpKey; 3] = [OpKey::Constant, OpKey::Tuple, OpKey::TupleGet];
 
 /// The rule files bundled with the library (`rules/*.rules`), as (file name, text).
 pub const BUNDLED: &[(&str, &str)] = &[
@@ -429,11 +435,82 @@ impl RuleSet {
         self.rules.retain(|r| filter.keeps(r));
         (self.loop_patterns).retain(|p| filter.keeps_named(&p.name, &p.labels));
         if (rules, patterns) != (self.rules.len(), self.loop_patterns.len()) {
-            self.by_name = (self.rules.iter().enumerate())
-                .map(|(i, r)| (r.name.clone(), i))
-                .collect();
-            self.rules_changed();
+            self.rules_removed();
         }
+    }
+
+    /// Drops the rules that can never match a program whose ops are of the kinds `present`,
+    /// in place, and returns how many it dropped (MLIR's pattern applicator likewise never
+    /// tries a pattern rooted at an op the IR cannot hold). A rule matches only where every
+    /// op of its source pattern is; an op kind is there if the program has it, if it is one
+    /// the engines make themselves ([`ENGINE_MADE`]: constants from folds, tuples), or if a
+    /// rule that can match builds it in its result (to a fixpoint, so that a chain of rules
+    /// is kept whole). A rule whose result calls a native builder may build any op: once one
+    /// can match, every rule is kept. What a kept rule sees and does is unchanged, so an
+    /// engine's output is the same with the dropped rules or without them (test
+    /// `dropping_the_rules_that_cannot_match_changes_no_output`); a run is spared their
+    /// indexing and matching.
+    ///
+    /// ```
+    /// use ptir_ir::{OpKey, UnaryOp};
+    /// let mut rules = ptir_rules::RuleSet::new(ptir_rules::Registry::standard());
+    /// rules.add_source("r.rules", "
+    ///     (rule neg-neg (neg (neg ?x)) => ?x)
+    ///     (rule exp-log (exp (log ?x)) => ?x)
+    ///     (rule log-sub (log (sub ?x ?y)) => (log (add ?x (neg ?y))))").unwrap();
+    /// // A program of `neg`s: no `exp`, `log` or `sub` can appear.
+    /// assert_eq!(rules.retain_applicable([OpKey::Unary(UnaryOp::Neg)]), 2);
+    /// assert!(rules.rule("neg-neg").is_some() && rules.rule("exp-log").is_none());
+    /// ```
+    pub fn retain_applicable(&mut self, present: impl IntoIterator<Item = OpKey>) -> usize {
+        let mut present: HashSet<OpKey> = present.into_iter().chain(ENGINE_MADE).collect();
+        let mut applicable = vec![false; self.rules.len()];
+        let needs = |r: &Rule| {
+            let needed = r.source.terms.iter().filter_map(|t| match t {
+                Term::Op { key, .. } => Some(*key),
+                Term::Splat { .. } => Some(OpKey::Constant),
+                Term::Value(_) | Term::Native { .. } => None,
+            });
+            needed.collect::<Vec<_>>()
+        };
+        let needs: Vec<Vec<OpKey>> = self.rules.iter().map(needs).collect();
+        let mut any_op = false;
+        loop {
+            let mut grew = false;
+            for (i, r) in self.rules.iter().enumerate() {
+                if applicable[i] || !(any_op || needs[i].iter().all(|k| present.contains(k))) {
+                    continue;
+                }
+                applicable[i] = true;
+                for t in &r.result.terms {
+                    grew |= match t {
+                        Term::Op { key, .. } => present.insert(*key),
+                        Term::Splat { .. } => present.insert(OpKey::Constant),
+                        Term::Native { .. } => !std::mem::replace(&mut any_op, true),
+                        Term::Value(_) => false,
+                    };
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let before = self.rules.len();
+        let mut keep = applicable.into_iter();
+        self.rules.retain(|_| keep.next().unwrap_or(true));
+        let dropped = before - self.rules.len();
+        if dropped > 0 {
+            self.rules_removed();
+        }
+        dropped
+    }
+
+    /// After rules were dropped: their names and the index go too.
+    fn rules_removed(&mut self) {
+        self.by_name = (self.rules.iter().enumerate())
+            .map(|(i, r)| (r.name.clone(), i))
+            .collect();
+        self.rules_changed();
     }
 
     /// The rules `filter` keeps, in load order.
@@ -678,6 +755,64 @@ mod tests {
     use super::*;
     use crate::ast::TermId;
     use ptir_ir::OpKey;
+
+    fn set_of(registry: Registry, src: &str) -> RuleSet {
+        let mut rules = RuleSet::new(registry);
+        rules.add_source("r.rules", src).unwrap();
+        rules
+    }
+
+    fn names(rules: &RuleSet) -> Vec<&str> {
+        rules.rules().iter().map(|r| r.name.as_str()).collect()
+    }
+
+    /// What the engines make without a rule (constants from folds, tuples) is there in every
+    /// program, and a rule that can match makes what its result builds, to a fixpoint.
+    #[test]
+    fn applicable_rules_are_those_reachable_from_the_program_and_the_engines() {
+        use ptir_ir::{BinaryOp, UnaryOp};
+        let src = "
+            (rule mul-zero (mul ?x (splat 0)) => (splat 0 ?x))
+            (rule get-of-pair (tuple_get (tuple ?a ?b) 1) => ?b)
+            (rule neg-to-exp (neg ?x) => (exp ?x))
+            (rule exp-to-log (exp ?x) => (log ?x))
+            (rule log-log (log (log ?x)) => ?x)
+            (rule abs-abs (abs (abs ?x)) => (abs ?x))";
+        let mut rules = set_of(Registry::standard(), src);
+        assert_eq!(rules.retain_applicable([OpKey::Binary(BinaryOp::Mul)]), 4);
+        assert_eq!(names(&rules), ["mul-zero", "get-of-pair"]);
+        let mut rules = set_of(Registry::standard(), src);
+        assert_eq!(rules.retain_applicable([OpKey::Unary(UnaryOp::Neg)]), 2);
+        assert_eq!(
+            names(&rules),
+            ["get-of-pair", "neg-to-exp", "exp-to-log", "log-log"]
+        );
+        assert!(rules.rule("abs-abs").is_none() && rules.rule("mul-zero").is_none());
+        // What is left is indexed anew.
+        assert_eq!(rules.index().len(), 4);
+    }
+
+    /// A native builder may build any op: once a rule calling one can match, every rule is
+    /// kept; while none can, the others are pruned as usual.
+    #[test]
+    fn a_rule_whose_result_calls_a_builder_keeps_every_rule_once_it_can_match() {
+        use crate::builders::{Built, BuiltOperand};
+        use ptir_ir::UnaryOp;
+        let mut registry = Registry::standard();
+        registry.add_builder("same", 1, &[], "its argument", |_, _| {
+            Some(Built {
+                ops: vec![],
+                value: BuiltOperand::Arg(0),
+            })
+        });
+        let src = "
+            (rule build (neg ?x) => (same ?x))
+            (rule abs-abs (abs (abs ?x)) => (abs ?x))";
+        let mut rules = set_of(registry.clone(), src);
+        assert_eq!(rules.retain_applicable([OpKey::Unary(UnaryOp::Neg)]), 0);
+        let mut rules = set_of(registry, src);
+        assert_eq!(rules.retain_applicable([OpKey::Unary(UnaryOp::Exp)]), 2);
+    }
 
     /// The labels a bundled rule may carry.
     const LABELS: &[&str] = &[
