@@ -24,7 +24,7 @@ use ptir_ir::{
     binary_scalar, bitcast_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op,
     unary_scalar, Literal, Op, OpKey, Scalar, Tensor, Type, Value,
 };
-use ptir_rules::{attr_slots, make_op, AttrValue};
+use ptir_rules::{attr_slots, make_op, make_untyped_op, AttrValue};
 use smallvec::SmallVec;
 
 use ptir_ir::FOLD_ELEMENT_LIMIT;
@@ -162,16 +162,51 @@ pub fn layout(key: OpKey, n: usize) -> Layout {
 /// The type read for a class that has none (an attribute, a region): an empty tuple.
 pub(crate) static UNTYPED: Type = Type::Tuple(Vec::new());
 
+/// [`node_op`] for an e-node of the e-graph: where the analysis typed its kind over these
+/// operand types before (the memo of [`PtirAnalysis::make`]), its type is read, not inferred
+/// again (extraction prices every e-node). The type is borrowed where read.
+pub(crate) fn typed_node_op<'e>(
+    egraph: &'e PtirEGraph,
+    kind: &OpKind,
+    children: &[Id],
+) -> Result<(Op, std::borrow::Cow<'e, Type>), String> {
+    let key = type_key(egraph, kind, children);
+    match key.and_then(|k| egraph.analysis.types.get(&k).copied()) {
+        Some(None) => Err(format!("`{}` is ill-typed here", kind.key)),
+        Some(Some(t)) => {
+            let ty = (egraph.analysis.tables.type_of(t)).ok_or("an interned type is missing")?;
+            let l = layout(kind.key, children.len());
+            let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs])?;
+            let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
+                .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
+                .collect();
+            let callee = kind.callee.map(|s| s.to_string());
+            let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None)?;
+            Ok((op, std::borrow::Cow::Borrowed(ty)))
+        }
+        None => node_op(egraph, kind, children).map(|(op, ty)| (op, std::borrow::Cow::Owned(ty))),
+    }
+}
+
+/// The attribute values of attribute children, borrowed from their classes.
+fn attributes<'e>(
+    egraph: &'e PtirEGraph,
+    children: &[Id],
+) -> Result<SmallVec<[&'e AttrValue; 4]>, String> {
+    (children.iter())
+        .map(|c| {
+            (egraph[*c].data.attr.as_deref()).ok_or("an attribute child is not an attribute".into())
+        })
+        .collect()
+}
+
 /// Rebuilds the PTIR op of an op e-node (attributes from the attribute children) and its
 /// result type. Region ops come back with empty regions (lifting fills them in).
 pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(Op, Type), String> {
     let l = layout(kind.key, children.len());
     // Attributes and operand types are borrowed from the classes: this runs for every node
     // added to the e-graph.
-    let attrs: SmallVec<[&AttrValue; 4]> = children[l.operands..l.operands + l.attrs]
-        .iter()
-        .map(|c| (egraph[*c].data.attr.as_deref()).ok_or("an attribute child is not an attribute"))
-        .collect::<Result<_, _>>()?;
+    let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs])?;
     let annotated = kind
         .ty
         .and_then(|t| egraph.analysis.tables.type_of(t))

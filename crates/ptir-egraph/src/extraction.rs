@@ -6,7 +6,7 @@
 //! nothing. The priced e-graph becomes an extraction [`Graph`] ([`to_graph`]), on which the
 //! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
-use crate::analysis::{layout, node_op, PtirEGraph, UNTYPED};
+use crate::analysis::{layout, typed_node_op, PtirEGraph, UNTYPED};
 use crate::language::{Children, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
@@ -87,7 +87,7 @@ pub(crate) fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostMo
             }
             None => 0.0,
         },
-        PtirNode::Op(kind, children) => match node_op(egraph, kind, children) {
+        PtirNode::Op(kind, children) => match typed_node_op(egraph, kind, children) {
             Ok((op, ty)) => {
                 let l = layout(kind.key, children.len());
                 let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
@@ -128,10 +128,12 @@ fn to_graph_without(
     let mut nodes = Vec::new();
     // The graph's class of each e-class, named by its id when first mentioned.
     let mut graph_class: FxHashMap<Id, ClassId> = FxHashMap::default();
+    // Names are written to reused buffers: an e-graph has tens of thousands of nodes.
+    let (mut class_name, mut name, mut op) = (String::new(), String::new(), String::new());
     let mut class_of = |b: &mut ptir_extract::GraphBuilder, id: Id| {
         *graph_class
             .entry(id)
-            .or_insert_with(|| b.class(&id.to_string()))
+            .or_insert_with(|| b.class(rewrite(&mut class_name, id)))
     };
     for class in eg.classes() {
         let id = class_of(&mut b, class.id);
@@ -154,14 +156,8 @@ fn to_graph_without(
                 .map(|c| class_of(&mut b, eg.find(*c)))
                 .collect();
             let cost = node_cost(eg, n, model);
-            b.add_named_node(
-                &nodes.len().to_string(),
-                id,
-                &n.to_string(),
-                cost,
-                &children,
-                false,
-            );
+            let (name, op) = (rewrite(&mut name, nodes.len()), rewrite(&mut op, n));
+            b.add_named_node(name, id, op, cost, &children, false);
             nodes.push(n.clone());
         }
     }
@@ -169,6 +165,15 @@ fn to_graph_without(
     b.add_root(root);
     let graph = b.build().map_err(|e| e.to_string())?;
     Ok((graph, nodes))
+}
+
+/// `buffer`, cleared, with `x` written to it.
+fn rewrite(buffer: &mut String, x: impl std::fmt::Display) -> &str {
+    use std::fmt::Write;
+    buffer.clear();
+    // Writing to a `String` cannot fail.
+    let _ = write!(buffer, "{x}");
+    buffer
 }
 
 impl Lowered {

@@ -105,11 +105,11 @@ pub enum GraphError {
 pub struct Graph {
     /// `class_start[c]..class_start[c + 1]` are class `c`'s nodes.
     class_start: Vec<u32>,
-    class_names: Vec<String>,
+    class_names: Strings,
     node_class: Vec<ClassId>,
     costs: Vec<f64>,
-    ops: Vec<String>,
-    node_names: Vec<String>,
+    ops: Strings,
+    node_names: Strings,
     subsumed: Vec<bool>,
     /// `child_start[n]..child_start[n + 1]` index `child_pool`.
     child_start: Vec<u32>,
@@ -163,7 +163,7 @@ impl Graph {
 
     /// The node's operator name.
     pub fn op(&self, node: NodeId) -> &str {
-        &self.ops[node.index()]
+        self.ops.get(node.index())
     }
 
     /// The node's child classes, in order (a class may repeat).
@@ -192,12 +192,12 @@ impl Graph {
 
     /// The class's name (its id in the interchange format).
     pub fn class_name(&self, class: ClassId) -> &str {
-        &self.class_names[class.index()]
+        self.class_names.get(class.index())
     }
 
     /// The node's name (its id in the interchange format).
     pub fn node_name(&self, node: NodeId) -> &str {
-        &self.node_names[node.index()]
+        self.node_names.get(node.index())
     }
 
     /// Whether some node has a negative cost (then DAG cost is not monotone in the chosen set).
@@ -310,12 +310,43 @@ impl Ord for Ordered {
     }
 }
 
+/// Strings stored end to end, one allocation for all the names (or ops) of a graph: an
+/// e-graph of our own saturation names its tens of thousands of nodes.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Strings {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Strings {
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+    }
+
+    fn push_fmt(&mut self, args: std::fmt::Arguments<'_>) {
+        // Writing to a `String` cannot fail.
+        let _ = std::fmt::Write::write_fmt(&mut self.text, args);
+        self.ends.push(self.text.len());
+    }
+
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+}
+
+/// A node as added: its name (if given), op and children are ranges of the builder's pools.
 struct PendingNode {
-    name: Option<String>,
+    name: Option<Range<usize>>,
     class: ClassId,
-    op: String,
+    op: Range<usize>,
     cost: f64,
-    children: Vec<ClassId>,
+    children: Range<usize>,
     subsumed: bool,
 }
 
@@ -325,6 +356,12 @@ struct PendingNode {
 pub struct GraphBuilder {
     classes: IndexMap<String, ()>,
     nodes: Vec<PendingNode>,
+    /// The nodes' names and ops, end to end.
+    text: String,
+    /// The nodes' children, end to end.
+    child_pool: Vec<ClassId>,
+    /// Whether some node has an explicit name (only then can two nodes share one).
+    named: bool,
     roots: Vec<ClassId>,
 }
 
@@ -353,25 +390,33 @@ impl GraphBuilder {
         children: &[ClassId],
         subsumed: bool,
     ) {
-        self.push(Some(name.to_string()), class, op, cost, children, subsumed);
+        self.push(Some(name), class, op, cost, children, subsumed);
     }
 
     fn push(
         &mut self,
-        name: Option<String>,
+        name: Option<&str>,
         class: ClassId,
         op: &str,
         cost: f64,
         children: &[ClassId],
         subsumed: bool,
     ) {
-        let (op, children) = (op.to_string(), children.to_vec());
+        let mut text = |s: &str| {
+            let start = self.text.len();
+            self.text.push_str(s);
+            start..self.text.len()
+        };
+        let (name, op) = (name.map(&mut text), text(op));
+        self.named |= name.is_some();
+        let start = self.child_pool.len();
+        self.child_pool.extend_from_slice(children);
         self.nodes.push(PendingNode {
             name,
             class,
             op,
             cost,
-            children,
+            children: start..self.child_pool.len(),
             subsumed,
         });
     }
@@ -382,7 +427,8 @@ impl GraphBuilder {
         self.roots.push(class);
     }
 
-    /// Checks the invariants of [`Graph`] and builds it.
+    /// Checks the invariants of [`Graph`] and builds it. Nodes are ordered by class and,
+    /// within a class, as they were added.
     pub fn build(self) -> Result<Graph, GraphError> {
         let num_classes = self.classes.len();
         if num_classes >= u32::MAX as usize || self.nodes.len() >= u32::MAX as usize {
@@ -390,30 +436,38 @@ impl GraphBuilder {
         }
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| self.nodes[i].class);
-        let class_names: Vec<String> = self.classes.into_keys().collect();
+        let mut class_names = Strings::default();
+        for name in self.classes.keys() {
+            class_names.push(name);
+        }
         let mut graph = Graph {
             class_start: vec![0; num_classes + 1],
             class_names,
             node_class: Vec::with_capacity(order.len()),
             costs: Vec::with_capacity(order.len()),
-            ops: Vec::with_capacity(order.len()),
-            node_names: Vec::with_capacity(order.len()),
+            ops: Strings::default(),
+            node_names: Strings::default(),
             subsumed: Vec::with_capacity(order.len()),
-            child_start: vec![0],
-            child_pool: Vec::new(),
+            child_start: Vec::with_capacity(order.len() + 1),
+            child_pool: Vec::with_capacity(self.child_pool.len()),
             roots: self.roots,
             has_negative_cost: false,
         };
-        let mut nodes: Vec<Option<PendingNode>> = self.nodes.into_iter().map(Some).collect();
-        let mut seen_names = IndexMap::new();
+        graph.child_start.push(0);
         let mut k = 0;
         for (j, &i) in order.iter().enumerate() {
-            let Some(node) = nodes[i].take() else {
-                continue;
-            };
+            let node = &self.nodes[i];
             let same_class = j > 0 && graph.node_class[j - 1] == node.class;
             k = if same_class { k + 1 } else { 0 };
-            graph.push_node(node, k, &mut seen_names)?;
+            graph.push_node(node, k, &self.text, &self.child_pool)?;
+        }
+        if self.named {
+            let mut seen = std::collections::HashSet::with_capacity(graph.num_nodes());
+            for n in 0..graph.num_nodes() {
+                if !seen.insert(graph.node_names.get(n)) {
+                    return Err(GraphError::DuplicateNode(graph.node_names.get(n).into()));
+                }
+            }
         }
         graph.finish()
     }
@@ -422,33 +476,36 @@ impl GraphBuilder {
 impl Graph {
     fn push_node(
         &mut self,
-        node: PendingNode,
+        node: &PendingNode,
         k: usize,
-        seen: &mut IndexMap<String, ()>,
+        text: &str,
+        child_pool: &[ClassId],
     ) -> Result<(), GraphError> {
         let n = self.num_classes();
+        let children = &child_pool[node.children.clone()];
         assert!(
-            node.class.index() < n && node.children.iter().all(|c| c.index() < n),
+            node.class.index() < n && children.iter().all(|c| c.index() < n),
             "GraphBuilder: a ClassId from another builder was used; use this builder's `class`"
         );
-        let class_name = &self.class_names[node.class.index()];
-        let name = node.name.unwrap_or_else(|| format!("{class_name}.{k}"));
+        match &node.name {
+            Some(name) => self.node_names.push(&text[name.clone()]),
+            None => {
+                let class_name = self.class_names.get(node.class.index());
+                self.node_names.push_fmt(format_args!("{class_name}.{k}"));
+            }
+        }
         if node.cost.is_nan() || node.cost == f64::NEG_INFINITY {
             return Err(GraphError::BadCost {
-                node: name,
+                node: self.node_names.get(self.node_names.len() - 1).into(),
                 cost: node.cost,
             });
-        }
-        if seen.insert(name.clone(), ()).is_some() {
-            return Err(GraphError::DuplicateNode(name));
         }
         self.has_negative_cost |= node.cost < 0.0;
         self.node_class.push(node.class);
         self.costs.push(node.cost);
-        self.ops.push(node.op);
-        self.node_names.push(name);
+        self.ops.push(&text[node.op.clone()]);
         self.subsumed.push(node.subsumed);
-        self.child_pool.extend_from_slice(&node.children);
+        self.child_pool.extend_from_slice(children);
         self.child_start.push(self.child_pool.len() as u32);
         Ok(())
     }

@@ -48,7 +48,8 @@ fn annotated<'a>(op: &Op, cx: &InferContext<'a>) -> Result<&'a Type> {
 
 /// Checks that `axes` are distinct and below `rank`.
 pub fn check_axes(axes: &[usize], rank: usize, what: &str) -> Result<()> {
-    let mut seen = vec![false; rank];
+    // On the stack for every rank a real program has: this runs for each op typed.
+    let mut seen: smallvec::SmallVec<[bool; 16]> = smallvec::smallvec![false; rank];
     for &a in axes {
         if a >= rank {
             return Err(format!("{what} {a} is out of range for rank {rank}"));
@@ -777,6 +778,18 @@ pub fn free_dims(rank: usize, batch: &[usize], contract: &[usize]) -> Vec<usize>
         .collect()
 }
 
+/// The sizes of the dims of `t` neither batch nor contracting, in order ([`free_dims`]
+/// without a vector).
+fn free_sizes<'a>(
+    t: &'a TensorType,
+    batch: &'a [usize],
+    contract: &'a [usize],
+) -> impl Iterator<Item = usize> + 'a {
+    (0..t.rank())
+        .filter(move |d| !batch.contains(d) && !contract.contains(d))
+        .map(move |d| t.shape[d])
+}
+
 /// The type of `dot_general(l, r)`.
 pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Result<TensorType> {
     if l.dtype != r.dtype || l.dtype == DType::Bool {
@@ -789,16 +802,12 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
     {
         return Err("batch and contracting dims must pair up".into());
     }
-    let lhs_all: Vec<usize> = dims
-        .lhs_batch
-        .iter()
-        .chain(&dims.lhs_contract)
+    // On the stack: the analysis of saturation types every product it builds.
+    type Axes = smallvec::SmallVec<[usize; 8]>;
+    let lhs_all: Axes = (dims.lhs_batch.iter().chain(&dims.lhs_contract))
         .copied()
         .collect();
-    let rhs_all: Vec<usize> = dims
-        .rhs_batch
-        .iter()
-        .chain(&dims.rhs_contract)
+    let rhs_all: Axes = (dims.rhs_batch.iter().chain(&dims.rhs_contract))
         .copied()
         .collect();
     check_axes(&lhs_all, l.rank(), "lhs dim")?;
@@ -811,17 +820,11 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
             ));
         }
     }
-    let mut shape: Shape = dims.lhs_batch.iter().map(|&d| l.shape[d]).collect();
-    shape.extend(
-        free_dims(l.rank(), &dims.lhs_batch, &dims.lhs_contract)
-            .iter()
-            .map(|&d| l.shape[d]),
-    );
-    shape.extend(
-        free_dims(r.rank(), &dims.rhs_batch, &dims.rhs_contract)
-            .iter()
-            .map(|&d| r.shape[d]),
-    );
+    let mut shape: Shape =
+        Vec::with_capacity(l.rank() + r.rank() - lhs_all.len() - dims.rhs_contract.len());
+    shape.extend(dims.lhs_batch.iter().map(|&d| l.shape[d]));
+    shape.extend(free_sizes(l, &dims.lhs_batch, &dims.lhs_contract));
+    shape.extend(free_sizes(r, &dims.rhs_batch, &dims.rhs_contract));
     if dims.precision == Some([crate::ops::Precision::Default; 2]) {
         return Err(
             "dot_general precision (default, default) is written as no precision".to_string(),

@@ -87,7 +87,7 @@ pub use error::RuleError;
 pub use loop_pat::{
     apply_loop_patterns, find_loop_matches, outline_loop_calls, LoopMatch, LoopPattern,
 };
-pub use ops::{attr_slots, make_op, op_attr, op_attrs};
+pub use ops::{attr_slots, make_op, make_untyped_op, op_attr, op_attrs};
 pub use parse::{
     parse_rules, split_expansion_name, ExternSpec, FileContents, VariadicRule, VARIADIC_ARITY,
 };

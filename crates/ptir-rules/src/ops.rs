@@ -272,6 +272,26 @@ pub fn make_op<A: Borrow<AttrValue>>(
     operands: &[&Type],
     annotated: Option<&Type>,
 ) -> Result<(Op, Type), String> {
+    let (op, annotation) = make_untyped_op(key, callee, attrs, operands, annotated)?;
+    let cx = InferContext {
+        annotated: annotation.as_ref(),
+        callee: None,
+        region_results: &[],
+    };
+    let ty = infer_type(&op, operands, &cx)?;
+    Ok((op, ty))
+}
+
+/// [`make_op`] without inferring the result type: the op, and the type it is annotated with
+/// where its operands and attributes do not determine it. For a caller that knows the op is
+/// well typed and its type (saturation's analysis has them for every e-node it typed).
+pub fn make_untyped_op<A: Borrow<AttrValue>>(
+    key: OpKey,
+    callee: Option<&str>,
+    attrs: &[A],
+    operands: &[&Type],
+    annotated: Option<&Type>,
+) -> Result<(Op, Option<Type>), String> {
     let a = |i: usize| attrs.get(i).map(Borrow::borrow);
     let first = operands.first().and_then(|t| t.as_tensor());
     let with = |dtype: Option<ptir_ir::DType>, shape: Option<Vec<usize>>| -> Result<Type, String> {
@@ -414,13 +434,7 @@ pub fn make_op<A: Borrow<AttrValue>>(
         // The kinds `attr_slots` leaves out of rules (its match names them).
         _ => return Err(format!("`{key}` cannot be built by a rule")),
     };
-    let cx = InferContext {
-        annotated: annotation.as_ref(),
-        callee: None,
-        region_results: &[],
-    };
-    let ty = infer_type(&op, operands, &cx)?;
-    Ok((op, ty))
+    Ok((op, annotation))
 }
 
 #[cfg(test)]
