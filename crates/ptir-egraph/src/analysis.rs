@@ -170,23 +170,39 @@ pub(crate) fn typed_node_op<'e>(
     kind: &OpKind,
     children: &[Id],
 ) -> Result<(Op, std::borrow::Cow<'e, Type>), String> {
-    let key = type_key(egraph, kind, children);
-    match key.and_then(|k| egraph.analysis.types.get(&k).copied()) {
-        Some(None) => Err(format!("`{}` is ill-typed here", kind.key)),
-        Some(Some(t)) => {
-            let ty = (egraph.analysis.tables.type_of(t)).ok_or("an interned type is missing")?;
+    let known = type_key(egraph, kind, children)
+        .and_then(|k| egraph.analysis.types.get(&k).copied().flatten())
+        .and_then(|t| egraph.analysis.tables.type_of(t));
+    // The kinds `node_op` builds itself, and anything the short way cannot build, take the
+    // long way.
+    let built = known
+        .filter(|_| !BUILT_BY_NODE_OP.contains(&kind.key))
+        .and_then(|ty| {
             let l = layout(kind.key, children.len());
-            let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs])?;
+            let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs]).ok()?;
             let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
                 .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
                 .collect();
             let callee = kind.callee.map(|s| s.to_string());
-            let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None)?;
-            Ok((op, std::borrow::Cow::Borrowed(ty)))
-        }
+            let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None).ok()?;
+            Some((op, std::borrow::Cow::Borrowed(ty)))
+        });
+    match built {
+        Some(built) => Ok(built),
         None => node_op(egraph, kind, children).map(|(op, ty)| (op, std::borrow::Cow::Owned(ty))),
     }
 }
+
+/// The kinds [`node_op`] builds itself rather than through `make_op`.
+const BUILT_BY_NODE_OP: [OpKey; 7] = [
+    OpKey::Rng,
+    OpKey::RngBitGenerator,
+    OpKey::BitcastResize,
+    OpKey::Iota,
+    OpKey::Cond,
+    OpKey::While,
+    OpKey::Scan,
+];
 
 /// The attribute values of attribute children, borrowed from their classes.
 fn attributes<'e>(
