@@ -125,7 +125,9 @@ fn to_graph_without(
 ) -> Result<(Graph, Vec<PtirNode>), String> {
     let eg = &lowered.egraph;
     let mut b = Graph::builder();
-    let mut nodes = Vec::new();
+    let total = eg.total_number_of_nodes();
+    b.reserve(total, 2 * total);
+    let mut nodes = Vec::with_capacity(total);
     // The graph's class of each e-class, named by its id when first mentioned.
     let mut graph_class: FxHashMap<Id, ClassId> = FxHashMap::default();
     // Names are written to reused buffers: an e-graph has tens of thousands of nodes.

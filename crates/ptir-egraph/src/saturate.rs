@@ -1231,6 +1231,9 @@ fn search_until<'a>(
     // The matches rooted at a run of classes, at most `limit`.
     let search_run = |classes: &[egg::Id], limit: usize| -> Option<Matches<'a>> {
         let mut out = Vec::new();
+        // A class's matches are found in one buffer, reused, and copied out at their size: a
+        // vector grown per class reallocated (and touched fresh pages) at every doubling.
+        let mut found = Vec::new();
         let mut left = limit;
         for (k, &id) in classes.iter().enumerate() {
             if left == 0 {
@@ -1239,14 +1242,15 @@ fn search_until<'a>(
             if k % CLASSES_PER_CLOCK_CHECK == 0 && search.deadline.passed() {
                 return None;
             }
-            let mut substs = Vec::new();
             let mut stop = || search.deadline.passed();
             let since = search.since;
-            if !matcher.search_class(egraph, id, &ground, since, left, &mut substs, &mut stop) {
+            if !matcher.search_class(egraph, id, &ground, since, left, &mut found, &mut stop) {
                 return None;
             }
-            if !substs.is_empty() {
-                left = left.saturating_sub(substs.len());
+            if !found.is_empty() {
+                left = left.saturating_sub(found.len());
+                let mut substs = Vec::with_capacity(found.len());
+                substs.append(&mut found);
                 out.push(SearchMatches {
                     eclass: id,
                     substs,

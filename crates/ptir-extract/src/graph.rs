@@ -366,6 +366,13 @@ pub struct GraphBuilder {
 }
 
 impl GraphBuilder {
+    /// Makes room for `nodes` more nodes with `children` child classes in all, so that adding
+    /// them does not grow the builder's buffers step by step.
+    pub fn reserve(&mut self, nodes: usize, children: usize) {
+        self.nodes.reserve(nodes);
+        self.child_pool.reserve(children);
+    }
+
     /// The class named `name`, created if new.
     pub fn class(&mut self, name: &str) -> ClassId {
         if let Some(i) = self.classes.get_index_of(name) {
