@@ -50,8 +50,18 @@ pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 /// assert!(err.to_string().starts_with("mine.rules:1: rule `my-add-zero` is unsound"), "{err}");
 /// ```
 pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
+    load_rules_within(options, None)
+}
+
+/// [`load_rules`], the bundled library decoded only in the rules that can match a program of
+/// the op kinds `present`, when given (see [`prunable_at_load`]).
+fn load_rules_within(
+    options: &Options,
+    present: Option<&[ptir_ir::OpKey]>,
+) -> Result<RuleSet, Error> {
+    let filter = options.filter();
     let mut set = if options.bundled_rules {
-        bundled_rules(&options.registry)?
+        bundled_rules(&options.registry, present.map(|p| (p, &filter)))?
     } else {
         RuleSet::new(options.registry.clone())
     };
@@ -64,7 +74,7 @@ pub fn load_rules(options: &Options) -> Result<RuleSet, Error> {
         }
     }
     set.check_names(options.enable.iter().chain(&options.disable))?;
-    set.retain(&options.filter());
+    set.retain(&filter);
     if options.prove_rules {
         prove_user_rules(&set)?;
     }
@@ -78,9 +88,30 @@ const BUNDLED_LIBRARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bundled
 /// The bundled rule library checked against `registry`: loaded from [`BUNDLED_LIBRARY`] (a
 /// third of the time parsing its text takes), or parsed should it not load (its errors,
 /// located in the text, are the ones to show).
-fn bundled_rules(registry: &Registry) -> Result<RuleSet, ptir_rules::RuleError> {
-    RuleSet::from_compiled(BUNDLED_LIBRARY, registry.clone())
-        .or_else(|_| RuleSet::bundled_with(registry.clone()))
+fn bundled_rules(
+    registry: &Registry,
+    only: Option<(&[ptir_ir::OpKey], &ptir_rules::RuleFilter)>,
+) -> Result<RuleSet, ptir_rules::RuleError> {
+    let mut set = RuleSet::new(registry.clone());
+    match set.add_compiled_applicable(BUNDLED_LIBRARY, only) {
+        Ok(()) => Ok(set),
+        Err(_) => RuleSet::bundled_with(registry.clone()),
+    }
+}
+
+/// The op kinds of `program` when the bundled rules that cannot match it may be left
+/// undecoded at load: rule pruning is on, and nothing but the bundled library and the
+/// program decides what can match (no rule files or texts, whose results could make what a
+/// bundled rule needs; no canonicalization patterns of the caller's; no `while` or `scan`,
+/// which loop patterns, idioms and unrolling turn into other ops before the passes run).
+/// [`RuleSet::retain_applicable`] then drops what it would have anyway.
+fn prunable_at_load(options: &Options, program: &Program) -> Option<Vec<ptir_ir::OpKey>> {
+    let kinds = op_kinds(program);
+    let loops = kinds.contains(&ptir_ir::OpKey::While) || kinds.contains(&ptir_ir::OpKey::Scan);
+    let only_bundled = options.rule_files.is_empty() && options.rule_texts.is_empty();
+    let no_natives = options.ops.patterns().next().is_none();
+    (options.prune_rules && only_bundled && no_natives && !loops)
+        .then(|| kinds.into_iter().collect())
 }
 
 /// [`load_rules`] for `program`: its variadic rules (`?xs...`) expanded to the lengths of
@@ -300,7 +331,7 @@ fn optimize_input(
     let deadline = ptir_rules::Deadline::after(options.limits.time);
     let loaded = match loaded {
         Some(rules) => rules,
-        None => load_rules(options)?,
+        None => load_rules_within(options, prunable_at_load(options, &input).as_deref())?,
     };
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
@@ -934,7 +965,7 @@ mod tests {
         assert_eq!(loaded.rules(), parsed.rules());
         assert_eq!(loaded.to_compiled(), parsed.to_compiled());
         assert_eq!(
-            bundled_rules(&registry).unwrap().to_compiled(),
+            bundled_rules(&registry, None).unwrap().to_compiled(),
             parsed.to_compiled()
         );
     }
@@ -943,7 +974,7 @@ mod tests {
     /// in the rule text, not the compiled library's.
     #[test]
     fn a_registry_without_the_standard_predicates_gets_the_parsers_error() {
-        let err = bundled_rules(&Registry::new()).unwrap_err();
+        let err = bundled_rules(&Registry::new(), None).unwrap_err();
         let parsed = RuleSet::bundled_with(Registry::new()).unwrap_err();
         assert_eq!(err.to_string(), parsed.to_string());
         assert!(err.to_string().starts_with("rules/"), "{err}");
@@ -958,7 +989,7 @@ mod tests {
             |_| None,
         );
         assert!(RuleSet::from_compiled(BUNDLED_LIBRARY, registry.clone()).is_err());
-        let err = bundled_rules(&registry).unwrap_err();
+        let err = bundled_rules(&registry, None).unwrap_err();
         assert!(err.to_string().contains("`invert-perm` returns"), "{err}");
     }
 }

@@ -32,7 +32,7 @@ use crate::error::RuleError;
 use crate::ops::attr_slots;
 use crate::parse::{ExternSpec, VariadicRule};
 use crate::registry::Registry;
-use crate::ruleset::RuleSet;
+use crate::ruleset::{Reach, RuleSet};
 use crate::{Location, LoopPattern};
 use ptir_ir::preorder::{from_preorder, PreOrder};
 use ptir_ir::{DType, OpKey};
@@ -41,7 +41,7 @@ use ptir_ir::{DType, OpKey};
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
 
 /// The version of the encoding; bumped whenever an encoded type changes.
-pub const FORMAT_VERSION: u32 = 17;
+pub const FORMAT_VERSION: u32 = 18;
 
 /// Bytes before the payload.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8 + 8;
@@ -166,23 +166,26 @@ struct LoopRecord {
     functions: String,
 }
 
-/// The payload, as read.
-#[derive(serde::Deserialize)]
-struct Library {
-    rules: Vec<Rule>,
+/// A rule as encoded: what a load reads to decide whether a program can use it (its name and
+/// labels, for the names a user gives, and its [`Reach`]), then the rule, encoded on its own,
+/// which the load decodes only if so.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RuleRecord<'a> {
+    name: &'a str,
+    #[serde(borrow)]
+    labels: Vec<&'a str>,
+    reach: Reach,
+    rule: &'a [u8],
+}
+
+/// The payload (read borrowing the rules' bytes, written borrowing the rules).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Library<'a> {
+    #[serde(borrow)]
+    rules: Vec<RuleRecord<'a>>,
     externs: Vec<ExternRecord>,
     loop_patterns: Vec<LoopRecord>,
     variadic: Vec<VariadicRule>,
-}
-
-/// The payload, as written (borrowing the rules: [`Library`]'s encoding).
-#[derive(serde::Serialize)]
-#[serde(rename = "Library")]
-struct LibraryRef<'a> {
-    rules: &'a [Rule],
-    externs: Vec<ExternRecord>,
-    loop_patterns: Vec<LoopRecord>,
-    variadic: &'a [VariadicRule],
 }
 
 impl LoopRecord {
@@ -306,15 +309,12 @@ impl RuleSet {
     /// assert_eq!(back.rules(), set.rules());
     /// ```
     pub fn to_compiled(&self) -> Result<Vec<u8>, LibraryError> {
-        let library = LibraryRef {
-            rules: self.rules(),
-            externs: self.externs().values().map(ExternRecord::new).collect(),
-            loop_patterns: self.loop_patterns().iter().map(LoopRecord::new).collect(),
-            variadic: self.variadic_rules(),
-        };
-        let payload =
-            postcard::to_allocvec(&library).map_err(|e| LibraryError::Encode(e.to_string()))?;
-        Ok(with_header(&payload))
+        encode(
+            self.rules(),
+            self.externs().values().map(ExternRecord::new).collect(),
+            self.loop_patterns().iter().map(LoopRecord::new).collect(),
+            self.variadic_rules().to_vec(),
+        )
     }
 
     /// A set of the rules and externs of a compiled library, checked against `registry`.
@@ -331,8 +331,22 @@ impl RuleSet {
     /// them ([`RuleSet::add_source`], or [`RuleSet::add_pat_source`] for a file named `.pat`);
     /// a rule whose name is already in the set is an error, as for rule files.
     pub fn add_compiled(&mut self, bytes: &[u8]) -> Result<(), LibraryError> {
+        self.add_compiled_applicable(bytes, None)
+    }
+
+    /// [`RuleSet::add_compiled`], decoding only, when `only` is given as `(present, filter)`,
+    /// the rules `filter` keeps that can match a program whose ops are of the kinds
+    /// `present`: the others are left out as [`RuleSet::retain`] and then
+    /// [`RuleSet::retain_applicable`] would drop them (their names still count as known
+    /// names for [`RuleSet::check_names`]). Only for a set the library is all of: a rule
+    /// added afterwards could make what a left-out rule needs.
+    pub fn add_compiled_applicable(
+        &mut self,
+        bytes: &[u8],
+        only: Option<(&[OpKey], &crate::RuleFilter)>,
+    ) -> Result<(), LibraryError> {
         let payload = payload(bytes)?;
-        let library: Library =
+        let library: Library<'_> =
             postcard::from_bytes(payload).map_err(|e| LibraryError::Decode(e.to_string()))?;
         for e in library.externs {
             let spec = e.into_spec()?;
@@ -343,7 +357,40 @@ impl RuleSet {
             }
             self.add_extern(spec);
         }
-        for rule in library.rules {
+        let keep = match only {
+            Some((present, filter)) => {
+                let kept: Vec<bool> = (library.rules.iter())
+                    .map(|r| filter.keeps_named(r.name, &r.labels))
+                    .collect();
+                let reaches: Vec<Reach> = (library.rules.iter().zip(&kept))
+                    .filter(|(_, &k)| k)
+                    .map(|(r, _)| r.reach.clone())
+                    .collect();
+                let mut can = crate::ruleset::applicable(&reaches, present.iter().copied());
+                let mut can = can.drain(..);
+                kept.iter()
+                    .map(|&k| k && can.next().unwrap_or(true))
+                    .collect()
+            }
+            None => vec![true; library.rules.len()],
+        };
+        for (record, keep) in library.rules.into_iter().zip(keep) {
+            if !keep {
+                let labels = record.labels.iter().map(|l| l.to_string()).collect();
+                self.add_unloaded(record.name.to_string(), labels);
+                continue;
+            }
+            let rule: Rule = postcard::from_bytes(record.rule)
+                .map_err(|e| LibraryError::Decode(e.to_string()))?;
+            if rule.name != record.name
+                || rule.labels != record.labels
+                || Reach::of(&rule) != record.reach
+            {
+                return Err(LibraryError::Decode(format!(
+                    "the header of rule `{}` does not describe it",
+                    rule.name
+                )));
+            }
             well_formed(&rule, self.registry()).map_err(|m| {
                 RuleError::new(
                     &rule.location.file,
@@ -361,6 +408,33 @@ impl RuleSet {
         self.add_variadic(library.variadic)?;
         Ok(())
     }
+}
+
+/// A library of these parts, header included: each rule encoded on its own behind its record.
+fn encode(
+    rules: &[Rule],
+    externs: Vec<ExternRecord>,
+    loop_patterns: Vec<LoopRecord>,
+    variadic: Vec<VariadicRule>,
+) -> Result<Vec<u8>, LibraryError> {
+    let encode =
+        |r: &Rule| postcard::to_allocvec(r).map_err(|e| LibraryError::Encode(e.to_string()));
+    let encoded: Vec<Vec<u8>> = rules.iter().map(encode).collect::<Result<_, _>>()?;
+    let records = (rules.iter().zip(&encoded)).map(|(r, bytes)| RuleRecord {
+        name: &r.name,
+        labels: r.labels.iter().map(String::as_str).collect(),
+        reach: Reach::of(r),
+        rule: bytes,
+    });
+    let library = Library {
+        rules: records.collect(),
+        externs,
+        loop_patterns,
+        variadic,
+    };
+    let payload =
+        postcard::to_allocvec(&library).map_err(|e| LibraryError::Encode(e.to_string()))?;
+    Ok(with_header(&payload))
 }
 
 /// `payload` behind a header that describes it.
@@ -634,6 +708,71 @@ mod tests {
         RuleSet::from_compiled(bytes, Registry::standard())
     }
 
+    /// A load for a program decodes exactly the rules pruning would keep of a full load, in
+    /// the same order, and still knows the names of the others.
+    #[test]
+    fn a_load_for_a_program_decodes_the_rules_pruning_keeps() {
+        use ptir_ir::{BinaryOp, UnaryOp};
+        let bundled = RuleSet::bundled().unwrap();
+        let bytes = bundled.to_compiled().unwrap();
+        let programs: [&[OpKey]; 4] = [
+            &[],
+            &[OpKey::DotGeneral],
+            &[
+                OpKey::Binary(BinaryOp::Add),
+                OpKey::Unary(UnaryOp::Exp),
+                OpKey::Transpose,
+            ],
+            &[
+                OpKey::Reduce(ptir_ir::ReduceKind::Sum),
+                OpKey::Binary(BinaryOp::Div),
+            ],
+        ];
+        for present in programs {
+            let mut pruned = RuleSet::new(Registry::standard());
+            let all = crate::RuleFilter::default();
+            pruned
+                .add_compiled_applicable(&bytes, Some((present, &all)))
+                .unwrap();
+            let mut full = load(&bytes).unwrap();
+            let dropped = full.retain_applicable(present.iter().copied());
+            assert_eq!(pruned.rules(), full.rules(), "{present:?}");
+            // (With the fast-math rules, which this set has, a product reaches a rule whose
+            // result calls a native builder, and every rule is kept.)
+            assert!(dropped > 0 || !present.is_empty(), "{present:?}");
+            let names: Vec<String> = bundled.rules().iter().map(|r| r.name.clone()).collect();
+            assert_eq!(pruned.check_names(&names), Ok(()));
+            let typo = ["dot-asoc-int".to_string()];
+            assert!(pruned.check_names(&typo).is_err());
+        }
+    }
+
+    /// A header that does not describe its rule (a file written by hand) is refused: a load
+    /// for a program would otherwise leave out a rule it needs, or keep one under another
+    /// name.
+    #[test]
+    fn a_header_that_misdescribes_its_rule_is_refused() {
+        let set = set();
+        let encoded: Vec<Vec<u8>> = (set.rules().iter())
+            .map(|r| postcard::to_allocvec(r).unwrap())
+            .collect();
+        let records = (set.rules().iter().zip(&encoded)).map(|(r, bytes)| RuleRecord {
+            name: "another-name",
+            labels: r.labels.iter().map(String::as_str).collect(),
+            reach: Reach::of(r),
+            rule: bytes,
+        });
+        let library = Library {
+            rules: records.collect(),
+            externs: Vec::new(),
+            loop_patterns: Vec::new(),
+            variadic: Vec::new(),
+        };
+        let bytes = with_header(&postcard::to_allocvec(&library).unwrap());
+        let err = load(&bytes).unwrap_err();
+        assert!(err.to_string().contains("does not describe it"), "{err}");
+    }
+
     #[test]
     fn a_library_round_trips() {
         let set = set();
@@ -675,7 +814,7 @@ mod tests {
         let payload = &bytes[HEADER_LEN..];
         assert_eq!(
             (FORMAT_VERSION, format!("{:016x}", fnv1a(payload))),
-            (17, "92b741d69cfac032".to_string()),
+            (18, "bb1841e1d01a7f34".to_string()),
             "the encoding changed: bump FORMAT_VERSION and update this test"
         );
     }
@@ -741,15 +880,7 @@ mod tests {
     fn payloads_behind_a_valid_checksum_are_checked() {
         let set = set();
         let library = |rules: Vec<Rule>| rules;
-        let encode = |rules: &Vec<Rule>| {
-            let l = LibraryRef {
-                rules,
-                externs: Vec::new(),
-                loop_patterns: Vec::new(),
-                variadic: &[],
-            };
-            with_header(&postcard::to_allocvec(&l).unwrap())
-        };
+        let encode = |rules: &Vec<Rule>| encode(rules, Vec::new(), Vec::new(), Vec::new()).unwrap();
         // A loop pattern whose text is not two functions, or whose functions do not verify.
         for functions in [
             "func @a() -> () {\n  return\n}\n",
@@ -757,21 +888,17 @@ mod tests {
             "func @p(%0: f32[2]) -> (f32[2]) {\n  %1 = neg %9 : f32[2]\n  return %1\n}\n\
              func @r(%0: f32[2]) -> (f32[2]) {\n  return %0\n}\n",
         ] {
-            let l = LibraryRef {
-                rules: &[],
-                externs: Vec::new(),
-                loop_patterns: vec![LoopRecord {
-                    name: "l".into(),
-                    doc: String::new(),
-                    location: Location::default(),
-                    dims: 0,
-                    params: Vec::new(),
-                    ignored: Vec::new(),
-                    functions: functions.into(),
-                }],
-                variadic: &[],
-            };
-            let err = load(&with_header(&postcard::to_allocvec(&l).unwrap())).unwrap_err();
+            let patterns = vec![LoopRecord {
+                name: "l".into(),
+                doc: String::new(),
+                location: Location::default(),
+                dims: 0,
+                params: Vec::new(),
+                ignored: Vec::new(),
+                functions: functions.into(),
+            }];
+            let bytes = super::encode(&[], Vec::new(), patterns, Vec::new()).unwrap();
+            let err = load(&bytes).unwrap_err();
             assert!(err.to_string().contains("in a compiled library"), "{err}");
         }
         let mut rule = set.rule("neg-neg").unwrap().clone();

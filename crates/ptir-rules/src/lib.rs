@@ -98,6 +98,7 @@ pub use registry::{
     NativeFn, Predicate, PredicateFn, Registry,
 };
 pub use ruleset::{
-    ExternRename, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS, ENGINE_MADE,
+    applicable, ExternRename, Reach, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
+    ENGINE_MADE,
 };
 pub use stop::{Deadline, RunSummary, StopReason};

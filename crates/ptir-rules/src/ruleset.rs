@@ -15,6 +15,62 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
+/// What a rule needs and makes, by op kind: all that [`RuleSet::retain_applicable`] reads of
+/// it, which compiled libraries store beside each rule so that a load can skip decoding the
+/// rules a program cannot use ([`RuleSet::add_compiled_applicable`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Reach {
+    /// The op kinds of its source pattern (a match needs every one), constants for splats.
+    pub needs: Vec<OpKey>,
+    /// The op kinds its result builds, constants for splats.
+    pub makes: Vec<OpKey>,
+    /// Its result calls a native builder, which may build any op.
+    pub makes_any: bool,
+}
+
+impl Reach {
+    /// The reach of `rule`.
+    pub fn of(rule: &Rule) -> Reach {
+        let kind = |t: &Term| match t {
+            Term::Op { key, .. } => Some(*key),
+            Term::Splat { .. } => Some(OpKey::Constant),
+            Term::Value(_) | Term::Native { .. } => None,
+        };
+        let result = &rule.result.terms;
+        Reach {
+            needs: rule.source.terms.iter().filter_map(kind).collect(),
+            makes: result.iter().filter_map(kind).collect(),
+            makes_any: result.iter().any(|t| matches!(t, Term::Native { .. })),
+        }
+    }
+}
+
+/// Which of the rules reaching as `reaches` can match a program whose ops are of the kinds
+/// `present` (see [`RuleSet::retain_applicable`]): to a fixpoint, a rule can match if the
+/// program, the engines ([`ENGINE_MADE`]) or a rule that can match make every kind it needs;
+/// once a rule that can match makes any op, every rule can.
+pub fn applicable(reaches: &[Reach], present: impl IntoIterator<Item = OpKey>) -> Vec<bool> {
+    let mut present: HashSet<OpKey> = present.into_iter().chain(ENGINE_MADE).collect();
+    let mut can = vec![false; reaches.len()];
+    let mut any_op = false;
+    loop {
+        let mut grew = false;
+        for (i, r) in reaches.iter().enumerate() {
+            if can[i] || !(any_op || r.needs.iter().all(|k| present.contains(k))) {
+                continue;
+            }
+            can[i] = true;
+            for k in &r.makes {
+                grew |= present.insert(*k);
+            }
+            grew |= r.makes_any && !std::mem::replace(&mut any_op, true);
+        }
+        if !grew {
+            return can;
+        }
+    }
+}
+
 /// The op kinds the engines make without a rule, which every program may come to hold:
 /// constants (folds materialize them) and tuples (the lowering of multi-result ops, and
 /// `tuple_get(tuple(...))`, a built-in identity of both engines).
@@ -82,6 +138,9 @@ pub struct RuleSet {
     /// expanded to.
     variadic: Vec<VariadicRule>,
     variadic_arities: std::collections::BTreeSet<usize>,
+    /// The names and labels of the rules a load left undecoded because the program could not
+    /// use them ([`RuleSet::add_compiled_applicable`]): still names a user may give.
+    unloaded: Vec<(String, Vec<String>)>,
 }
 
 /// Which rules to keep: by name or label. An empty `enabled` list keeps everything not
@@ -140,8 +199,9 @@ impl RuleFilter {
     }
 
     /// Does the filter keep a rule or loop pattern with this name and these labels?
-    pub fn keeps_named(&self, name: &str, labels: &[String]) -> bool {
-        let named = |keys: &[String]| keys.iter().any(|k| k == name || labels.contains(k));
+    pub fn keeps_named<L: AsRef<str>>(&self, name: &str, labels: &[L]) -> bool {
+        let labelled = |k: &String| labels.iter().any(|l| l.as_ref() == k);
+        let named = |keys: &[String]| keys.iter().any(|k| k == name || labelled(k));
         !named(&self.disabled) && (self.enabled.is_empty() || named(&self.enabled))
     }
 }
@@ -159,6 +219,7 @@ impl RuleSet {
             source_callees: OnceLock::new(),
             variadic: Vec::new(),
             variadic_arities: Default::default(),
+            unloaded: Vec::new(),
         }
     }
 
@@ -463,46 +524,20 @@ impl RuleSet {
     /// assert!(rules.rule("neg-neg").is_some() && rules.rule("exp-log").is_none());
     /// ```
     pub fn retain_applicable(&mut self, present: impl IntoIterator<Item = OpKey>) -> usize {
-        let mut present: HashSet<OpKey> = present.into_iter().chain(ENGINE_MADE).collect();
-        let mut applicable = vec![false; self.rules.len()];
-        let needs = |r: &Rule| {
-            let needed = r.source.terms.iter().filter_map(|t| match t {
-                Term::Op { key, .. } => Some(*key),
-                Term::Splat { .. } => Some(OpKey::Constant),
-                Term::Value(_) | Term::Native { .. } => None,
-            });
-            needed.collect::<Vec<_>>()
-        };
-        let needs: Vec<Vec<OpKey>> = self.rules.iter().map(needs).collect();
-        let mut any_op = false;
-        loop {
-            let mut grew = false;
-            for (i, r) in self.rules.iter().enumerate() {
-                if applicable[i] || !(any_op || needs[i].iter().all(|k| present.contains(k))) {
-                    continue;
-                }
-                applicable[i] = true;
-                for t in &r.result.terms {
-                    grew |= match t {
-                        Term::Op { key, .. } => present.insert(*key),
-                        Term::Splat { .. } => present.insert(OpKey::Constant),
-                        Term::Native { .. } => !std::mem::replace(&mut any_op, true),
-                        Term::Value(_) => false,
-                    };
-                }
-            }
-            if !grew {
-                break;
-            }
-        }
+        let reaches: Vec<Reach> = self.rules.iter().map(Reach::of).collect();
+        let mut keep = applicable(&reaches, present).into_iter();
         let before = self.rules.len();
-        let mut keep = applicable.into_iter();
         self.rules.retain(|_| keep.next().unwrap_or(true));
         let dropped = before - self.rules.len();
         if dropped > 0 {
             self.rules_removed();
         }
         dropped
+    }
+
+    /// Notes a rule a load left undecoded (see [`RuleSet::add_compiled_applicable`]).
+    pub(crate) fn add_unloaded(&mut self, name: String, labels: Vec<String>) {
+        self.unloaded.push((name, labels));
     }
 
     /// After rules were dropped: their names and the index go too.
@@ -540,6 +575,7 @@ impl RuleSet {
             source_callees: OnceLock::new(),
             variadic: self.variadic.clone(),
             variadic_arities: self.variadic_arities.clone(),
+            unloaded: self.unloaded.clone(),
         }
     }
 
@@ -700,10 +736,12 @@ impl RuleSet {
                 .loop_patterns
                 .iter()
                 .flat_map(|p| std::iter::once(&p.name).chain(&p.labels));
+            let unloaded = (self.unloaded.iter()).flat_map(|(n, ls)| std::iter::once(n).chain(ls));
             self.rules
                 .iter()
                 .flat_map(|r| std::iter::once(&r.name).chain(&r.labels))
                 .chain(loops)
+                .chain(unloaded)
         };
         for name in names {
             if known().any(|k| k == name) {
