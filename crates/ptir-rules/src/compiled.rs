@@ -366,8 +366,9 @@ impl RuleSet {
                     .filter(|(_, &k)| k)
                     .map(|(r, _)| r.reach.clone())
                     .collect();
-                let mut can = crate::ruleset::applicable(&reaches, present.iter().copied());
-                let mut can = can.drain(..);
+                // One entry per rule the filter keeps, in order.
+                let can = crate::ruleset::applicable(&reaches, present.iter().copied());
+                let mut can = can.into_iter();
                 kept.iter()
                     .map(|&k| k && can.next().unwrap_or(true))
                     .collect()
