@@ -383,9 +383,10 @@ impl RuleSet {
             }
             let rule: Rule = postcard::from_bytes(record.rule)
                 .map_err(|e| LibraryError::Decode(e.to_string()))?;
+            // The labels and reach decided what was decoded only for a load for a program.
+            let pruning = only.is_some();
             if rule.name != record.name
-                || rule.labels != record.labels
-                || Reach::of(&rule) != record.reach
+                || (pruning && (rule.labels != record.labels || Reach::of(&rule) != record.reach))
             {
                 return Err(LibraryError::Decode(format!(
                     "the header of rule `{}` does not describe it",
