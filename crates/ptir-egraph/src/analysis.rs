@@ -173,36 +173,23 @@ pub(crate) fn typed_node_op<'e>(
     let known = type_key(egraph, kind, children)
         .and_then(|k| egraph.analysis.types.get(&k).copied().flatten())
         .and_then(|t| egraph.analysis.tables.type_of(t));
-    // The kinds `node_op` builds itself, and anything the short way cannot build, take the
-    // long way.
-    let built = known
-        .filter(|_| !BUILT_BY_NODE_OP.contains(&kind.key))
-        .and_then(|ty| {
-            let l = layout(kind.key, children.len());
-            let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs]).ok()?;
-            let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
-                .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
-                .collect();
-            let callee = kind.callee.map(|s| s.to_string());
-            let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None).ok()?;
-            Some((op, std::borrow::Cow::Borrowed(ty)))
-        });
+    // What the short way cannot build takes the long way: `make_untyped_op` refuses the
+    // kinds `node_op` builds itself (rng, iota, region ops...).
+    let built = known.and_then(|ty| {
+        let l = layout(kind.key, children.len());
+        let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs]).ok()?;
+        let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
+            .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
+            .collect();
+        let callee = kind.callee.map(|s| s.to_string());
+        let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None).ok()?;
+        Some((op, std::borrow::Cow::Borrowed(ty)))
+    });
     match built {
         Some(built) => Ok(built),
         None => node_op(egraph, kind, children).map(|(op, ty)| (op, std::borrow::Cow::Owned(ty))),
     }
 }
-
-/// The kinds [`node_op`] builds itself rather than through `make_op`.
-const BUILT_BY_NODE_OP: [OpKey; 7] = [
-    OpKey::Rng,
-    OpKey::RngBitGenerator,
-    OpKey::BitcastResize,
-    OpKey::Iota,
-    OpKey::Cond,
-    OpKey::While,
-    OpKey::Scan,
-];
 
 /// The attribute values of attribute children, borrowed from their classes.
 fn attributes<'e>(
@@ -662,7 +649,8 @@ mod tests {
     }
 
     /// Every op e-node of saturated generated programs, typed afresh, has the type its class
-    /// got, most of them through the cache of types.
+    /// got, most of them through the cache of types; extraction's [`typed_node_op`] builds
+    /// the op and type [`node_op`] does.
     #[test]
     fn types_from_the_cache_are_those_inferred() {
         let rules = ptir_rules::RuleSet::bundled().unwrap();
@@ -683,7 +671,12 @@ mod tests {
                         let PtirNode::Op(kind, children) = node else {
                             continue;
                         };
-                        let inferred = node_op(egraph, kind, children).ok().map(|(_, ty)| ty);
+                        let built = node_op(egraph, kind, children).ok();
+                        // Extraction's short way builds what the long way does.
+                        let typed = typed_node_op(egraph, kind, children).ok();
+                        let typed = typed.map(|(op, ty)| (op, ty.into_owned()));
+                        assert_eq!(typed, built, "{node:?} in @{}", f.name);
+                        let inferred = built.map(|(_, ty)| ty);
                         if let Some(key) = type_key(egraph, kind, children) {
                             if let Some(known) = egraph.analysis.types.get(&key) {
                                 let tables = &egraph.analysis.tables;

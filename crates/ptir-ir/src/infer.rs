@@ -773,21 +773,16 @@ pub fn reduced_shape(shape: &[usize], axes: &[usize], keep_dims: bool) -> Shape 
 
 /// The free (neither batch nor contracting) dims of an operand of rank `rank`.
 pub fn free_dims(rank: usize, batch: &[usize], contract: &[usize]) -> Vec<usize> {
-    (0..rank)
-        .filter(|d| !batch.contains(d) && !contract.contains(d))
-        .collect()
+    free_axes(rank, batch, contract).collect()
 }
 
-/// The sizes of the dims of `t` neither batch nor contracting, in order ([`free_dims`]
-/// without a vector).
-fn free_sizes<'a>(
-    t: &'a TensorType,
+/// [`free_dims`] without a vector.
+fn free_axes<'a>(
+    rank: usize,
     batch: &'a [usize],
     contract: &'a [usize],
 ) -> impl Iterator<Item = usize> + 'a {
-    (0..t.rank())
-        .filter(move |d| !batch.contains(d) && !contract.contains(d))
-        .map(move |d| t.shape[d])
+    (0..rank).filter(move |d| !batch.contains(d) && !contract.contains(d))
 }
 
 /// The type of `dot_general(l, r)`.
@@ -823,8 +818,8 @@ pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Resul
     let mut shape: Shape =
         Vec::with_capacity(l.rank() + r.rank() - lhs_all.len() - dims.rhs_contract.len());
     shape.extend(dims.lhs_batch.iter().map(|&d| l.shape[d]));
-    shape.extend(free_sizes(l, &dims.lhs_batch, &dims.lhs_contract));
-    shape.extend(free_sizes(r, &dims.rhs_batch, &dims.rhs_contract));
+    shape.extend(free_axes(l.rank(), &dims.lhs_batch, &dims.lhs_contract).map(|d| l.shape[d]));
+    shape.extend(free_axes(r.rank(), &dims.rhs_batch, &dims.rhs_contract).map(|d| r.shape[d]));
     if dims.precision == Some([crate::ops::Precision::Default; 2]) {
         return Err(
             "dot_general precision (default, default) is written as no precision".to_string(),
