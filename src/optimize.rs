@@ -333,6 +333,7 @@ fn optimize_input(
         Some(rules) => rules,
         None => load_rules_within(options, prunable_at_load(options, &input).as_deref())?,
     };
+    let (loading, t) = (t.elapsed(), Instant::now());
     // Rule results own their names: where the program has its own @linear, the rules' is
     // renamed for this run (in the rules, the extern costs and the output).
     let mut rules = expand_rules_for(loaded, options, &input)?;
@@ -340,6 +341,7 @@ fn optimize_input(
     let model = options.cost.model(&rules, &input);
     let (program, input) = InputRecord::take(input, options.validate.is_some());
     let mut report = input.report(&program, options, model.as_ref(), &renamed);
+    report.add_phase_time("rules", loading);
     // With `explain`, the chain of rules behind every derived value, kept through every step
     // that changes the program from here on.
     let mut provenance = options.explain.then(Provenance::default);

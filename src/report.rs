@@ -191,7 +191,8 @@ pub struct FunctionRun {
 /// The time of one phase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Phase {
-    /// The phase (`setup`, a pass's name, `lower`, `saturate`, ...).
+    /// The phase: `rules` (reading and checking the rule library), `setup` (raising loops,
+    /// pruning and indexing the rules), a pass's name, `lower`, `saturate`, ...
     pub phase: String,
     /// Its wall time (seconds in JSON).
     #[serde(rename = "seconds", serialize_with = "seconds")]

@@ -70,6 +70,7 @@ fn pass_pipelines_run_the_engines_passes_and_compose_them() {
     assert_eq!(
         phases,
         [
+            "rules",
             "setup",
             "canonicalize",
             "lower",

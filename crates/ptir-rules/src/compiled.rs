@@ -36,6 +36,7 @@ use crate::ruleset::{Reach, RuleSet};
 use crate::{Location, LoopPattern};
 use ptir_ir::preorder::{from_preorder, PreOrder};
 use ptir_ir::{DType, OpKey};
+use rayon::prelude::*;
 
 /// The first bytes of a compiled rule library.
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
@@ -375,33 +376,29 @@ impl RuleSet {
             }
             None => vec![true; library.rules.len()],
         };
-        for (record, keep) in library.rules.into_iter().zip(keep) {
-            if !keep {
-                let labels = record.labels.iter().map(|l| l.to_string()).collect();
-                self.add_unloaded(record.name.to_string(), labels);
-                continue;
+        // The labels and reach decided what was decoded only for a load for a program.
+        let pruning = only.is_some();
+        let registry = self.registry();
+        let decode = |(record, &keep): (&RuleRecord<'_>, &bool)| match keep {
+            true => decode_rule(record, pruning, registry).map(Some),
+            false => Ok(None),
+        };
+        let to_decode = keep.iter().filter(|&&k| k).count();
+        let decoded: Vec<Result<Option<Rule>, LibraryError>> = if to_decode < PARALLEL_DECODE_MIN {
+            library.rules.iter().zip(&keep).map(decode).collect()
+        } else {
+            (library.rules.par_iter().zip(&keep)).map(decode).collect()
+        };
+        // Added in order, so that the first bad record (or duplicate name) is the one reported.
+        self.reserve(to_decode);
+        for (record, rule) in library.rules.iter().zip(decoded) {
+            match rule? {
+                Some(rule) => self.add_bounded_rule(rule)?,
+                None => {
+                    let labels = record.labels.iter().map(|l| l.to_string()).collect();
+                    self.add_unloaded(record.name.to_string(), labels);
+                }
             }
-            let rule: Rule = postcard::from_bytes(record.rule)
-                .map_err(|e| LibraryError::Decode(e.to_string()))?;
-            // The labels and reach decided what was decoded only for a load for a program.
-            let pruning = only.is_some();
-            if rule.name != record.name
-                || (pruning && (rule.labels != record.labels || Reach::of(&rule) != record.reach))
-            {
-                return Err(LibraryError::Decode(format!(
-                    "the header of rule `{}` does not describe it",
-                    rule.name
-                )));
-            }
-            well_formed(&rule, self.registry()).map_err(|m| {
-                RuleError::new(
-                    &rule.location.file,
-                    rule.location.line,
-                    Some(rule.name.clone()),
-                    format!("in a compiled library: {m}"),
-                )
-            })?;
-            self.add_rule(rule)?;
         }
         for p in library.loop_patterns {
             let p = p.into_pattern()?;
@@ -410,6 +407,42 @@ impl RuleSet {
         self.add_variadic(library.variadic)?;
         Ok(())
     }
+}
+
+/// The fewest rules a load decodes in parallel: decoding and checking a rule takes a few
+/// microseconds, starting rayon's threads a few hundred (a run loads the bundled rules, a few
+/// hundred at most, in every process).
+const PARALLEL_DECODE_MIN: usize = 1024;
+
+/// The rule `record` holds, decoded and checked: it is the rule the record names (and, when
+/// `pruning`, has the labels and reach the record gives), well formed and within the bounds.
+fn decode_rule(
+    record: &RuleRecord<'_>,
+    pruning: bool,
+    registry: &Registry,
+) -> Result<Rule, LibraryError> {
+    let rule: Rule =
+        postcard::from_bytes(record.rule).map_err(|e| LibraryError::Decode(e.to_string()))?;
+    if rule.name != record.name
+        || (pruning && (rule.labels != record.labels || Reach::of(&rule) != record.reach))
+    {
+        return Err(LibraryError::Decode(format!(
+            "the header of rule `{}` does not describe it",
+            rule.name
+        )));
+    }
+    let error = |message: String| {
+        let location = &rule.location;
+        RuleError::new(
+            &location.file,
+            location.line,
+            Some(rule.name.clone()),
+            message,
+        )
+    };
+    well_formed(&rule, registry).map_err(|m| error(format!("in a compiled library: {m}")))?;
+    crate::bounds::check(&rule).map_err(|e| error(e.message))?;
+    Ok(rule)
 }
 
 /// A library of these parts, header included: each rule encoded on its own behind its record.
@@ -749,17 +782,13 @@ mod tests {
         }
     }
 
-    /// A header that does not describe its rule (a file written by hand) is refused: a load
-    /// for a program would otherwise leave out a rule it needs, or keep one under another
-    /// name.
-    #[test]
-    fn a_header_that_misdescribes_its_rule_is_refused() {
-        let set = set();
-        let encoded: Vec<Vec<u8>> = (set.rules().iter())
+    /// A library of `rules` whose record `i` names its rule `name(i, rule)`.
+    fn library_named<'r>(rules: &'r [Rule], name: impl Fn(usize, &'r Rule) -> &'r str) -> Vec<u8> {
+        let encoded: Vec<Vec<u8>> = (rules.iter())
             .map(|r| postcard::to_allocvec(r).unwrap())
             .collect();
-        let records = (set.rules().iter().zip(&encoded)).map(|(r, bytes)| RuleRecord {
-            name: "another-name",
+        let records = (rules.iter().zip(&encoded).enumerate()).map(|(i, (r, bytes))| RuleRecord {
+            name: name(i, r),
             labels: r.labels.iter().map(String::as_str).collect(),
             reach: Reach::of(r),
             rule: bytes,
@@ -770,9 +799,53 @@ mod tests {
             loop_patterns: Vec::new(),
             variadic: Vec::new(),
         };
-        let bytes = with_header(&postcard::to_allocvec(&library).unwrap());
+        with_header(&postcard::to_allocvec(&library).unwrap())
+    }
+
+    /// A header that does not describe its rule (a file written by hand) is refused: a load
+    /// for a program would otherwise leave out a rule it needs, or keep one under another
+    /// name.
+    #[test]
+    fn a_header_that_misdescribes_its_rule_is_refused() {
+        let set = set();
+        let bytes = library_named(set.rules(), |_, _| "another-name");
         let err = load(&bytes).unwrap_err();
         assert!(err.to_string().contains("does not describe it"), "{err}");
+    }
+
+    /// A library large enough to be decoded in parallel loads the rules a sequential load
+    /// does, in order; of two bad records, the first is the one reported, whichever thread
+    /// decoded it.
+    #[test]
+    fn a_large_library_loads_in_order_and_reports_its_first_bad_record() {
+        let n = 2 * PARALLEL_DECODE_MIN + 3;
+        let text: String = (0..n)
+            .map(|i| format!("(rule r{i} (add (neg ?x) (splat {i})) => (sub (splat {i}) ?x))\n"))
+            .collect();
+        let mut set = RuleSet::new(Registry::standard());
+        set.add_source("many.rules", &text).unwrap();
+        let back = load(&set.to_compiled().unwrap()).unwrap();
+        assert_eq!(back.rules(), set.rules());
+        assert_eq!(
+            back.rule("r1500").map(|r| &r.name),
+            Some(&"r1500".to_string())
+        );
+        // Record 1,100 repeats the name of rule 5; record 1,900 misdescribes its rule.
+        let rules = set.rules();
+        let bytes = library_named(rules, |i, r| match i {
+            1900 => "not-r1900",
+            _ => &r.name,
+        });
+        let mut renamed = rules.to_vec();
+        renamed[1100].name = "r5".to_string();
+        let both = library_named(&renamed, |i, r| match i {
+            1900 => "not-r1900",
+            _ => &r.name,
+        });
+        let err = load(&both).unwrap_err().to_string();
+        assert!(err.contains("duplicate rule name"), "{err}");
+        let err = load(&bytes).unwrap_err().to_string();
+        assert!(err.contains("rule `r1900` does not describe it"), "{err}");
     }
 
     #[test]

@@ -11,8 +11,9 @@ use crate::registry::Registry;
 use indexmap::IndexMap;
 use ptir_ir::OpKey;
 use ptir_ir::Program;
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// What a rule needs and makes, by op kind: all that [`RuleSet::retain_applicable`] reads of
@@ -123,7 +124,7 @@ pub const BUNDLED_PATS: &[(&str, &str)] = &[
 pub struct RuleSet {
     rules: Vec<Rule>,
     /// Position of each rule in `rules`, by name (names are unique).
-    by_name: HashMap<String, usize>,
+    by_name: FxHashMap<String, usize>,
     externs: IndexMap<String, ExternSpec>,
     /// `.pat` idioms over loops, applied before the rules (see [`crate::LoopPattern`]).
     loop_patterns: Vec<LoopPattern>,
@@ -211,7 +212,7 @@ impl RuleSet {
     pub fn new(registry: Registry) -> Self {
         RuleSet {
             rules: Vec::new(),
-            by_name: HashMap::new(),
+            by_name: FxHashMap::default(),
             externs: IndexMap::new(),
             loop_patterns: Vec::new(),
             registry,
@@ -397,6 +398,12 @@ impl RuleSet {
                 e.message,
             )
         })?;
+        self.add_bounded_rule(rule)
+    }
+
+    /// [`RuleSet::add_rule`] for a rule whose patterns were checked against the bounds
+    /// already (`crate::bounds::check`).
+    pub(crate) fn add_bounded_rule(&mut self, rule: Rule) -> Result<(), RuleError> {
         self.check_new_name(&rule.name, &rule.location)?;
         self.by_name.insert(rule.name.clone(), self.rules.len());
         self.rules.push(rule);
@@ -535,6 +542,12 @@ impl RuleSet {
         dropped
     }
 
+    /// Room for `n` more rules (a library about to be added).
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.rules.reserve(n);
+        self.by_name.reserve(n);
+    }
+
     /// Notes a rule a load left undecoded (see [`RuleSet::add_compiled_applicable`]).
     pub(crate) fn add_unloaded(&mut self, name: String, labels: Vec<String>) {
         self.unloaded.push((name, labels));
@@ -542,9 +555,16 @@ impl RuleSet {
 
     /// After rules were dropped: their names and the index go too.
     fn rules_removed(&mut self) {
-        self.by_name = (self.rules.iter().enumerate())
-            .map(|(i, r)| (r.name.clone(), i))
-            .collect();
+        // Renumbered in place (a library may be large: no name is copied): the names of
+        // rules still there get their new positions, the others are left behind and go.
+        let gone = usize::MAX;
+        self.by_name.values_mut().for_each(|i| *i = gone);
+        for (i, rule) in self.rules.iter().enumerate() {
+            if let Some(at) = self.by_name.get_mut(rule.name.as_str()) {
+                *at = i;
+            }
+        }
+        self.by_name.retain(|_, i| *i != gone);
         self.rules_changed();
     }
 
