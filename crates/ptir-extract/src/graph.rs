@@ -116,6 +116,10 @@ pub struct Graph {
     child_pool: Vec<ClassId>,
     roots: Vec<ClassId>,
     has_negative_cost: bool,
+    /// `parent_start[c]..parent_start[c + 1]` index `parent_pool`: class `c`'s parents
+    /// (see [`Graph::parents`]), worked out once when the graph is built.
+    parent_start: Vec<u32>,
+    parent_pool: Vec<NodeId>,
 }
 
 impl Graph {
@@ -205,22 +209,48 @@ impl Graph {
         self.has_negative_cost
     }
 
-    /// For each class, the usable nodes that have it as a child (each parent once per class).
-    pub fn parents(&self) -> Vec<Vec<NodeId>> {
-        let mut parents = vec![Vec::new(); self.num_classes()];
-        for n in (0..self.num_nodes() as u32).map(NodeId) {
-            if !self.is_usable(n) {
-                continue;
-            }
-            for_each_distinct(self.children(n), |c| parents[c.index()].push(n));
+    /// The usable nodes that have `class` as a child, in node order, each once.
+    ///
+    /// ```
+    /// let mut b = ptir_extract::Graph::builder();
+    /// let (x, f) = (b.class("x"), b.class("f"));
+    /// b.add_node(x, "x", 1.0, &[]);
+    /// b.add_node(f, "g", 5.0, &[x, x]);
+    /// b.add_root(f);
+    /// let g = b.build().unwrap();
+    /// assert_eq!(g.parents(x), &[g.nodes(f).start]);
+    /// assert!(g.parents(f).is_empty());
+    /// ```
+    pub fn parents(&self, class: ClassId) -> &[NodeId] {
+        let c = class.index();
+        &self.parent_pool[self.parent_start[c] as usize..self.parent_start[c + 1] as usize]
+    }
+
+    /// Fills [`Graph::parents`]' tables: a count per class, then the nodes in place.
+    fn index_parents(&mut self) {
+        let mut start = vec![0u32; self.num_classes() + 1];
+        let usable = (0..self.num_nodes() as u32).map(NodeId);
+        let usable: Vec<NodeId> = usable.filter(|&n| self.is_usable(n)).collect();
+        for &n in &usable {
+            for_each_distinct(self.children(n), |c| start[c.index() + 1] += 1);
         }
-        parents
+        for c in 0..self.num_classes() {
+            start[c + 1] += start[c];
+        }
+        let mut next = start.clone();
+        let mut pool = vec![NodeId(0); start[self.num_classes()] as usize];
+        for &n in &usable {
+            for_each_distinct(self.children(n), |c| {
+                pool[next[c.index()] as usize] = n;
+                next[c.index()] += 1;
+            });
+        }
+        (self.parent_start, self.parent_pool) = (start, pool);
     }
 
     /// Which classes have an acyclic term of finite cost (the least fixpoint of "has a usable
     /// node whose children all have one").
     pub fn productive_classes(&self) -> Vec<bool> {
-        let parents = self.parents();
         let mut productive = vec![false; self.num_classes()];
         let mut missing: Vec<u32> = (0..self.num_nodes() as u32)
             .map(|n| distinct_count(self.children(NodeId(n))) as u32)
@@ -234,7 +264,7 @@ impl Graph {
             if std::mem::replace(&mut productive[c.index()], true) {
                 continue;
             }
-            for &p in &parents[c.index()] {
+            for &p in self.parents(c) {
                 missing[p.index()] -= 1;
                 if missing[p.index()] == 0 {
                     stack.push(p);
@@ -459,6 +489,8 @@ impl GraphBuilder {
             child_pool: Vec::with_capacity(self.child_pool.len()),
             roots: self.roots,
             has_negative_cost: false,
+            parent_start: Vec::new(),
+            parent_pool: Vec::new(),
         };
         graph.child_start.push(0);
         let mut k = 0;
@@ -531,6 +563,7 @@ impl Graph {
                 return Err(GraphError::MissingRoot(self.class_name(r).to_string()));
             }
         }
+        self.index_parents();
         let productive = self.productive_classes();
         if let Some(&r) = self.roots.iter().find(|r| !productive[r.index()]) {
             return Err(GraphError::Unextractable(self.class_name(r).to_string()));

@@ -202,7 +202,6 @@ fn cost_set_choices(graph: &Graph, limit: usize) -> Vec<Option<NodeId>> {
 
 /// The choices of phase 1 and the cost set of each settled class.
 fn cost_sets(graph: &Graph, limit: usize) -> (Vec<Option<NodeId>>, Vec<Option<CostSet>>) {
-    let parents = graph.parents();
     let mut sets: Vec<Option<CostSet>> = (0..graph.num_classes()).map(|_| None).collect();
     let mut choice = vec![None; graph.num_classes()];
     let (mut missing, mut heap) = leaves_first(graph);
@@ -214,7 +213,7 @@ fn cost_sets(graph: &Graph, limit: usize) -> (Vec<Option<NodeId>>, Vec<Option<Co
         }
         sets[class.index()] = Some(union.set(graph, n, &sets));
         choice[class.index()] = Some(n);
-        for &p in &parents[class.index()] {
+        for &p in graph.parents(class) {
             missing[p.index()] -= 1;
             if missing[p.index()] == 0 && sets[graph.class_of(p).index()].is_none() {
                 let total = union.merge(graph, p, &sets, None);

@@ -93,7 +93,6 @@ struct Search<'g> {
     choice: Choice,
     /// Usable nodes of each class whose children all have a choice.
     candidates: Vec<Vec<NodeId>>,
-    parents: Vec<Vec<NodeId>>,
     refc: Vec<u32>,
     height: Vec<u32>,
     total: f64,
@@ -125,7 +124,6 @@ impl<'g> Search<'g> {
         let mut search = Search {
             graph,
             candidates,
-            parents: graph.parents(),
             refc: vec![0; n],
             height: heights(graph, &choice),
             choice,
@@ -302,7 +300,7 @@ impl<'g> Search<'g> {
         self.height[c.index()] = need;
         let mut stack = vec![c];
         while let Some(x) = stack.pop() {
-            for &p in &self.parents[x.index()] {
+            for &p in g.parents(x) {
                 let pc = g.class_of(p);
                 if self.choice[pc.index()] == Some(p)
                     && self.height[pc.index()] <= self.height[x.index()]

@@ -79,7 +79,6 @@ pub(crate) fn tree_choices(graph: &Graph) -> TreeChoices {
 /// some extraction-gym e-graphs, so it only completes what the FIFO fixpoint leaves. With
 /// negative costs it is a heuristic, still complete and acyclic.
 fn settled_tree_choices(graph: &Graph) -> TreeChoices {
-    let parents = graph.parents();
     let mut best = TreeChoices {
         choice: vec![None; graph.num_classes()],
         cost: vec![f64::INFINITY; graph.num_classes()],
@@ -92,7 +91,7 @@ fn settled_tree_choices(graph: &Graph) -> TreeChoices {
         }
         best.cost[class.index()] = cost;
         best.choice[class.index()] = Some(n);
-        for &p in &parents[class.index()] {
+        for &p in graph.parents(class) {
             missing[p.index()] -= 1;
             if missing[p.index()] == 0 && best.choice[graph.class_of(p).index()].is_none() {
                 let cost = node_cost(graph, p, &best.cost);
@@ -109,7 +108,6 @@ fn settled_tree_choices(graph: &Graph) -> TreeChoices {
 /// The fixpoint with a FIFO worklist of nodes whose children just got cheaper, and whether it
 /// reached the fixpoint within its bounded work.
 fn fifo_tree_choices(graph: &Graph) -> (TreeChoices, bool) {
-    let parents = graph.parents();
     let mut best = TreeChoices {
         choice: vec![None; graph.num_classes()],
         cost: vec![f64::INFINITY; graph.num_classes()],
@@ -138,7 +136,7 @@ fn fifo_tree_choices(graph: &Graph) -> (TreeChoices, bool) {
         if fuel == 0 {
             return (best, false);
         }
-        for &p in &parents[class.index()] {
+        for &p in graph.parents(class) {
             if !std::mem::replace(&mut queued[p.index()], true) {
                 work.push_back(p);
             }
