@@ -32,11 +32,10 @@ use crate::error::RuleError;
 use crate::ops::attr_slots;
 use crate::parse::{ExternSpec, VariadicRule};
 use crate::registry::Registry;
-use crate::ruleset::{Reach, RuleSet};
+use crate::ruleset::{map_in_order, Reach, RuleSet, PARALLEL_RULES_MIN};
 use crate::{Location, LoopPattern};
 use ptir_ir::preorder::{from_preorder, PreOrder};
 use ptir_ir::{DType, OpKey};
-use rayon::prelude::*;
 
 /// The first bytes of a compiled rule library.
 pub const MAGIC: [u8; 8] = *b"PTIRRULE";
@@ -379,16 +378,13 @@ impl RuleSet {
         // The labels and reach decided what was decoded only for a load for a program.
         let pruning = only.is_some();
         let registry = self.registry();
-        let decode = |(record, &keep): (&RuleRecord<'_>, &bool)| match keep {
+        let to_decode = keep.iter().filter(|&&k| k).count();
+        let records: Vec<(&RuleRecord<'_>, bool)> = library.rules.iter().zip(keep).collect();
+        let parallel = to_decode >= PARALLEL_RULES_MIN;
+        let decoded = map_in_order(&records, parallel, |&(record, keep)| match keep {
             true => decode_rule(record, pruning, registry).map(Some),
             false => Ok(None),
-        };
-        let to_decode = keep.iter().filter(|&&k| k).count();
-        let decoded: Vec<Result<Option<Rule>, LibraryError>> = if to_decode < PARALLEL_DECODE_MIN {
-            library.rules.iter().zip(&keep).map(decode).collect()
-        } else {
-            (library.rules.par_iter().zip(&keep)).map(decode).collect()
-        };
+        });
         // Added in order, so that the first bad record (or duplicate name) is the one reported.
         self.reserve(to_decode);
         for (record, rule) in library.rules.iter().zip(decoded) {
@@ -408,11 +404,6 @@ impl RuleSet {
         Ok(())
     }
 }
-
-/// The fewest rules a load decodes in parallel: decoding and checking a rule takes a few
-/// microseconds, starting rayon's threads a few hundred (a run loads the bundled rules, a few
-/// hundred at most, in every process).
-const PARALLEL_DECODE_MIN: usize = 1024;
 
 /// The rule `record` holds, decoded and checked: it is the rule the record names (and, when
 /// `pruning`, has the labels and reach the record gives), well formed and within the bounds.
@@ -818,7 +809,7 @@ mod tests {
     /// decoded it.
     #[test]
     fn a_large_library_loads_in_order_and_reports_its_first_bad_record() {
-        let n = 2 * PARALLEL_DECODE_MIN + 3;
+        let n = 2 * PARALLEL_RULES_MIN + 3;
         let text: String = (0..n)
             .map(|i| format!("(rule r{i} (add (neg ?x) (splat {i})) => (sub (splat {i}) ?x))\n"))
             .collect();

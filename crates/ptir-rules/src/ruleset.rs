@@ -16,6 +16,24 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+/// The fewest rules worked on in parallel (decoded from a library, or their reach found): a
+/// rule takes a few microseconds, starting rayon's threads a few hundred, and every process
+/// loads the bundled rules (a few hundred at most).
+pub(crate) const PARALLEL_RULES_MIN: usize = 1024;
+
+/// `f` of each of `items`, in order: on rayon's threads when `parallel`.
+pub(crate) fn map_in_order<T: Sync, U: Send>(
+    items: &[T],
+    parallel: bool,
+    f: impl Fn(&T) -> U + Sync + Send,
+) -> Vec<U> {
+    use rayon::prelude::*;
+    match parallel {
+        true => items.par_iter().map(f).collect(),
+        false => items.iter().map(f).collect(),
+    }
+}
+
 /// What a rule needs and makes, by op kind: all that [`RuleSet::retain_applicable`] reads of
 /// it, which compiled libraries store beside each rule so that a load can skip decoding the
 /// rules a program cannot use ([`RuleSet::add_compiled_applicable`]).
@@ -531,7 +549,8 @@ impl RuleSet {
     /// assert!(rules.rule("neg-neg").is_some() && rules.rule("exp-log").is_none());
     /// ```
     pub fn retain_applicable(&mut self, present: impl IntoIterator<Item = OpKey>) -> usize {
-        let reaches: Vec<Reach> = self.rules.iter().map(Reach::of).collect();
+        let parallel = self.rules.len() >= PARALLEL_RULES_MIN;
+        let reaches = map_in_order(&self.rules, parallel, Reach::of);
         let mut keep = applicable(&reaches, present).into_iter();
         let before = self.rules.len();
         self.rules.retain(|_| keep.next().unwrap_or(true));
