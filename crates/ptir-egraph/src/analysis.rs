@@ -198,7 +198,8 @@ fn attributes<'e>(
 ) -> Result<SmallVec<[&'e AttrValue; 4]>, String> {
     (children.iter())
         .map(|c| {
-            (egraph[*c].data.attr.as_deref()).ok_or("an attribute child is not an attribute".into())
+            let attr = egraph[*c].data.attr.as_deref();
+            attr.ok_or_else(|| "an attribute child is not an attribute".to_string())
         })
         .collect()
 }

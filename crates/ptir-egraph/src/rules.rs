@@ -612,19 +612,25 @@ impl TypeConstraints {
     }
 
     fn hold(&self, egraph: &PtirEGraph, subst: &Subst) -> bool {
+        // Borrowed, and pushed one by one into one buffer: a test runs for every match found,
+        // and cloning each type it reads, then collecting the arguments through an `Option`,
+        // was most of what it cost.
+        let mut bound: SmallVec<[Bound; 3]> = SmallVec::new();
         self.0.iter().all(|(test, args)| {
-            // Borrowed: a test runs for every match found, and cloning each type it reads
-            // was most of what it cost.
-            let bound = args.iter().map(|a| match a {
-                TypeArg::Value(v) => {
-                    let ty = egraph[*subst.get(*v)?].data.ty.as_ref();
-                    Some(Bound::Value(Cow::Borrowed(ty.unwrap_or(&UNTYPED))))
-                }
-                TypeArg::Lit(x) => Some(Bound::Attr(Cow::Borrowed(x))),
-            });
-            bound
-                .collect::<Option<SmallVec<[Bound; 3]>>>()
-                .is_some_and(|args| test(&args))
+            bound.clear();
+            for a in args {
+                bound.push(match a {
+                    TypeArg::Value(v) => match subst.get(*v) {
+                        Some(&id) => {
+                            let ty = egraph[id].data.ty.as_ref();
+                            Bound::Value(Cow::Borrowed(ty.unwrap_or(&UNTYPED)))
+                        }
+                        None => return false,
+                    },
+                    TypeArg::Lit(x) => Bound::Attr(Cow::Borrowed(x)),
+                });
+            }
+            test(&bound)
         })
     }
 }
