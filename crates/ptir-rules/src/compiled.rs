@@ -823,16 +823,17 @@ mod tests {
         );
         // Record 1,100 repeats the name of rule 5; record 1,900 misdescribes its rule.
         let rules = set.rules();
-        let bytes = library_named(rules, |i, r| match i {
-            1900 => "not-r1900",
-            _ => &r.name,
-        });
+        fn misnamed(i: usize, rule: &Rule) -> &str {
+            if i == 1900 {
+                "not-r1900"
+            } else {
+                &rule.name
+            }
+        }
+        let bytes = library_named(rules, misnamed);
         let mut renamed = rules.to_vec();
         renamed[1100].name = "r5".to_string();
-        let both = library_named(&renamed, |i, r| match i {
-            1900 => "not-r1900",
-            _ => &r.name,
-        });
+        let both = library_named(&renamed, misnamed);
         let err = load(&both).unwrap_err().to_string();
         assert!(err.contains("duplicate rule name"), "{err}");
         let err = load(&bytes).unwrap_err().to_string();
