@@ -178,9 +178,7 @@ pub(crate) fn typed_node_op<'e>(
     let built = known.and_then(|ty| {
         let l = layout(kind.key, children.len());
         let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs]).ok()?;
-        let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
-            .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
-            .collect();
+        let refs = operand_types(egraph, &children[..l.operands]);
         let callee = kind.callee.map(|s| s.to_string());
         let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None).ok()?;
         Some((op, std::borrow::Cow::Borrowed(ty)))
@@ -191,17 +189,30 @@ pub(crate) fn typed_node_op<'e>(
     }
 }
 
+/// The types of the operand classes `operands` ([`UNTYPED`] for one without), borrowed from
+/// their classes and pushed into one buffer (this runs for every e-node priced).
+pub(crate) fn operand_types<'e>(
+    egraph: &'e PtirEGraph,
+    operands: &[Id],
+) -> SmallVec<[&'e Type; 4]> {
+    let mut types = SmallVec::new();
+    for c in operands {
+        types.push(egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED));
+    }
+    types
+}
+
 /// The attribute values of attribute children, borrowed from their classes.
 fn attributes<'e>(
     egraph: &'e PtirEGraph,
     children: &[Id],
 ) -> Result<SmallVec<[&'e AttrValue; 4]>, String> {
-    (children.iter())
-        .map(|c| {
-            let attr = egraph[*c].data.attr.as_deref();
-            attr.ok_or_else(|| "an attribute child is not an attribute".to_string())
-        })
-        .collect()
+    let mut attrs = SmallVec::new();
+    for c in children {
+        let attr = egraph[*c].data.attr.as_deref();
+        attrs.push(attr.ok_or_else(|| "an attribute child is not an attribute".to_string())?);
+    }
+    Ok(attrs)
 }
 
 /// Rebuilds the PTIR op of an op e-node (attributes from the attribute children) and its
@@ -218,10 +229,16 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
     if matches!(kind.key, OpKey::Cond | OpKey::While | OpKey::Scan) {
         return region_op(kind.key, &attrs, annotated);
     }
-    let refs: SmallVec<[&Type; 4]> = children[..l.operands]
-        .iter()
-        .map(|c| egraph[*c].data.ty.as_ref().ok_or("an operand has no type"))
-        .collect::<Result<_, _>>()?;
+    let mut refs: SmallVec<[&Type; 4]> = SmallVec::new();
+    for c in &children[..l.operands] {
+        refs.push(
+            egraph[*c]
+                .data
+                .ty
+                .as_ref()
+                .ok_or("an operand has no type")?,
+        );
+    }
     let callee = kind.callee.map(|s| s.to_string());
     match (kind.key, &attrs[..]) {
         (OpKey::Rng, _) => {
@@ -394,14 +411,15 @@ fn type_key(
     if l.operands == 0 || first.constant.is_some() || first.splat.is_some() {
         return None;
     }
-    let key = children.iter().enumerate().map(|(k, &c)| {
-        if k < l.operands {
-            egraph[c].data.ty_id.map(|t| t.0)
-        } else {
-            u32::try_from(usize::from(c)).ok()
-        }
-    });
-    Some((*kind, key.collect::<Option<_>>()?))
+    // Pushed, not collected through an `Option`: this runs for every node added and priced.
+    let mut key = SmallVec::new();
+    for (k, &c) in children.iter().enumerate() {
+        key.push(match k < l.operands {
+            true => egraph[c].data.ty_id?.0,
+            false => u32::try_from(usize::from(c)).ok()?,
+        });
+    }
+    Some((*kind, key))
 }
 
 /// Stamps what changed in class `id`, which egg has just made, merged or re-analysed, for

@@ -6,7 +6,7 @@
 //! nothing. The priced e-graph becomes an extraction [`Graph`] ([`to_graph`]), on which the
 //! extractors of [`ptir_extract`] run; their choice maps back to e-nodes ([`Choice`]).
 
-use crate::analysis::{layout, typed_node_op, PtirEGraph, UNTYPED};
+use crate::analysis::{layout, operand_types, typed_node_op, PtirEGraph};
 use crate::language::{Children, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
@@ -90,9 +90,7 @@ pub(crate) fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostMo
         PtirNode::Op(kind, children) => match typed_node_op(egraph, kind, children) {
             Ok((op, ty)) => {
                 let l = layout(kind.key, children.len());
-                let refs: SmallVec<[&Type; 4]> = (children[..l.operands].iter())
-                    .map(|c| egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED))
-                    .collect();
+                let refs = operand_types(egraph, &children[..l.operands]);
                 model.op_cost(&op, &refs, &ty).max(0.0)
             }
             Err(_) => f64::INFINITY,
@@ -154,9 +152,10 @@ fn to_graph_without(
             }
         }
         for n in offered {
-            let children: SmallVec<[ClassId; 4]> = (n.children().iter())
-                .map(|c| class_of(&mut b, eg.find(*c)))
-                .collect();
+            let mut children: SmallVec<[ClassId; 4]> = SmallVec::new();
+            for c in n.children() {
+                children.push(class_of(&mut b, eg.find(*c)));
+            }
             let cost = node_cost(eg, n, model);
             let (name, op) = (rewrite(&mut name, nodes.len()), rewrite(&mut op, n));
             b.add_named_node(name, id, op, cost, &children, false);

@@ -106,7 +106,7 @@ impl OpKind {
 pub type Children = SmallVec<[Id; 3]>;
 
 /// An e-node.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PtirNode {
     /// Parameter `index` (numbered across the whole lowering) of a function or region.
     Param(u32, TypeId),
@@ -134,6 +134,20 @@ pub enum NodeHead {
     Op(OpKind),
     /// See [`PtirNode::Region`].
     Region(u32, u32),
+}
+
+/// Cloned with the children copied at once (egg clones an e-node on every add; the derived
+/// clone extends a `SmallVec` one id at a time).
+impl Clone for PtirNode {
+    fn clone(&self) -> Self {
+        match self {
+            PtirNode::Param(i, t) => PtirNode::Param(*i, *t),
+            PtirNode::Attr(a) => PtirNode::Attr(*a),
+            PtirNode::Const(c) => PtirNode::Const(*c),
+            PtirNode::Op(kind, c) => PtirNode::Op(*kind, Children::from_slice(c)),
+            PtirNode::Region(scope, n, c) => PtirNode::Region(*scope, *n, Children::from_slice(c)),
+        }
+    }
 }
 
 impl Language for PtirNode {
