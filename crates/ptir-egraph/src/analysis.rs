@@ -178,7 +178,7 @@ pub(crate) fn typed_node_op<'e>(
     let built = known.and_then(|ty| {
         let l = layout(kind.key, children.len());
         let attrs = attributes(egraph, &children[l.operands..l.operands + l.attrs]).ok()?;
-        let refs = operand_types(egraph, &children[..l.operands]);
+        let refs = operand_types(egraph, &children[..l.operands]).ok()?;
         let callee = kind.callee.map(|s| s.to_string());
         let (op, _) = make_untyped_op(kind.key, callee.as_deref(), &attrs, &refs, None).ok()?;
         Some((op, std::borrow::Cow::Borrowed(ty)))
@@ -189,17 +189,18 @@ pub(crate) fn typed_node_op<'e>(
     }
 }
 
-/// The types of the operand classes `operands` ([`UNTYPED`] for one without), borrowed from
-/// their classes and pushed into one buffer (this runs for every e-node priced).
+/// The types of the operand classes `operands`, borrowed from their classes and pushed into
+/// one buffer (this runs for every e-node added and priced); an error if one has no type.
 pub(crate) fn operand_types<'e>(
     egraph: &'e PtirEGraph,
     operands: &[Id],
-) -> SmallVec<[&'e Type; 4]> {
+) -> Result<SmallVec<[&'e Type; 4]>, String> {
     let mut types = SmallVec::new();
     for c in operands {
-        types.push(egraph[*c].data.ty.as_ref().unwrap_or(&UNTYPED));
+        let ty = egraph[*c].data.ty.as_ref();
+        types.push(ty.ok_or_else(|| "an operand has no type".to_string())?);
     }
-    types
+    Ok(types)
 }
 
 /// The attribute values of attribute children, borrowed from their classes.
@@ -229,16 +230,7 @@ pub fn node_op(egraph: &PtirEGraph, kind: &OpKind, children: &[Id]) -> Result<(O
     if matches!(kind.key, OpKey::Cond | OpKey::While | OpKey::Scan) {
         return region_op(kind.key, &attrs, annotated);
     }
-    let mut refs: SmallVec<[&Type; 4]> = SmallVec::new();
-    for c in &children[..l.operands] {
-        refs.push(
-            egraph[*c]
-                .data
-                .ty
-                .as_ref()
-                .ok_or("an operand has no type")?,
-        );
-    }
+    let refs = operand_types(egraph, &children[..l.operands])?;
     let callee = kind.callee.map(|s| s.to_string());
     match (kind.key, &attrs[..]) {
         (OpKey::Rng, _) => {

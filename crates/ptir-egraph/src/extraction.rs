@@ -87,14 +87,14 @@ pub(crate) fn node_cost(egraph: &PtirEGraph, node: &PtirNode, model: &dyn CostMo
             }
             None => 0.0,
         },
-        PtirNode::Op(kind, children) => match typed_node_op(egraph, kind, children) {
-            Ok((op, ty)) => {
+        PtirNode::Op(kind, children) => {
+            let priced = typed_node_op(egraph, kind, children).and_then(|(op, ty)| {
                 let l = layout(kind.key, children.len());
-                let refs = operand_types(egraph, &children[..l.operands]);
-                model.op_cost(&op, &refs, &ty).max(0.0)
-            }
-            Err(_) => f64::INFINITY,
-        },
+                let refs = operand_types(egraph, &children[..l.operands])?;
+                Ok(model.op_cost(&op, &refs, &ty).max(0.0))
+            });
+            priced.unwrap_or(f64::INFINITY)
+        }
     }
 }
 
