@@ -133,6 +133,10 @@ pub struct DiffReport {
     pub skipped: usize,
     /// Why saturation's cost was not held to greedy's (`None`: it was; see the module docs).
     pub cost_unchecked: Option<&'static str>,
+    /// Why each engine's rewriting stopped, per function (and rewriting pass): the engine's
+    /// name and the reason, greedy's runs first. `ptir-opt diff --random` tallies them by
+    /// kind.
+    pub stops: Vec<(&'static str, ptir_rules::StopReason)>,
     /// The engine runs that overshot their time limit's bound. Wall time on a loaded machine
     /// can overshoot without a fault, so this is reported, not a mismatch: `ptir-opt diff
     /// --random` counts them and names the worst.
@@ -261,6 +265,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         skipped: 0,
         cost_unchecked: cost_unchecked(options.extractor),
         overshoots,
+        stops: Vec::new(),
     };
     let mut outputs = Vec::new();
     for (name, result) in [
@@ -268,7 +273,10 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
         (Engine::Saturation.name(), sat),
     ] {
         match result {
-            Ok(o) => outputs.push((name, o)),
+            Ok(o) => {
+                (report.stops).extend(o.report.stops.iter().map(|f| (name, f.run.stop.clone())));
+                outputs.push((name, o))
+            }
             Err(e) => report.mismatches.push(Mismatch::Failed {
                 engine: name.into(),
                 message: e.to_string(),

@@ -831,6 +831,15 @@ fn record_saturation(
         }
         size.nodes += r.saturation.nodes;
         size.classes += r.saturation.classes;
+        // A family stopped for running away is named by the stop reason when the other
+        // rules then reached their fixpoint; when a limit stopped the run, by a note.
+        for runaway in r.saturation.runaways() {
+            if runaway != r.saturation.stop {
+                report
+                    .notes
+                    .push(format!("@{}: saturation stopped a {runaway}", r.name));
+            }
+        }
         report.stops.push(FunctionRun {
             function: r.name.clone(),
             run: r.saturation.summary(),

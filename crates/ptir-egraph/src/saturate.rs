@@ -75,6 +75,13 @@ pub const EGRAPH_NODE_LIMIT: usize = 50_000;
 /// was lowered to: a fixed limit would stop a 34,000-instruction model in its first iteration,
 /// with most rules never run.
 pub const EGRAPH_NODE_GROWTH: usize = 4;
+/// A rule family (the rules sharing their first label; see [`StopReason::RunawayFamily`]) may
+/// add at most one of this many parts of the e-nodes the node limit leaves room for, so that
+/// one family running away leaves the rest of the room to the others.
+pub const FAMILY_BUDGET_PARTS: usize = 2;
+/// A family whose growth in an iteration has at least doubled twice running is stopped early
+/// if, growing by the same factor (at most this) once more, it would pass its budget.
+pub const FAMILY_MAX_RATE: usize = 8;
 /// Default wall-clock limit of a saturation run, for the whole program (the pipeline's
 /// [`ptir_pass::DEFAULT_TIME_LIMIT`]).
 pub const EGRAPH_TIME_LIMIT: Duration = ptir_pass::DEFAULT_TIME_LIMIT;
@@ -201,6 +208,12 @@ pub struct IterationReport {
     pub banned: Vec<String>,
     /// The rules banned in this iteration, with the number of matches that banned them.
     pub bans: IndexMap<String, usize>,
+    /// E-nodes each rule family's applications added in this iteration, in the order the
+    /// families were first met; families that added none are left out.
+    pub growth: IndexMap<String, usize>,
+    /// The rule families stopped in this iteration for running away
+    /// ([`StopReason::RunawayFamily`]): their rules are not searched again.
+    pub stopped: Vec<StopReason>,
     /// Constants the analysis folded in this iteration (a leaf added to a class whose value
     /// became known): growth that is no rule's application.
     pub folds: usize,
@@ -241,11 +254,20 @@ impl fmt::Display for IterationReport {
             self.apply,
             self.rebuild
         )?;
+        if !self.growth.is_empty() {
+            let growth: Vec<String> = (self.growth.iter())
+                .map(|(family, n)| format!("{family} {n}"))
+                .collect();
+            write!(f, ", e-nodes added by family: {}", growth.join(", "))?;
+        }
         if !self.banned.is_empty() {
             write!(f, ", banned: {}", self.banned.join(", "))?;
         }
         for (rule, matches) in &self.bans {
             write!(f, "; {rule} banned for {matches} matches")?;
+        }
+        for stop in &self.stopped {
+            write!(f, "; stopped: {stop}")?;
         }
         if self.cut {
             write!(f, "; applications cut short at the node limit")?;
@@ -291,6 +313,15 @@ impl SaturationReport {
             }
         }
         bans
+    }
+
+    /// The rule families stopped for running away ([`StopReason::RunawayFamily`]), in the
+    /// order they were stopped: the stop reason names the first when the other rules reached
+    /// their fixpoint, a limit otherwise.
+    pub fn runaways(&self) -> Vec<StopReason> {
+        (self.iterations.iter())
+            .flat_map(|it| it.stopped.iter().cloned())
+            .collect()
     }
 
     /// Applications per rule over all iterations, most applied first.
@@ -438,6 +469,7 @@ fn saturate_with(
     let node_limit = options.node_limit(egraph.total_number_of_nodes());
     let depth = lowered_depth(&egraph, lowered.lowered_nodes);
     let index = options.pattern_index.then(|| rules.index());
+    let mut families = Families::new(egraph.total_number_of_nodes(), node_limit);
     let (compiled, stop) = loop {
         // With the index, the single-root rules are compiled as it finds places for them,
         // before each iteration (`Run::run`).
@@ -461,6 +493,8 @@ fn saturate_with(
                 vars: Vec::new(),
                 matchers: Vec::new(),
                 depths: Vec::new(),
+                family: Vec::new(),
+                families: std::mem::take(&mut families),
                 seen: Vec::new(),
                 changes: Vec::new(),
                 steps_before: egraph.analysis.now,
@@ -484,6 +518,7 @@ fn saturate_with(
             run.refresh_vars();
             let outcome = run.run(&mut egraph);
             iterations = run.iterations;
+            families = run.families;
             total = run.total;
             outcome
         };
@@ -606,6 +641,117 @@ fn newly_found(
     found
 }
 
+/// The rule families of a saturation run (see [`StopReason::RunawayFamily`]): what each has
+/// grown the e-graph by, and which were stopped. Kept across the rounds of a run.
+#[derive(Default)]
+struct Families {
+    /// By name, in the order first met.
+    growth: IndexMap<String, FamilyGrowth>,
+    /// The e-nodes one family may add ([`FAMILY_BUDGET_PARTS`]).
+    budget: usize,
+    /// The families stopped in this iteration, in order.
+    stopped_now: Vec<StopReason>,
+}
+
+/// One rule family's growth.
+#[derive(Clone, Debug, Default)]
+struct FamilyGrowth {
+    /// E-nodes its applications added over the run.
+    nodes: usize,
+    /// E-nodes added in the iteration before last, the last, and this one.
+    recent: [usize; 3],
+    /// Stopped for running away (its rules are not searched again).
+    stopped: bool,
+}
+
+impl Families {
+    /// The families of a run whose e-graph starts at `nodes` e-nodes under `node_limit`.
+    fn new(nodes: usize, node_limit: usize) -> Self {
+        Families {
+            growth: IndexMap::new(),
+            budget: node_limit.saturating_sub(nodes) / FAMILY_BUDGET_PARTS,
+            stopped_now: Vec::new(),
+        }
+    }
+
+    /// The index of the family named `name`, added if new.
+    fn intern(&mut self, name: &str) -> usize {
+        match self.growth.get_index_of(name) {
+            Some(f) => f,
+            None => {
+                self.growth
+                    .insert_full(name.to_string(), FamilyGrowth::default())
+                    .0
+            }
+        }
+    }
+
+    fn stopped(&self, family: usize) -> bool {
+        self.growth[family].stopped
+    }
+
+    /// Family `family` added `nodes` e-nodes; stops it if that takes it past its budget.
+    fn grew(&mut self, family: usize, nodes: usize) {
+        let budget = self.budget;
+        let Some((name, g)) = self.growth.get_index_mut(family) else {
+            return;
+        };
+        g.nodes = g.nodes.saturating_add(nodes);
+        g.recent[2] = g.recent[2].saturating_add(nodes);
+        if g.nodes > budget && !g.stopped {
+            g.stopped = true;
+            self.stopped_now.push(StopReason::RunawayFamily {
+                family: name.clone(),
+                nodes: g.nodes,
+                budget,
+                projected: None,
+            });
+        }
+    }
+
+    /// The end of an iteration: records each family's growth in `report`, and stops the
+    /// families whose growth rate would take them past their budget in their next iteration.
+    fn end_iteration(&mut self, report: &mut IterationReport) {
+        let budget = self.budget;
+        report.stopped.append(&mut self.stopped_now);
+        for (name, g) in &mut self.growth {
+            if g.recent[2] > 0 {
+                report.growth.insert(name.clone(), g.recent[2]);
+            }
+            if let Some(projected) = projected_past(g.nodes, g.recent, budget) {
+                if !g.stopped {
+                    g.stopped = true;
+                    report.stopped.push(StopReason::RunawayFamily {
+                        family: name.clone(),
+                        nodes: g.nodes,
+                        budget,
+                        projected: Some(projected),
+                    });
+                }
+            }
+            g.recent = [g.recent[1], g.recent[2], 0];
+        }
+    }
+}
+
+/// A family that has grown `nodes` e-nodes, by `recent` in its last three iterations (the
+/// last one last): the e-nodes it would have added after one more iteration if its growth has
+/// at least doubled twice running and would grow by the same factor (at most
+/// [`FAMILY_MAX_RATE`]) once more, when that passes `budget`.
+fn projected_past(nodes: usize, recent: [usize; 3], budget: usize) -> Option<usize> {
+    let [before, last, now] = recent;
+    let doubling = before > 0 && last >= before.saturating_mul(2) && now >= last.saturating_mul(2);
+    if !doubling {
+        return None;
+    }
+    let factor = (now / last).min(FAMILY_MAX_RATE);
+    let projected = nodes.saturating_add(now.saturating_mul(factor));
+    (projected > budget).then_some(projected)
+}
+
+/// The family of the builtin rewrites ([`crate::rules`]' structural identities).
+const BUILTIN_FAMILY: &str = "(builtin)";
+
 /// The state of one saturation loop.
 struct Run<'r> {
     /// The pattern index of the rule set, unless it is off.
@@ -620,6 +766,9 @@ struct Run<'r> {
     /// Each rewrite's pattern depth (edges from its root to its deepest variable), `None`
     /// for a pattern searched as a whole (a multi-root join).
     depths: Vec<Option<usize>>,
+    /// Each rewrite's rule family, in `families`.
+    family: Vec<usize>,
+    families: Families,
     /// Semi-naive search: per rewrite, `Some(t)` if every match present when `changes[t]`
     /// was started was found and applied, so only classes near `changes[t..]` can hold a
     /// new one, and only matches through a class stamped `t` or later are new; `None`:
@@ -744,6 +893,8 @@ impl<'r> Run<'r> {
             applied: IndexMap::new(),
             banned: Vec::new(),
             bans: IndexMap::new(),
+            growth: IndexMap::new(),
+            stopped: Vec::new(),
             folds: 0,
             unions: 0,
             cut: false,
@@ -787,6 +938,7 @@ impl<'r> Run<'r> {
         report.folds = egraph.analysis.folds - folds;
         report.unions = egraph.analysis.unions - unions;
         self.counted = (report.nodes, egraph.total_size());
+        self.families.end_iteration(&mut report);
         if let Some(StopReason::NodeLimit { nodes, .. }) = &mut stop {
             // The estimate crossed the limit; the count after rebuilding decides. Under it,
             // an iteration that applied something goes on (the next one searches again).
@@ -801,7 +953,13 @@ impl<'r> Run<'r> {
         self.iterations.push(report);
         match stop {
             Some(stop) => Some(stop),
-            None if quiet && !banned => Some(StopReason::Saturated),
+            // The rules still running reached their fixpoint: the run saturated, unless a
+            // family was stopped.
+            None if quiet && !banned => Some(
+                (self.iterations.iter())
+                    .find_map(|it| it.stopped.first().cloned())
+                    .unwrap_or(StopReason::Saturated),
+            ),
             None => {
                 if quiet {
                     self.schedule.fast_forward(i);
@@ -829,6 +987,10 @@ impl<'r> Run<'r> {
             let root_named = rule.is_none_or(|rule| {
                 (rule.source.roots.iter()).any(|&t| rule.source.term(t).name().is_some())
             });
+            let family = rule.map_or(BUILTIN_FAMILY, |rule| {
+                rule.labels.first().unwrap_or(&rule.name)
+            });
+            self.family.push(self.families.intern(family));
             self.matchers
                 .push(ast.and_then(|ast| TreeMatcher::new(ast, root_named)));
             self.seen.push(None);
@@ -873,6 +1035,9 @@ impl<'r> Run<'r> {
         for k in 0..self.compiled.order.len() {
             let r = self.compiled.order[k];
             let rw = &rewrites[r];
+            if self.families.stopped(self.family[r]) {
+                continue;
+            }
             let Some(threshold) = self.schedule.threshold(r, i) else {
                 report.banned.push(rw.name.to_string());
                 continue;
@@ -944,7 +1109,7 @@ impl<'r> Run<'r> {
             loop {
                 run.clear();
                 run.extend(places.by_ref().take(RUN));
-                if run.is_empty() {
+                if run.is_empty() || self.families.stopped(self.family[*r]) {
                     break;
                 }
                 let apply = Applying {
@@ -966,6 +1131,9 @@ impl<'r> Run<'r> {
         for places in later.chunk_by(|a, b| a.0 == b.0) {
             let (at, r) = (places[0].0, matches[places[0].0].0);
             let (rw, ms) = (&rewrites[r], &matches[at].1);
+            if self.families.stopped(self.family[r]) {
+                continue;
+            }
             if let Some(planned) = self.compiled.planned[r].clone() {
                 for run in places.chunks(RUN) {
                     let apply = Applying {
@@ -991,10 +1159,16 @@ impl<'r> Run<'r> {
                         continue;
                     }
                 }
+                let family = self.family[r];
+                if self.families.stopped(family) {
+                    break;
+                }
+                let size = egraph.total_size();
                 let ast = m.ast.as_deref();
                 let n = (rw.applier)
                     .apply_one(egraph, m.eclass, subst, ast, rw.name)
                     .len();
+                (self.families).grew(family, egraph.total_size().saturating_sub(size));
                 applied[r] += n;
                 self.total += n;
                 if remember && n > 0 {
@@ -1072,7 +1246,12 @@ impl<'r> Run<'r> {
             ..
         } = apply;
         let found = (found.drain(..)).chain(std::iter::repeat_with(|| Existing::Missing));
+        let family = self.family[r];
         for (&place, found) in run.iter().zip(found) {
+            if self.families.stopped(family) {
+                break;
+            }
+            let size = egraph.total_size();
             let changed = match (found, defer.as_deref_mut()) {
                 (Existing::Missing, Some(defer)) => {
                     defer.push(place);
@@ -1088,6 +1267,7 @@ impl<'r> Run<'r> {
                 }
                 (found, _) => found.apply(egraph, rw.name),
             };
+            (self.families).grew(family, egraph.total_size().saturating_sub(size));
             applied[r] += changed;
             self.total += changed;
             *applications += 1;
@@ -1468,9 +1648,13 @@ mod tests {
                             .collect();
                         // A run whose applications the node limit cut short applied the
                         // matches found first, and a semi-naive search finds fewer: such runs
-                        // are compared no further than that.
+                        // are compared no further than that. So are runs that stopped a rule
+                        // family: a full search applies matches again, and their lookups
+                        // before a rebuild can add e-nodes, which count to the family's
+                        // growth.
                         let cut = report.iterations.iter().any(|i| i.cut)
-                            || matches!(report.stop, StopReason::NodeLimit { .. });
+                            || matches!(report.stop, StopReason::NodeLimit { .. })
+                            || !report.runaways().is_empty();
                         let contradiction = holds_two_constants(&lowered.egraph) || cut;
                         Some((sizes, report.stop, report.rewrites, contradiction))
                     };
@@ -1634,6 +1818,64 @@ mod tests {
             late.iter().all(|&f| !f),
             "a query past the deadline asks nothing"
         );
+    }
+
+    #[test]
+    fn a_family_doubling_twice_running_is_stopped_where_its_rate_passes_its_budget() {
+        // 70 e-nodes, 40 of them now, twice the last iteration's 20: 70 + 2 * 40 next.
+        assert_eq!(projected_past(70, [10, 20, 40], 100), Some(150));
+        assert_eq!(projected_past(70, [10, 20, 40], 150), None);
+        // Not doubled twice running, or nothing to compare with.
+        assert_eq!(projected_past(70, [10, 15, 40], 100), None);
+        assert_eq!(projected_past(70, [0, 20, 40], 100), None);
+        // The factor is capped, and nothing overflows.
+        assert_eq!(projected_past(0, [1, 10, 1_000], 5_000), Some(8_000));
+        assert_eq!(
+            projected_past(usize::MAX, [1, usize::MAX / 2, usize::MAX], 0),
+            Some(usize::MAX)
+        );
+    }
+
+    #[test]
+    fn a_family_past_its_budget_is_stopped_once_and_reported_in_its_iteration() {
+        let mut families = Families::new(10, 110);
+        assert_eq!(families.budget, 100 / FAMILY_BUDGET_PARTS);
+        let (a, b) = (families.intern("a"), families.intern("b"));
+        assert_eq!(families.intern("a"), a);
+        families.grew(a, 30);
+        families.grew(b, 51);
+        families.grew(b, 5);
+        assert!(!families.stopped(a) && families.stopped(b));
+        let mut report = IterationReport {
+            nodes: 0,
+            classes: 0,
+            applied: IndexMap::new(),
+            banned: Vec::new(),
+            bans: IndexMap::new(),
+            growth: IndexMap::new(),
+            stopped: Vec::new(),
+            folds: 0,
+            unions: 0,
+            cut: false,
+            search: Duration::ZERO,
+            apply: Duration::ZERO,
+            rebuild: Duration::ZERO,
+        };
+        families.end_iteration(&mut report);
+        let stop = StopReason::RunawayFamily {
+            family: "b".into(),
+            nodes: 51,
+            budget: 50,
+            projected: None,
+        };
+        assert_eq!(report.stopped, [stop]);
+        assert_eq!(
+            report.growth,
+            IndexMap::from([("a".into(), 30), ("b".into(), 56)])
+        );
+        // The next iteration starts afresh.
+        families.end_iteration(&mut report);
+        assert_eq!(report.stopped.len(), 1);
     }
 
     #[test]

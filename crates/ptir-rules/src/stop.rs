@@ -60,12 +60,45 @@ pub enum StopReason {
         #[serde(serialize_with = "seconds")]
         limit: Duration,
     },
+    /// Equality saturation: a rule family (the rules that share their first label) grew the
+    /// e-graph past its share of the node budget, or was growing fast enough to pass it in
+    /// its next iteration, and was stopped; the other families ran on to a fixpoint.
+    RunawayFamily {
+        /// The family: the first label of its rules (a rule without labels is a family of
+        /// its own, named by the rule).
+        family: String,
+        /// E-nodes its applications added.
+        nodes: usize,
+        /// Its share of the node budget.
+        budget: usize,
+        /// When it was stopped for its growth rate before reaching its budget: the e-nodes
+        /// it would have added by the end of its next iteration at that rate.
+        projected: Option<usize>,
+    },
 }
 
 impl StopReason {
     /// Did the run reach a fixpoint of its rules (rather than a limit)?
     pub fn is_fixpoint(&self) -> bool {
         matches!(self, StopReason::Converged | StopReason::Saturated)
+    }
+
+    /// The reason's kind, as in its JSON (`"saturated"`, `"node-limit"`, ...), for tallies.
+    ///
+    /// ```
+    /// use ptir_rules::StopReason;
+    /// assert_eq!(StopReason::IterationLimit { limit: 3 }.kind(), "iteration-limit");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StopReason::Converged => "converged",
+            StopReason::Saturated => "saturated",
+            StopReason::IterationLimit { .. } => "iteration-limit",
+            StopReason::RewriteLimit { .. } => "rewrite-limit",
+            StopReason::NodeLimit { .. } => "node-limit",
+            StopReason::TimeLimit { .. } => "time-limit",
+            StopReason::RunawayFamily { .. } => "runaway-family",
+        }
     }
 }
 
@@ -80,6 +113,18 @@ impl fmt::Display for StopReason {
                 write!(f, "node limit ({limit}; {nodes} e-nodes)")
             }
             StopReason::TimeLimit { limit } => write!(f, "time limit ({limit:.1?})"),
+            StopReason::RunawayFamily {
+                family,
+                nodes,
+                budget,
+                projected,
+            } => {
+                write!(f, "runaway rule family `{family}` ({nodes} e-nodes added")?;
+                if let Some(projected) = projected {
+                    write!(f, ", {projected} after its next iteration at its rate")?;
+                }
+                write!(f, "; its budget {budget})")
+            }
         }
     }
 }
@@ -226,6 +271,35 @@ mod tests {
         assert!(part <= Instant::now() + Duration::from_secs(10));
         assert!(d.share(1).at.is_some_and(|at| at <= whole));
         assert_eq!(d.share(0).limit(), Duration::from_secs(80));
+    }
+
+    #[test]
+    fn a_runaway_family_is_named_with_its_growth_and_kind() {
+        let stop = StopReason::RunawayFamily {
+            family: "algebra".into(),
+            nodes: 9_000,
+            budget: 25_000,
+            projected: Some(45_000),
+        };
+        assert_eq!(
+            stop.to_string(),
+            "runaway rule family `algebra` (9000 e-nodes added, 45000 after its next iteration \
+             at its rate; its budget 25000)"
+        );
+        let json = serde_json::to_value(&stop).unwrap();
+        assert_eq!(json["reason"], stop.kind());
+        assert_eq!(json["family"], "algebra");
+        assert!(!stop.is_fixpoint());
+        let past = StopReason::RunawayFamily {
+            family: "algebra".into(),
+            nodes: 26_000,
+            budget: 25_000,
+            projected: None,
+        };
+        assert_eq!(
+            past.to_string(),
+            "runaway rule family `algebra` (26000 e-nodes added; its budget 25000)"
+        );
     }
 
     #[test]

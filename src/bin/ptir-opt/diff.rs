@@ -249,6 +249,20 @@ fn rule_fuzz(
     (cases, not_refused)
 }
 
+/// `stops` as `eqsat: node-limit 1, saturated 39; greedy: converged 40`.
+fn stop_tally(stops: &BTreeMap<(&'static str, &'static str), usize>) -> String {
+    let stops: Vec<_> = stops.iter().collect();
+    let engines: Vec<String> = (stops.chunk_by(|a, b| a.0 .0 == b.0 .0))
+        .map(|kinds| {
+            let counts: Vec<String> = (kinds.iter())
+                .map(|((_, kind), n)| format!("{kind} {n}"))
+                .collect();
+            format!("{}: {}", kinds[0].0 .0, counts.join(", "))
+        })
+        .collect();
+    engines.join("; ")
+}
+
 fn random_diff(
     n: usize,
     seed: u64,
@@ -308,6 +322,8 @@ fn random_diff(
     // Programs whose eqsat output costs more than greedy's where the claim is not checked.
     let mut dearer_unchecked = 0;
     let mut classes: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // Per engine, how its rewriting runs stopped, by kind.
+    let mut stops: BTreeMap<(&'static str, &'static str), usize> = BTreeMap::new();
     // Why costs were not compared (the same for every program: it follows the extractor).
     let mut cost_unchecked = None;
     let mut extra = extra.into_iter();
@@ -360,6 +376,12 @@ fn random_diff(
             if let Ok(Ok(r)) = &r {
                 cost_unchecked = cost_unchecked.or(r.cost_unchecked);
                 skipped += r.skipped;
+                for (engine, stop) in &r.stops {
+                    *stops.entry((engine, stop.kind())).or_default() += 1;
+                    if list && !stop.is_fixpoint() {
+                        let _ = writeln!(out, "{}: {engine} stopped: {stop}", case.label);
+                    }
+                }
                 for o in &r.overshoots {
                     overshoots += 1;
                     if list {
@@ -437,6 +459,9 @@ fn random_diff(
     );
     if let Some((took, label)) = &slowest {
         let _ = writeln!(out, "slowest program: {label}, {took:.2?}");
+    }
+    if !stops.is_empty() {
+        let _ = writeln!(out, "stops by kind: {}", stop_tally(&stops));
     }
     if let Some((o, label)) = &worst_overshoot {
         let _ = writeln!(

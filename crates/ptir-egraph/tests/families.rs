@@ -1,0 +1,125 @@
+//! Rule families and their budgets: a family that runs away is stopped and named, and the
+//! others run on to their fixpoint with the room it left.
+//!
+//! The runaway family is associativity with commutativity over a sum of many terms (every
+//! grouping of the sum is an e-class: exponential); the other family sinks a `neg` through a
+//! chain of products, one product per iteration, so it needs many iterations after the
+//! explosion starts.
+
+use ptir_egraph::{lower, saturate, Limits, SaturationOptions, Scheduler, StopReason};
+use ptir_rules::{Registry, RuleSet};
+
+/// Associativity and commutativity of integer `add` (family `ac`), and `neg` sunk into the
+/// left operand of a product (family `sink`; exact in Z/2^w).
+const RULES: &str = "\
+(rule add-comm :labels (ac) :bounded-recursion (add ?a ?b) => (add ?b ?a))
+(rule add-assoc :labels (ac) :bounded-recursion (add (add ?a ?b) ?c) => (add ?a (add ?b ?c)) :when ((int ?a)))
+(rule neg-sink :labels (sink other) (neg (mul ?a ?b)) => (mul (neg ?a) ?b) :when ((int ?a)))
+";
+
+/// A function returning a sum of `terms` parameters and `neg` of a product of `factors`
+/// parameters, grouped to the left.
+fn program(terms: usize, factors: usize) -> ptir_ir::Program {
+    let ty = "i32[4]";
+    let params: Vec<String> = (0..terms + factors)
+        .map(|i| format!("%p{i}: {ty}"))
+        .collect();
+    let mut body = String::new();
+    let mut chain = |from: usize, to: usize, op: &str, name: &str| {
+        let mut last = format!("%p{from}");
+        for i in from + 1..to {
+            body.push_str(&format!("  %{name}{i} = {op} {last}, %p{i} : {ty}\n"));
+            last = format!("%{name}{i}");
+        }
+        last
+    };
+    let sum = chain(0, terms, "add", "s");
+    let product = chain(terms, terms + factors, "mul", "m");
+    let text = format!(
+        "func @f({}) -> ({ty}, {ty}) {{\n{body}  %n = neg {product} : {ty}\n  return {sum}, %n\n}}",
+        params.join(", ")
+    );
+    ptir_ir::parse(&text).expect("the program parses")
+}
+
+fn rules() -> RuleSet {
+    let mut rules = RuleSet::new(Registry::standard());
+    rules
+        .add_source("families.rules", RULES)
+        .expect("the rules load");
+    rules
+}
+
+fn options(nodes: usize) -> SaturationOptions {
+    SaturationOptions {
+        limits: Limits {
+            nodes: Some(nodes),
+            iterations: Some(100),
+            ..Limits::default()
+        },
+        scheduler: Scheduler::Simple,
+        ..SaturationOptions::default()
+    }
+}
+
+#[test]
+fn a_runaway_family_is_stopped_and_named_and_the_rest_reach_their_fixpoint() {
+    const FACTORS: usize = 16;
+    let program = program(12, FACTORS);
+    let mut lowered = lower(&program, "f").expect("the function lowers");
+    let report = saturate(&mut lowered, &rules(), &options(20_000));
+    let StopReason::RunawayFamily {
+        family,
+        nodes,
+        budget,
+        ..
+    } = &report.stop
+    else {
+        panic!("not stopped by a family: {report}");
+    };
+    assert_eq!(family, "ac", "{report}");
+    assert_eq!(report.runaways(), std::slice::from_ref(&report.stop));
+    // Its budget is half the room the node limit left; stopped by its rate, it may not
+    // have reached it.
+    assert!(*budget < 10_000 && *nodes > 0, "{report}");
+    assert!(report.nodes <= 20_000, "{report}");
+    // The sink family needed an iteration per factor, most of them after `ac` was stopped:
+    // it sank `neg` all the way down.
+    let sunk = (report.rules_applied().into_iter())
+        .find(|(rule, _)| rule == "neg-sink")
+        .map(|(_, n)| n);
+    assert_eq!(sunk, Some(FACTORS - 1), "{report}");
+    let stopped_at = (report.iterations.iter())
+        .position(|it| !it.stopped.is_empty())
+        .expect("an iteration stopped the family");
+    assert!(stopped_at < FACTORS - 1, "{report}");
+    for it in &report.iterations[stopped_at + 1..] {
+        assert!(!it.growth.contains_key("ac"), "{report}");
+        assert!(!it.applied.contains_key("add-comm"), "{report}");
+    }
+    // The step log says who grew the e-graph and who was stopped.
+    let log = report.step_log();
+    assert!(log.contains("e-nodes added by family: ac "), "{log}");
+    assert!(log.contains("stopped: runaway rule family `ac`"), "{log}");
+}
+
+#[test]
+fn families_within_their_budget_saturate_as_before() {
+    let program = program(3, 6);
+    let mut lowered = lower(&program, "f").expect("the function lowers");
+    let report = saturate(&mut lowered, &rules(), &options(20_000));
+    assert_eq!(report.stop, StopReason::Saturated, "{report}");
+    assert!(report.runaways().is_empty());
+}
+
+#[test]
+fn node_limits_of_zero_and_of_usize_max_stop_without_a_panic() {
+    let program = program(8, 4);
+    for nodes in [0, 1, usize::MAX] {
+        let mut lowered = lower(&program, "f").expect("the function lowers");
+        let mut options = options(nodes);
+        options.limits.iterations = Some(6);
+        let report = saturate(&mut lowered, &rules(), &options);
+        assert!(!report.stop.is_fixpoint(), "{nodes}: {report}");
+    }
+}
