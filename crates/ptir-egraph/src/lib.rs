@@ -72,7 +72,7 @@ pub use ptir_pass::Limits;
 pub use ptir_rules::StopReason;
 pub use rules::SkippedRule;
 pub use saturate::{
-    saturate, saturate_until, IterationReport, SaturationOptions, SaturationReport, Scheduler,
-    BACKOFF_BAN_LENGTH, BACKOFF_MATCH_LIMIT, EGRAPH_ITER_LIMIT, EGRAPH_NODE_GROWTH,
-    EGRAPH_NODE_LIMIT, EGRAPH_TIME_LIMIT,
+    saturate, saturate_until, IterationReport, Pause, SaturationOptions, SaturationReport,
+    Scheduler, BACKOFF_BAN_LENGTH, BACKOFF_MATCH_LIMIT, EGRAPH_ITER_LIMIT, EGRAPH_NODE_GROWTH,
+    EGRAPH_NODE_LIMIT, EGRAPH_TIME_LIMIT, FAMILY_BUDGET_PARTS, FAMILY_MAX_RATE,
 };

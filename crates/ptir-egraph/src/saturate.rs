@@ -40,6 +40,20 @@
 //!   unbanned, with nothing else reset: the run is the unindexed one (tested).
 //!   [`SaturationOptions::pattern_index`] turns it off.
 //!
+//! - **One rule family cannot use up the others' room.** The rules sharing their first label
+//!   are a family (the bundled library's `algebra`, `canonicalize`, `tensor`, `fusion`; a
+//!   rule without labels is its own), and each family may add 1/[`FAMILY_BUDGET_PARTS`] of
+//!   the e-nodes the node limit leaves room for. A family past its budget, or on its way
+//!   past it at its rate, is **paused**: its rules wait until the other families reach their
+//!   fixpoint, and then run again with no budget but the node limit (a family alone in
+//!   growing loses nothing). The rate: a family whose growth has doubled twice running (over
+//!   the iterations that grew it: the backoff scheduler's bans leave gaps) is expected to
+//!   grow by the same factor (at most [`FAMILY_MAX_RATE`]) once more. A family whose next
+//!   iteration at that rate would pass the node limit is **stopped** for good, before it
+//!   fills the e-graph in one long iteration: the rest run on with the room it left, and the
+//!   run's stop reason is [`StopReason::RunawayFamily`], naming it, unless a limit stops the
+//!   rest. Each iteration reports the e-nodes each family added, and its pauses and stops.
+//!
 //! Reaching a limit is normal: the e-graph at that point holds everything learnt so far and
 //! extraction proceeds from it.
 
@@ -211,6 +225,12 @@ pub struct IterationReport {
     /// E-nodes each rule family's applications added in this iteration, in the order the
     /// families were first met; families that added none are left out.
     pub growth: IndexMap<String, usize>,
+    /// The rule families paused in this iteration at their budget: their rules are not
+    /// searched until the others reach their fixpoint.
+    pub paused: Vec<Pause>,
+    /// The paused families run again after this iteration, in which the others reached
+    /// their fixpoint.
+    pub resumed: Vec<String>,
     /// The rule families stopped in this iteration for running away
     /// ([`StopReason::RunawayFamily`]): their rules are not searched again.
     pub stopped: Vec<StopReason>,
@@ -265,6 +285,12 @@ impl fmt::Display for IterationReport {
         }
         for (rule, matches) in &self.bans {
             write!(f, "; {rule} banned for {matches} matches")?;
+        }
+        for pause in &self.paused {
+            write!(f, "; {pause}")?;
+        }
+        if !self.resumed.is_empty() {
+            write!(f, "; resumed: {}", self.resumed.join(", "))?;
         }
         for stop in &self.stopped {
             write!(f, "; stopped: {stop}")?;
@@ -641,16 +667,16 @@ fn newly_found(
     found
 }
 
-/// The rule families of a saturation run (see [`StopReason::RunawayFamily`]): what each has
-/// grown the e-graph by, and which were stopped. Kept across the rounds of a run.
+/// The rule families of a saturation run (see the module docs): what each has grown the
+/// e-graph by, and which are paused or stopped. Kept across the rounds of a run.
 #[derive(Default)]
 struct Families {
     /// By name, in the order first met.
     growth: IndexMap<String, FamilyGrowth>,
-    /// The e-nodes one family may add ([`FAMILY_BUDGET_PARTS`]).
+    /// The e-nodes one family may add before it is paused ([`FAMILY_BUDGET_PARTS`]).
     budget: usize,
-    /// The families stopped in this iteration, in order.
-    stopped_now: Vec<StopReason>,
+    /// The families paused in this iteration, in order.
+    paused_now: Vec<Pause>,
 }
 
 /// One rule family's growth.
@@ -658,10 +684,53 @@ struct Families {
 struct FamilyGrowth {
     /// E-nodes its applications added over the run.
     nodes: usize,
-    /// E-nodes added in the iteration before last, the last, and this one.
+    /// E-nodes added in this iteration (last), and in the last two before it that added
+    /// any: the iterations in which the backoff scheduler bans a family's rules do not hide
+    /// its rate.
     recent: [usize; 3],
-    /// Stopped for running away (its rules are not searched again).
-    stopped: bool,
+    state: FamilyState,
+}
+
+/// Where a rule family stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum FamilyState {
+    /// Running within its budget.
+    #[default]
+    Running,
+    /// Past its budget: not searched until the other families reach their fixpoint.
+    Paused,
+    /// Running again after a pause, with no budget but the node limit.
+    Resumed,
+    /// Stopped for good: at its rate, its next iteration would pass the node limit.
+    Stopped,
+}
+
+/// A rule family paused at its budget (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pause {
+    /// The family.
+    pub family: String,
+    /// E-nodes it had added.
+    pub nodes: usize,
+    /// Its budget.
+    pub budget: usize,
+    /// When it was paused for its rate before reaching its budget: the e-nodes it would
+    /// have added by the end of its next iteration at that rate.
+    pub projected: Option<usize>,
+}
+
+impl fmt::Display for Pause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "rule family `{}` paused ({} e-nodes added",
+            self.family, self.nodes
+        )?;
+        if let Some(projected) = self.projected {
+            write!(f, ", {projected} after its next iteration at its rate")?;
+        }
+        write!(f, "; its budget {})", self.budget)
+    }
 }
 
 impl Families {
@@ -670,7 +739,7 @@ impl Families {
         Families {
             growth: IndexMap::new(),
             budget: node_limit.saturating_sub(nodes) / FAMILY_BUDGET_PARTS,
-            stopped_now: Vec::new(),
+            paused_now: Vec::new(),
         }
     }
 
@@ -686,11 +755,15 @@ impl Families {
         }
     }
 
+    /// Are family `family`'s rules left out of this iteration?
     fn stopped(&self, family: usize) -> bool {
-        self.growth[family].stopped
+        matches!(
+            self.growth[family].state,
+            FamilyState::Paused | FamilyState::Stopped
+        )
     }
 
-    /// Family `family` added `nodes` e-nodes; stops it if that takes it past its budget.
+    /// Family `family` added `nodes` e-nodes; pauses it if that takes it past its budget.
     fn grew(&mut self, family: usize, nodes: usize) {
         let budget = self.budget;
         let Some((name, g)) = self.growth.get_index_mut(family) else {
@@ -698,9 +771,9 @@ impl Families {
         };
         g.nodes = g.nodes.saturating_add(nodes);
         g.recent[2] = g.recent[2].saturating_add(nodes);
-        if g.nodes > budget && !g.stopped {
-            g.stopped = true;
-            self.stopped_now.push(StopReason::RunawayFamily {
+        if g.nodes > budget && g.state == FamilyState::Running {
+            g.state = FamilyState::Paused;
+            self.paused_now.push(Pause {
                 family: name.clone(),
                 nodes: g.nodes,
                 budget,
@@ -709,44 +782,62 @@ impl Families {
         }
     }
 
-    /// The end of an iteration: records each family's growth in `report`, and stops the
-    /// families whose growth rate would take them past their budget in their next iteration.
-    fn end_iteration(&mut self, report: &mut IterationReport) {
+    /// The end of an iteration that left the e-graph `room` e-nodes under the node limit:
+    /// records each family's growth in `report`; stops the families that would pass the node
+    /// limit in their next iteration at their rate, and pauses those that would pass their
+    /// budget.
+    fn end_iteration(&mut self, room: usize, report: &mut IterationReport) {
         let budget = self.budget;
-        report.stopped.append(&mut self.stopped_now);
+        report.paused.append(&mut self.paused_now);
         for (name, g) in &mut self.growth {
-            if g.recent[2] > 0 {
-                report.growth.insert(name.clone(), g.recent[2]);
+            if g.recent[2] == 0 {
+                continue;
             }
-            if let Some(projected) = projected_past(g.nodes, g.recent, budget) {
-                if !g.stopped {
-                    g.stopped = true;
-                    report.stopped.push(StopReason::RunawayFamily {
-                        family: name.clone(),
-                        nodes: g.nodes,
-                        budget,
-                        projected: Some(projected),
-                    });
-                }
-            }
+            report.growth.insert(name.clone(), g.recent[2]);
+            let next = next_growth(g.recent);
             g.recent = [g.recent[1], g.recent[2], 0];
+            let Some(next) = next else {
+                continue;
+            };
+            if next > room && g.state != FamilyState::Stopped {
+                g.state = FamilyState::Stopped;
+                report.stopped.push(StopReason::RunawayFamily {
+                    family: name.clone(),
+                    nodes: g.nodes,
+                    next,
+                    room,
+                });
+            } else if g.nodes.saturating_add(next) > budget && g.state == FamilyState::Running {
+                g.state = FamilyState::Paused;
+                report.paused.push(Pause {
+                    family: name.clone(),
+                    nodes: g.nodes,
+                    budget,
+                    projected: Some(g.nodes.saturating_add(next)),
+                });
+            }
         }
+    }
+
+    /// The rest reached their fixpoint: the paused families run again, with no budget but
+    /// the node limit. Returns their names (none: nothing was paused).
+    fn resume(&mut self) -> Vec<String> {
+        let paused = (self.growth.iter_mut()).filter(|(_, g)| g.state == FamilyState::Paused);
+        (paused.map(|(name, g)| {
+            g.state = FamilyState::Resumed;
+            name.clone()
+        }))
+        .collect()
     }
 }
 
-/// A family that has grown `nodes` e-nodes, by `recent` in its last three iterations (the
-/// last one last): the e-nodes it would have added after one more iteration if its growth has
-/// at least doubled twice running and would grow by the same factor (at most
-/// [`FAMILY_MAX_RATE`]) once more, when that passes `budget`.
-fn projected_past(nodes: usize, recent: [usize; 3], budget: usize) -> Option<usize> {
+/// The e-nodes a family will add in its next iteration, by `recent`, its growth in its last
+/// three iterations that grew it (the last one last), if its growth has at least doubled twice
+/// running: the last growth times the last factor (at most [`FAMILY_MAX_RATE`]).
+fn next_growth(recent: [usize; 3]) -> Option<usize> {
     let [before, last, now] = recent;
     let doubling = before > 0 && last >= before.saturating_mul(2) && now >= last.saturating_mul(2);
-    if !doubling {
-        return None;
-    }
-    let factor = (now / last).min(FAMILY_MAX_RATE);
-    let projected = nodes.saturating_add(now.saturating_mul(factor));
-    (projected > budget).then_some(projected)
+    doubling.then(|| now.saturating_mul((now / last).min(FAMILY_MAX_RATE)))
 }
 
 /// The family of the builtin rewrites ([`crate::rules`]' structural identities).
@@ -894,6 +985,8 @@ impl<'r> Run<'r> {
             banned: Vec::new(),
             bans: IndexMap::new(),
             growth: IndexMap::new(),
+            paused: Vec::new(),
+            resumed: Vec::new(),
             stopped: Vec::new(),
             folds: 0,
             unions: 0,
@@ -938,7 +1031,7 @@ impl<'r> Run<'r> {
         report.folds = egraph.analysis.folds - folds;
         report.unions = egraph.analysis.unions - unions;
         self.counted = (report.nodes, egraph.total_size());
-        self.families.end_iteration(&mut report);
+        (self.families).end_iteration(self.node_limit.saturating_sub(report.nodes), &mut report);
         if let Some(StopReason::NodeLimit { nodes, .. }) = &mut stop {
             // The estimate crossed the limit; the count after rebuilding decides. Under it,
             // an iteration that applied something goes on (the next one searches again).
@@ -950,11 +1043,16 @@ impl<'r> Run<'r> {
         }
         let quiet = report.applied.is_empty() && (report.nodes, report.classes) == size_before;
         let banned = !report.banned.is_empty();
+        if quiet && stop.is_none() {
+            report.resumed = self.families.resume();
+        }
+        let resumed = !report.resumed.is_empty();
         self.iterations.push(report);
         match stop {
             Some(stop) => Some(stop),
-            // The rules still running reached their fixpoint: the run saturated, unless a
-            // family was stopped.
+            None if resumed => None,
+            // The rules still running reached their fixpoint (none is paused): the run
+            // saturated, unless a family was stopped.
             None if quiet && !banned => Some(
                 (self.iterations.iter())
                     .find_map(|it| it.stopped.first().cloned())
@@ -1821,23 +1919,42 @@ mod tests {
     }
 
     #[test]
-    fn a_family_doubling_twice_running_is_stopped_where_its_rate_passes_its_budget() {
-        // 70 e-nodes, 40 of them now, twice the last iteration's 20: 70 + 2 * 40 next.
-        assert_eq!(projected_past(70, [10, 20, 40], 100), Some(150));
-        assert_eq!(projected_past(70, [10, 20, 40], 150), None);
+    fn a_family_doubling_twice_running_grows_at_its_last_rate_next() {
+        // 40 now, twice the last iteration's 20: 2 * 40 next.
+        assert_eq!(next_growth([10, 20, 40]), Some(80));
         // Not doubled twice running, or nothing to compare with.
-        assert_eq!(projected_past(70, [10, 15, 40], 100), None);
-        assert_eq!(projected_past(70, [0, 20, 40], 100), None);
+        assert_eq!(next_growth([10, 15, 40]), None);
+        assert_eq!(next_growth([0, 20, 40]), None);
         // The factor is capped, and nothing overflows.
-        assert_eq!(projected_past(0, [1, 10, 1_000], 5_000), Some(8_000));
+        assert_eq!(next_growth([1, 10, 1_000]), Some(8_000));
         assert_eq!(
-            projected_past(usize::MAX, [1, usize::MAX / 2, usize::MAX], 0),
+            next_growth([1, usize::MAX / 2, usize::MAX]),
             Some(usize::MAX)
         );
     }
 
+    fn empty_iteration() -> IterationReport {
+        IterationReport {
+            nodes: 0,
+            classes: 0,
+            applied: IndexMap::new(),
+            banned: Vec::new(),
+            bans: IndexMap::new(),
+            growth: IndexMap::new(),
+            paused: Vec::new(),
+            resumed: Vec::new(),
+            stopped: Vec::new(),
+            folds: 0,
+            unions: 0,
+            cut: false,
+            search: Duration::ZERO,
+            apply: Duration::ZERO,
+            rebuild: Duration::ZERO,
+        }
+    }
+
     #[test]
-    fn a_family_past_its_budget_is_stopped_once_and_reported_in_its_iteration() {
+    fn a_family_past_its_budget_is_paused_once_and_resumed_without_one() {
         let mut families = Families::new(10, 110);
         assert_eq!(families.budget, 100 / FAMILY_BUDGET_PARTS);
         let (a, b) = (families.intern("a"), families.intern("b"));
@@ -1846,36 +1963,53 @@ mod tests {
         families.grew(b, 51);
         families.grew(b, 5);
         assert!(!families.stopped(a) && families.stopped(b));
-        let mut report = IterationReport {
-            nodes: 0,
-            classes: 0,
-            applied: IndexMap::new(),
-            banned: Vec::new(),
-            bans: IndexMap::new(),
-            growth: IndexMap::new(),
-            stopped: Vec::new(),
-            folds: 0,
-            unions: 0,
-            cut: false,
-            search: Duration::ZERO,
-            apply: Duration::ZERO,
-            rebuild: Duration::ZERO,
-        };
-        families.end_iteration(&mut report);
-        let stop = StopReason::RunawayFamily {
+        let mut report = empty_iteration();
+        families.end_iteration(1_000, &mut report);
+        let pause = Pause {
             family: "b".into(),
             nodes: 51,
             budget: 50,
             projected: None,
         };
-        assert_eq!(report.stopped, [stop]);
+        assert_eq!(report.paused, [pause]);
         assert_eq!(
             report.growth,
             IndexMap::from([("a".into(), 30), ("b".into(), 56)])
         );
-        // The next iteration starts afresh.
-        families.end_iteration(&mut report);
-        assert_eq!(report.stopped.len(), 1);
+        // An iteration that grew nothing leaves the rate's history as it was.
+        let mut report = empty_iteration();
+        families.end_iteration(1_000, &mut report);
+        assert!(report.paused.is_empty() && report.growth.is_empty());
+        assert_eq!(families.growth[a].recent, [0, 30, 0]);
+        assert_eq!(families.resume(), ["b"]);
+        assert!(families.resume().is_empty());
+        // Resumed, it has no budget.
+        families.grew(b, 1_000);
+        assert!(!families.stopped(b));
+    }
+
+    #[test]
+    fn a_family_whose_rate_would_pass_the_node_limit_is_stopped_for_good() {
+        let mut families = Families::new(0, 1_000);
+        let a = families.intern("a");
+        for (grown, room) in [(10, 990), (20, 970), (40, 930)] {
+            let mut report = empty_iteration();
+            families.grew(a, grown);
+            families.end_iteration(room, &mut report);
+            assert!(report.stopped.is_empty() && report.paused.is_empty());
+        }
+        // 70 added, then 120: 3x its last, 360 next, past the 300 left.
+        let mut report = empty_iteration();
+        families.grew(a, 120);
+        families.end_iteration(300, &mut report);
+        let stop = StopReason::RunawayFamily {
+            family: "a".into(),
+            nodes: 190,
+            next: 360,
+            room: 300,
+        };
+        assert_eq!(report.stopped, [stop]);
+        assert!(families.stopped(a) && families.resume().is_empty());
     }
 
     #[test]

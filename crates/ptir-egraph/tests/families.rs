@@ -1,5 +1,7 @@
-//! Rule families and their budgets: a family that runs away is stopped and named, and the
-//! others run on to their fixpoint with the room it left.
+//! Rule families and their budgets: a family past its budget waits for the others to reach
+//! their fixpoint, then runs again; a family whose rate would pass the node limit in its next
+//! iteration is stopped and named in the stop reason, and the others run on to their
+//! fixpoint with the room it left.
 //!
 //! The runaway family is associativity with commutativity over a sum of many terms (every
 //! grouping of the sum is an e-class: exponential); the other family sinks a `neg` through a
@@ -71,17 +73,16 @@ fn a_runaway_family_is_stopped_and_named_and_the_rest_reach_their_fixpoint() {
     let StopReason::RunawayFamily {
         family,
         nodes,
-        budget,
-        ..
+        next,
+        room,
     } = &report.stop
     else {
         panic!("not stopped by a family: {report}");
     };
     assert_eq!(family, "ac", "{report}");
     assert_eq!(report.runaways(), std::slice::from_ref(&report.stop));
-    // Its budget is half the room the node limit left; stopped by its rate, it may not
-    // have reached it.
-    assert!(*budget < 10_000 && *nodes > 0, "{report}");
+    // Stopped for its rate: one more iteration would have passed the node limit.
+    assert!(next > room && *nodes > 0, "{report}");
     assert!(report.nodes <= 20_000, "{report}");
     // The sink family needed an iteration per factor, most of them after `ac` was stopped:
     // it sank `neg` all the way down.
@@ -122,4 +123,33 @@ fn node_limits_of_zero_and_of_usize_max_stop_without_a_panic() {
         let report = saturate(&mut lowered, &rules(), &options);
         assert!(!report.stop.is_fixpoint(), "{nodes}: {report}");
     }
+}
+
+#[test]
+fn a_family_past_its_budget_waits_for_the_rest_then_runs_again() {
+    const FACTORS: usize = 16;
+    let program = program(7, FACTORS);
+    let mut lowered = lower(&program, "f").expect("the function lowers");
+    let report = saturate(&mut lowered, &rules(), &options(2_000));
+    let paused = (report.iterations.iter())
+        .position(|it| it.paused.iter().any(|p| p.family == "ac"))
+        .expect("`ac` is paused at its budget");
+    let resumed = (report.iterations.iter())
+        .position(|it| it.resumed == ["ac"])
+        .expect("`ac` runs again once the rest are done");
+    // While it waited, the rest reached their fixpoint: every `neg` sunk.
+    let sunk: usize = (report.iterations[..=resumed].iter())
+        .filter_map(|it| it.applied.get("neg-sink"))
+        .sum();
+    assert_eq!(sunk, FACTORS - 1, "{report}");
+    for it in &report.iterations[paused + 1..=resumed] {
+        assert!(!it.growth.contains_key("ac"), "{report}");
+    }
+    assert!(
+        report.iterations[resumed + 1].growth.contains_key("ac"),
+        "{report}"
+    );
+    let log = report.step_log();
+    assert!(log.contains("rule family `ac` paused ("), "{log}");
+    assert!(log.contains("; resumed: ac"), "{log}");
 }

@@ -60,20 +60,19 @@ pub enum StopReason {
         #[serde(serialize_with = "seconds")]
         limit: Duration,
     },
-    /// Equality saturation: a rule family (the rules that share their first label) grew the
-    /// e-graph past its share of the node budget, or was growing fast enough to pass it in
-    /// its next iteration, and was stopped; the other families ran on to a fixpoint.
+    /// Equality saturation: a rule family (the rules that share their first label) was
+    /// growing so fast that its next iteration would have passed the node limit, and was
+    /// stopped; the other families ran on to their fixpoint.
     RunawayFamily {
         /// The family: the first label of its rules (a rule without labels is a family of
         /// its own, named by the rule).
         family: String,
-        /// E-nodes its applications added.
+        /// E-nodes its applications had added.
         nodes: usize,
-        /// Its share of the node budget.
-        budget: usize,
-        /// When it was stopped for its growth rate before reaching its budget: the e-nodes
-        /// it would have added by the end of its next iteration at that rate.
-        projected: Option<usize>,
+        /// E-nodes it would have added in its next iteration at its rate.
+        next: usize,
+        /// E-nodes left under the node limit then.
+        room: usize,
     },
 }
 
@@ -116,15 +115,13 @@ impl fmt::Display for StopReason {
             StopReason::RunawayFamily {
                 family,
                 nodes,
-                budget,
-                projected,
-            } => {
-                write!(f, "runaway rule family `{family}` ({nodes} e-nodes added")?;
-                if let Some(projected) = projected {
-                    write!(f, ", {projected} after its next iteration at its rate")?;
-                }
-                write!(f, "; its budget {budget})")
-            }
+                next,
+                room,
+            } => write!(
+                f,
+                "runaway rule family `{family}` ({nodes} e-nodes added, {next} more in its \
+                 next iteration at its rate, {room} left under the node limit)"
+            ),
         }
     }
 }
@@ -278,28 +275,19 @@ mod tests {
         let stop = StopReason::RunawayFamily {
             family: "algebra".into(),
             nodes: 9_000,
-            budget: 25_000,
-            projected: Some(45_000),
+            next: 72_000,
+            room: 40_000,
         };
         assert_eq!(
             stop.to_string(),
-            "runaway rule family `algebra` (9000 e-nodes added, 45000 after its next iteration \
-             at its rate; its budget 25000)"
+            "runaway rule family `algebra` (9000 e-nodes added, 72000 more in its next \
+             iteration at its rate, 40000 left under the node limit)"
         );
         let json = serde_json::to_value(&stop).unwrap();
         assert_eq!(json["reason"], stop.kind());
         assert_eq!(json["family"], "algebra");
+        assert_eq!(json["next"], 72_000);
         assert!(!stop.is_fixpoint());
-        let past = StopReason::RunawayFamily {
-            family: "algebra".into(),
-            nodes: 26_000,
-            budget: 25_000,
-            projected: None,
-        };
-        assert_eq!(
-            past.to_string(),
-            "runaway rule family `algebra` (26000 e-nodes added; its budget 25000)"
-        );
     }
 
     #[test]
