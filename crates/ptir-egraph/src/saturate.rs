@@ -688,6 +688,8 @@ struct FamilyGrowth {
     /// any: the iterations in which the backoff scheduler bans a family's rules do not hide
     /// its rate.
     recent: [usize; 3],
+    /// E-nodes added in the iteration before this one (none if it grew nothing).
+    previous: usize,
     state: FamilyState,
 }
 
@@ -763,15 +765,30 @@ impl Families {
         )
     }
 
-    /// Family `family` added `nodes` e-nodes; pauses it if that takes it past its budget.
+    /// Has a family other than `family`, and running, added e-nodes in this iteration or the
+    /// last? A family alone in growing is not paused: there is no one to leave room to.
+    fn others_growing(&self, family: usize) -> bool {
+        (self.growth.values().enumerate()).any(|(f, g)| {
+            f != family
+                && matches!(g.state, FamilyState::Running | FamilyState::Resumed)
+                && (g.recent[2] > 0 || g.previous > 0)
+        })
+    }
+
+    /// Family `family` added `nodes` e-nodes; pauses it if that takes it past its budget
+    /// while others grow.
     fn grew(&mut self, family: usize, nodes: usize) {
         let budget = self.budget;
+        let over = (self.growth.get_index(family)).is_some_and(|(_, g)| {
+            g.state == FamilyState::Running && g.nodes.saturating_add(nodes) > budget
+        });
+        let pause = over && self.others_growing(family);
         let Some((name, g)) = self.growth.get_index_mut(family) else {
             return;
         };
         g.nodes = g.nodes.saturating_add(nodes);
         g.recent[2] = g.recent[2].saturating_add(nodes);
-        if g.nodes > budget && g.state == FamilyState::Running {
+        if pause {
             g.state = FamilyState::Paused;
             self.paused_now.push(Pause {
                 family: name.clone(),
@@ -785,11 +802,15 @@ impl Families {
     /// The end of an iteration that left the e-graph `room` e-nodes under the node limit:
     /// records each family's growth in `report`; stops the families that would pass the node
     /// limit in their next iteration at their rate, and pauses those that would pass their
-    /// budget.
+    /// budget while others grow.
     fn end_iteration(&mut self, room: usize, report: &mut IterationReport) {
         let budget = self.budget;
         report.paused.append(&mut self.paused_now);
-        for (name, g) in &mut self.growth {
+        let others: Vec<bool> = (0..self.growth.len())
+            .map(|f| self.others_growing(f))
+            .collect();
+        for (f, (name, g)) in self.growth.iter_mut().enumerate() {
+            g.previous = g.recent[2];
             if g.recent[2] == 0 {
                 continue;
             }
@@ -807,7 +828,10 @@ impl Families {
                     next,
                     room,
                 });
-            } else if g.nodes.saturating_add(next) > budget && g.state == FamilyState::Running {
+            } else if g.nodes.saturating_add(next) > budget
+                && g.state == FamilyState::Running
+                && others[f]
+            {
                 g.state = FamilyState::Paused;
                 report.paused.push(Pause {
                     family: name.clone(),
@@ -1016,6 +1040,13 @@ impl<'r> Run<'r> {
                     self.seen[*r] = seen_before[*r];
                 }
                 stop = Some(reason);
+            }
+        }
+        // A family paused (or stopped) while applying left its rules' matches unapplied:
+        // they are not seen, and are found again when it runs again.
+        for (r, _) in &matches {
+            if self.families.stopped(self.family[*r]) {
+                self.seen[*r] = seen_before[*r];
             }
         }
         report.applied = (self.compiled.order.iter())
@@ -1746,13 +1777,13 @@ mod tests {
                             .collect();
                         // A run whose applications the node limit cut short applied the
                         // matches found first, and a semi-naive search finds fewer: such runs
-                        // are compared no further than that. So are runs that stopped a rule
-                        // family: a full search applies matches again, and their lookups
-                        // before a rebuild can add e-nodes, which count to the family's
-                        // growth.
-                        let cut = report.iterations.iter().any(|i| i.cut)
-                            || matches!(report.stop, StopReason::NodeLimit { .. })
-                            || !report.runaways().is_empty();
+                        // are compared no further than that. So are runs that paused or
+                        // stopped a rule family: a full search applies matches again, and
+                        // their lookups before a rebuild can add e-nodes, which count to the
+                        // family's growth.
+                        let cut = (report.iterations.iter())
+                            .any(|i| i.cut || !i.paused.is_empty() || !i.stopped.is_empty())
+                            || matches!(report.stop, StopReason::NodeLimit { .. });
                         let contradiction = holds_two_constants(&lowered.egraph) || cut;
                         Some((sizes, report.stop, report.rewrites, contradiction))
                     };
@@ -1986,6 +2017,20 @@ mod tests {
         // Resumed, it has no budget.
         families.grew(b, 1_000);
         assert!(!families.stopped(b));
+    }
+
+    #[test]
+    fn a_family_alone_in_growing_is_not_paused_at_its_budget() {
+        let mut families = Families::new(0, 100);
+        let (a, b) = (families.intern("a"), families.intern("b"));
+        families.grew(a, 80);
+        let mut report = empty_iteration();
+        families.end_iteration(1_000, &mut report);
+        assert!(!families.stopped(a) && report.paused.is_empty());
+        // Once another family grows, the one past its budget gives way.
+        families.grew(b, 1);
+        families.grew(a, 1);
+        assert!(families.stopped(a) && !families.stopped(b));
     }
 
     #[test]

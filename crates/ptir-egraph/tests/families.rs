@@ -22,8 +22,13 @@ const RULES: &str = "\
 /// A function returning a sum of `terms` parameters and `neg` of a product of `factors`
 /// parameters, grouped to the left.
 fn program(terms: usize, factors: usize) -> ptir_ir::Program {
+    sums(1, terms, factors)
+}
+
+/// [`program`] with `copies` sums of `terms` parameters each.
+fn sums(copies: usize, terms: usize, factors: usize) -> ptir_ir::Program {
     let ty = "i32[4]";
-    let params: Vec<String> = (0..terms + factors)
+    let params: Vec<String> = (0..copies * terms + factors)
         .map(|i| format!("%p{i}: {ty}"))
         .collect();
     let mut body = String::new();
@@ -35,11 +40,15 @@ fn program(terms: usize, factors: usize) -> ptir_ir::Program {
         }
         last
     };
-    let sum = chain(0, terms, "add", "s");
-    let product = chain(terms, terms + factors, "mul", "m");
+    let sums: Vec<String> = (0..copies)
+        .map(|k| chain(k * terms, (k + 1) * terms, "add", "s"))
+        .collect();
+    let product = chain(copies * terms, copies * terms + factors, "mul", "m");
+    let results = vec![ty; copies + 1].join(", ");
     let text = format!(
-        "func @f({}) -> ({ty}, {ty}) {{\n{body}  %n = neg {product} : {ty}\n  return {sum}, %n\n}}",
-        params.join(", ")
+        "func @f({}) -> ({results}) {{\n{body}  %n = neg {product} : {ty}\n  return {}, %n\n}}",
+        params.join(", "),
+        sums.join(", ")
     );
     ptir_ir::parse(&text).expect("the program parses")
 }
@@ -152,4 +161,41 @@ fn a_family_past_its_budget_waits_for_the_rest_then_runs_again() {
     let log = report.step_log();
     assert!(log.contains("rule family `ac` paused ("), "{log}");
     assert!(log.contains("; resumed: ac"), "{log}");
+}
+
+/// `neg-sink` first, then commutativity alone as family `ac`: in the first iteration `sink`
+/// grows before `ac` applies anything.
+const SINK_THEN_COMM: &str = "\
+(rule neg-sink :labels (sink) (neg (mul ?a ?b)) => (mul (neg ?a) ?b) :when ((int ?a)))
+(rule add-comm :labels (ac) :bounded-recursion (add ?a ?b) => (add ?b ?a))
+";
+
+#[test]
+fn a_family_paused_while_applying_finds_its_matches_again_when_it_resumes() {
+    // Commutativity of 40 sums of 4 terms: its closure is one iteration, which passes its
+    // budget half-way through while `sink` grows. The matches it did not apply then are in
+    // classes nothing else touches: only a search that counts them unseen finds them again.
+    let program = sums(40, 4, 16);
+    let mut rules = RuleSet::new(Registry::standard());
+    rules
+        .add_source("sink-comm.rules", SINK_THEN_COMM)
+        .expect("the rules load");
+    let run = |nodes| {
+        let mut lowered = lower(&program, "f").expect("the function lowers");
+        let start = lowered.num_nodes();
+        (start, saturate(&mut lowered, &rules, &options(nodes)))
+    };
+    let (start, free) = run(100_000);
+    let (_, paused) = run(start + (free.nodes - start) * 6 / 5);
+    assert!(
+        paused.iterations[0].paused.iter().any(|p| p.family == "ac"),
+        "{paused}"
+    );
+    assert!(free.iterations.iter().all(|it| it.paused.is_empty()));
+    assert_eq!(paused.stop, StopReason::Saturated, "{paused}");
+    assert_eq!(
+        (paused.nodes, paused.classes),
+        (free.nodes, free.classes),
+        "{paused}\n{free}"
+    );
 }
