@@ -359,19 +359,51 @@ fn a_slice_rises_through_a_chain_deeper_than_the_old_iteration_limit() {
 /// instruction.
 #[test]
 fn index_arithmetic_saturates_within_20_e_nodes_per_instruction() {
+    let runs = saturates_within_20_e_nodes_per_instruction(&Options::default(), |cfg| {
+        cfg.index_arith_weight = 40;
+    });
+    assert!(runs >= 80, "{runs} runs");
+}
+
+/// Long reductions written out (`add`, `mul`, `max`, `min` over up to 16 terms, repeated
+/// values and constants among them, any grouping), under the default options and under
+/// `--fast-math`. Unbounded associativity of `max` and `min` (exact, so on by default) with
+/// their commutativity enumerated the groupings: generated programs stopped on the time,
+/// node and iteration limits.
+#[test]
+fn long_reductions_saturate_within_20_e_nodes_per_instruction() {
+    for fast_math in [false, true] {
+        let options = Options {
+            fast_math,
+            ..Options::default()
+        };
+        let runs = saturates_within_20_e_nodes_per_instruction(&options, |cfg| {
+            cfg.long_sum_weight = 20;
+        });
+        assert!(runs >= 80, "{runs} runs");
+    }
+}
+
+/// Optimizes 40 generated programs (no regions, pure) whose config `shape` adjusts; asserts
+/// that every function saturates with at most 20 e-nodes per input instruction. Returns the
+/// runs.
+fn saturates_within_20_e_nodes_per_instruction(
+    options: &Options,
+    shape: impl Fn(&mut ptir::ir::generate::GenConfig),
+) -> usize {
     use ptir::ir::generate::{generate, GenConfig};
     let mut runs = 0;
     for seed in 0..40 {
-        let cfg = GenConfig {
+        let mut cfg = GenConfig {
             seed,
             size: 30,
             allow_regions: false,
             allow_impure: false,
-            index_arith_weight: 40,
             ..GenConfig::default()
         };
+        shape(&mut cfg);
         let program = generate(&cfg);
-        let out = ptir::optimize(&program, &Options::default()).unwrap();
+        let out = ptir::optimize(&program, options).unwrap();
         runs += assert_saturated(&out.report, &format!("seed {seed}\n{program}"));
         let nodes = out.report.egraph.map_or(0, |e| e.nodes);
         let insts = program.num_insts().max(1);
@@ -380,7 +412,7 @@ fn index_arithmetic_saturates_within_20_e_nodes_per_instruction() {
             "seed {seed}: {nodes} e-nodes for {insts} instructions\n{program}"
         );
     }
-    assert!(runs >= 80, "{runs} runs");
+    runs
 }
 
 /// `--report` says what `--fast-math` would have made of a program when the cost model

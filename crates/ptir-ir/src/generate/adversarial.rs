@@ -14,6 +14,9 @@
 //!   after one of those externs (with the extern's signature and, mostly, another body);
 //! - index arithmetic and masks as JAX writes them: integer `iota`s combined with splat and
 //!   dense constants, compared into a mask that selects between two values;
+//! - long reductions written out: `add`, `mul`, `max` or `min` folded over many terms, some
+//!   repeated, some constant (the shape on which commutativity, associativity and
+//!   distributivity enumerate groupings);
 //! - long straight chains of elementwise ops (a separate mode).
 //!
 //! Generated inputs make the guards matter: integer inputs are zero a third of the time
@@ -637,6 +640,69 @@ impl Gen<'_> {
         })();
         if let Err(e) = built {
             self.reject(format!("long chain: {e}"));
+        }
+    }
+}
+
+/// The most terms of a generated long reduction ([`GenConfig::long_sum_weight`]).
+///
+/// [`GenConfig::long_sum_weight`]: super::GenConfig::long_sum_weight
+pub const LONG_SUM_LIMIT: usize = 16;
+
+impl Gen<'_> {
+    /// A long reduction written out ([`GenConfig::long_sum_weight`]): one of `add`, `mul`,
+    /// `max`, `min` over 6 to [`LONG_SUM_LIMIT`] terms of one type (values of the function,
+    /// repeated, and a few splat constants), folded to the left, to the right or as a
+    /// balanced tree.
+    ///
+    /// [`GenConfig::long_sum_weight`]: super::GenConfig::long_sum_weight
+    pub(super) fn gen_long_sum(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        const OPS: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Mul, BinaryOp::Max, BinaryOp::Min];
+        let op = *OPS.choose(&mut self.rng).unwrap_or(&BinaryOp::Add);
+        let first = self.operand(f, move |d| d != DType::Bool)?;
+        let ty = ty_of(f, first)?;
+        let n = self.rng.gen_range(6..=LONG_SUM_LIMIT);
+        let mut terms = vec![first];
+        while terms.len() < n {
+            let term = if self.coin(0.15) {
+                splat(f, self.rng.gen_range(-2..=3), &ty)?
+            } else {
+                self.want(f, &ty)?
+            };
+            terms.push(term);
+        }
+        match self.rng.gen_range(0..3) {
+            0 => {
+                let mut sum = first;
+                for &t in &terms[1..] {
+                    sum = f.binary(op, sum, t)?;
+                }
+                Ok(sum)
+            }
+            1 => {
+                let mut sum = terms[n - 1];
+                for &t in terms[..n - 1].iter().rev() {
+                    sum = f.binary(op, t, sum)?;
+                }
+                Ok(sum)
+            }
+            _ => balanced(f, op, &terms),
+        }
+    }
+}
+
+/// `terms` combined by `op` as a balanced tree.
+fn balanced(f: &mut FunctionBuilder<'_>, op: BinaryOp, terms: &[Val]) -> Result<Val> {
+    match terms {
+        [] => Err(crate::builder::BuildError::Op {
+            op: "balanced",
+            message: "no terms".into(),
+        }),
+        [one] => Ok(*one),
+        _ => {
+            let (left, right) = terms.split_at(terms.len() / 2);
+            let (l, r) = (balanced(f, op, left)?, balanced(f, op, right)?);
+            f.binary(op, l, r)
         }
     }
 }

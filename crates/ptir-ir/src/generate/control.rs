@@ -49,6 +49,7 @@ enum Kind {
     IndexArith,
     Window,
     Indexing,
+    LongSum,
 }
 
 /// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`],
@@ -173,6 +174,7 @@ impl Gen<'_> {
             (Kind::IndexArith, c.index_arith_weight),
             (Kind::Window, c.window_weight),
             (Kind::Indexing, c.indexing_weight),
+            (Kind::LongSum, c.long_sum_weight),
         ]
         .into_iter()
         .filter(|&(_, w)| w > 0)
@@ -229,6 +231,7 @@ impl Gen<'_> {
             Kind::IndexArith => self.gen_index_arith(f),
             Kind::Window => self.gen_window(f),
             Kind::Indexing => self.gen_indexing(f),
+            Kind::LongSum => self.gen_long_sum(f),
         }
     }
 
