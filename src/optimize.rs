@@ -877,7 +877,9 @@ fn record_saturation(
         }
     }
     report.egraph = Some(size);
-    let proved = reports.iter().all(|r| r.optimal);
+    // A function kept as it came (priced cheaper as the runtime runs it) is not the
+    // extractor's choice: its optimality says nothing about the output.
+    let proved = reports.iter().all(|r| r.optimal && r.kept_input.is_none());
     report.extraction_optimal = Some(report.extraction_optimal.unwrap_or(true) && proved);
 }
 

@@ -30,8 +30,9 @@ pub struct Report {
     pub dag_cost_after: f64,
     /// E-graph e-nodes and e-classes at the end (saturation only; summed over functions).
     pub egraph: Option<EGraphSize>,
-    /// Whether the extractor proved every function's choice optimal for its cost notion
-    /// (saturation only; only the exact extractor proves anything).
+    /// Whether the extractor proved every function's choice optimal for its cost notion and
+    /// the output is that choice (saturation only; only the exact extractor proves anything,
+    /// and a function kept as it came is not its choice).
     pub extraction_optimal: Option<bool>,
     /// How rewriting ended, per function (and per rewriting pass of a pipeline): why it
     /// stopped, iterations, rewrites and (saturation) the e-graph's size.

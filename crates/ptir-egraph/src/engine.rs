@@ -11,7 +11,7 @@ use crate::lift::{lift, lift_traced};
 use crate::lower::ProgramFacts;
 use crate::saturate::{saturate_until, SaturationOptions, SaturationReport};
 use ptir_ir::{ExternDecl, Program};
-use ptir_rules::cost::{function_cost, CostModel};
+use ptir_rules::cost::{function_run_cost_with_entry, CostModel};
 use ptir_rules::{Deadline, RuleSet};
 use std::time::{Duration, Instant};
 
@@ -223,16 +223,18 @@ fn optimize_function(
 /// prices summed in another order differ in their last bits.
 const COST_SLACK: f64 = 1e-9;
 
-/// `extracted`, unless the input function `name` of `program` is cheaper under `model`: then
-/// the input, with both costs.
+/// `extracted`, unless the input function is cheaper under `model` as a program runs it
+/// ([`function_run_cost_with_entry`]: extraction prices each e-node on its own, and a choice
+/// that shares a value between users can cost more once that value is written to memory):
+/// then the input, with both costs.
 fn keep_the_cheaper(
     input: &ptir_ir::Function,
     extracted: ptir_ir::Function,
     model: &dyn CostModel,
 ) -> (ptir_ir::Function, Option<(f64, f64)>) {
     let (after, before) = (
-        function_cost(&extracted, model),
-        function_cost(input, model),
+        function_run_cost_with_entry(&extracted, model),
+        function_run_cost_with_entry(input, model),
     );
     if after > before + COST_SLACK * before.abs() {
         (input.clone(), Some((after, before)))

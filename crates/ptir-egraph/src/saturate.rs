@@ -42,11 +42,13 @@
 //!
 //! - **One rule family cannot use up the others' room.** The rules sharing their first label
 //!   are a family (the bundled library's `algebra`, `canonicalize`, `tensor`, `fusion`; a
-//!   rule without labels is its own), and each family may add 1/[`FAMILY_BUDGET_PARTS`] of
-//!   the e-nodes the node limit leaves room for. A family past its budget, or on its way
+//!   rule without labels is its own, `NAME (unlabelled)`), and each family may add
+//!   1/[`FAMILY_BUDGET_PARTS`] of the e-nodes the node limit leaves room for; an e-node counts
+//!   to the family whose application added it (so a family that only grows what another
+//!   family's rule keeps regrouping is held as well). A family past its budget, or on its way
 //!   past it at its rate, is **paused**: its rules wait until the other families reach their
-//!   fixpoint, and then run again with no budget but the node limit (a family alone in
-//!   growing loses nothing). The rate: a family whose growth has doubled twice running (over
+//!   fixpoint, and then run again with no budget but the node limit; a family alone in
+//!   growing is not paused. The rate: a family whose growth has doubled twice running (over
 //!   the iterations that grew it: the backoff scheduler's bans leave gaps) is expected to
 //!   grow by the same factor (at most [`FAMILY_MAX_RATE`]) once more. A family whose next
 //!   iteration at that rate would pass the node limit is **stopped** for good, before it
@@ -93,8 +95,9 @@ pub const EGRAPH_NODE_GROWTH: usize = 4;
 /// add at most one of this many parts of the e-nodes the node limit leaves room for, so that
 /// one family running away leaves the rest of the room to the others.
 pub const FAMILY_BUDGET_PARTS: usize = 2;
-/// A family whose growth in an iteration has at least doubled twice running is stopped early
-/// if, growing by the same factor (at most this) once more, it would pass its budget.
+/// A family whose growth in an iteration has at least doubled twice running is expected to
+/// grow by the same factor, at most this, in its next iteration: paused if that would take it
+/// past its budget, stopped if past the room left under the node limit.
 pub const FAMILY_MAX_RATE: usize = 8;
 /// Default wall-clock limit of a saturation run, for the whole program (the pipeline's
 /// [`ptir_pass::DEFAULT_TIME_LIMIT`]).
@@ -208,7 +211,7 @@ impl SaturationOptions {
 }
 
 /// One iteration of the loop.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct IterationReport {
     /// E-nodes after it (after rebuilding).
     pub nodes: usize,
@@ -225,8 +228,8 @@ pub struct IterationReport {
     /// E-nodes each rule family's applications added in this iteration, in the order the
     /// families were first met; families that added none are left out.
     pub growth: IndexMap<String, usize>,
-    /// The rule families paused in this iteration at their budget: their rules are not
-    /// searched until the others reach their fixpoint.
+    /// The rule families paused in this iteration, past their budget or on their way there at
+    /// their rate: their rules are not searched until the others reach their fixpoint.
     pub paused: Vec<Pause>,
     /// The paused families run again after this iteration, in which the others reached
     /// their fixpoint.
@@ -677,6 +680,8 @@ struct Families {
     budget: usize,
     /// The families paused in this iteration, in order.
     paused_now: Vec<Pause>,
+    /// How many families are [growing](FamilyGrowth::growing).
+    growing: usize,
 }
 
 /// One rule family's growth.
@@ -742,6 +747,7 @@ impl Families {
             growth: IndexMap::new(),
             budget: node_limit.saturating_sub(nodes) / FAMILY_BUDGET_PARTS,
             paused_now: Vec::new(),
+            growing: 0,
         }
     }
 
@@ -757,42 +763,51 @@ impl Families {
         }
     }
 
-    /// Are family `family`'s rules left out of this iteration?
-    fn stopped(&self, family: usize) -> bool {
-        matches!(
-            self.growth[family].state,
-            FamilyState::Paused | FamilyState::Stopped
-        )
+    /// Are family `family`'s rules held out of this iteration (paused or stopped)?
+    fn held(&self, family: usize) -> bool {
+        self.growth[family].held()
     }
 
-    /// Has a family other than `family`, and running, added e-nodes in this iteration or the
-    /// last? A family alone in growing is not paused: there is no one to leave room to.
+    /// Does another family than `family`, not held, grow (this iteration or the last)? A
+    /// family alone in growing is not paused: there is no one to leave room to.
     fn others_growing(&self, family: usize) -> bool {
-        (self.growth.values().enumerate()).any(|(f, g)| {
-            f != family
-                && matches!(g.state, FamilyState::Running | FamilyState::Resumed)
-                && (g.recent[2] > 0 || g.previous > 0)
-        })
+        let own = self
+            .growth
+            .get_index(family)
+            .is_some_and(|(_, g)| g.growing());
+        self.growing > usize::from(own)
+    }
+
+    /// Holds family `family` (paused or stopped), which no longer counts as growing.
+    fn hold(&mut self, family: usize, state: FamilyState) {
+        if let Some((_, g)) = self.growth.get_index_mut(family) {
+            if g.growing() {
+                self.growing -= 1;
+            }
+            g.state = state;
+        }
     }
 
     /// Family `family` added `nodes` e-nodes; pauses it if that takes it past its budget
     /// while others grow.
     fn grew(&mut self, family: usize, nodes: usize) {
         let budget = self.budget;
-        let over = (self.growth.get_index(family)).is_some_and(|(_, g)| {
-            g.state == FamilyState::Running && g.nodes.saturating_add(nodes) > budget
-        });
-        let pause = over && self.others_growing(family);
-        let Some((name, g)) = self.growth.get_index_mut(family) else {
+        let Some((_, g)) = self.growth.get_index_mut(family) else {
             return;
         };
+        let was_growing = g.growing();
         g.nodes = g.nodes.saturating_add(nodes);
         g.recent[2] = g.recent[2].saturating_add(nodes);
-        if pause {
-            g.state = FamilyState::Paused;
+        if !was_growing && g.growing() {
+            self.growing += 1;
+        }
+        let (over, total) = (g.state == FamilyState::Running && g.nodes > budget, g.nodes);
+        if over && self.others_growing(family) {
+            self.hold(family, FamilyState::Paused);
+            let name = self.growth.get_index(family).map(|(name, _)| name.clone());
             self.paused_now.push(Pause {
-                family: name.clone(),
-                nodes: g.nodes,
+                family: name.unwrap_or_default(),
+                nodes: total,
                 budget,
                 projected: None,
             });
@@ -802,56 +817,76 @@ impl Families {
     /// The end of an iteration that left the e-graph `room` e-nodes under the node limit:
     /// records each family's growth in `report`; stops the families that would pass the node
     /// limit in their next iteration at their rate, and pauses those that would pass their
-    /// budget while others grow.
+    /// budget while others grow (in family order: a family paused no longer counts as
+    /// growing for the next).
     fn end_iteration(&mut self, room: usize, report: &mut IterationReport) {
         let budget = self.budget;
         report.paused.append(&mut self.paused_now);
-        let others: Vec<bool> = (0..self.growth.len())
-            .map(|f| self.others_growing(f))
-            .collect();
-        for (f, (name, g)) in self.growth.iter_mut().enumerate() {
-            g.previous = g.recent[2];
-            if g.recent[2] == 0 {
+        for f in 0..self.growth.len() {
+            let (name, g) = (self.growth.get_index(f)).map_or((String::new(), None), |(n, g)| {
+                (n.clone(), (g.recent[2] > 0).then_some(g.clone()))
+            });
+            let Some(g) = g else {
                 continue;
-            }
+            };
             report.growth.insert(name.clone(), g.recent[2]);
-            let next = next_growth(g.recent);
-            g.recent = [g.recent[1], g.recent[2], 0];
-            let Some(next) = next else {
+            let Some(next) = next_growth(g.recent) else {
                 continue;
             };
             if next > room && g.state != FamilyState::Stopped {
-                g.state = FamilyState::Stopped;
+                self.hold(f, FamilyState::Stopped);
                 report.stopped.push(StopReason::RunawayFamily {
-                    family: name.clone(),
+                    family: name,
                     nodes: g.nodes,
                     next,
                     room,
                 });
             } else if g.nodes.saturating_add(next) > budget
                 && g.state == FamilyState::Running
-                && others[f]
+                && self.others_growing(f)
             {
-                g.state = FamilyState::Paused;
+                self.hold(f, FamilyState::Paused);
                 report.paused.push(Pause {
-                    family: name.clone(),
+                    family: name,
                     nodes: g.nodes,
                     budget,
                     projected: Some(g.nodes.saturating_add(next)),
                 });
             }
         }
+        // The next iteration: this one's growth becomes the last, and the rate's history
+        // moves on where the family grew.
+        for g in self.growth.values_mut() {
+            g.previous = g.recent[2];
+            if g.recent[2] > 0 {
+                g.recent = [g.recent[1], g.recent[2], 0];
+            }
+        }
+        self.growing = self.growth.values().filter(|g| g.growing()).count();
     }
 
     /// The rest reached their fixpoint: the paused families run again, with no budget but
     /// the node limit. Returns their names (none: nothing was paused).
     fn resume(&mut self) -> Vec<String> {
         let paused = (self.growth.iter_mut()).filter(|(_, g)| g.state == FamilyState::Paused);
-        (paused.map(|(name, g)| {
+        let resumed: Vec<String> = (paused.map(|(name, g)| {
             g.state = FamilyState::Resumed;
             name.clone()
         }))
-        .collect()
+        .collect();
+        self.growing = self.growth.values().filter(|g| g.growing()).count();
+        resumed
+    }
+}
+
+impl FamilyGrowth {
+    fn held(&self) -> bool {
+        matches!(self.state, FamilyState::Paused | FamilyState::Stopped)
+    }
+
+    /// Not held, and it added e-nodes in this iteration or the last.
+    fn growing(&self) -> bool {
+        !self.held() && (self.recent[2] > 0 || self.previous > 0)
     }
 }
 
@@ -866,6 +901,16 @@ fn next_growth(recent: [usize; 3]) -> Option<usize> {
 
 /// The family of the builtin rewrites ([`crate::rules`]' structural identities).
 const BUILTIN_FAMILY: &str = "(builtin)";
+
+/// A rule's family: its first label, or for a rule without labels, its name marked as such
+/// (a label cannot hold a space, so an unlabelled rule named `algebra` is not in the
+/// `algebra` family).
+fn family_of(rule: &ptir_rules::Rule) -> Cow<'_, str> {
+    match rule.labels.first() {
+        Some(label) => Cow::Borrowed(label),
+        None => Cow::Owned(format!("{} (unlabelled)", rule.name)),
+    }
+}
 
 /// The state of one saturation loop.
 struct Run<'r> {
@@ -1002,23 +1047,7 @@ impl<'r> Run<'r> {
     fn iteration(&mut self, egraph: &mut PtirEGraph) -> Option<StopReason> {
         let i = self.iterations.len();
         let size_before = (self.counted.0, egraph.number_of_classes());
-        let mut report = IterationReport {
-            nodes: 0,
-            classes: 0,
-            applied: IndexMap::new(),
-            banned: Vec::new(),
-            bans: IndexMap::new(),
-            growth: IndexMap::new(),
-            paused: Vec::new(),
-            resumed: Vec::new(),
-            stopped: Vec::new(),
-            folds: 0,
-            unions: 0,
-            cut: false,
-            search: Duration::ZERO,
-            apply: Duration::ZERO,
-            rebuild: Duration::ZERO,
-        };
+        let mut report = IterationReport::default();
         // The rewrites of this iteration, shared: matches borrow their patterns while the
         // loop's state changes.
         let rewrites = self.compiled.rewrites.clone();
@@ -1045,7 +1074,7 @@ impl<'r> Run<'r> {
         // A family paused (or stopped) while applying left its rules' matches unapplied:
         // they are not seen, and are found again when it runs again.
         for (r, _) in &matches {
-            if self.families.stopped(self.family[*r]) {
+            if self.families.held(self.family[*r]) {
                 self.seen[*r] = seen_before[*r];
             }
         }
@@ -1074,7 +1103,9 @@ impl<'r> Run<'r> {
         }
         let quiet = report.applied.is_empty() && (report.nodes, report.classes) == size_before;
         let banned = !report.banned.is_empty();
-        if quiet && stop.is_none() {
+        // The others reached their fixpoint (no ban left to wait out): paused families
+        // run again.
+        if quiet && !banned && stop.is_none() {
             report.resumed = self.families.resume();
         }
         let resumed = !report.resumed.is_empty();
@@ -1091,7 +1122,10 @@ impl<'r> Run<'r> {
             ),
             None => {
                 if quiet {
-                    self.schedule.fast_forward(i);
+                    // Only the bans of rules that still run are waited out.
+                    let (family, families) = (&self.family, &self.families);
+                    let runs = |r: usize| family.get(r).is_none_or(|&f| !families.held(f));
+                    self.schedule.fast_forward(i, runs);
                 }
                 None
             }
@@ -1116,10 +1150,11 @@ impl<'r> Run<'r> {
             let root_named = rule.is_none_or(|rule| {
                 (rule.source.roots.iter()).any(|&t| rule.source.term(t).name().is_some())
             });
-            let family = rule.map_or(BUILTIN_FAMILY, |rule| {
-                rule.labels.first().unwrap_or(&rule.name)
-            });
-            self.family.push(self.families.intern(family));
+            let family = match rule {
+                None => Cow::Borrowed(BUILTIN_FAMILY),
+                Some(rule) => family_of(rule),
+            };
+            self.family.push(self.families.intern(&family));
             self.matchers
                 .push(ast.and_then(|ast| TreeMatcher::new(ast, root_named)));
             self.seen.push(None);
@@ -1164,7 +1199,7 @@ impl<'r> Run<'r> {
         for k in 0..self.compiled.order.len() {
             let r = self.compiled.order[k];
             let rw = &rewrites[r];
-            if self.families.stopped(self.family[r]) {
+            if self.families.held(self.family[r]) {
                 continue;
             }
             let Some(threshold) = self.schedule.threshold(r, i) else {
@@ -1238,7 +1273,7 @@ impl<'r> Run<'r> {
             loop {
                 run.clear();
                 run.extend(places.by_ref().take(RUN));
-                if run.is_empty() || self.families.stopped(self.family[*r]) {
+                if run.is_empty() || self.families.held(self.family[*r]) {
                     break;
                 }
                 let apply = Applying {
@@ -1260,7 +1295,7 @@ impl<'r> Run<'r> {
         for places in later.chunk_by(|a, b| a.0 == b.0) {
             let (at, r) = (places[0].0, matches[places[0].0].0);
             let (rw, ms) = (&rewrites[r], &matches[at].1);
-            if self.families.stopped(self.family[r]) {
+            if self.families.held(self.family[r]) {
                 continue;
             }
             if let Some(planned) = self.compiled.planned[r].clone() {
@@ -1289,7 +1324,7 @@ impl<'r> Run<'r> {
                     }
                 }
                 let family = self.family[r];
-                if self.families.stopped(family) {
+                if self.families.held(family) {
                     break;
                 }
                 let size = egraph.total_size();
@@ -1377,7 +1412,7 @@ impl<'r> Run<'r> {
         let found = (found.drain(..)).chain(std::iter::repeat_with(|| Existing::Missing));
         let family = self.family[r];
         for (&place, found) in run.iter().zip(found) {
-            if self.families.stopped(family) {
+            if self.families.held(family) {
                 break;
             }
             let size = egraph.total_size();
@@ -1678,9 +1713,10 @@ impl Schedule {
     }
 
     /// Nothing but banned rules could fire in iteration `i`: move every ban forward so that
-    /// the earliest ends now (egg's `BackoffScheduler::can_stop`).
-    fn fast_forward(&mut self, i: usize) {
-        let Some(first) = self.bans.iter().map(|b| b.1).filter(|&u| u > i).min() else {
+    /// the earliest ban of a rule that `runs` ends now (egg's `BackoffScheduler::can_stop`).
+    fn fast_forward(&mut self, i: usize, runs: impl Fn(usize) -> bool) {
+        let bans = (self.bans.iter().enumerate()).filter(|&(r, _)| runs(r));
+        let Some(first) = bans.map(|(_, b)| b.1).filter(|&u| u > i).min() else {
             return;
         };
         let delta = first.saturating_sub(i + 1);
@@ -1725,7 +1761,7 @@ mod tests {
         s.ban(0, 5);
         assert_eq!(s.bans[0], (2, 5 + 2 * BACKOFF_BAN_LENGTH));
         // Iteration 6 applied nothing: the ban ends at iteration 7.
-        s.fast_forward(6);
+        s.fast_forward(6, |_| true);
         assert_eq!(s.threshold(0, 6), None);
         assert_eq!(s.threshold(0, 7), Some(4 * BACKOFF_MATCH_LIMIT));
         assert_eq!(s.threshold(1, 7), Some(BACKOFF_MATCH_LIMIT));
@@ -1964,26 +2000,6 @@ mod tests {
         );
     }
 
-    fn empty_iteration() -> IterationReport {
-        IterationReport {
-            nodes: 0,
-            classes: 0,
-            applied: IndexMap::new(),
-            banned: Vec::new(),
-            bans: IndexMap::new(),
-            growth: IndexMap::new(),
-            paused: Vec::new(),
-            resumed: Vec::new(),
-            stopped: Vec::new(),
-            folds: 0,
-            unions: 0,
-            cut: false,
-            search: Duration::ZERO,
-            apply: Duration::ZERO,
-            rebuild: Duration::ZERO,
-        }
-    }
-
     #[test]
     fn a_family_past_its_budget_is_paused_once_and_resumed_without_one() {
         let mut families = Families::new(10, 110);
@@ -1993,8 +2009,8 @@ mod tests {
         families.grew(a, 30);
         families.grew(b, 51);
         families.grew(b, 5);
-        assert!(!families.stopped(a) && families.stopped(b));
-        let mut report = empty_iteration();
+        assert!(!families.held(a) && families.held(b));
+        let mut report = IterationReport::default();
         families.end_iteration(1_000, &mut report);
         let pause = Pause {
             family: "b".into(),
@@ -2008,7 +2024,7 @@ mod tests {
             IndexMap::from([("a".into(), 30), ("b".into(), 56)])
         );
         // An iteration that grew nothing leaves the rate's history as it was.
-        let mut report = empty_iteration();
+        let mut report = IterationReport::default();
         families.end_iteration(1_000, &mut report);
         assert!(report.paused.is_empty() && report.growth.is_empty());
         assert_eq!(families.growth[a].recent, [0, 30, 0]);
@@ -2016,7 +2032,7 @@ mod tests {
         assert!(families.resume().is_empty());
         // Resumed, it has no budget.
         families.grew(b, 1_000);
-        assert!(!families.stopped(b));
+        assert!(!families.held(b));
     }
 
     #[test]
@@ -2024,13 +2040,13 @@ mod tests {
         let mut families = Families::new(0, 100);
         let (a, b) = (families.intern("a"), families.intern("b"));
         families.grew(a, 80);
-        let mut report = empty_iteration();
+        let mut report = IterationReport::default();
         families.end_iteration(1_000, &mut report);
-        assert!(!families.stopped(a) && report.paused.is_empty());
+        assert!(!families.held(a) && report.paused.is_empty());
         // Once another family grows, the one past its budget gives way.
         families.grew(b, 1);
         families.grew(a, 1);
-        assert!(families.stopped(a) && !families.stopped(b));
+        assert!(families.held(a) && !families.held(b));
     }
 
     #[test]
@@ -2038,13 +2054,13 @@ mod tests {
         let mut families = Families::new(0, 1_000);
         let a = families.intern("a");
         for (grown, room) in [(10, 990), (20, 970), (40, 930)] {
-            let mut report = empty_iteration();
+            let mut report = IterationReport::default();
             families.grew(a, grown);
             families.end_iteration(room, &mut report);
             assert!(report.stopped.is_empty() && report.paused.is_empty());
         }
         // 70 added, then 120: 3x its last, 360 next, past the 300 left.
-        let mut report = empty_iteration();
+        let mut report = IterationReport::default();
         families.grew(a, 120);
         families.end_iteration(300, &mut report);
         let stop = StopReason::RunawayFamily {
@@ -2054,7 +2070,7 @@ mod tests {
             room: 300,
         };
         assert_eq!(report.stopped, [stop]);
-        assert!(families.stopped(a) && families.resume().is_empty());
+        assert!(families.held(a) && families.resume().is_empty());
     }
 
     #[test]

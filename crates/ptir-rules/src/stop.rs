@@ -4,7 +4,8 @@
 //! a limit. A fixpoint is a claim about the rules ([`StopReason::Converged`] for the greedy
 //! driver: an iteration changed nothing; [`StopReason::Saturated`] for the e-graph: an
 //! iteration found no new match for any rule, with every rule searched). Every other reason is
-//! a limit, and says which one and its value; the run's own report holds the counts reached
+//! a limit, and says which one and its value, or (saturation) names the rule family stopped
+//! for growing too fast; the run's own report holds the counts reached
 //! (iterations, rewrites, e-graph size). Reaching a limit is not an error: the output computes
 //! the same results, it is only less optimized than it could be.
 //!
@@ -34,8 +35,8 @@ use std::time::{Duration, Instant};
 pub enum StopReason {
     /// Greedy driver: an iteration changed nothing.
     Converged,
-    /// Equality saturation: an iteration found no new match for any rule, no rule was banned,
-    /// and the e-graph did not grow.
+    /// Equality saturation: an iteration found no new match for any rule, no rule was banned
+    /// or its family held back, and the e-graph did not grow.
     Saturated,
     /// The iteration limit was reached.
     IterationLimit {
@@ -268,6 +269,30 @@ mod tests {
         assert!(part <= Instant::now() + Duration::from_secs(10));
         assert!(d.share(1).at.is_some_and(|at| at <= whole));
         assert_eq!(d.share(0).limit(), Duration::from_secs(80));
+    }
+
+    #[test]
+    fn every_kind_is_its_json_tag() {
+        let stops = [
+            StopReason::Converged,
+            StopReason::Saturated,
+            StopReason::IterationLimit { limit: 1 },
+            StopReason::RewriteLimit { limit: 1 },
+            StopReason::NodeLimit { limit: 1, nodes: 2 },
+            StopReason::TimeLimit {
+                limit: Duration::from_secs(1),
+            },
+            StopReason::RunawayFamily {
+                family: "f".into(),
+                nodes: 1,
+                next: 2,
+                room: 1,
+            },
+        ];
+        for stop in stops {
+            let json = serde_json::to_value(&stop).unwrap();
+            assert_eq!(json["reason"], stop.kind(), "{stop}");
+        }
     }
 
     #[test]

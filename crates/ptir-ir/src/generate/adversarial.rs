@@ -14,7 +14,8 @@
 //!   after one of those externs (with the extern's signature and, mostly, another body);
 //! - index arithmetic and masks as JAX writes them: integer `iota`s combined with splat and
 //!   dense constants, compared into a mask that selects between two values;
-//! - long reductions written out: `add`, `mul`, `max` or `min` folded over many terms, some
+//! - long reductions written out: `add`, `mul`, `max`, `min`, `and` or `or` folded over many
+//!   terms, some
 //!   repeated, some constant (the shape on which commutativity, associativity and
 //!   distributivity enumerate groupings);
 //! - long straight chains of elementwise ops (a separate mode).
@@ -644,24 +645,31 @@ impl Gen<'_> {
     }
 }
 
-/// The most terms of a generated long reduction ([`GenConfig::long_sum_weight`]).
+/// The most terms of a generated long reduction ([`GenConfig::long_reduction_weight`]).
 ///
-/// [`GenConfig::long_sum_weight`]: super::GenConfig::long_sum_weight
-pub const LONG_SUM_LIMIT: usize = 16;
+/// [`GenConfig::long_reduction_weight`]: super::GenConfig::long_reduction_weight
+pub const LONG_REDUCTION_LIMIT: usize = 16;
 
 impl Gen<'_> {
-    /// A long reduction written out ([`GenConfig::long_sum_weight`]): one of `add`, `mul`,
-    /// `max`, `min` over 6 to [`LONG_SUM_LIMIT`] terms of one type (values of the function,
+    /// A long reduction written out ([`GenConfig::long_reduction_weight`]): one of `add`,
+    /// `mul`, `max`, `min`, `and`, `or` over 6 to [`LONG_REDUCTION_LIMIT`] terms of one type (values of the function,
     /// repeated, and a few splat constants), folded to the left, to the right or as a
     /// balanced tree.
     ///
-    /// [`GenConfig::long_sum_weight`]: super::GenConfig::long_sum_weight
-    pub(super) fn gen_long_sum(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
-        const OPS: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Mul, BinaryOp::Max, BinaryOp::Min];
+    /// [`GenConfig::long_reduction_weight`]: super::GenConfig::long_reduction_weight
+    pub(super) fn gen_long_reduction(&mut self, f: &mut FunctionBuilder<'_>) -> Result<Val> {
+        const OPS: [BinaryOp; 6] = [
+            BinaryOp::Add,
+            BinaryOp::Mul,
+            BinaryOp::Max,
+            BinaryOp::Min,
+            BinaryOp::And,
+            BinaryOp::Or,
+        ];
         let op = *OPS.choose(&mut self.rng).unwrap_or(&BinaryOp::Add);
-        let first = self.operand(f, move |d| d != DType::Bool)?;
+        let first = self.operand(f, move |d| super::tensor_ops::binary_ok(op, d))?;
         let ty = ty_of(f, first)?;
-        let n = self.rng.gen_range(6..=LONG_SUM_LIMIT);
+        let n = self.rng.gen_range(6..=LONG_REDUCTION_LIMIT);
         let mut terms = vec![first];
         while terms.len() < n {
             let term = if self.coin(0.15) {

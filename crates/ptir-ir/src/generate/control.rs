@@ -49,7 +49,7 @@ enum Kind {
     IndexArith,
     Window,
     Indexing,
-    LongSum,
+    LongReduction,
 }
 
 /// Step kinds with their weights; `Rng`, calls and region ops are filtered by [`Gen::allows`],
@@ -174,7 +174,7 @@ impl Gen<'_> {
             (Kind::IndexArith, c.index_arith_weight),
             (Kind::Window, c.window_weight),
             (Kind::Indexing, c.indexing_weight),
-            (Kind::LongSum, c.long_sum_weight),
+            (Kind::LongReduction, c.long_reduction_weight),
         ]
         .into_iter()
         .filter(|&(_, w)| w > 0)
@@ -231,7 +231,7 @@ impl Gen<'_> {
             Kind::IndexArith => self.gen_index_arith(f),
             Kind::Window => self.gen_window(f),
             Kind::Indexing => self.gen_indexing(f),
-            Kind::LongSum => self.gen_long_sum(f),
+            Kind::LongReduction => self.gen_long_reduction(f),
         }
     }
 

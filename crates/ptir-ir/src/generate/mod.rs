@@ -136,12 +136,13 @@ pub struct GenConfig {
     /// Step weight of indexed ops: `gather`s and `scatter_*`s with random dimension numbers
     /// and constant start indices, some out of range (default 0: never).
     pub indexing_weight: u32,
-    /// Step weight of long reductions written out: one of `add`, `mul`, `max`, `min` folded
-    /// over 6 to [`LONG_SUM_LIMIT`] terms of one type, values of the function repeated and
+    /// Step weight of long reductions written out: one of `add`, `mul`, `max`, `min`, `and`,
+    /// `or` folded
+    /// over 6 to 16 terms of one type, values of the function repeated and
     /// constants among them, grouped at random. Commutativity, associativity and
     /// distributivity (under `--fast-math` for floats) have an exponential closure on them
     /// (default 0: never).
-    pub long_sum_weight: u32,
+    pub long_reduction_weight: u32,
     /// Names a program may give one of its own functions: the externs rules introduce,
     /// filled by the caller (`ptir-ir` knows no rules), e.g. from `RuleSet::externs()`
     /// (default empty).
@@ -179,7 +180,7 @@ impl Default for GenConfig {
             index_arith_weight: 0,
             window_weight: 0,
             indexing_weight: 0,
-            long_sum_weight: 0,
+            long_reduction_weight: 0,
             clash_names: Vec::new(),
             clash_percent: 0,
             chain_len: 0,
@@ -224,7 +225,7 @@ impl GenConfig {
             index_arith_weight: 2,
             window_weight: 1,
             indexing_weight: 1,
-            long_sum_weight: 1,
+            long_reduction_weight: 1,
             clash_names,
             clash_percent: 30,
             ..GenConfig::default()

@@ -406,6 +406,29 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
     total
 }
 
+/// The cost of one run of `f` on its own, as a program's cost counts it: its instructions as
+/// the runtime runs them ([`CostModel::inst_cost`]: what fuses, what a value with several
+/// users writes to memory), region bodies once each, calls at their op cost, plus
+/// [`CostModel::entry_cost`] for the parameters and results no kernel moves. What an engine
+/// compares to decide whether its output may replace the input function: [`function_cost`]
+/// sums op costs alone, and a function it priced cheaper could run slower.
+///
+/// ```
+/// use ptir_rules::cost::{function_cost, function_run_cost_with_entry, Roofline};
+/// // A run of fused elementwise ops reads its parameters and writes its results: op costs
+/// // alone leave that traffic out.
+/// let p = ptir_ir::parse(
+///     "func @f(%x: f32[256]) -> (f32[256]) {\n  %m = max %x, %x : f32[256]\n  \
+///      %a = add %m, %m : f32[256]\n  return %a\n}",
+/// )?;
+/// let (model, f) = (Roofline::default(), &p.functions[0]);
+/// assert!(function_run_cost_with_entry(f, &model) > function_cost(f, &model));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn function_run_cost_with_entry(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
+    function_run_cost(f, model) + run_entry_cost(f, model)
+}
+
 /// The cost of `f`'s instructions as a program runs them ([`CostModel::inst_cost`]), region
 /// bodies once each.
 pub(crate) fn function_run_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
