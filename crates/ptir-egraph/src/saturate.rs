@@ -1332,7 +1332,7 @@ impl<'r> Run<'r> {
                 let n = (rw.applier)
                     .apply_one(egraph, m.eclass, subst, ast, rw.name)
                     .len();
-                (self.families).grew(family, egraph.total_size().saturating_sub(size));
+                self.grew(family, egraph.total_size().saturating_sub(size));
                 applied[r] += n;
                 self.total += n;
                 if remember && n > 0 {
@@ -1431,7 +1431,7 @@ impl<'r> Run<'r> {
                 }
                 (found, _) => found.apply(egraph, rw.name),
             };
-            (self.families).grew(family, egraph.total_size().saturating_sub(size));
+            self.grew(family, egraph.total_size().saturating_sub(size));
             applied[r] += changed;
             self.total += changed;
             *applications += 1;
@@ -1440,6 +1440,14 @@ impl<'r> Run<'r> {
             }
         }
         Ok(())
+    }
+
+    /// An application of a rule of `family` added `nodes` e-nodes (most add none: a union of
+    /// classes that exist, and nothing to count).
+    fn grew(&mut self, family: usize, nodes: usize) {
+        if nodes > 0 {
+            self.families.grew(family, nodes);
+        }
     }
 
     /// The limit reached after `applications` applications in this iteration, if any: the
