@@ -712,7 +712,8 @@ enum FamilyState {
     Stopped,
 }
 
-/// A rule family paused at its budget (see the module docs).
+/// A rule family paused past its budget, or on its way there at its rate (see the module
+/// docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pause {
     /// The family.
@@ -823,12 +824,14 @@ impl Families {
         let budget = self.budget;
         report.paused.append(&mut self.paused_now);
         for f in 0..self.growth.len() {
-            let (name, g) = (self.growth.get_index(f)).map_or((String::new(), None), |(n, g)| {
-                (n.clone(), (g.recent[2] > 0).then_some(g.clone()))
-            });
-            let Some(g) = g else {
+            let Some((name, g)) = self.growth.get_index(f) else {
                 continue;
             };
+            if g.recent[2] == 0 {
+                continue;
+            }
+            // Owned: holding the family below changes the map.
+            let (name, g) = (name.clone(), g.clone());
             report.growth.insert(name.clone(), g.recent[2]);
             let Some(next) = next_growth(g.recent) else {
                 continue;

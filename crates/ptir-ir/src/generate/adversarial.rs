@@ -15,9 +15,8 @@
 //! - index arithmetic and masks as JAX writes them: integer `iota`s combined with splat and
 //!   dense constants, compared into a mask that selects between two values;
 //! - long reductions written out: `add`, `mul`, `max`, `min`, `and` or `or` folded over many
-//!   terms, some
-//!   repeated, some constant (the shape on which commutativity, associativity and
-//!   distributivity enumerate groupings);
+//!   terms, some repeated, some constant (the shape on which commutativity, associativity
+//!   and distributivity enumerate groupings);
 //! - long straight chains of elementwise ops (a separate mode).
 //!
 //! Generated inputs make the guards matter: integer inputs are zero a third of the time
@@ -680,19 +679,9 @@ impl Gen<'_> {
             terms.push(term);
         }
         match self.rng.gen_range(0..3) {
-            0 => {
-                let mut sum = first;
-                for &t in &terms[1..] {
-                    sum = f.binary(op, sum, t)?;
-                }
-                Ok(sum)
-            }
+            0 => (terms[1..].iter()).try_fold(first, |sum, &t| f.binary(op, sum, t)),
             1 => {
-                let mut sum = terms[n - 1];
-                for &t in terms[..n - 1].iter().rev() {
-                    sum = f.binary(op, t, sum)?;
-                }
-                Ok(sum)
+                (terms[..n - 1].iter().rev()).try_fold(terms[n - 1], |sum, &t| f.binary(op, t, sum))
             }
             _ => balanced(f, op, &terms),
         }
