@@ -196,23 +196,31 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         ref_text = open(args.reference).read()
         ref_sig = signature(ref_text, args.function)
-        ref_vmfb = os.path.join(tmp, "reference.vmfb")
-        compile_module(args.reference, ref_vmfb)
-        ref = load(ref_vmfb, args.function)
+        # Each distinct text is compiled once: a candidate the same as the reference or as an
+        # earlier candidate (an optimizer that changed nothing) reuses its module.
+        compiled = {}
+
+        def module(path, text):
+            if text not in compiled:
+                vmfb = os.path.join(tmp, f"{len(compiled)}.vmfb")
+                compile_module(path, vmfb)
+                compiled[text] = vmfb
+            return compiled[text]
+
+        ref = load(module(args.reference, ref_text), args.function)
         status = 0
-        for n, cand in enumerate(args.candidates):
+        for cand in args.candidates:
             scale = args.tolerance_scale
             path, at, given = cand.rpartition("@")
             if at and path.endswith(".mlir"):
                 cand, scale = path, float(given)
-            sig = signature(open(cand).read(), args.function)
+            cand_text = open(cand).read()
+            sig = signature(cand_text, args.function)
             if sig != ref_sig:
                 print(f"{cand}: different signature: {sig} against {ref_sig}")
                 status = 1
                 continue
-            vmfb = os.path.join(tmp, f"{n}.vmfb")
-            compile_module(cand, vmfb)
-            f = load(vmfb, args.function)
+            f = load(module(cand, cand_text), args.function)
             bad = None
             for trial in range(args.trials):
                 inputs = random_inputs(ref_sig, args.seed + trial)

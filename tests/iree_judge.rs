@@ -7,6 +7,8 @@
 //! within 100 times that tolerance (the tolerance `scripts/iree_bench.sh` uses). The same for
 //! every model of the zoo (`corpus/zoo`) the importer reads (the f32 chains with `--fast-math`
 //! too); timing them is `scripts/zoo/bench_zoo.py`'s job, not a test's.
+//! The default run judges a third of the zoo and of each list of op cases ([`bounded_share`]),
+//! so that the judge keeps to a bounded share of the suite; `PTIR_IREE_FULL=1` judges every one.
 //!
 //! The tools come from a Python venv with `scripts/requirements.txt` installed: `$PTIR_VENV`,
 //! else `.venv` in the repository. When it is missing the test prints a notice and passes,
@@ -71,6 +73,32 @@ fn python_or_notice() -> Option<PathBuf> {
         let _ = writeln!(std::io::stderr(), "{msg}");
     }
     python
+}
+
+/// How many of a long judge set the default run takes: every `STRIDE`-th item, the first
+/// included. `PTIR_IREE_FULL=1` judges all of them (the benchmark's and a release's run); the
+/// default run keeps the IREE judge to a bounded share of the suite's time.
+const STRIDE: usize = 3;
+
+/// `items`, or every [`STRIDE`]-th of them and those `always` keeps unless
+/// `PTIR_IREE_FULL=1`, with a notice saying how many were left to the full run.
+fn bounded_share<T>(what: &str, items: Vec<T>, always: impl Fn(&T) -> bool) -> Vec<T> {
+    if std::env::var("PTIR_IREE_FULL").is_ok_and(|v| v == "1") {
+        return items;
+    }
+    let total = items.len();
+    let kept: Vec<T> = items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, item)| i % STRIDE == 0 || always(item))
+        .map(|(_, item)| item)
+        .collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "NOTICE: judging {} of {total} {what} in IREE (PTIR_IREE_FULL=1 judges all)",
+        kept.len()
+    );
+    kept
 }
 
 /// The `.mlir` files of `dir` (generic twins left out: they import to the same programs,
@@ -186,6 +214,11 @@ fn iree_agrees_on_every_zoo_model_the_importer_reads() {
     let models = mlir_files(&root().join("corpus/zoo"));
     assert!(models.len() >= 30, "{} zoo models", models.len());
     let chains = ["matrix_chain_unequal_f32", "matvec_chain_f32"];
+    // The --fast-math chains are judged in every run.
+    let models = bounded_share("zoo models", models, |m| {
+        m.file_stem()
+            .is_some_and(|s| chains.iter().any(|c| s == std::ffi::OsStr::new(c)))
+    });
     let failures = judge(&python, &models, &chains, ZOO_NOT_READ_YET);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -1156,6 +1189,7 @@ fn agree_with_the_interpreter(
     what: &str,
     cases: &[(String, String)],
 ) -> Vec<String> {
+    let cases = bounded_share(&format!("{what} cases"), cases.iter().collect(), |_| false);
     let tmp = std::env::temp_dir().join(format!("ptir-iree-{what}-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).expect("temp dir");
     let export = |name: &str, p: &ptir::ir::Program| {

@@ -2,11 +2,14 @@
 //! speculation, recursion, the rule externs a program owns) is computed once per program and
 //! linear in it. Computed per function, or as the call graph's transitive closure (a tuple per
 //! pair of functions), a 5,000-function chain ran for hours, every function past its share of
-//! the time limit; now all but a few saturate inside their share (each function saturates for
-//! an equal share of the time left: 1 ms for the first of 5,000).
+//! the time limit. The test gives the run an hour (0.7 s for the first function's share, a
+//! thousand times what it takes), so that on any machine, however loaded, every function
+//! saturates unless the facts are computed per function again: it checks the work, not the
+//! clock (at the default 5 s limit a busy machine left 76-708 of the 5,000 past their 1 ms).
 
-use ptir::{Engine, Options};
+use ptir::{Engine, Limits, Options};
 use ptir_rules::StopReason;
+use std::time::Duration;
 
 /// `@f0` doubles its argument; `@f{i}` calls `@f{i-1}` and multiplies by its argument.
 fn chain(n: usize) -> ptir::ir::Program {
@@ -25,14 +28,21 @@ fn chain(n: usize) -> ptir::ir::Program {
 #[test]
 fn a_long_call_chain_saturates_within_its_time_shares() {
     let n = 5_000;
-    let out = ptir::optimize(&chain(n), &Options::default()).expect("optimizes");
+    let options = Options {
+        limits: Limits {
+            time: Duration::from_secs(3600),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let out = ptir::optimize(&chain(n), &options).expect("optimizes");
     assert_eq!(out.report.stops.len(), n);
     let unsaturated: Vec<_> = (out.report.stops.iter())
         .filter(|s| s.run.stop != StopReason::Saturated)
         .map(|s| format!("@{}: {}", s.function, s.run.stop))
         .collect();
     assert!(
-        unsaturated.len() <= n / 100,
+        unsaturated.is_empty(),
         "{}: {:?}",
         unsaturated.len(),
         &unsaturated[..3.min(unsaturated.len())]

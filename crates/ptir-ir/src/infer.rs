@@ -862,14 +862,17 @@ fn check_start_indices(op: &Op, x: &TensorType, indices: &[&Type]) -> Result<()>
     Ok(())
 }
 
-/// Is every value of dtype `from` exactly a value of `to`, of the same kind (float or int)?
-/// The result types a `dot_general` may accumulate in.
+/// Is every value of dtype `from` exactly a value of `to`, both floats or both integers?
+/// The result types a `dot_general` or `convolution` may accumulate in: JAX's
+/// `preferred_element_type`, f16/bf16 into f32, and the int8 matmul's `i8 x i8 -> i32`
+/// (every integer into a wider one that holds all its values, signed or not). Products and
+/// sums are computed in `to`, so an int8 product never wraps at 8 bits.
 pub(crate) fn widens(from: DType, to: DType) -> bool {
-    use DType::*;
-    matches!(
-        (from, to),
-        (F16 | BF16, F32 | F64) | (F32, F64) | (I32, I64)
-    ) || from == to
+    from == to
+        || (from.is_float() == to.is_float()
+            && from.is_int() == to.is_int()
+            && from != DType::Bool
+            && from.embeds_exactly_in(to))
 }
 
 #[cfg(test)]

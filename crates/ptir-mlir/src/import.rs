@@ -1345,8 +1345,10 @@ impl<'a, 's> FnLower<'a, 's> {
 
     /// A `dot_general` or `convolution` (`make(result_dtype)`) of `args` whose text declares
     /// the result `ty`. A wider result dtype than the operands' (JAX's
-    /// `preferred_element_type`) is where products and sums are computed; a narrower one is
-    /// computed in the operands' dtype and converted.
+    /// `preferred_element_type`) is where products and sums are computed: as the op's
+    /// accumulation type where PTIR has it (f16 into f32, i8 into i32), else with both operands
+    /// converted to it first (i8 into f32: every i8 is an f32). A narrower one is computed in
+    /// the operands' dtype and converted.
     fn contraction(
         &mut self,
         out: &mut Insts,
@@ -1362,6 +1364,17 @@ impl<'a, 's> FnLower<'a, 's> {
             let refs = [&operand_types[0], &operand_types[1]];
             if infer_type(&wide, &refs, &InferContext::default()).is_ok() {
                 return self.emit_t(out, pos, wide, &args, ty);
+            }
+            if args
+                .iter()
+                .all(|(_, t)| t.dtype.embeds_exactly_in(ty.dtype))
+            {
+                let mut wide_args = Vec::with_capacity(2);
+                for (v, from) in &args {
+                    let to = TensorType::new(ty.dtype, from.shape.clone());
+                    wide_args.push(self.emit_t(out, pos, Op::Cast, &[(*v, from.clone())], &to)?);
+                }
+                return self.emit_t(out, pos, make(None), &wide_args, ty);
             }
             let acc = TensorType::new(d, ty.shape.clone());
             let c = self.emit_t(out, pos, make(None), &args, &acc)?;

@@ -912,3 +912,50 @@ fn reduce_precision_rounds_to_the_format_and_back() {
     let e = err(zero);
     assert!(e.contains("2:8") && e.contains("exponent"), "{e}");
 }
+
+/// `lax.dot(i8, i8, preferred_element_type=i32)`, the int8-quantized matmul, and its kin:
+/// products and sums are computed in the result's dtype, so nothing wraps at the operands'
+/// width (five products of 127 * 127 are 80,645, not the -128 an 8-bit sum gives). For
+/// integer results the op accumulates in them (`result_dtype`); i8 into f32 converts the
+/// operands first (every i8 is an f32).
+#[test]
+fn mixed_precision_integer_contractions_compute_in_the_result_dtype() {
+    let dot = |from: &str, to: &str| {
+        format!(
+            r#"func.func @main(%a: tensor<1x5x{from}>, %b: tensor<5x1x{from}>) -> tensor<1x1x{to}> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1x5x{from}>, tensor<5x1x{from}>) -> tensor<1x1x{to}>
+  return %0 : tensor<1x1x{to}>
+}}"#
+        )
+    };
+    let ones = |d: DType, x: f64| [t(d, &[1, 5], &[x; 5]), t(d, &[5, 1], &[x; 5])];
+    assert_eq!(
+        run(&dot("i8", "i32"), &ones(DType::I8, 127.0)),
+        "i32[1,1] [80645]"
+    );
+    assert_eq!(
+        run(&dot("i8", "i32"), &ones(DType::I8, -128.0)),
+        "i32[1,1] [81920]"
+    );
+    assert_eq!(
+        run(&dot("i8", "f32"), &ones(DType::I8, 127.0)),
+        "f32[1,1] [80645.0]"
+    );
+    assert_eq!(
+        run(&dot("i16", "i32"), &ones(DType::I16, 1000.0)),
+        "i32[1,1] [5000000]"
+    );
+    assert_eq!(
+        run(&dot("ui8", "i32"), &ones(DType::U8, 255.0)),
+        "i32[1,1] [325125]"
+    );
+    let conv = r#"func.func @main(%x: tensor<1x1x5xi8>, %k: tensor<1x1x5xi8>) -> tensor<1x1x1xi32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x1x5xi8>, tensor<1x1x5xi8>) -> tensor<1x1x1xi32>
+  return %0 : tensor<1x1x1xi32>
+}"#;
+    let xs = [
+        t(DType::I8, &[1, 1, 5], &[127.0; 5]),
+        t(DType::I8, &[1, 1, 5], &[127.0; 5]),
+    ];
+    assert_eq!(run(conv, &xs), "i32[1,1,1] [80645]");
+}
