@@ -7,7 +7,7 @@
 //! within 100 times that tolerance (the tolerance `scripts/iree_bench.sh` uses). The same for
 //! every model of the zoo (`corpus/zoo`) the importer reads (the f32 chains with `--fast-math`
 //! too); timing them is `scripts/zoo/bench_zoo.py`'s job, not a test's.
-//! The default run judges a third of the zoo and of each list of op cases ([`bounded_share`]),
+//! The default run judges a quarter of the zoo and of each list of op cases ([`bounded_share`]),
 //! so that the judge keeps to a bounded share of the suite; `PTIR_IREE_FULL=1` judges every one.
 //!
 //! The tools come from a Python venv with `scripts/requirements.txt` installed: `$PTIR_VENV`,
@@ -78,7 +78,7 @@ fn python_or_notice() -> Option<PathBuf> {
 /// How many of a long judge set the default run takes: every `STRIDE`-th item, the first
 /// included. `PTIR_IREE_FULL=1` judges all of them (the benchmark's and a release's run); the
 /// default run keeps the IREE judge to a bounded share of the suite's time.
-const STRIDE: usize = 3;
+const STRIDE: usize = 4;
 
 /// `items`, or every [`STRIDE`]-th of them and those `always` keeps unless
 /// `PTIR_IREE_FULL=1`, with a notice saying how many were left to the full run.

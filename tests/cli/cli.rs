@@ -35,6 +35,8 @@ fn run_prints_results_and_a_summary() {
 fn user_errors_exit_2_with_one_located_message() {
     let cases: &[(&[&str], &str, &str)] = &[
         (&["verify", "no/such/file.ptir"], "", "error: no/such/file.ptir: No such file"),
+        // A missing rule file is reported under its own name, not the input's.
+        (&["corpus/softmax.ptir", "--rules", "no/such.rules"], "", "error: no/such.rules: No such file"),
         (&["verify", "-"], "func @f() -> () {\n  %1 = frob : f32[]\n}", "error: -:2:8: unknown op `frob`"),
         (&["verify", "-"], "func @f(%0: f32[2]) -> (f32[3]) {\n  return %0\n}", "error: -:1:1: in @f: returns (f32[2]) but is declared to return (f32[3])"),
         (&["run", "corpus/softmax.ptir", "--function", "nope"], "", "error: corpus/softmax.ptir: no function @nope"),

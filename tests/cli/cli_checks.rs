@@ -229,3 +229,18 @@ fn diff_holds_saturation_to_greedy_cost_only_with_the_exact_extractor() {
         assert_eq!(stdout.contains("cost not compared"), heuristic, "{stdout}");
     }
 }
+
+/// An empty `.ptir` input (or one of comments only) is a user error naming the file, not an
+/// empty output with exit 0.
+#[test]
+fn an_empty_program_is_refused() {
+    for input in ["", "\n\n", "// nothing here\n"] {
+        for args in [&["-"][..], &["run", "-"], &["verify", "-"]] {
+            assert_user_error(
+                args,
+                input,
+                "-: the file defines no function (is it empty?)",
+            );
+        }
+    }
+}

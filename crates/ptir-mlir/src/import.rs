@@ -456,7 +456,19 @@ impl<'a, 's> FnLower<'a, 's> {
         let short = stablehlo_short(name).unwrap_or(name);
         let pos = op.pos;
         if matches!(name, "return" | "func.return" | "stablehlo.return") {
-            return self.operands(out, op).map(Some);
+            let values = self.operands(out, op)?;
+            // `return %0 : T` declares each value's type; it must be the value's own.
+            for (i, ((_, t), declared)) in values.iter().zip(&op.operand_types).enumerate() {
+                if declared != t {
+                    let (value, pos) = &op.operands[i];
+                    return Err(pos.invalid(format!(
+                        "`{name}` declares {value} `{}`, but it is `{}`",
+                        crate::export::mlir_type(declared),
+                        crate::export::mlir_type(t)
+                    )));
+                }
+            }
+            return Ok(Some(values));
         }
         if let Some((lit, ty)) = constant_of(op, short)? {
             let [name] = op.results.as_slice() else {

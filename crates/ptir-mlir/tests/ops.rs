@@ -959,3 +959,19 @@ fn mixed_precision_integer_contractions_compute_in_the_result_dtype() {
     ];
     assert_eq!(run(conv, &xs), "i32[1,1,1] [80645]");
 }
+
+/// A `return`'s type annotation is checked against the values it returns: a 4x8 value
+/// declared 4x4 is a located error, not a silent accept.
+#[test]
+fn a_return_type_that_is_not_the_values_is_refused() {
+    let src = r#"func.func @main(%a: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4x8xf32>
+  return %0 : tensor<4x4xf32>
+}"#;
+    let e = err(src);
+    assert!(
+        e.contains("3:10")
+            && e.contains("declares %0 `tensor<4x4xf32>`, but it is `tensor<4x8xf32>`"),
+        "{e}"
+    );
+}

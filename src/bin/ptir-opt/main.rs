@@ -1004,7 +1004,7 @@ pub(crate) enum CliError {
     Usage { path: String, message: String },
     #[error("{0}")]
     CostTable(ptir::cost::CostTableError),
-    #[error("{path}: {source}")]
+    #[error("{}", optimize_message(path, source))]
     Optimize { path: String, source: ptir::Error },
     #[error("{path}: {source}")]
     Run {
@@ -1081,8 +1081,20 @@ fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), Cl
 
 /// Parses the PTIR `text` of the file `path`. Text that looks like MLIR, read as PTIR only
 /// because nothing said otherwise (stdin, another extension), gets a hint saying how to read it.
+/// An optimization error of the input `path`: errors of a rule file or library name their
+/// own file (a missing `--rules` file is not the input's), the others are the input's.
+fn optimize_message(path: &str, source: &ptir::Error) -> String {
+    match source {
+        ptir::Error::Io { .. }
+        | ptir::Error::Rules(_)
+        | ptir::Error::Library { .. }
+        | ptir::Error::UnsoundRule { .. } => source.to_string(),
+        _ => format!("{path}: {source}"),
+    }
+}
+
 fn parse(path: &str, text: &str) -> Result<Program, CliError> {
-    ir::parse(text).map_err(|source| {
+    let program = ir::parse(text).map_err(|source| {
         let format_given = INPUT_FORMAT.get().copied().flatten().is_some();
         let hint = if !format_given && looks_like_mlir(text) {
             " (this looks like MLIR: pass `--input-format mlir`, or name the file `*.mlir`)"
@@ -1094,7 +1106,15 @@ fn parse(path: &str, text: &str) -> Result<Program, CliError> {
             source,
             hint,
         }
-    })
+    })?;
+    if program.functions.is_empty() {
+        // An empty file (or one of comments only) is a mistake, not a program to optimize.
+        return Err(CliError::Usage {
+            path: path.to_string(),
+            message: "the file defines no function (is it empty?)".into(),
+        });
+    }
+    Ok(program)
 }
 
 /// Does `text` start, past blank lines and comments, like an MLIR module or function?
