@@ -26,6 +26,8 @@ pub(crate) struct Func {
     pub results: Vec<TensorType>,
     /// `None` for a declaration without body.
     pub body: Option<Block>,
+    /// Written `func.func private`.
+    pub private: bool,
 }
 
 /// A block: its arguments and ops (the terminator included).

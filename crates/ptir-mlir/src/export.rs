@@ -89,9 +89,16 @@ pub fn export(program: &Program, options: &ExportOptions) -> Result<String> {
         })
         .collect();
     ex.out.push_str("module {\n");
+    let private_in_source = |name: &str| options.source.is_some_and(|s| s.private.contains(name));
+    let entry = |f: &&Function| !called.contains(f.name.as_str()) && !private_in_source(&f.name);
+    // Dead private helpers are left out, unless nothing else would be an entry point.
+    let drop_dead = program.functions.iter().any(|f| entry(&f));
     for f in &program.functions {
-        let public = !called.contains(f.name.as_str());
-        ex.function(f, &f.name, public)?;
+        let is_called = called.contains(f.name.as_str());
+        if drop_dead && private_in_source(&f.name) && !is_called {
+            continue; // a private helper nothing calls: dead, not a new entry point
+        }
+        ex.function(f, &f.name, !is_called && !private_in_source(&f.name))?;
     }
     while let Some((name, body)) = ex.queue.pop_front() {
         ex.function(&body, &name, false)?;

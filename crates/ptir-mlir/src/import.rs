@@ -88,6 +88,9 @@ pub(crate) fn lower_module(
                 let function = lower.function(f, body)?;
                 let names = std::mem::take(&mut lower.record);
                 syms.info.functions.insert(f.name.clone(), names);
+                if f.private {
+                    syms.info.private.insert(f.name.clone());
+                }
                 program.functions.push(function);
             }
             None => program.externs.push(ExternDecl {

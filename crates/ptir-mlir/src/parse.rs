@@ -121,6 +121,7 @@ fn generic_funcs(op: OpSyntax, funcs: &mut Vec<Func>) -> Result<()> {
                     params,
                     results,
                     body,
+                    private: false,
                 });
             }
             other => return Err(op.pos.unsupported(format!("top-level op '{other}'"))),
@@ -541,6 +542,7 @@ impl<'s> Reader<'s> {
 
     fn func(&mut self, pos: Pos) -> Result<Func> {
         let vis = self.peek_word();
+        let private = vis == "private";
         if matches!(vis.as_str(), "public" | "private" | "nested") {
             self.word();
         }
@@ -593,6 +595,7 @@ impl<'s> Reader<'s> {
             params,
             results,
             body,
+            private,
         })
     }
 

@@ -25,6 +25,10 @@ pub struct SourceInfo {
     /// The ops printed back as they came, by the extern that stands for each: opaque ops
     /// (`--allow-opaque`) and `custom_call`s (every attribute verbatim).
     pub opaque: IndexMap<String, OpaqueOp>,
+    /// The functions the text defined `private`: the export keeps them private, and leaves
+    /// out those no function calls any more (helpers left dead by inlining or unrolling), so
+    /// that the output's entry points are the input's.
+    pub private: HashSet<String>,
 }
 
 /// The value names of one function.

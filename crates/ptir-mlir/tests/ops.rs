@@ -975,3 +975,31 @@ fn a_return_type_that_is_not_the_values_is_refused() {
         "{e}"
     );
 }
+
+/// The output's entry points are the input's: a private helper that is still called stays
+/// private, one nothing calls any more (as after unrolling or inlining) is left out instead of
+/// being printed `public`.
+#[test]
+fn private_functions_stay_private_and_dead_ones_go() {
+    let src = r#"func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @used(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @used(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.exponential %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @dead(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.negate %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"#;
+    let (p, source) = ptir_mlir::import_with(src, &ptir_mlir::ImportOptions::default()).unwrap();
+    let options = ptir_mlir::ExportOptions {
+        source: Some(&source),
+        ..ptir_mlir::ExportOptions::default()
+    };
+    let out = ptir_mlir::export(&p, &options).unwrap();
+    assert!(out.contains("func.func public @main("), "{out}");
+    assert!(out.contains("func.func private @used("), "{out}");
+    assert!(!out.contains("@dead"), "{out}");
+}
