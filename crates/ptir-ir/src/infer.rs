@@ -787,7 +787,13 @@ fn free_axes<'a>(
 
 /// The type of `dot_general(l, r)`.
 pub fn dot_general_type(l: &TensorType, r: &TensorType, dims: &DotDims) -> Result<TensorType> {
-    if l.dtype != r.dtype || l.dtype == DType::Bool {
+    if l.dtype == DType::Bool || r.dtype == DType::Bool {
+        return Err(format!(
+            "dot_general of bool operands ({l} and {r}) is not supported: convert them to an \
+             integer dtype first (in JAX, `jnp.dot(a.astype(jnp.int32), b.astype(jnp.int32)) > 0`)"
+        ));
+    }
+    if l.dtype != r.dtype {
         return Err(format!(
             "dot_general needs equal numeric dtypes, found {l} and {r}"
         ));

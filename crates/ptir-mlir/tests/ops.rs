@@ -1003,3 +1003,18 @@ func.func private @dead(%a: tensor<4xf32>) -> tensor<4xf32> {
     assert!(out.contains("func.func private @used("), "{out}");
     assert!(!out.contains("@dead"), "{out}");
 }
+
+/// `jnp.dot(bool, bool)` is refused with a message that says what to do, not "needs equal
+/// numeric dtypes" for two equal dtypes.
+#[test]
+fn a_bool_dot_is_refused_with_what_to_do() {
+    let src = r#"func.func @main(%a: tensor<4x4xi1>, %b: tensor<4x4xi1>) -> tensor<4x4xi1> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x4xi1>, tensor<4x4xi1>) -> tensor<4x4xi1>
+  return %0 : tensor<4x4xi1>
+}"#;
+    let e = err(src);
+    assert!(
+        e.contains("2:") && e.contains("of bool operands") && e.contains("astype(jnp.int32)"),
+        "{e}"
+    );
+}
