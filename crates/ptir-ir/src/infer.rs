@@ -875,10 +875,8 @@ fn check_start_indices(op: &Op, x: &TensorType, indices: &[&Type]) -> Result<()>
 /// sums are computed in `to`, so an int8 product never wraps at 8 bits.
 pub(crate) fn widens(from: DType, to: DType) -> bool {
     from == to
-        || (from.is_float() == to.is_float()
-            && from.is_int() == to.is_int()
-            && from != DType::Bool
-            && from.embeds_exactly_in(to))
+        || ((from.is_float() && to.is_float()) || (from.is_int() && to.is_int()))
+            && from.embeds_exactly_in(to)
 }
 
 #[cfg(test)]

@@ -89,16 +89,20 @@ pub fn export(program: &Program, options: &ExportOptions) -> Result<String> {
         })
         .collect();
     ex.out.push_str("module {\n");
-    let private_in_source = |name: &str| options.source.is_some_and(|s| s.private.contains(name));
-    let entry = |f: &&Function| !called.contains(f.name.as_str()) && !private_in_source(&f.name);
-    // Dead private helpers are left out, unless nothing else would be an entry point.
-    let drop_dead = program.functions.iter().any(|f| entry(&f));
+    // (called, private in the source) of each function. A function nothing calls is an entry
+    // point (public) unless the source made it private: then it is a dead helper, left out
+    // unless nothing else would be an entry point.
+    let role = |f: &Function| {
+        let private = options.source.is_some_and(|s| s.private.contains(&f.name));
+        (called.contains(f.name.as_str()), private)
+    };
+    let drop_dead = program.functions.iter().any(|f| role(f) == (false, false));
     for f in &program.functions {
-        let is_called = called.contains(f.name.as_str());
-        if drop_dead && private_in_source(&f.name) && !is_called {
-            continue; // a private helper nothing calls: dead, not a new entry point
+        let (is_called, private) = role(f);
+        if drop_dead && private && !is_called {
+            continue;
         }
-        ex.function(f, &f.name, !is_called && !private_in_source(&f.name))?;
+        ex.function(f, &f.name, !is_called && !private)?;
     }
     while let Some((name, body)) = ex.queue.pop_front() {
         ex.function(&body, &name, false)?;

@@ -333,7 +333,8 @@ impl<'a, 's> FnLower<'a, 's> {
     }
 
     /// Operand `i`, its constant materialized into `out` if no copy is visible here. The type
-    /// a functional type `(...) -> ...` declares for it must be the value's own.
+    /// a functional type `(...) -> ...` declares for it, or a return's `: T, ...`, must be the
+    /// value's own.
     fn operand(
         &mut self,
         out: &mut Insts,
@@ -341,7 +342,8 @@ impl<'a, 's> FnLower<'a, 's> {
         i: usize,
     ) -> Result<(ValueId, TensorType)> {
         let (v, t) = self.operand_unchecked(out, op, i)?;
-        if let (true, Some(declared)) = (op.functional_type, op.operand_types.get(i)) {
+        let declares_operands = op.functional_type || is_return(&op.name);
+        if let (true, Some(declared)) = (declares_operands, op.operand_types.get(i)) {
             if *declared != t {
                 let (name, pos) = &op.operands[i];
                 return Err(pos.invalid(format!(
@@ -458,20 +460,8 @@ impl<'a, 's> FnLower<'a, 's> {
         let name = op.name.as_str();
         let short = stablehlo_short(name).unwrap_or(name);
         let pos = op.pos;
-        if matches!(name, "return" | "func.return" | "stablehlo.return") {
-            let values = self.operands(out, op)?;
-            // `return %0 : T` declares each value's type; it must be the value's own.
-            for (i, ((_, t), declared)) in values.iter().zip(&op.operand_types).enumerate() {
-                if declared != t {
-                    let (value, pos) = &op.operands[i];
-                    return Err(pos.invalid(format!(
-                        "`{name}` declares {value} `{}`, but it is `{}`",
-                        crate::export::mlir_type(declared),
-                        crate::export::mlir_type(t)
-                    )));
-                }
-            }
-            return Ok(Some(values));
+        if is_return(name) {
+            return self.operands(out, op).map(Some);
         }
         if let Some((lit, ty)) = constant_of(op, short)? {
             let [name] = op.results.as_slice() else {
@@ -2011,4 +2001,9 @@ fn order_flip(d: DType) -> UnaryOp {
     } else {
         UnaryOp::Not
     }
+}
+
+/// Is `name` a function's or region's return (its short form's types are its operands')?
+fn is_return(name: &str) -> bool {
+    matches!(name, "return" | "func.return" | "stablehlo.return")
 }

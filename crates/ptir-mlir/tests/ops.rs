@@ -971,7 +971,9 @@ fn a_return_type_that_is_not_the_values_is_refused() {
     let e = err(src);
     assert!(
         e.contains("3:10")
-            && e.contains("declares %0 `tensor<4x4xf32>`, but it is `tensor<4x8xf32>`"),
+            && e.contains(
+                "operand 1 of `return` is declared `tensor<4x4xf32>`, but %0 is `tensor<4x8xf32>`"
+            ),
         "{e}"
     );
 }

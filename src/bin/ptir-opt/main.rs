@@ -1079,8 +1079,6 @@ fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), Cl
     Ok((program, t1 - t0, t1.elapsed()))
 }
 
-/// Parses the PTIR `text` of the file `path`. Text that looks like MLIR, read as PTIR only
-/// because nothing said otherwise (stdin, another extension), gets a hint saying how to read it.
 /// An optimization error of the input `path`: errors of a rule file or library name their
 /// own file (a missing `--rules` file is not the input's), the others are the input's.
 fn optimize_message(path: &str, source: &ptir::Error) -> String {
@@ -1093,6 +1091,9 @@ fn optimize_message(path: &str, source: &ptir::Error) -> String {
     }
 }
 
+/// Parses the PTIR `text` of the file `path`. Text that looks like MLIR, read as PTIR only
+/// because nothing said otherwise (stdin, another extension), gets a hint saying how to read it;
+/// a text that defines no function (empty, or comments only) is refused.
 fn parse(path: &str, text: &str) -> Result<Program, CliError> {
     let program = ir::parse(text).map_err(|source| {
         let format_given = INPUT_FORMAT.get().copied().flatten().is_some();
