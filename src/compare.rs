@@ -26,6 +26,31 @@ pub struct ModelCost {
     pub cost: f64,
 }
 
+impl CostComparison {
+    /// The table as JSON: `input` (the input's cost under each model) and one object per row
+    /// (`model`, `extractor`, `costs` under each model, `extract_seconds`, `optimal`,
+    /// `instructions`), in the order of the rows.
+    pub fn to_json(&self) -> serde_json::Value {
+        let costs = |c: &mut dyn Iterator<Item = (&String, f64)>| {
+            serde_json::Value::Object(c.map(|(m, v)| (m.clone(), v.into())).collect())
+        };
+        let rows = self.rows.iter().map(|r| {
+            serde_json::json!({
+                "model": r.model,
+                "extractor": r.extractor.name(),
+                "costs": costs(&mut r.costs.iter().map(|(m, c)| (m, *c))),
+                "extract_seconds": r.extract_time.as_secs_f64(),
+                "optimal": r.optimal,
+                "instructions": r.program.num_insts(),
+            })
+        });
+        serde_json::json!({
+            "input": costs(&mut self.input_costs.iter().map(|c| (&c.model, c.cost))),
+            "rows": rows.collect::<Vec<_>>(),
+        })
+    }
+}
+
 impl fmt::Display for CostComparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:<10} {:<10}", "model", "extractor")?;

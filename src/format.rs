@@ -40,6 +40,31 @@ impl Format {
             Format::Ptir
         }
     }
+
+    /// The format `text` is in: MLIR if it starts, past blank lines and comments, like an MLIR
+    /// module or function (`module`, `func.func`, or their generic forms), else PTIR.
+    ///
+    /// ```
+    /// use ptir::format::Format;
+    /// assert_eq!(Format::sniff("// JAX\nmodule @jit_f {\n}"), Format::Mlir);
+    /// assert_eq!(Format::sniff("func @f() -> () {\n  return\n}"), Format::Ptir);
+    /// ```
+    pub fn sniff(text: &str) -> Format {
+        let first = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
+        let mlir = first.is_some_and(|l| {
+            ["module", "func.func", "\"func.func\"", "\"builtin.module\""]
+                .iter()
+                .any(|k| l.starts_with(k))
+        });
+        if mlir {
+            Format::Mlir
+        } else {
+            Format::Ptir
+        }
+    }
 }
 
 /// Why a program could not be read or written. Display is `LINE:COL: message` for located

@@ -14,7 +14,8 @@
 //! - [`validate`]: translation validation, input and output run on seeded inputs
 //!   ([`Options::validate`] does it after optimizing).
 //! - [`interpreter`]: run programs, fused library externs included.
-//! - [`format`](mod@format): programs in and out as PTIR or StableHLO MLIR text ([`mlir`]).
+//! - [`format`](mod@format): programs in and out as PTIR or StableHLO MLIR text ([`mlir`]);
+//!   [`text::optimize_text`] optimizes a text into a text.
 //!
 //! ```
 //! let program = ptir::ir::parse(
@@ -39,6 +40,7 @@ mod options;
 mod query;
 mod report;
 mod run;
+pub mod text;
 
 pub use compare::{compare_cost_models, CostComparison, ModelCost};
 pub use diff::{
@@ -52,9 +54,9 @@ pub use equivalence::{
 pub use error::Error;
 pub use optimize::{
     compile_rules, fast_math_hint, load_rules, load_target, optimize, optimize_owned,
-    optimize_verified, Optimized, FAST_MATH_HINT_RATIO, USER_RULE_PROOF_SEEDS,
+    optimize_verified, rule_files_in, Optimized, FAST_MATH_HINT_RATIO, USER_RULE_PROOF_SEEDS,
 };
-pub use options::{Cost, Engine, Limits, Options, RuleText};
+pub use options::{Cost, Engine, Limits, Options, RuleText, Runtime};
 pub use ptir_convert as convert;
 pub use ptir_egraph as egraph;
 pub use ptir_egraph::EQSAT_PASS;

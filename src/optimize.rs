@@ -29,6 +29,34 @@ pub struct Optimized {
     pub report: Report,
 }
 
+/// The rule files a `--rules` argument names: `path` itself, or when it is a directory the
+/// `.rules`, `.pat` and `.ptrl` files in it, sorted by name (not its subdirectories).
+///
+/// ```
+/// let files = ptir::rule_files_in(std::path::Path::new("rules"))?;
+/// assert!(files.iter().all(|f| f.starts_with("rules")) && !files.is_empty());
+/// # Ok::<(), ptir::Error>(())
+/// ```
+pub fn rule_files_in(path: &std::path::Path) -> Result<Vec<std::path::PathBuf>, Error> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let io = |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(path)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| {
+            f.extension()
+                .is_some_and(|x| x == "rules" || x == "pat" || x == "ptrl")
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// Seeds on which [`load_rules`] proves each user-supplied rule ([`ptir_rules::example::prove`]).
 pub const USER_RULE_PROOF_SEEDS: u64 = 24;
 
@@ -441,6 +469,7 @@ impl<'a> InputRecord<'a> {
                 .pipeline
                 .clone()
                 .unwrap_or_else(|| options.engine.name().to_string()),
+            runtime: options.runtime.name().to_string(),
             cost_model: model.name().to_string(),
             cost_before: program_cost_with_entries(input, model, &self.entries),
             instructions: InstCounts {

@@ -20,6 +20,18 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The engine named `name` (`greedy` or `eqsat`, as [`Engine::name`] gives them).
+    ///
+    /// ```
+    /// assert_eq!(ptir::Engine::from_name("greedy"), Some(ptir::Engine::Greedy));
+    /// assert_eq!(ptir::Engine::from_name("GREEDY"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Engine> {
+        [Engine::Greedy, Engine::Saturation]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+
     /// Its name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -30,6 +42,62 @@ impl Engine {
 }
 
 impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The runtime an output is for: what its decisions (which loops to write out, which cost
+/// model prices a choice) are made for. Not the legality `--target` of dialect conversion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Runtime {
+    /// XLA on the CPU (what `jax.jit` runs on JAX's CPU backend): a `while` iteration costs
+    /// about as little as a dispatch, and long unrolled bodies compile to slower code (the
+    /// zoo's unrolled scans ran 0.57-0.93x of the loop), so loops stay loops.
+    XlaCpu,
+    /// IREE's `llvm-cpu` backend (the default, and what the roofline was fitted to): each
+    /// `while` iteration pays dispatches and a host round trip, so loops with a known trip
+    /// count are written out (1.6-11.9x on the zoo's `fori_loop` and `scan` models).
+    #[default]
+    IreeCpu,
+}
+
+impl Runtime {
+    /// The runtimes there are, by [`Runtime::name`].
+    pub const ALL: &'static [Runtime] = &[Runtime::XlaCpu, Runtime::IreeCpu];
+
+    /// Its name on the command line, in Python and in reports (`xla-cpu`, `iree-cpu`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::XlaCpu => "xla-cpu",
+            Runtime::IreeCpu => "iree-cpu",
+        }
+    }
+
+    /// The runtime named `name`.
+    ///
+    /// ```
+    /// assert_eq!(ptir::Runtime::from_name("xla-cpu"), Some(ptir::Runtime::XlaCpu));
+    /// assert_eq!(ptir::Runtime::from_name("xla"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Runtime> {
+        Runtime::ALL.iter().copied().find(|r| r.name() == name)
+    }
+
+    /// Which loops are written out for this runtime: on IREE, those with a known trip count of
+    /// at most 256 (at most 8,192 instructions added in all); on XLA, none.
+    pub fn unroll_limits(self) -> ptir_ir::UnrollLimits {
+        match self {
+            Runtime::IreeCpu => ptir_ir::UnrollLimits::default(),
+            Runtime::XlaCpu => ptir_ir::UnrollLimits {
+                max_trips: 0,
+                ..ptir_ir::UnrollLimits::default()
+            },
+        }
+    }
+}
+
+impl fmt::Display for Runtime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -66,6 +134,35 @@ impl fmt::Debug for Cost {
 }
 
 impl Cost {
+    /// The cost model `spec` names: `roofline`, `tensor`, `ops`, or `measured=FILE` (the table
+    /// `scripts/calibrate.py` wrote, read now).
+    ///
+    /// ```
+    /// assert!(matches!(ptir::Cost::parse("tensor"), Ok(ptir::Cost::Tensor)));
+    /// let err = ptir::Cost::parse("flops").unwrap_err();
+    /// assert_eq!(err.to_string(), "unknown cost model `flops`: expected roofline, measured=FILE, tensor or ops");
+    /// ```
+    pub fn parse(spec: &str) -> Result<Cost, crate::Error> {
+        match spec {
+            "ops" => Ok(Cost::Ops),
+            "tensor" => Ok(Cost::Tensor),
+            "roofline" => Ok(Cost::Roofline),
+            "measured" | "measured=" => Err(crate::Error::Options(
+                "`measured` needs its table: measured=FILE (from scripts/calibrate.py)".into(),
+            )),
+            _ => match spec.strip_prefix("measured=") {
+                Some(file) => {
+                    let table = CostTable::read(std::path::Path::new(file))
+                        .map_err(|e| crate::Error::Options(e.to_string()))?;
+                    Ok(Cost::Measured(Arc::new(table)))
+                }
+                None => Err(crate::Error::Options(format!(
+                    "unknown cost model `{spec}`: expected roofline, measured=FILE, tensor or ops"
+                ))),
+            },
+        }
+    }
+
     /// The model for optimizing `program` with `rules`: the tensor and roofline models take
     /// the extern costs `rules` declare, the roofline the functions `program` defines.
     pub fn model(&self, rules: &RuleSet, program: &Program) -> Arc<dyn CostModel> {
@@ -123,6 +220,10 @@ impl RuleText {
 pub struct Options {
     /// The engine.
     pub engine: Engine,
+    /// The runtime the output is for (default [`Runtime::IreeCpu`]); set it with
+    /// [`Options::for_runtime`], which also sets what the runtime decides
+    /// ([`Options::unroll`]).
+    pub runtime: Runtime,
     /// Use the bundled `rules/` library (default true).
     pub bundled_rules: bool,
     /// Extra rule files (`.rules`, `.pat`, or compiled libraries: [`crate::compile_rules`]),
@@ -203,7 +304,8 @@ pub struct Options {
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
     pub validate: Option<usize>,
     /// Which `while` loops are written out before the engines run (default
-    /// [`ptir_ir::UnrollLimits::default`]: a trip count known at compile time of at most 256,
+    /// [`Runtime::unroll_limits`] of the default runtime, [`ptir_ir::UnrollLimits::default`]:
+    /// a trip count known at compile time of at most 256,
     /// and at most 8,192 instructions added in all; `max_trips: 0` unrolls nothing). See
     /// [`ptir_ir::unroll`]: IREE runs the zoo's `fori_loop` and `scan` loops written out
     /// 1.6-9.8x faster.
@@ -221,6 +323,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             engine: Engine::Saturation,
+            runtime: Runtime::default(),
             bundled_rules: true,
             rule_files: Vec::new(),
             rule_texts: Vec::new(),
@@ -244,13 +347,29 @@ impl Default for Options {
             ir_after_each: false,
             verify_each: false,
             validate: None,
-            unroll: ptir_ir::UnrollLimits::default(),
+            unroll: Runtime::default().unroll_limits(),
             prune_rules: true,
         }
     }
 }
 
 impl Options {
+    /// These options with their output meant for `runtime`: the runtime's decisions
+    /// ([`Runtime::unroll_limits`]) replace what was set before; set a limit after this call
+    /// to override it.
+    ///
+    /// ```
+    /// use ptir::{Options, Runtime};
+    /// let xla = Options::default().for_runtime(Runtime::XlaCpu);
+    /// assert_eq!((xla.runtime, xla.unroll.max_trips), (Runtime::XlaCpu, 0));
+    /// assert_eq!(Options::default().unroll, Runtime::IreeCpu.unroll_limits());
+    /// ```
+    pub fn for_runtime(mut self, runtime: Runtime) -> Self {
+        self.runtime = runtime;
+        self.unroll = runtime.unroll_limits();
+        self
+    }
+
     /// How saturation searches and when it stops: [`Options::limits`] and
     /// [`Options::scheduler`].
     ///

@@ -15,6 +15,8 @@ pub struct Report {
     /// The engine's name (`greedy`, `eqsat`), or the pass pipeline that ran
     /// ([`crate::Options::pipeline`]).
     pub engine: String,
+    /// The runtime the output is for ([`crate::Options::runtime`]).
+    pub runtime: String,
     /// Instructions before and after.
     pub instructions: InstCounts,
     /// The cost model's name.
@@ -303,7 +305,7 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "engine: {}", self.engine)?;
+        writeln!(f, "engine: {} (for {})", self.engine, self.runtime)?;
         let InstCounts { before, after } = self.instructions;
         writeln!(f, "instructions: {before} -> {after}")?;
         let ratio = if self.cost_before > 0.0 {

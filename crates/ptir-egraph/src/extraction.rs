@@ -47,6 +47,22 @@ impl ExtractorKind {
         ExtractorKind::Exact,
     ];
 
+    /// The user-facing extractor named `name` (one of [`ExtractorKind::ALL`]; `greedy` is
+    /// `dag-greedy`).
+    ///
+    /// ```
+    /// use ptir_egraph::ExtractorKind;
+    /// assert_eq!(ExtractorKind::from_name("greedy"), Some(ExtractorKind::DagGreedy));
+    /// assert_eq!(ExtractorKind::from_name("chaos"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ExtractorKind> {
+        let name = if name == "greedy" { "dag-greedy" } else { name };
+        ExtractorKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+    }
+
     /// Its name in reports and on the command line.
     pub fn name(self) -> &'static str {
         match self {

@@ -170,6 +170,10 @@ pub(crate) struct OptArgs {
     /// body the rules raise from, so the output runs with no registered externs.
     #[arg(long)]
     outline: bool,
+    /// The runtime the output is for: its decisions (which loops are written out) are made
+    /// for it. `iree-cpu` (IREE's llvm-cpu) or `xla-cpu` (XLA on the CPU, what `jax.jit` runs).
+    #[arg(long, value_enum, default_value = "iree-cpu")]
+    runtime: RuntimeArg,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -232,9 +236,9 @@ pub(crate) struct LimitArgs {
     /// Write out (unroll) every `while` loop whose trip count is known at compile time and at
     /// most N (`lax.fori_loop` with static bounds, `lax.scan`), before either engine runs; 0
     /// unrolls nothing. Unrolling adds at most 8192 instructions to the program: loops past that
-    /// stay loops.
-    #[arg(long, value_name = "N", default_value_t = ptir::ir::UnrollLimits::default().max_trips)]
-    unroll_limit: usize,
+    /// stay loops [default: the runtime's: 256 for iree-cpu, 0 for xla-cpu].
+    #[arg(long, value_name = "N")]
+    unroll_limit: Option<usize>,
 }
 
 /// How saturation's result is extracted (eqsat).
@@ -299,6 +303,14 @@ enum SchedulerArg {
     /// egg's backoff: a rule matching too often is banned for a while (bans are waited out
     /// before the run can saturate).
     Backoff,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum RuntimeArg {
+    /// XLA on the CPU (`jax.jit`'s): loops stay loops.
+    XlaCpu,
+    /// IREE's llvm-cpu backend: loops with a known trip count are written out.
+    IreeCpu,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -379,7 +391,11 @@ impl OptArgs {
                 None => None,
             },
             ..ptir::Options::default()
-        };
+        }
+        .for_runtime(match self.runtime {
+            RuntimeArg::XlaCpu => ptir::Runtime::XlaCpu,
+            RuntimeArg::IreeCpu => ptir::Runtime::IreeCpu,
+        });
         self.rules.apply(&mut options)?;
         self.limits.apply(&mut options)?;
         self.extract.apply(&mut options)?;
@@ -420,7 +436,9 @@ impl LimitArgs {
             SchedulerArg::Simple => ptir::egraph::Scheduler::Simple,
             SchedulerArg::Backoff => ptir::egraph::Scheduler::Backoff,
         };
-        options.unroll.max_trips = self.unroll_limit;
+        if let Some(n) = self.unroll_limit {
+            options.unroll.max_trips = n;
+        }
         Ok(())
     }
 }
@@ -442,25 +460,12 @@ impl ExtractArgs {
     }
 }
 
-/// A rule file, or the `.rules`, `.pat` and `.ptrl` files of a directory (sorted).
+/// [`ptir::rule_files_in`], its error the command line's.
 fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliError> {
-    if !p.is_dir() {
-        return Ok(vec![p.to_path_buf()]);
-    }
-    let io = |source| CliError::Io {
+    ptir::rule_files_in(p).map_err(|source| CliError::Optimize {
         path: p.display().to_string(),
         source,
-    };
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(p)
-        .map_err(io)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|f| {
-            f.extension()
-                .is_some_and(|x| x == "rules" || x == "pat" || x == "ptrl")
-        })
-        .collect();
-    files.sort();
-    Ok(files)
+    })
 }
 
 fn compare(
@@ -1097,7 +1102,7 @@ fn optimize_message(path: &str, source: &ptir::Error) -> String {
 fn parse(path: &str, text: &str) -> Result<Program, CliError> {
     let program = ir::parse(text).map_err(|source| {
         let format_given = INPUT_FORMAT.get().copied().flatten().is_some();
-        let hint = if !format_given && looks_like_mlir(text) {
+        let hint = if !format_given && Format::sniff(text) == Format::Mlir {
             " (this looks like MLIR: pass `--input-format mlir`, or name the file `*.mlir`)"
         } else {
             ""
@@ -1116,19 +1121,6 @@ fn parse(path: &str, text: &str) -> Result<Program, CliError> {
         });
     }
     Ok(program)
-}
-
-/// Does `text` start, past blank lines and comments, like an MLIR module or function?
-fn looks_like_mlir(text: &str) -> bool {
-    let first = text
-        .lines()
-        .map(str::trim_start)
-        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
-    first.is_some_and(|l| {
-        ["module", "func.func", "\"func.func\"", "\"builtin.module\""]
-            .iter()
-            .any(|k| l.starts_with(k))
-    })
 }
 
 /// The verifier's diagnostics `e` about the program parsed from `text`, placed in `text`. The
