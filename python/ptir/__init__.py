@@ -33,11 +33,14 @@ from ._ptir import (  # noqa: F401  (the exception classes are the native module
 )
 from ._api import RUNTIMES, CostComparison, Result, compare_cost_models, optimize  # noqa: F401
 from ._jit import FallbackWarning, Jitted, Lowered, jit  # noqa: F401
+from ._runtime import Module, compile_module  # noqa: F401
 
 __all__ = [
     "optimize",
     "compare_cost_models",
     "jit",
+    "compile_module",
+    "Module",
     "Result",
     "CostComparison",
     "Jitted",

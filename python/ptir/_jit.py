@@ -18,7 +18,7 @@ import inspect
 import threading
 import warnings
 
-from . import _api
+from . import _api, _runtime
 from ._ptir import Error
 
 
@@ -254,10 +254,7 @@ class Jitted:
             self._fall_back(compiled, "the lowered module does not take one parameter per leaf")
             return compiled
         try:
-            if self._runtime == "iree-cpu":
-                compiled.run = _iree_runner(self._jaxlib, result.text, avals)
-            else:
-                compiled.run = _xla_runner(self._jaxlib, result.text, avals)
+            compiled.run = _runtime.runner(result.text, self._runtime, [a.dtype for a in avals])
         except Exception as e:  # noqa: BLE001  (a compiler failure of any kind: fall back)
             self._fall_back(compiled, f"compiling the optimized module failed: {e}")
         return compiled
@@ -265,71 +262,3 @@ class Jitted:
     def _optimizer_runtime(self):
         # A runtime without its own decisions yet (xla-gpu) is optimized as XLA on the CPU.
         return self._runtime if self._runtime in _api.RUNTIMES else "xla-cpu"
-
-
-def _leaf_converter(jax, aval, device):
-    """Puts one argument on `device` as an array of the module's parameter type."""
-    import numpy as np
-
-    dtype = aval.dtype
-
-    def convert(leaf):
-        if isinstance(leaf, jax.Array) and leaf.dtype == dtype:
-            return leaf
-        return jax.device_put(np.asarray(leaf, dtype=dtype), device)
-
-    return convert
-
-
-def _xla_runner(jax, text, avals):
-    """Compiles `text` on JAX's default backend, as ``jax.jit`` compiles; returns a function
-    from the argument leaves to the result leaves."""
-    from jax._src import compiler
-    from jax.extend import backend as jax_backend
-    from jaxlib import _jax
-
-    backend = jax_backend.get_backend()
-    device = backend.local_devices()[0]
-    options = compiler.get_compile_options(
-        num_replicas=1, num_partitions=1, device_assignment=[device]
-    )
-    executable = backend.compile_and_load(text, _jax.DeviceList((device,)), options)
-    converters = [_leaf_converter(jax, a, device) for a in avals]
-
-    def run(leaves):
-        arrays = [c(l) for c, l in zip(converters, leaves)]
-        results = executable.execute_sharded(arrays)
-        return [r[0] for r in results.disassemble_into_single_device_arrays()]
-
-    return run
-
-
-def _iree_runner(jax, text, avals):
-    """Compiles `text` with IREE (llvm-cpu, this machine's CPU) and loads it on the
-    ``local-task`` device; returns a function from the argument leaves to JAX arrays."""
-    import numpy as np
-    from iree import compiler as iree_compiler
-    from iree import runtime as iree_runtime
-
-    vmfb = iree_compiler.compile_str(
-        text,
-        input_type="stablehlo",
-        extra_args=[
-            "--iree-hal-target-device=local",
-            "--iree-hal-local-target-device-backends=llvm-cpu",
-            "--iree-llvmcpu-target-cpu=host",
-        ],
-    )
-    config = iree_runtime.Config("local-task")
-    vm_module = iree_runtime.VmModule.copy_buffer(config.vm_instance, vmfb)
-    module = iree_runtime.load_vm_module(vm_module, config)
-    main = module["main"]
-    dtypes = [a.dtype for a in avals]
-
-    def run(leaves):
-        outs = main(*[np.asarray(l, dtype=d) for l, d in zip(leaves, dtypes)])
-        if not isinstance(outs, (tuple, list)):
-            outs = (outs,)
-        return [jax.numpy.asarray(o.to_host() if hasattr(o, "to_host") else o) for o in outs]
-
-    return run

@@ -20,6 +20,14 @@ For each model and each optimizer setting (``default``; ``fast-math``: ``--fast-
    afresh); the measured speedup of a repetition is median(A) / median(B) and its A/A ratio
    median(A) / median(A').
 
+4. with ``xla-cpu`` among ``--runtimes`` (the default has both), does the same on XLA through
+   the Python package (``pip install ./python``): ``ptir.optimize(text, runtime="xla-cpu")``
+   with the setting's options (the output is optimized for XLA, not IREE's output reused),
+   input, output and the A/A copy compiled with ``ptir.compile_module`` (JAX's own client, with
+   ``jax.jit``'s compile options; one thread: ``XLA_FLAGS`` gets
+   ``--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`` unless set), each
+   call waited for, the same agreement check and the same round-robin timing.
+
 Each model runs in its own worker process (a crash or a hang of one model is recorded in the
 table and never stops the run), with glibc's malloc thresholds fixed (``MALLOC_ENV``; see there
 why; ``--glibc-malloc-defaults`` turns that off). The result is a markdown table (printed, and written to
@@ -32,6 +40,7 @@ Usage:
   python scripts/zoo/bench_zoo.py --out /tmp/zoo_bench.md                 # the whole zoo
   python scripts/zoo/bench_zoo.py --models softmax,llama_block --rounds 10
   python scripts/zoo/bench_zoo.py --model path/to/model.mlir --out my.md   # your own model
+  python scripts/zoo/bench_zoo.py --runtimes xla-cpu --settings default     # XLA alone
 """
 
 import argparse
@@ -65,6 +74,19 @@ SETTINGS = {
     "fast-math": ["--fast-math"],
     "greedy": ["--engine", "greedy"],
 }
+
+# The same settings as `ptir.optimize` options (the XLA judge optimizes through the package).
+PY_SETTINGS = {
+    "default": {},
+    "fast-math": {"fast_math": True},
+    "greedy": {"engine": "greedy"},
+}
+
+RUNTIMES = ("iree-cpu", "xla-cpu")
+
+# XLA:CPU on one thread, as IREE's local-sync device: the speedups compare kernels, not how
+# two runtimes split work between cores.
+XLA_FLAGS = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 
 # IREE's local devices allocate each call's transient buffers with malloc. Under glibc's
 # dynamic mmap threshold a process may settle in a state where every buffer over 128 KiB is
@@ -324,10 +346,16 @@ def judge(base, src, attempt, workdir, setting, args, cache):
 
 def bench_setting(binary, src, base, workdir, setting, args, cache):
     """ptir-opt in one setting (retried with --allow-opaque if refused), then IREE."""
+    record = {"setting": setting}
+    if "xla-cpu" in args.runtimes and setting in PY_SETTINGS:
+        try:
+            record["xla"] = judge_xla(src, setting, args)
+        except Exception as e:  # noqa: BLE001  (a failure of one setting is a table entry)
+            record["xla"] = {"agree": None, "detail": f"{type(e).__name__}: {first_line(str(e))}"}
     attempts = optimize(binary, src, workdir, setting, SETTINGS[setting], args.opt_timeout)
-    record = {"setting": setting, "attempts": attempts}
+    record["attempts"] = attempts
     final = attempts[-1]
-    if not final["ok"]:
+    if not final["ok"] or "iree-cpu" not in args.runtimes:
         return record
     if isinstance(base, str):
         record["iree"] = {"agree": None, "detail": base}
@@ -339,6 +367,68 @@ def bench_setting(binary, src, base, workdir, setting, args, cache):
     return record
 
 
+def xla_optimize(text, setting, args):
+    """The XLA output of one setting through the package: (result, attempts), retried with
+    ``allow_opaque`` when refused, attempts recorded as the CLI's are."""
+    import ptir
+
+    options = dict(PY_SETTINGS[setting], runtime="xla-cpu", time_limit=args.opt_timeout)
+    attempts = []
+    for opaque in (False, True):
+        start = time.perf_counter()
+        try:
+            result = ptir.optimize(text, allow_opaque=opaque, **options)
+        except ptir.Error as e:
+            kind = "unsupported" if isinstance(e, (ptir.ParseError, ptir.UnsupportedOp)) else "refused"
+            attempts.append({"ok": False, "opaque": opaque, "error": f"{kind}: {first_line(str(e))}"})
+            continue
+        rep = result.report
+        attempts.append({"ok": True, "opaque": opaque, "wall_ms": (time.perf_counter() - start) * 1e3,
+                         "instrs_before": rep["instructions"]["before"],
+                         "instrs_after": rep["instructions"]["after"],
+                         "predicted_speedup": result.speedup if rep["cost_after"] else None})
+        return result, attempts
+    return None, attempts
+
+
+def xla_module(text):
+    """`text` compiled on XLA, each call waited for (as local-sync IREE calls are)."""
+    import jax
+    import ptir
+
+    module = ptir.compile_module(text, "xla-cpu")
+    return lambda *inputs: jax.block_until_ready(module(*inputs))
+
+
+def judge_xla(src, setting, args):
+    """XLA agreement and timing of the setting's XLA output against the input."""
+    text = open(src).read()
+    result, attempts = xla_optimize(text, setting, args)
+    record = {"attempts": attempts}
+    if result is None:
+        return record
+    sig = quiet(iree_check.signature, text, args.function)
+    record["identical_to_input"] = result.text == text
+    a, b = xla_module(text), xla_module(result.text)
+    scale = args.fast_math_tolerance_scale if PY_SETTINGS[setting].get("fast_math") else 1.0
+    problem = check_agreement(a, b, sig, args.trials, args.seed, scale)
+    record.update(agree=problem is None, detail=problem or f"same on {args.trials} input sets",
+                  tolerance_scale=scale)
+    if args.rounds > 0:
+        reps = []
+        for _ in range(args.reps):
+            fns = [xla_module(text), xla_module(result.text), xla_module(text)]
+            inputs = [np.asarray(x) for x in random_inputs(sig, args.seed)]
+            import jax
+
+            inputs = [jax.device_put(x) for x in inputs]
+            k = calls_per_sample(fns, inputs, args.min_sample_ms / 1e3)
+            medians = [statistics.median(t) for t in time_round_robin(fns, inputs, args.rounds, k)]
+            reps.append(timing_record(medians, k, args.rounds))
+        record["reps"] = reps
+    return record
+
+
 def bench_model(src, binary, args):
     """Every setting of one model; IREE baseline failures are recorded, not raised."""
     use_local_sync()
@@ -346,12 +436,15 @@ def bench_model(src, binary, args):
     with tempfile.TemporaryDirectory(prefix="zoo_bench_") as tmp:
         workdir = args.keep and os.path.join(args.keep, record["model"]) or tmp
         os.makedirs(workdir, exist_ok=True)
-        try:
-            base = Baseline(src, workdir, args.function)
-            record["input_compile_s"] = base.compile_s
-        except Exception as e:  # noqa: BLE001
-            base = f"input: {type(e).__name__}: {first_line(str(e))}"
-            record["input_error"] = base
+        if "iree-cpu" not in args.runtimes:
+            base = "IREE not judged (--runtimes)"
+        else:
+            try:
+                base = Baseline(src, workdir, args.function)
+                record["input_compile_s"] = base.compile_s
+            except Exception as e:  # noqa: BLE001
+                base = f"input: {type(e).__name__}: {first_line(str(e))}"
+                record["input_error"] = base
         cache = {}
         for setting in args.settings:
             record["settings"].append(bench_setting(binary, src, base, workdir, setting, args, cache))
@@ -378,6 +471,7 @@ def run_worker(src, binary, args):
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", src, "--worker-out", result_path,
            "--ptir-opt", binary, *worker_flags(args)]
     env = dict(os.environ, **({} if args.glibc_malloc_defaults else MALLOC_ENV))
+    env.setdefault("XLA_FLAGS", XLA_FLAGS)
     start = time.perf_counter()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.model_timeout, env=env)
@@ -398,7 +492,8 @@ def run_worker(src, binary, args):
 
 def worker_flags(args):
     """The options a worker needs, passed on from the parent's command line."""
-    flags = ["--settings", ",".join(args.settings), "--rounds", str(args.rounds),
+    flags = ["--settings", ",".join(args.settings), "--runtimes", ",".join(args.runtimes),
+             "--rounds", str(args.rounds),
              "--reps", str(args.reps), "--trials", str(args.trials), "--seed", str(args.seed),
              "--function", args.function, "--opt-timeout", str(args.opt_timeout),
              "--min-sample-ms", str(args.min_sample_ms),
@@ -436,30 +531,58 @@ def attempt_notes(attempts):
     return notes
 
 
+def timing_cells(judged, fallback_notes):
+    """(input ms, measured speedup, A/A, agreement) of one runtime's judgement; its problems
+    go to `fallback_notes`."""
+    reps = judged.get("reps", [])
+    agree = {True: "agree", False: "**DISAGREE**", None: "n/a"}[judged.get("agree")]
+    if judged and judged.get("agree") is not True and judged.get("detail"):
+        fallback_notes.append(judged["detail"])
+    if judged.get("identical_to_input"):
+        fallback_notes.append("output identical to input")
+    return [f"{statistics.median(r['input_ms'] for r in reps):.3f}" if reps else "—",
+            fmt_ratio([r["speedup"] for r in reps]), fmt_ratio([r["aa_ratio"] for r in reps]),
+            agree if judged else "—"]
+
+
+def xla_cells(s):
+    """The XLA columns of one (model, setting) record: predicted, then timing_cells."""
+    xla = s.get("xla")
+    if not xla:
+        return ["—"] * 5, []
+    notes = []
+    attempts = xla.get("attempts", [])
+    final = attempts[-1] if attempts else {"ok": False}
+    if attempts and not attempts[0]["ok"]:
+        notes.append("XLA: " + attempts[0]["error"] + ("; read with allow_opaque" if final["ok"] else ""))
+    if not final["ok"]:
+        return ["—"] * 5, notes
+    pred = final.get("predicted_speedup")
+    xla_notes = []
+    cells = [f"{pred:.2f}x" if pred else "—"] + timing_cells(xla, xla_notes)
+    return cells, notes + [f"XLA: {n}" for n in xla_notes]
+
+
 def setting_cells(s):
     """The table cells of one (model, setting) record."""
     final = s["attempts"][-1]
     label = s["setting"] + (" +opaque" if "--allow-opaque" in final["flags"] else "")
     notes = attempt_notes(s["attempts"])
+    xla, xla_notes = xla_cells(s)
     if not final["ok"]:
-        return [label, "—", "—", "—", "—", "—", "—", "—", "; ".join(notes)]
-    iree = s.get("iree", {})
-    reps = iree.get("reps", [])
-    agree = {True: "agree", False: "**DISAGREE**", None: "n/a"}[iree.get("agree")]
-    if iree.get("agree") is not True:
-        notes.append(iree.get("detail", ""))
-    if iree.get("identical_to_input"):
-        notes.append("output identical to input")
+        return [label, "—", "—", "—", "—", "—", "—", "—"] + xla + ["; ".join(notes + xla_notes)]
+    iree_notes = []
+    iree = timing_cells(s.get("iree", {}), iree_notes)
     pred = final.get("predicted_speedup")
-    return [label, f"{final['instrs_before']}→{final['instrs_after']}", f"{final['wall_ms']:.0f}",
-            f"{pred:.2f}x" if pred else "—",
-            f"{statistics.median(r['input_ms'] for r in reps):.3f}" if reps else "—",
-            fmt_ratio([r["speedup"] for r in reps]), fmt_ratio([r["aa_ratio"] for r in reps]),
-            agree, "; ".join(n for n in notes if n)]
+    return ([label, f"{final['instrs_before']}→{final['instrs_after']}", f"{final['wall_ms']:.0f}",
+             f"{pred:.2f}x" if pred else "—"] + iree + xla
+            + ["; ".join(n for n in notes + iree_notes + xla_notes if n)])
 
 
-HEADER = ["model", "setting", "instrs before→after", "optimizer ms", "predicted speedup",
-          "input ms (IREE)", "measured speedup", "A/A ratio", "IREE agreement", "notes"]
+HEADER = ["model", "setting", "instrs before→after", "optimizer ms", "predicted speedup (IREE)",
+          "input ms (IREE)", "measured speedup (IREE)", "A/A (IREE)", "IREE agreement",
+          "predicted speedup (XLA)", "input ms (XLA)", "measured speedup (XLA)", "A/A (XLA)",
+          "XLA agreement", "notes"]
 
 
 def markdown(records, meta):
@@ -467,7 +590,9 @@ def markdown(records, meta):
     lines = [f"# ptir-opt on the model zoo ({meta['date']})", "",
              f"ptir-opt `{meta['ptir_opt']['version']}` (sha256 {meta['ptir_opt']['sha256']}, built "
              f"{meta['ptir_opt']['mtime']}), git {meta['git']}; IREE llvm-cpu (target-cpu=host), "
-             f"local-sync (one thread); {meta['rounds']} rounds x {meta['reps']} repetitions, "
+             f"local-sync (one thread), judging ptir-opt's default (`iree-cpu`) output; XLA:CPU "
+             f"through jaxlib's client (`XLA_FLAGS={meta['xla_flags']}`), judging the package's "
+             f"`runtime=\"xla-cpu\"` output; {meta['rounds']} rounds x {meta['reps']} repetitions, "
              f"speedup = median(input) / median(output) per repetition, A/A = median(input) / "
              f"median(input loaded again); `median (rep1, rep2)`. {meta['cpu']}; malloc: "
              f"{meta['malloc']}.", "",
@@ -495,6 +620,10 @@ def summary(records):
     out = [f"ptir-opt reads {len(read)} of {len(read) + len(refused)} models: "
            + ", ".join(f"`{m}`" for m, _ in read), "", f"Refused ({len(refused)}):", ""]
     out += [f"- `{m}`: {e}" for m, e in refused]
+    xla_disagree = [f"`{r['model']}` ({s['setting']})" for r in records for s in r["settings"]
+                    if s.get("xla", {}).get("agree") is False]
+    if xla_disagree:
+        out += ["", "XLA DISAGREES: " + ", ".join(xla_disagree)]
     disagree = [(r, s) for r in records for s in r["settings"] if s.get("iree", {}).get("agree") is False]
     if disagree:
         out += ["", "IREE DISAGREES (to reproduce):", ""]
@@ -527,6 +656,9 @@ def parse_args(argv):
                     help="a StableHLO file of your own (repeatable; replaces the zoo)")
     ap.add_argument("--settings", default=",".join(SETTINGS), type=lambda s: s.split(","),
                     help=f"comma-separated optimizer settings among {', '.join(SETTINGS)} (default: all)")
+    ap.add_argument("--runtimes", default=",".join(RUNTIMES), type=lambda s: s.split(","),
+                    help="comma-separated runtimes that judge each output, among iree-cpu (the CLI's "
+                         "output) and xla-cpu (the package's output for XLA) (default: both)")
     ap.add_argument("--cost-table", default="",
                     help="a scripts/calibrate.py table: adds the setting `measured` (default options, "
                          "--cost measured=TABLE)")
@@ -561,6 +693,9 @@ def parse_args(argv):
     unknown = [s for s in args.settings if s not in SETTINGS]
     if unknown:
         ap.error(f"unknown settings: {', '.join(unknown)}")
+    unknown = [r for r in args.runtimes if r not in RUNTIMES]
+    if unknown:
+        ap.error(f"unknown runtimes: {', '.join(unknown)} (expected {', '.join(RUNTIMES)})")
     return args
 
 
@@ -587,6 +722,7 @@ def metadata(args, binary_info):
     return {"date": time.strftime("%Y-%m-%d %H:%M"), "ptir_opt": binary_info,
             "git": git.stdout.strip() or "?", "rounds": args.rounds, "reps": args.reps,
             "trials": args.trials, "seed": args.seed, "settings": args.settings,
+            "runtimes": args.runtimes, "xla_flags": os.environ.get("XLA_FLAGS", XLA_FLAGS),
             "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
             "fast_math_tolerance_scale": args.fast_math_tolerance_scale,
             "malloc": "glibc defaults" if args.glibc_malloc_defaults else
