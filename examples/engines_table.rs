@@ -105,7 +105,7 @@ fn egraphs(programs: &[(String, Program)]) {
     println!("|---|--:|--:|--:|---|--:|--:|--:|---|");
     let rules = ptir::load_rules(&Options::default()).expect("bundled rules load");
     for (name, p) in programs.iter().filter(|(n, _)| n.starts_with("gpt2")) {
-        let model = ptir::Cost::Tensor.model(&rules, p);
+        let model = ptir::Cost::Tensor.model(&rules, p, ptir::Runtime::default());
         let Ok(mut lowered) = ptir::egraph::lower(p, "gpt2") else {
             continue;
         };

@@ -106,7 +106,7 @@ pub fn compare_cost_models(
     rules.rename_externs_for(program);
     let models: Vec<_> = pairs
         .iter()
-        .map(|(c, k)| (c.model(&rules, program), *k))
+        .map(|(c, k)| (c.model(&rules, program, options.runtime), *k))
         .collect();
     let rows = ptir_egraph::compare(program, &rules, &options.saturation(), &models)?;
     let mut input_costs: Vec<ModelCost> = Vec::new();

@@ -366,7 +366,7 @@ fn optimize_input(
     // renamed for this run (in the rules, the extern costs and the output).
     let mut rules = expand_rules_for(loaded, options, &input)?;
     let renamed = rules.rename_externs_for(&input);
-    let model = options.cost.model(&rules, &input);
+    let model = options.cost.model(&rules, &input, options.runtime);
     let (program, input) = InputRecord::take(input, options.validate.is_some());
     let mut report = input.report(&program, options, model.as_ref(), &renamed);
     report.add_phase_time("rules", loading);
@@ -505,7 +505,7 @@ impl<'a> InputRecord<'a> {
         report.dag_cost_after =
             ptir_rules::cost::program_dag_cost_with_entries(&program, model, &self.entries);
         // The model's notes about the output alone (extraction priced e-nodes it did not keep).
-        let output_model = options.cost.model(rules, &program);
+        let output_model = options.cost.model(rules, &program, options.runtime);
         program_cost(&program, output_model.as_ref());
         report.notes.extend(output_model.notes());
         report.instructions.after = program.num_insts();

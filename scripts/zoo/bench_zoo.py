@@ -392,10 +392,12 @@ def xla_optimize(text, setting, args):
 
 
 def xla_module(text):
-    """`text` compiled on XLA, each call waited for (as local-sync IREE calls are)."""
+    """`text` compiled on XLA, each call waited for (as local-sync IREE calls are). 64-bit
+    types are on: the inputs of a module of `i64`s must reach XLA as 64-bit arrays."""
     import jax
     import ptir
 
+    jax.config.update("jax_enable_x64", True)
     module = ptir.compile_module(text, "xla-cpu")
     return lambda *inputs: jax.block_until_ready(module(*inputs))
 
@@ -688,6 +690,7 @@ def parse_args(argv):
         # The measured model as one more setting: default options, kernels priced by the table.
         args.cost_table = os.path.abspath(args.cost_table)
         SETTINGS["measured"] = ["--cost", f"measured={args.cost_table}"]
+        PY_SETTINGS["measured"] = {"cost": f"measured={args.cost_table}"}
         if "measured" not in args.settings:
             args.settings.append("measured")
     unknown = [s for s in args.settings if s not in SETTINGS]

@@ -338,6 +338,31 @@ def _mixed_precision():
     return f, (spec(256, 512, dtype=F16), spec(512, 512, dtype=F16), spec(512))
 
 
+@model("int8_weight_matmul", "quantized",
+       "weight-only int8 matmul, per-output-channel f32 scale, as quantized LLM code writes it: "
+       "x @ (w_int8.astype(f32) * scale)")
+def _int8_weight_matmul():
+    def f(x, w, scale):
+        return x @ (w.astype(F32) * scale)
+
+    return f, (spec(64, 1024), spec(1024, 1024, dtype=jnp.int8), spec(1024))
+
+
+@model("int8_mlp_bf16", "quantized",
+       "two-layer bf16 MLP with int8 weights stored [out, in] and bf16 per-row scales "
+       "(einsum 'bk,nk->bn' of w.astype(bf16) * s[:, None]), GELU between")
+def _int8_mlp_bf16():
+    def dense(x, w, s):
+        return jnp.einsum("bk,nk->bn", x, w.astype(x.dtype) * s[:, None])
+
+    def f(x, w1, s1, w2, s2):
+        return dense(jax.nn.gelu(dense(x, w1, s1)), w2, s2)
+
+    i8 = jnp.int8
+    return f, (spec(32, 512, dtype=BF16), spec(1024, 512, dtype=i8), spec(1024, dtype=BF16),
+               spec(512, 1024, dtype=i8), spec(512, dtype=BF16))
+
+
 @model("einsum_ops", "contraction",
        "einsum code: bilinear form 'bi,ij,bj->b', batched 'bij,bjk->bik', three-operand 'ij,jk,kl->il', "
        "trace-like 'ii->' and a transpose 'ij->ji'")

@@ -65,6 +65,35 @@ fn result_dim_of(
     )
 }
 
+/// The result dims of `dot_general(lhs, rhs, d)` that the operand dims `dims` of `side` become
+/// (a broadcast of a factor into that operand along `dims`, moved onto the result); `None` if
+/// one of them is contracted (the factor varies along a sum and cannot leave it) or the
+/// dims do not come out in increasing order (a broadcast's dims must).
+///
+/// ```
+/// use ptir_ir::DotDims;
+/// use ptir_rules::contraction::{operand_dims_in_result, Side};
+/// // x [B, T, K] @ w [K, N]: w's dim 1 (N) is the result's dim 2, x's dim 1 (T) its dim 1.
+/// let d = DotDims { lhs_contract: vec![2], rhs_contract: vec![0], ..DotDims::matmul() };
+/// assert_eq!(operand_dims_in_result(&d, 3, 2, Side::Rhs, &[1]), Some(vec![2]));
+/// assert_eq!(operand_dims_in_result(&d, 3, 2, Side::Lhs, &[0, 1]), Some(vec![0, 1]));
+/// assert_eq!(operand_dims_in_result(&d, 3, 2, Side::Rhs, &[0]), None); // K is summed
+/// ```
+pub fn operand_dims_in_result(
+    d: &DotDims,
+    lhs_rank: usize,
+    rhs_rank: usize,
+    side: Side,
+    dims: &[usize],
+) -> Option<Vec<usize>> {
+    let map = result_dim_of(d, lhs_rank, rhs_rank, side)?;
+    let out: Vec<usize> = dims
+        .iter()
+        .map(|&i| map.get(i).copied().flatten())
+        .collect::<Option<_>>()?;
+    out.windows(2).all(|w| w[0] < w[1]).then_some(out)
+}
+
 fn lhs_free_len(d: &DotDims, lhs_rank: usize) -> Option<usize> {
     lhs_rank.checked_sub(d.lhs_batch.len() + d.lhs_contract.len())
 }

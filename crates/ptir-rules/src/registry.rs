@@ -845,6 +845,19 @@ impl Registry {
                 _ => None,
             });
         }
+        for (name, side, doc) in [
+            ("dot-lhs-dims-in-result", Side::Lhs, "the result dims of dot_general(?a, ?b, ?d) that the lhs dims ?l become (none contracted)"),
+            ("dot-rhs-dims-in-result", Side::Rhs, "the result dims of dot_general(?a, ?b, ?d) that the rhs dims ?l become (none contracted)"),
+        ] {
+            self.add_native(name, 4, Ints, doc, move |a| match a[0].attr()? {
+                AttrValue::Dims(d) => {
+                    let (l, r) = (a[1].tensor()?.rank(), a[2].tensor()?.rank());
+                    contraction::operand_dims_in_result(d, l, r, side, a[3].ints()?)
+                        .map(AttrValue::Ints)
+                }
+                _ => None,
+            });
+        }
         let contraction = |a: &[Bound]| {
             contraction::broadcast_contraction(
                 &a[0].tensor()?.shape,

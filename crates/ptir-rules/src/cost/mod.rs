@@ -34,10 +34,10 @@ mod tensor;
 pub use calibration::{collect_kernels, Kernel};
 pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
 pub use roofline::{
-    element_flops, op_work, ragged_dot_dim, Fusion, Machine, OpWork, Roofline, DIVISION_FLOPS,
-    DOT_TILE, FLOAT_REDUCTION_FLOPS, FLOAT_REMAINDER_FLOPS, INTEGER_DIVISION_FLOPS,
+    element_flops, op_work, ragged_dot_dim, Behaviour, Fusion, Machine, OpWork, Roofline,
+    DIVISION_FLOPS, DOT_TILE, FLOAT_REDUCTION_FLOPS, FLOAT_REMAINDER_FLOPS, INTEGER_DIVISION_FLOPS,
     LOOP_ITERATION_US, RAGGED_DOT_EFFICIENCY, RAGGED_DOT_MIN, TRANSCENDENTAL_FLOPS,
-    VECTOR_MATRIX_READ_FACTOR, WIDE_DOT_COLUMNS, WIDE_DOT_EFFICIENCY,
+    VECTOR_MATRIX_READ_FACTOR, WIDE_DOT_COLUMNS, WIDE_DOT_EFFICIENCY, XLA_LOOP_ITERATION_US,
 };
 pub use tensor::TensorCost;
 

@@ -190,6 +190,51 @@ fn float_matrix_times_vector(d: &ptir_ir::DotDims, operands: &[&Type]) -> bool {
 /// scan), 3.7 (32-step GRU), 7.0 (32-step LSTM), 5.9 (16-step stencil).
 pub const LOOP_ITERATION_US: f64 = 5.0;
 
+/// Microseconds a `while` iteration costs XLA:CPU beyond its body: XLA compiles the loop into
+/// the program's own code, so an iteration is a branch and the carried buffers stay in place.
+/// Measured with jaxlib 0.10.2's client on the reference machine (one thread): a 1,000-step
+/// `fori_loop` of a 16-float update runs 30.3 us, the 10-step one 5.4 (0.025 us a step).
+pub const XLA_LOOP_ITERATION_US: f64 = 0.025;
+
+/// What a runtime does that its machine's speed does not say: the behaviours the roofline's
+/// constants measure, per runtime. [`op_work`] and the constants are IREE's (the runtime the
+/// roofline was fitted on, [`Behaviour::IREE_CPU`]); a [`Roofline`] for another runtime
+/// prices what differs by its own ([`Roofline::with_behaviour`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Behaviour {
+    /// The runtime's name (`iree-cpu`, `xla-cpu`).
+    pub runtime: &'static str,
+    /// Microseconds a `while` iteration costs beyond its body ([`LOOP_ITERATION_US`] on IREE,
+    /// [`XLA_LOOP_ITERATION_US`] on XLA).
+    pub loop_iteration_us: f64,
+    /// The rate of a product per ragged free dim, relative to an aligned one
+    /// ([`RAGGED_DOT_EFFICIENCY`] on IREE; 1 on XLA, whose products handle edges without
+    /// the penalty: padding a ViT layer's 197-row products ran it 0.90-0.94x there).
+    pub ragged_dot_efficiency: f64,
+}
+
+impl Behaviour {
+    /// IREE's `llvm-cpu` backend (the default).
+    pub const IREE_CPU: Behaviour = Behaviour {
+        runtime: "iree-cpu",
+        loop_iteration_us: LOOP_ITERATION_US,
+        ragged_dot_efficiency: RAGGED_DOT_EFFICIENCY,
+    };
+
+    /// XLA on the CPU, what `jax.jit` runs.
+    pub const XLA_CPU: Behaviour = Behaviour {
+        runtime: "xla-cpu",
+        loop_iteration_us: XLA_LOOP_ITERATION_US,
+        ragged_dot_efficiency: 1.0,
+    };
+}
+
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour::IREE_CPU
+    }
+}
+
 /// The machine a [`Roofline`] predicts for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Machine {
@@ -639,6 +684,8 @@ fn broadcast_source<'p>(v: ValueId, dataflow: &Dataflow<'p>) -> Option<&'p Type>
 pub struct Roofline {
     /// The machine predicted for.
     pub machine: Machine,
+    /// The runtime's behaviours (default [`Behaviour::IREE_CPU`]).
+    pub behaviour: Behaviour,
     /// FLOPs per output element of externs that have no defining body (declared by rule
     /// files); other calls of unknown callees cost one per element. Each is a kernel.
     pub extern_flops: IndexMap<String, f64>,
@@ -672,6 +719,7 @@ impl Roofline {
     pub fn new(machine: Machine) -> Self {
         Roofline {
             machine,
+            behaviour: Behaviour::default(),
             extern_flops: IndexMap::new(),
             defined: IndexSet::new(),
             table: None,
@@ -687,6 +735,18 @@ impl Roofline {
             table: Some(table.clone()),
             ..Roofline::new(table.fit)
         }
+    }
+
+    /// This model for a runtime that behaves as `behaviour` does.
+    ///
+    /// ```
+    /// use ptir_rules::cost::{Behaviour, Roofline};
+    /// let xla = Roofline::default().with_behaviour(Behaviour::XLA_CPU);
+    /// assert_eq!(xla.behaviour.runtime, "xla-cpu");
+    /// ```
+    pub fn with_behaviour(mut self, behaviour: Behaviour) -> Self {
+        self.behaviour = behaviour;
+        self
     }
 
     /// This model, knowing the functions `program` defines (a call of one is priced by the
@@ -847,6 +907,12 @@ impl CostModel for Roofline {
 
     fn op_cost(&self, op: &Op, operands: &[&Type], result: &Type) -> f64 {
         let mut work = op_work(op, operands, result);
+        if let Op::DotGeneral(d) = op {
+            // `op_work` prices ragged products as IREE runs them.
+            let ragged = ragged_free_dims(d, operands) as i32;
+            work.flops *=
+                (RAGGED_DOT_EFFICIENCY / self.behaviour.ragged_dot_efficiency).powi(ragged);
+        }
         if let Op::Call { callee } = op {
             if self.defined.contains(callee) {
                 return 0.0;
@@ -875,14 +941,15 @@ impl CostModel for Roofline {
         self.priced(&work)
     }
 
-    /// [`LOOP_ITERATION_US`], and for each carried tensor the body changes, its bytes written
+    /// The runtime's [`Behaviour::loop_iteration_us`] ([`LOOP_ITERATION_US`] on IREE), and for
+    /// each carried tensor the body changes, its bytes written
     /// and read back twice: the body's kernel writes it, and the runtime copies it into the
     /// loop's carried buffer. IREE runs a 16-step stencil over 256 KB 12 us per iteration
     /// slower as a loop than written out; a GRU whose changing state is a few hundred bytes
     /// (its outputs are updated in place), 6 us.
     fn loop_iteration_cost(&self, changed: &[&Type]) -> f64 {
         let carried: f64 = changed.iter().map(|t| bytes(t)).sum();
-        LOOP_ITERATION_US + 2.0 * self.materialized_us(carried)
+        self.behaviour.loop_iteration_us + 2.0 * self.materialized_us(carried)
     }
 
     fn inst_cost(&self, inst: &Instruction, operands: &[&Type], dataflow: &Dataflow<'_>) -> f64 {
