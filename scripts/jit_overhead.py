@@ -29,7 +29,7 @@ import jax, numpy as np
 import export_zoo
 fn, specs = export_zoo.MODELS[{name!r}].build()
 rng = np.random.default_rng(0)
-args = [jax.numpy.asarray((rng.standard_normal(s.shape) * 0.5).astype(np.float32)).astype(s.dtype) for s in specs]
+args = jax.tree_util.tree_map(lambda s: jax.numpy.asarray((rng.standard_normal(s.shape) * 0.5).astype(np.float32)).astype(s.dtype), specs)
 if {ptir!r}:
     import ptir
     jit = ptir.jit

@@ -89,6 +89,15 @@ def _default_runtime(jax):
     return "xla-gpu" if platform in ("gpu", "cuda", "rocm") else "xla-cpu"
 
 
+def _leaf_signature(leaf):
+    """What a leaf contributes to a call's signature: shape, dtype and weak type for arrays
+    (Python and NumPy scalars included), the type for anything else."""
+    try:
+        return (leaf.shape, leaf.dtype, getattr(leaf, "weak_type", False))
+    except AttributeError:
+        return type(leaf)
+
+
 class Lowered:
     """One signature of a :class:`Jitted` function, lowered and optimized.
 
@@ -155,6 +164,8 @@ class Jitted:
                 f"ptir.jit: runtime={runtime!r}: expected one of {', '.join(_api.RUNTIMES)}"
             )
         self._options = options
+        self._flatten = jax.tree_util.tree_flatten
+        self._unflatten = jax.tree_util.tree_unflatten
         self._cache = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, fun)
@@ -162,33 +173,28 @@ class Jitted:
     # -- the signature of a call ------------------------------------------------------------
 
     def _split(self, args, kwargs):
-        """(key, dynamic leaves) of a call; raises TypeError for an unhashable static value."""
-        jax = self._jaxlib
+        """(key, dynamic leaves) of a call; the key may be unhashable (a static value)."""
         nums, names = self._nums, self._names
-        dynamic = tuple(a for i, a in enumerate(args) if i not in nums)
-        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}
-        statics = tuple((i, args[i]) for i in sorted(nums) if i < len(args))
-        static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in names))
-        leaves, tree = jax.tree_util.tree_flatten((dynamic, dyn_kwargs))
-        sig = tuple(
-            (l.shape, l.dtype, getattr(l, "weak_type", False))
-            if hasattr(l, "dtype") and hasattr(l, "shape")
-            else type(l)
-            for l in leaves
-        )
-        key = (len(args), statics, static_kw, tree, sig)
-        hash(key)
+        if nums or names:
+            dynamic = tuple(a for i, a in enumerate(args) if i not in nums)
+            dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}
+            statics = tuple((i, args[i]) for i in sorted(nums) if i < len(args))
+            static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in names))
+        else:
+            dynamic, dyn_kwargs, statics, static_kw = args, kwargs, (), ()
+        leaves, tree = self._flatten((dynamic, dyn_kwargs))
+        key = (len(args), statics, static_kw, tree, tuple(map(_leaf_signature, leaves)))
         return key, leaves
 
     # -- calls --------------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
+        key, leaves = self._split(args, kwargs)
         try:
-            key, leaves = self._split(args, kwargs)
+            compiled = self._cache.get(key)
         except TypeError:
             # Unhashable static arguments: JAX says what is wrong with them.
             return self._jax(*args, **kwargs)
-        compiled = self._cache.get(key)
         if compiled is None:
             with self._lock:
                 compiled = self._cache.get(key)
@@ -202,12 +208,13 @@ class Jitted:
         except Exception as e:  # noqa: BLE001  (any failure of the run: fall back)
             self._fall_back(compiled, f"the optimized module failed to run: {e}")
             return self._jax(*args, **kwargs)
-        return self._jaxlib.tree_util.tree_unflatten(compiled.lowered.out_tree, outs)
+        return self._unflatten(compiled.lowered.out_tree, outs)
 
     def lower(self, *args, **kwargs):
         """The :class:`Lowered` for these arguments (input text, output text, report),
         compiled and cached as a call would be."""
         key, leaves = self._split(args, kwargs)
+        hash(key)  # an unhashable static value is JAX's TypeError, as jax.jit(f).lower says
         with self._lock:
             compiled = self._cache.get(key)
             if compiled is None:

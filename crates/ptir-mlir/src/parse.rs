@@ -1122,9 +1122,20 @@ impl<'s> Reader<'s> {
             "return" | "func.return" | "stablehlo.return"
         );
         let mut inits = Vec::new();
+        // The operand just read was a value (`%a`): the next one needs a comma before it.
+        let mut after_value = false;
         loop {
             self.skip_ws();
             let pos = self.pos();
+            let at_value = self.peek() == Some(b'%');
+            if at_value && after_value {
+                return Err(pos.syntax(format!(
+                    "expected `,` between the operands of `{}`, found {}",
+                    op.name,
+                    self.found()
+                )));
+            }
+            after_value = at_value;
             match self.peek() {
                 Some(b':') => {
                     self.bump();

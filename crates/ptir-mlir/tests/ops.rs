@@ -638,6 +638,21 @@ fn an_unknown_custom_syntax_names_its_op() {
     );
 }
 
+/// Two operands with no comma between them (`stablehlo.add %a %a`) are refused, located, not
+/// read as if the comma were there (mlir-opt refuses them too).
+#[test]
+fn operands_need_their_commas() {
+    let src = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}";
+    let e = err(src);
+    assert!(e.starts_with("2:8: "), "{e}");
+    assert!(
+        e.contains("2:25: expected `,` between the operands of `stablehlo.add`, found `%a`"),
+        "{e}"
+    );
+    let fine = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a,%a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}";
+    assert!(ptir_mlir::import(fine).is_ok());
+}
+
 /// Unsigned and narrow integers: element types in tensor types and dense constants (decimal
 /// above `i32::MAX` and `i64::MAX`, hex), unsigned comparison, division and shifts, `popcnt`,
 /// `count_leading_zeros`, `bitcast_convert`, an unsigned iota that wraps; exported and imported
