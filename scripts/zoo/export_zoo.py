@@ -363,6 +363,31 @@ def _int8_mlp_bf16():
                spec(512, 1024, dtype=i8), spec(512, dtype=BF16))
 
 
+@model("gnn_message_passing", "graph",
+       "two rounds of graph message passing as jraph-style code writes them: per-edge messages "
+       "x[senders] @ w (gather rows, project), summed into receivers (jax.ops.segment_sum), relu; "
+       "8x more edges than nodes")
+def _gnn_message_passing():
+    def layer(x, w, senders, receivers):
+        messages = x[senders] @ w
+        return jax.nn.relu(jax.ops.segment_sum(messages, receivers, num_segments=x.shape[0]))
+
+    def f(x, w1, w2, senders, receivers):
+        return layer(layer(x, w1, senders, receivers), w2, senders, receivers)
+
+    return f, (spec(256, 64), spec(64, 64), spec(64, 64), spec(2048, dtype=I32), spec(2048, dtype=I32))
+
+
+@model("embedding_projection", "graph",
+       "token embedding lookup (table[ids], 512 ids into a 4096-row table) then a projection: "
+       "fewer rows gathered than in the table, so projecting the table first does not pay")
+def _embedding_projection():
+    def f(table, ids, w):
+        return jnp.tanh(table[ids] @ w)
+
+    return f, (spec(4096, 128), spec(512, dtype=I32), spec(128, 128))
+
+
 @model("einsum_ops", "contraction",
        "einsum code: bilinear form 'bi,ij,bj->b', batched 'bij,bjk->bik', three-operand 'ij,jk,kl->il', "
        "trace-like 'ii->' and a transpose 'ij->ji'")

@@ -5,7 +5,7 @@
 //! Each function answers `None` when its precondition fails; as a native function that means
 //! "the rule does not apply here" (see [`crate::Registry`]).
 
-use ptir_ir::{free_dims, DotDims};
+use ptir_ir::{free_dims, DotDims, GatherDims};
 
 /// One operand of a `dot_general`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,53 @@ pub fn operand_dims_in_result(
         .map(|&i| map.get(i).copied().flatten())
         .collect::<Option<_>>()?;
     out.windows(2).all(|w| w[0] < w[1]).then_some(out)
+}
+
+/// The gather that reads rows of `x @ w` as `dot_general(gather(x, rows), w, d)` reads rows
+/// of `x`: when `g` takes whole rows of the 2-d table `x` (`x[rows]`, each index one row:
+/// collapsed and started along dim 0, the slice `[1, x.cols]`, the row the last result dim
+/// of a `gathered_rank` result), and `d` contracts that row with the rows of the 2-d `w`
+/// (no batch dims), then `gather(x @ w, rows)` with the slice `[1, w.cols]` is the same value:
+/// each of its rows is the product of the same row of `x` with `w`, summed in the same order,
+/// and an index out of range is clamped to the same row of both tables. `None` otherwise.
+///
+/// ```
+/// use ptir_ir::{DotDims, GatherDims, IndexDims};
+/// use ptir_rules::contraction::projected_row_gather;
+/// // x[senders] @ w: x [256, 64], w [64, 32], 2048 senders as a [2048, 1] index vector
+/// let g = GatherDims {
+///     dims: IndexDims { window_dims: vec![1], collapsed_dims: vec![0], start_index_map: vec![0],
+///         index_vector_dim: 1, ..IndexDims::default() },
+///     slice_sizes: vec![1, 64],
+/// };
+/// let p = projected_row_gather(&g, &[256, 64], &[64, 32], &DotDims::matmul(), 2).unwrap();
+/// assert_eq!(p.slice_sizes, vec![1, 32]);
+/// assert!(projected_row_gather(&g, &[256, 64], &[64, 32], &DotDims::matmul(), 3).is_none());
+/// ```
+pub fn projected_row_gather(
+    g: &GatherDims,
+    x: &[usize],
+    w: &[usize],
+    d: &DotDims,
+    gathered_rank: usize,
+) -> Option<GatherDims> {
+    let [_, cols] = *x else { return None };
+    let [k, out_cols] = *w else { return None };
+    let last = gathered_rank.checked_sub(1)?;
+    let rows = g.dims.collapsed_dims == [0]
+        && g.dims.start_index_map == [0]
+        && g.dims.operand_batching_dims.is_empty()
+        && g.dims.window_dims == [last]
+        && g.slice_sizes == [1, cols];
+    let product = d.lhs_batch.is_empty()
+        && d.rhs_batch.is_empty()
+        && d.lhs_contract == [last]
+        && d.rhs_contract == [0]
+        && k == cols;
+    (rows && product).then(|| GatherDims {
+        dims: g.dims.clone(),
+        slice_sizes: vec![1, out_cols],
+    })
 }
 
 fn lhs_free_len(d: &DotDims, lhs_rank: usize) -> Option<usize> {

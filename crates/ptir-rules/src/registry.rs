@@ -858,6 +858,39 @@ impl Registry {
                 _ => None,
             });
         }
+        let projected = |a: &[Bound]| match (a[0].attr()?, a[3].attr()?) {
+            (AttrValue::Gather(g), AttrValue::Dims(d)) => {
+                let (x, w) = (&a[1].tensor()?.shape, &a[2].tensor()?.shape);
+                contraction::projected_row_gather(g, x, w, d, a[4].tensor()?.rank())
+            }
+            _ => None,
+        };
+        self.add_native(
+            "projected-row-gather",
+            5,
+            Gather,
+            "the gather that reads rows of ?x @ ?w as dot_general(?v = gather(?x, _, ?g), ?w, ?d) reads rows of ?x (none unless ?g takes whole rows of the 2-d ?x and ?d contracts them with the 2-d ?w)",
+            move |a| projected(a).map(|g| AttrValue::Gather(Box::new(g))),
+        );
+        self.add_native(
+            "row-projection-dims",
+            1,
+            Dims,
+            "dot_general dims ?d contracting the lhs dim 1 instead (a 2-d table's rows), its result dtype and precision kept",
+            |a| match a[0].attr()? {
+                AttrValue::Dims(d) => Some(AttrValue::Dims(DotDims {
+                    lhs_contract: vec![1],
+                    ..d.clone()
+                })),
+                _ => None,
+            },
+        );
+        self.add_predicate(
+            "row-gather-projects",
+            5,
+            "projected-row-gather ?g ?x ?w ?d ?v exists: ?v = gather(?x, _, ?g) takes whole rows of the 2-d ?x, which ?d contracts with the 2-d ?w",
+            move |a| projected(a).is_some(),
+        );
         let contraction = |a: &[Bound]| {
             contraction::broadcast_contraction(
                 &a[0].tensor()?.shape,

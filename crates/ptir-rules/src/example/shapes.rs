@@ -7,7 +7,8 @@ use crate::ast::{Attr, AttrValue, Term, TermId};
 use crate::externs;
 use crate::ops::make_op;
 use ptir_ir::{
-    BinaryOp, DType, DotDims, OpKey, PadDims, ReduceKind, Shape, TensorType, Type, UnaryOp,
+    BinaryOp, DType, DotDims, GatherDims, IndexDims, OpKey, PadDims, ReduceKind, Shape, TensorType,
+    Type, UnaryOp,
 };
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -92,6 +93,9 @@ impl Sampler<'_> {
                 vec![]
             }
             OpKey::TupleGet => self.tuple_get(x, &attrs[0])?,
+            OpKey::Gather => {
+                self.row_gather(x, *ops.get(1).ok_or("gather needs indices")?, &attrs[0])?
+            }
             other => return Err(format!("`{other}` cannot appear in a pattern")),
         };
         Ok((attrs, None))
@@ -204,6 +208,38 @@ impl Sampler<'_> {
             }
         };
         Ok(vec![d])
+    }
+
+    /// A `gather` of whole rows of a 2-d table `x` by a column of `i32` indices (`x[ids]`, as
+    /// JAX writes an embedding lookup or a graph net's `x[senders]`): the one form
+    /// instantiated. Indices come as random inputs, out of range too, which `gather` clamps.
+    fn row_gather(&mut self, x: TermId, idx: TermId, g: &Attr) -> Res<Vec<AttrValue>> {
+        if self.ty(x).is_none() {
+            let shape = self.fresh_shape(2);
+            self.ensure(x, DClass::Any, Some(shape))?;
+        }
+        let shape = self.shape(x).ok_or("gather of a tuple")?.to_vec();
+        let [_, cols] = shape[..] else {
+            return Err("only gathers of rows of a 2-d table are instantiated".into());
+        };
+        let rows = self.size();
+        self.ensure(idx, DClass::Is(DType::I32), Some(vec![rows, 1]))?;
+        let row = GatherDims {
+            dims: IndexDims {
+                window_dims: vec![1],
+                collapsed_dims: vec![0],
+                start_index_map: vec![0],
+                index_vector_dim: 1,
+                ..IndexDims::default()
+            },
+            slice_sizes: vec![1, cols],
+        };
+        match self.known(g, None) {
+            Some(AttrValue::Gather(known)) if *known != row => {
+                Err("only gathers of rows of a 2-d table are instantiated".into())
+            }
+            _ => Ok(vec![AttrValue::Gather(Box::new(row))]),
+        }
     }
 
     /// A `pad` of `x` by the scalar `v`: the padding known, or none half of the time, else
