@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Measure what each distinct op of a corpus costs in IREE: the table a calibrated cost model fits.
+"""Measure what each distinct op of a corpus costs in IREE (or XLA): the table a calibrated cost model fits.
+
+With ``--runtime xla-cpu`` every step below is the same but the runtime: the programs are
+optimized for XLA (``--runtime xla-cpu``), the one-op modules are not compiled ahead but
+compiled and timed in the worker by the Python package (``ptir.compile_module``, JAX's own
+client, ``pip install ./python``) on one thread (``bench_zoo.XLA_FLAGS``), 64-bit types kept.
 
 The measuring half of the calibrated cost model ("A cost model that predicts the runtime,
 calibrated on a real one"). Given StableHLO programs (``.mlir`` files or directories of them;
@@ -78,6 +83,7 @@ Usage (with the project's venv, ``scripts/requirements.txt``)::
     python scripts/calibrate.py                                   # corpus/zoo and corpus/mlir
     python scripts/calibrate.py corpus/zoo/softmax.mlir my_dir/ --out my_table.json
     python scripts/calibrate.py --allow-opaque --calls 50 --cache /tmp/cal-cache
+    python scripts/calibrate.py --runtime xla-cpu --out xla_table.json     # XLA:CPU, through the package
 """
 
 import argparse
@@ -215,8 +221,9 @@ class Module:
     cached: bool = False
 
 
-def build_module(key, op, program, binary, cache, salt):
-    """Writes `program`, translates it to StableHLO and compiles it unless cached.
+def build_module(key, op, program, binary, cache, salt, runtime="iree-cpu"):
+    """Writes `program`, translates it to StableHLO and compiles it unless cached (for IREE;
+    XLA compiles in the timing worker, `vmfb` is then the StableHLO file).
 
     Runs in a worker process. The cache name hashes the signature, the StableHLO text and
     `salt` (IREE version, CPU, flags); a failure is cached as a `.err` file beside it.
@@ -229,6 +236,9 @@ def build_module(key, op, program, binary, cache, salt):
                        capture_output=True, text=True)
     if r.returncode != 0:
         mod.stage, mod.error = "ptir-opt", bench_zoo.first_line(r.stderr or r.stdout)
+        return mod
+    if runtime == "xla-cpu":
+        mod.vmfb = base + ".mlir"
         return mod
     mlir = open(base + ".mlir").read()
     digest = hashlib.sha256("\n".join([key, mlir, salt]).encode()).hexdigest()[:24]
@@ -256,10 +266,11 @@ def compile_into_cache(mlir_path, mod):
             os.unlink(tmp)
 
 
-def build_all(jobs, binary, cache, salt, workers):
+def build_all(jobs, binary, cache, salt, workers, runtime="iree-cpu"):
     """Builds every (key, op, program) job with `workers` processes; Modules in job order."""
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(build_module, k, op, prog, binary, cache, salt) for k, op, prog in jobs]
+        futures = [pool.submit(build_module, k, op, prog, binary, cache, salt, runtime)
+                   for k, op, prog in jobs]
         return [f.result() for f in futures]
 
 
@@ -300,7 +311,7 @@ def dispatch_overhead(times):
 # ----------------------------------------------------------------------------------------
 
 
-def inputs_for(mlir_text, op, seed):
+def inputs_for(mlir_text, op, seed, demote_f64=True):
     """Seeded inputs for the one-op module (bench_zoo's), with nonzero integer divisors for
     div and rem, and f64 arguments as f32: IREE demotes f64 to f32 by default
     (``--iree-input-demote-f64-to-f32``), so an f64 op is timed as the f32 code IREE runs."""
@@ -308,13 +319,30 @@ def inputs_for(mlir_text, op, seed):
     inputs = bench_zoo.random_inputs(sig, seed)
     if op in ("div", "rem"):
         inputs = [np.where(x == 0, 1, x).astype(x.dtype) if x.dtype.kind in "iu" else x for x in inputs]
+    if not demote_f64:
+        return inputs
     return [x.astype(np.float32) if x.dtype == np.float64 else x for x in inputs]
 
 
-def time_module(job, warmup, calls):
+def xla_loaded(mlir_path, op):
+    """The module compiled on XLA (each call waited for) and its inputs on the device."""
+    import jax
+
+    import ptir
+
+    text = open(mlir_path).read()
+    module = ptir.compile_module(text, "xla-cpu")
+    inputs = [jax.device_put(x) for x in inputs_for(text, op, 0, demote_f64=False)]
+    return (lambda *a: jax.block_until_ready(module(*a))), inputs
+
+
+def time_module(job, warmup, calls, runtime="iree-cpu"):
     """(min, median) wall time in microseconds of one call of the job's module."""
-    f = iree_check.load(job["vmfb"], "main")
-    inputs = iree_check.on_device(inputs_for(open(job["mlir"]).read(), job["op"], 0))
+    if runtime == "xla-cpu":
+        f, inputs = xla_loaded(job["mlir"], job["op"])
+    else:
+        f = iree_check.load(job["vmfb"], "main")
+        inputs = iree_check.on_device(inputs_for(open(job["mlir"]).read(), job["op"], 0))
     for _ in range(warmup):
         f(*inputs)
     times = []
@@ -327,13 +355,19 @@ def time_module(job, warmup, calls):
 
 def timing_worker(jobs_path, out_path):
     """Times every job of the jobs file; appends one JSON line per job to `out_path`."""
-    bench_zoo.use_local_sync()
     with open(jobs_path) as fh:
         spec = json.load(fh)
+    runtime = spec.get("runtime", "iree-cpu")
+    if runtime == "xla-cpu":
+        import jax
+
+        jax.config.update("jax_enable_x64", True)  # f64 and i64 modules keep their types
+    else:
+        bench_zoo.use_local_sync()
     for job in spec["jobs"]:
         calls = max(spec["calls"], 200) if job["key"] == IDENTITY_KEY else spec["calls"]
         try:
-            t_min, t_med = time_module(job, spec["warmup"], calls)
+            t_min, t_med = time_module(job, spec["warmup"], calls, runtime)
             line = {"key": job["key"], "time_us": t_min, "median_us": t_med}
         except Exception as e:  # noqa: BLE001  (a failure of one module is a table entry)
             line = {"key": job["key"], "error": f"{type(e).__name__}: {bench_zoo.first_line(str(e))}"}
@@ -355,10 +389,12 @@ def run_timing(modules, args, tmp):
                for m in modules if not m.error]
     results = {}
     env = dict(os.environ, **bench_zoo.MALLOC_ENV)
+    env.setdefault("XLA_FLAGS", bench_zoo.XLA_FLAGS)
     while pending:
         jobs_path, out_path = os.path.join(tmp, "jobs.json"), os.path.join(tmp, "times.jsonl")
         with open(jobs_path, "w") as fh:
-            json.dump({"jobs": pending, "warmup": args.warmup, "calls": args.calls}, fh)
+            json.dump({"jobs": pending, "warmup": args.warmup, "calls": args.calls,
+                       "runtime": args.runtime}, fh)
         if os.path.exists(out_path):
             os.unlink(out_path)
         status = watch_worker(jobs_path, out_path, env, args.op_timeout)
@@ -511,9 +547,12 @@ def table(args, info, iree_version, overhead, ops, failures, read, skipped):
     """The cost table (see the module docstring)."""
     return {"format": "ptir-cost-table", "version": 1,
             "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "hostname": socket.gethostname()},
-            "tools": {"iree": iree_version, "ptir_opt": info["sha256"]},
+            "tools": {"iree": iree_version, "ptir_opt": info["sha256"], "runtime": args.runtime,
+                      **({"jaxlib": importlib.metadata.version("jaxlib")}
+                         if args.runtime == "xla-cpu" else {})},
             "created": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-            "settings": {"device": "local-sync", "target_cpu": "host", "warmup": args.warmup,
+            "settings": {"device": "xla-cpu" if args.runtime == "xla-cpu" else "local-sync",
+                         "target_cpu": "host", "warmup": args.warmup,
                          "calls": args.calls, "statistic": "min",
                          "malloc": " ".join(f"{k}={v}" for k, v in bench_zoo.MALLOC_ENV.items())},
             "call_overhead_us": round(overhead, 3),
@@ -565,6 +604,8 @@ def parse_args(argv):
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n".join(__doc__.splitlines()[-5:]))
     ap.add_argument("inputs", nargs="*", help="StableHLO .mlir files or directories (default: corpus/zoo corpus/mlir)")
+    ap.add_argument("--runtime", default="iree-cpu", choices=["iree-cpu", "xla-cpu"],
+                    help="the runtime timed, and the one the optimized programs are for (default iree-cpu)")
     ap.add_argument("--out", default="calibration.json", help="the cost table (default: calibration.json)")
     ap.add_argument("--cache", default=DEFAULT_CACHE, help=f"compiled modules (default: {DEFAULT_CACHE}/)")
     ap.add_argument("--ptir-opt", default=bench_zoo.DEFAULT_PTIR_OPT, help="the ptir-opt binary")
@@ -599,13 +640,15 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="ptir_calibrate_") as tmp:
         binary, info = bench_zoo.snapshot_binary(args.ptir_opt, tmp, args.wait_binary)
         files = input_files(args.inputs or DEFAULT_INPUTS)
-        sigs, read, skipped = collect(binary, files, args.allow_opaque, not args.inputs_only, tmp)
+        settings = {k: v + ["--runtime", args.runtime] for k, v in OPTIMIZED_SETTINGS.items()}
+        sigs, read, skipped = collect(binary, files, args.allow_opaque, not args.inputs_only, tmp,
+                                      settings)
         jobs = [(IDENTITY_KEY, "identity", IDENTITY_PROGRAM)]
         jobs += [(key, "dispatch chain", dispatch_chain_program(n))
                  for key, n in zip(DISPATCH_KEYS, (1, DISPATCH_CHAIN + 1))]
         jobs += [(key, k["op"], k["program"]) for key, k in sorted(sigs.items())]
         print(f"{len(sigs)} signatures; compiling ({args.jobs} at a time) ...", file=sys.stderr)
-        modules = build_all(jobs, binary, args.cache, salt, args.jobs)
+        modules = build_all(jobs, binary, args.cache, salt, args.jobs, args.runtime)
         build_s = time.perf_counter() - start
         print(f"compiled in {build_s:.1f} s; timing {len(modules)} modules ...", file=sys.stderr)
         times = run_timing(modules, args, tmp)
@@ -616,7 +659,8 @@ def main(argv=None):
         tab = write_table(args, info, iree_version, ident, sigs, modules, times, read, skipped)
         kept = [f for f in files if (os.path.relpath(f, ROOT) if f.startswith(ROOT + os.sep) else f) in read]
         for round_ in range(2, args.rounds + 1 if not args.inputs_only else 0):
-            measured = {"measured": ["--cost", "measured=" + os.path.abspath(args.out)]}
+            measured = {"measured": ["--cost", "measured=" + os.path.abspath(args.out),
+                                     "--runtime", args.runtime]}
             chosen, _, _ = collect(binary, kept, args.allow_opaque, True, tmp, measured, own=False)
             new = {key: k for key, k in chosen.items() if key not in sigs}
             print(f"round {round_}: the measured model chose {len(new)} kernel(s) the table lacks",
@@ -624,7 +668,7 @@ def main(argv=None):
             if not new:
                 break
             more = build_all([(key, k["op"], k["program"]) for key, k in sorted(new.items())],
-                             binary, args.cache, salt, args.jobs)
+                             binary, args.cache, salt, args.jobs, args.runtime)
             times.update(run_timing(more, args, tmp))
             sigs.update(new)
             modules += more

@@ -462,6 +462,44 @@ fn signatures_lists_each_kernel_with_a_program_that_computes_it() {
     assert_eq!(lines[1]["count"], 2);
 }
 
+/// `--runtime` decides for the runtime the output is for: a scan is written out for IREE
+/// and stays a loop for XLA (`--unroll-limit` still wins), the report names the runtime, and
+/// XLA's checked-in table (`scripts/calibrate.py --runtime xla-cpu`) prices an XLA output.
+#[test]
+fn the_runtime_decides_the_loops_and_names_itself_in_the_report() {
+    let run = |args: &[&str]| {
+        let out = ptir_opt(args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let scan = "corpus/zoo/gru_scan.mlir";
+    let (iree, report) = run(&[scan, "--report"]);
+    assert!(!iree.contains("stablehlo.while"), "{iree}");
+    assert!(
+        report.starts_with("engine: eqsat (for iree-cpu)\n"),
+        "{report}"
+    );
+    let (xla, report) = run(&[scan, "--runtime", "xla-cpu", "--report"]);
+    assert!(xla.contains("stablehlo.while"), "{xla}");
+    assert!(
+        report.starts_with("engine: eqsat (for xla-cpu)\n"),
+        "{report}"
+    );
+    let (forced, _) = run(&[scan, "--runtime", "xla-cpu", "--unroll-limit", "256"]);
+    assert!(!forced.contains("stablehlo.while"), "{forced}");
+    let (_, report) = run(&[
+        "corpus/zoo/gru_scan.mlir",
+        "--runtime",
+        "xla-cpu",
+        "--cost",
+        "measured=corpus/calibration/xla_cpu.json",
+        "--report",
+    ]);
+    assert!(report.contains("cost (measured): "), "{report}");
+    let out = ptir_opt(&[scan, "--runtime", "tpu"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
 /// The checked-in table was written by `scripts/calibrate.py` from the zoo: a kernel of a zoo
 /// model is found in it under the signature ptir-opt makes.
 #[test]
