@@ -27,6 +27,18 @@ def _names(names):
     return list(names)
 
 
+def _options(*, engine="eqsat", fast_math=False, cost="roofline", runtime=None, rules=None,
+             bundled_rules=True, enable=None, disable=None, time_limit=None, unroll_limit=None,
+             iter_limit=None, node_limit=None, validate=None, format=None, allow_opaque=False,
+             inline_calls=False, custom_calls=False):
+    """The options dict the native calls read: every key, lists normalized."""
+    return dict(engine=engine, fast_math=fast_math, cost=cost, runtime=runtime,
+                rules=_paths(rules), bundled_rules=bundled_rules, enable=_names(enable),
+                disable=_names(disable), time_limit=time_limit, unroll_limit=unroll_limit,
+                iter_limit=iter_limit, node_limit=node_limit, validate=validate, format=format,
+                allow_opaque=allow_opaque, inline_calls=inline_calls, custom_calls=custom_calls)
+
+
 class Result:
     """What :func:`optimize` returns.
 
@@ -100,26 +112,13 @@ def optimize(
     """
     if not isinstance(text, str):
         raise TypeError(f"ptir.optimize takes the module as text (str), not {type(text).__name__}")
-    out, fmt, report, report_text = _ptir.optimize(
-        text,
-        engine=engine,
-        fast_math=fast_math,
-        cost=cost,
-        runtime=runtime,
-        rules=_paths(rules),
-        bundled_rules=bundled_rules,
-        enable=_names(enable),
-        disable=_names(disable),
-        time_limit=time_limit,
-        unroll_limit=unroll_limit,
-        iter_limit=iter_limit,
-        node_limit=node_limit,
-        validate=validate,
-        format=format,
-        allow_opaque=allow_opaque,
-        inline_calls=inline_calls,
-        custom_calls=custom_calls,
-    )
+    options = _options(engine=engine, fast_math=fast_math, cost=cost, runtime=runtime,
+                       rules=rules, bundled_rules=bundled_rules, enable=enable, disable=disable,
+                       time_limit=time_limit, unroll_limit=unroll_limit, iter_limit=iter_limit,
+                       node_limit=node_limit, validate=validate, format=format,
+                       allow_opaque=allow_opaque, inline_calls=inline_calls,
+                       custom_calls=custom_calls)
+    out, fmt, report, report_text = _ptir.optimize(text, options)
     return Result(out, fmt, json.loads(report), report_text)
 
 
@@ -165,16 +164,8 @@ def compare_cost_models(
     """Saturates ``text`` once and extracts with every (cost model, extractor) pair of
     ``costs`` x ``extractors``; each row prices its program under every model. Returns a
     :class:`CostComparison` (the table ``ptir-opt compare`` prints, as data)."""
-    data, table = _ptir.compare_cost_models(
-        text,
-        costs=_names(costs),
-        extractors=_names(extractors),
-        fast_math=fast_math,
-        rules=_paths(rules),
-        bundled_rules=bundled_rules,
-        time_limit=time_limit,
-        iter_limit=iter_limit,
-        node_limit=node_limit,
-        format=format,
-    )
+    options = _options(fast_math=fast_math, rules=rules, bundled_rules=bundled_rules,
+                       time_limit=time_limit, iter_limit=iter_limit, node_limit=node_limit,
+                       format=format)
+    data, table = _ptir.compare_cost_models(text, _names(costs), _names(extractors), options)
     return CostComparison(json.loads(data), table)

@@ -58,7 +58,10 @@ create_exception!(
     "Translation validation refused the output: it computes something else."
 );
 
-/// The options of one call, as Python gave them (checked by [`Call::options`]).
+/// The options of one call, the dict `ptir/_api.py` passes with every key set (its keyword
+/// arguments and their defaults), checked by [`Call::options`].
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
 struct Call {
     engine: String,
     fast_math: bool,
@@ -73,6 +76,16 @@ struct Call {
     iter_limit: Option<i64>,
     node_limit: Option<i64>,
     validate: Option<i64>,
+}
+
+/// How the text is read and written (the dict's other keys).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Io {
+    format: Option<String>,
+    allow_opaque: bool,
+    inline_calls: bool,
+    custom_calls: bool,
 }
 
 /// A limit given as a Python number: a count of at least `min`.
@@ -201,57 +214,24 @@ fn text_error(py: Python<'_>, e: TextError) -> PyErr {
     }
 }
 
-/// Optimizes a PTIR or StableHLO text; returns `(text, format, report_json, report_text)`.
+/// Optimizes a PTIR or StableHLO text with the options of the dict `options` (every key of
+/// [`Call`] and [`Io`]); returns `(text, format, report_json, report_text)`.
 #[pyfunction]
-#[pyo3(signature = (text, *, engine="eqsat".to_string(), fast_math=false,
-    cost="roofline".to_string(), runtime=None, rules=Vec::new(), bundled_rules=true, enable=Vec::new(),
-    disable=Vec::new(), time_limit=None, unroll_limit=None, iter_limit=None, node_limit=None,
-    validate=None, format=None, allow_opaque=false, inline_calls=false, custom_calls=false))]
-#[allow(clippy::too_many_arguments)]
 fn optimize(
     py: Python<'_>,
     text: String,
-    engine: String,
-    fast_math: bool,
-    cost: String,
-    runtime: Option<String>,
-    rules: Vec<String>,
-    bundled_rules: bool,
-    enable: Vec<String>,
-    disable: Vec<String>,
-    time_limit: Option<f64>,
-    unroll_limit: Option<i64>,
-    iter_limit: Option<i64>,
-    node_limit: Option<i64>,
-    validate: Option<i64>,
-    format: Option<String>,
-    allow_opaque: bool,
-    inline_calls: bool,
-    custom_calls: bool,
+    options: &Bound<'_, pyo3::types::PyDict>,
 ) -> PyResult<(String, String, String, String)> {
-    let call = Call {
-        engine,
-        fast_math,
-        cost,
-        runtime,
-        rules,
-        bundled_rules,
-        enable,
-        disable,
-        time_limit,
-        unroll_limit,
-        iter_limit,
-        node_limit,
-        validate,
-    };
+    let call: Call = options.extract()?;
+    let io: Io = options.extract()?;
     let options = call.options()?;
     let io = TextOptions {
-        format: text_format(format.as_deref())?,
+        format: text_format(io.format.as_deref())?,
         read: ptir::format::ReadOptions {
-            allow_opaque,
-            inline_calls,
+            allow_opaque: io.allow_opaque,
+            inline_calls: io.inline_calls,
         },
-        custom_calls,
+        custom_calls: io.custom_calls,
     };
     let result = py.detach(move || optimize_text(&text, &options, &io));
     let out = result.map_err(|e| text_error(py, e))?;
@@ -279,40 +259,19 @@ fn text_format(name: Option<&str>) -> PyResult<Option<ptir::format::Format>> {
     }
 }
 
-/// Saturates once and extracts with every (cost model, extractor) pair; returns the table
-/// as JSON text and as `ptir-opt compare` prints it.
+/// Saturates once and extracts with every (cost model, extractor) pair of `costs` x
+/// `extractors`, with the options of the dict `options` (as [`optimize`]'s); returns the
+/// table as JSON text and as `ptir-opt compare` prints it.
 #[pyfunction]
-#[pyo3(signature = (text, *, costs, extractors, fast_math=false, rules=Vec::new(),
-    bundled_rules=true, time_limit=None, iter_limit=None, node_limit=None, format=None))]
-#[allow(clippy::too_many_arguments)]
 fn compare_cost_models(
     py: Python<'_>,
     text: String,
     costs: Vec<String>,
     extractors: Vec<String>,
-    fast_math: bool,
-    rules: Vec<String>,
-    bundled_rules: bool,
-    time_limit: Option<f64>,
-    iter_limit: Option<i64>,
-    node_limit: Option<i64>,
-    format: Option<String>,
+    options: &Bound<'_, pyo3::types::PyDict>,
 ) -> PyResult<(String, String)> {
-    let call = Call {
-        engine: "eqsat".into(),
-        fast_math,
-        cost: "roofline".into(),
-        runtime: None,
-        rules,
-        bundled_rules,
-        enable: Vec::new(),
-        disable: Vec::new(),
-        time_limit,
-        unroll_limit: None,
-        iter_limit,
-        node_limit,
-        validate: None,
-    };
+    let call: Call = options.extract()?;
+    let io: Io = options.extract()?;
     let options = call.options()?;
     let mut pairs = Vec::new();
     for c in &costs {
@@ -332,7 +291,7 @@ fn compare_cost_models(
         ));
     }
     let format =
-        text_format(format.as_deref())?.unwrap_or_else(|| ptir::format::Format::sniff(&text));
+        text_format(io.format.as_deref())?.unwrap_or_else(|| ptir::format::Format::sniff(&text));
     let program = ptir::format::read_program(&text, format).map_err(|e| read_error(py, &e))?;
     let table = py
         .detach(move || ptir::compare_cost_models(&program, &options, &pairs))
