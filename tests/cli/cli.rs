@@ -462,6 +462,20 @@ fn signatures_lists_each_kernel_with_a_program_that_computes_it() {
     assert_eq!(lines[1]["count"], 2);
 }
 
+/// `run` without `--function` runs a JAX module's `@main`, not the private helper printed
+/// after it (gru_scan's `@dynamic_update_index_in_dim`, which would run on its own).
+#[test]
+fn run_picks_main_in_a_jax_module() {
+    let out = ptir_opt(&["run", "corpus/zoo/gru_scan.mlir"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("\n@main: "),
+        "{}",
+        &stdout[stdout.len().saturating_sub(300)..]
+    );
+}
+
 /// `--runtime` decides for the runtime the output is for: a scan is written out for IREE
 /// and stays a loop for XLA (`--unroll-limit` still wins), the report names the runtime, and
 /// XLA's checked-in table (`scripts/calibrate.py --runtime xla-cpu`) prices an XLA output.

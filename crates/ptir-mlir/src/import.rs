@@ -780,15 +780,11 @@ impl<'a, 's> FnLower<'a, 's> {
             .operand_types
             .first()
             .ok_or_else(|| pos.syntax("`stablehlo.sort` needs its operand types"))?;
-        let float_keys: Vec<bool> = op
-            .operand_types
-            .iter()
-            .map(|t| t.dtype.is_float())
-            .collect();
+        let key_dtypes: Vec<DType> = op.operand_types.iter().map(|t| t.dtype).collect();
         let order = op
             .regions
             .first()
-            .and_then(|r| crate::order_regions::sort_order(r, &float_keys))
+            .and_then(|r| crate::order_regions::sort_order(r, &key_dtypes))
             .ok_or_else(|| {
                 pos.unsupported(format!(
                     "`stablehlo.sort` with a comparator other than LT/GT of its leading operands, lexicographically (TOTALORDER, or JAX's canonicalized order) ({ALLOW_OPAQUE_HINT})"

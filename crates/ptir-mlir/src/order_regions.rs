@@ -11,7 +11,7 @@
 
 use crate::ast::{Block, OpSyntax};
 use crate::import::{compare_kind, comparison, constant_of};
-use ptir_ir::{ArgKind, Scalar};
+use ptir_ir::{ArgKind, DType, Scalar};
 use std::collections::HashMap;
 
 /// Longest expression built per block argument: regions past it are not recognized (bounds
@@ -26,12 +26,19 @@ fn op_expr(op: &OpSyntax, args: &[&String]) -> Option<String> {
     match short {
         "compare" => {
             let [x, y] = args else { return None };
-            let total = compare_kind(op).as_deref() == Some("TOTALORDER");
+            // The comparison type: `TOTALORDER` for floats; for integers a signedness other
+            // than the operands' own (an `UNSIGNED` compare of `i32`s) is marked, so that no
+            // pattern of a natural comparison takes it.
+            let unsigned = op.operand_types.first().map(|t| t.dtype.is_unsigned());
+            let kind = match (compare_kind(op).as_deref(), unsigned) {
+                (Some("TOTALORDER"), _) => ".total",
+                (Some("UNSIGNED"), Some(false)) => ".unsigned",
+                (Some("SIGNED"), Some(true)) => ".signed",
+                (Some("UNSIGNED" | "SIGNED"), None) => ".untyped",
+                _ => "",
+            };
             let dir = comparison(op).ok()?;
-            Some(format!(
-                "{dir}{}({x},{y})",
-                if total { ".total" } else { "" }
-            ))
+            Some(format!("{dir}{kind}({x},{y})"))
         }
         "select" | "and" | "or" | "not" => {
             let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
@@ -122,13 +129,13 @@ pub(crate) struct SortOrder {
 /// `LT`/`GT` `TOTALORDER` (IEEE totalOrder), of JAX's canonicalized keys
 /// (`select(x != x, nan, select(x == 0, 0, x))`: JAX's order), or plain for integer keys.
 /// Arguments swapped reverse the direction.
-pub(crate) fn sort_order(block: &Block, float_keys: &[bool]) -> Option<SortOrder> {
+pub(crate) fn sort_order(block: &Block, keys_dtypes: &[DType]) -> Option<SortOrder> {
     let mut args = Vec::new();
-    for i in 0..float_keys.len() {
+    for i in 0..keys_dtypes.len() {
         args.extend([format!("a{i}"), format!("b{i}")]);
     }
     let [got] = <[String; 1]>::try_from(returned_exprs(block, &args)?).ok()?;
-    for keys in 1..=float_keys.len() {
+    for keys in 1..=keys_dtypes.len() {
         for (dir, descending) in [("lt", false), ("gt", true)] {
             for swapped in [false, true] {
                 for total_order in [true, false] {
@@ -142,7 +149,7 @@ pub(crate) fn sort_order(block: &Block, float_keys: &[bool]) -> Option<SortOrder
                             false => (format!("a{i}"), format!("b{i}")),
                             true => (format!("b{i}"), format!("a{i}")),
                         };
-                        key_compares(dir, &l, &r, float_keys[i], total_order)
+                        key_compares(dir, &l, &r, keys_dtypes[i], total_order)
                     };
                     if lexicographic(&got, 0, keys, &|i| key(i, dir), &|i| key(i, "eq")) {
                         return Some(order);
@@ -154,10 +161,11 @@ pub(crate) fn sort_order(block: &Block, float_keys: &[bool]) -> Option<SortOrder
     None
 }
 
-/// The ways one key's comparison `dir` of `l` and `r` is written.
-fn key_compares(dir: &str, l: &str, r: &str, float: bool, total_order: bool) -> Vec<String> {
+/// The ways one key's comparison `dir` of `l` and `r` is written, for a key of `dtype` (an
+/// integer comparison of the other signedness is marked by [`op_expr`] and matches none).
+fn key_compares(dir: &str, l: &str, r: &str, dtype: DType, total_order: bool) -> Vec<String> {
     let canonical = |x: &str| format!("select(ne({x},{x}),nan,select(eq({x},0),0,{x}))");
-    match (float, total_order) {
+    match (dtype.is_float(), total_order) {
         (true, true) => vec![format!("{dir}.total({l},{r})")],
         (true, false) => vec![format!("{dir}.total({},{})", canonical(l), canonical(r))],
         (false, _) => vec![format!("{dir}({l},{r})"), format!("{dir}.total({l},{r})")],

@@ -688,7 +688,14 @@ impl<'s> Reader<'s> {
             }
             // An op whose custom syntax this reader does not know is named, not reported as a
             // syntax error in what may be valid MLIR.
+            // A text that ends inside the op's line (no newline after it) was cut short: say so
+            // rather than blame the op's syntax.
+            let cut_short = !self.src[start..].contains(&b'\n');
             self.pretty_op(&mut op, depth).map_err(|e| match e {
+                MlirError::Syntax { .. } if cut_short => op.pos.syntax(format!(
+                    "the text ends inside `{}`: is the file cut short?",
+                    op.name
+                )),
                 MlirError::Syntax { line, col, message } => op.pos.unsupported(format!(
                     "custom syntax of op '{}' ({line}:{col}: {message}); its generic form \
                      (`mlir-opt --mlir-print-op-generic`) can be read",

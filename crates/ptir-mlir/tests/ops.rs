@@ -638,6 +638,19 @@ fn an_unknown_custom_syntax_names_its_op() {
     );
 }
 
+/// A module cut in the middle of an op's line is reported as cut short, at the op, not as an
+/// op whose syntax the reader does not know.
+#[test]
+fn a_text_cut_short_says_so() {
+    let whole = "func.func @main(%a: tensor<4xf32>) -> tensor<f32> {\n  %c = stablehlo.constant dense<0.0> : tensor<f32>\n  %0 = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32>\n}\n";
+    assert!(ptir_mlir::import(whole).is_ok());
+    let cut = &whole[..whole.find("across").unwrap() + 3];
+    assert_eq!(
+        err(cut),
+        "3:8: the text ends inside `stablehlo.reduce`: is the file cut short?"
+    );
+}
+
 /// Two operands with no comma between them (`stablehlo.add %a %a`) are refused, located, not
 /// read as if the comma were there (mlir-opt refuses them too).
 #[test]

@@ -306,3 +306,31 @@ fn other_reducers_and_comparators_are_located_refusals_that_allow_opaque_keeps()
         assert_eq!(info.opaque.len(), 1, "{}", ptir_ir::print(&p));
     }
 }
+
+/// A sort comparator whose integer compare has the other signedness than its keys (an
+/// `UNSIGNED` compare of `i32`s orders -1 last) is refused, not read as the keys' own order;
+/// the natural ones (`SIGNED` of `i32`, `UNSIGNED` of `ui32`) are read.
+#[test]
+fn a_sort_comparator_of_the_other_signedness_is_refused() {
+    let module = |dtype: &str, kind: &str| {
+        format!(
+            "func.func @main(%a: tensor<4x{dtype}>) -> tensor<4x{dtype}> {{\n  %0 = \"stablehlo.sort\"(%a) ({{\n  ^bb0(%x: tensor<{dtype}>, %y: tensor<{dtype}>):\n    %c = stablehlo.compare LT, %x, %y, {kind} : (tensor<{dtype}>, tensor<{dtype}>) -> tensor<i1>\n    stablehlo.return %c : tensor<i1>\n  }}) {{dimension = 0 : i64, is_stable = true}} : (tensor<4x{dtype}>) -> tensor<4x{dtype}>\n  return %0 : tensor<4x{dtype}>\n}}"
+        )
+    };
+    for (dtype, kind, read) in [
+        ("i32", "SIGNED", true),
+        ("ui32", "UNSIGNED", true),
+        ("i32", "UNSIGNED", false),
+        ("ui32", "SIGNED", false),
+    ] {
+        let got = ptir_mlir::import(&module(dtype, kind));
+        assert_eq!(got.is_ok(), read, "{dtype} {kind}: {:?}", got.err());
+        if let Err(e) = got {
+            assert!(
+                e.to_string()
+                    .starts_with("2:8: unsupported `stablehlo.sort`"),
+                "{e}"
+            );
+        }
+    }
+}

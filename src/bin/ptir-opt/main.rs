@@ -965,7 +965,8 @@ enum Command {
     Run {
         /// A `.ptir` file, or `-` for stdin.
         file: String,
-        /// The function to run (default: the last function of the program).
+        /// The function to run (default: `@main` if there is one, else the last function no
+        /// other function calls).
         #[arg(long)]
         function: Option<String>,
         /// Seed of the random inputs and of `rng`.
@@ -1172,6 +1173,20 @@ fn read_inputs(path: &str) -> Result<Vec<ir::Value>, CliError> {
     })
 }
 
+/// The function `run` runs when none is named: `@main` (a JAX module's entry, whatever its
+/// private helpers are called and wherever they stand), else the last function no other
+/// calls, else the last.
+fn entry_function(program: &Program) -> Option<&ir::Function> {
+    if let Some(main) = program.function("main") {
+        return Some(main);
+    }
+    let entries = ptir::cost::entry_functions(program);
+    entries
+        .last()
+        .and_then(|name| program.function(name))
+        .or_else(|| program.functions.last())
+}
+
 fn run(
     path: &str,
     function: Option<&str>,
@@ -1187,10 +1202,9 @@ fn run(
         Some(name) => program
             .function(name)
             .ok_or_else(|| usage(format!("no function @{name}")))?,
-        None => program
-            .functions
-            .last()
-            .ok_or_else(|| usage("the program has no functions".into()))?,
+        None => {
+            entry_function(&program).ok_or_else(|| usage("the program has no functions".into()))?
+        }
     };
     let inputs = match inputs {
         Some(file) => read_inputs(file)?,
