@@ -175,6 +175,10 @@ class Jitted:
     def _split(self, args, kwargs):
         """(key, dynamic leaves) of a call; the key may be unhashable (a static value)."""
         nums, names = self._nums, self._names
+        if any(i < 0 for i in nums):
+            # `static_argnums=-1`, as jax.jit takes it: counted from the end of this call's
+            # positional arguments.
+            nums = {i + len(args) if i < 0 else i for i in nums}
         if nums or names:
             dynamic = tuple(a for i, a in enumerate(args) if i not in nums)
             dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}

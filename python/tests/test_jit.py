@@ -84,6 +84,15 @@ def test_static_argnums_and_the_decorator_forms():
     assert double.__name__ == "double"
 
 
+def test_a_negative_static_argnum_counts_from_the_end():
+    # Two values of the static argument are two programs, not one cached under the type int.
+    fast = ptir.jit(lambda x, n: x * n, static_argnums=-1)
+    x = jnp.arange(3.0)
+    assert_close(fast(x, 2), x * 2)
+    assert_close(fast(x, 3), x * 3)
+    assert fast.cache_size() == 2
+
+
 def test_numpy_and_python_scalars_are_arguments_like_jax_arrays():
     fast = ptir.jit(lambda x, y: x * y + 1)
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
