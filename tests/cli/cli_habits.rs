@@ -160,6 +160,26 @@ fn step_logs_name_the_pass_that_wrote_them() {
     );
 }
 
+/// Loop patterns (a `.pat` idiom over a loop) are listed too, with their labels, place and
+/// doc comment, and counted apart.
+#[test]
+fn list_rules_lists_loop_patterns() {
+    let (listed, _) = ok(
+        &[
+            "--list-rules",
+            "--rules",
+            "tests/fixtures/ema_loop.pat",
+            "--no-bundled-rules",
+        ],
+        "",
+    );
+    assert!(
+        listed.contains("(pat, raising, loop)  tests/fixtures/ema_loop.pat:"),
+        "{listed}"
+    );
+    assert!(listed.ends_with(" rules, 1 loop pattern\n"), "{listed}");
+}
+
 #[test]
 fn list_rules_prints_the_selected_rules_with_their_docs() {
     let (all, _) = ok(&["--list-rules"], "");

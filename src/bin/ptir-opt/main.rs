@@ -801,18 +801,34 @@ fn list_rules(args: &OptArgs) -> Result<String, CliError> {
         source,
     })?;
     let mut out = String::new();
-    for rule in rules.rules() {
-        let labels = if rule.labels.is_empty() {
+    let mut entry = |name: &str, labels: &[String], location: &dyn std::fmt::Display, doc: &str| {
+        let labels = if labels.is_empty() {
             String::new()
         } else {
-            format!(" ({})", rule.labels.join(", "))
+            format!(" ({})", labels.join(", "))
         };
-        let _ = writeln!(out, "{}{labels}  {}", rule.name, rule.location);
-        for line in rule.doc.lines() {
+        let _ = writeln!(out, "{name}{labels}  {location}");
+        for line in doc.lines() {
             let _ = writeln!(out, "    {line}");
         }
+    };
+    for rule in rules.rules() {
+        entry(&rule.name, &rule.labels, &rule.location, &rule.doc);
     }
-    let _ = writeln!(out, "{} rules", rules.rules().len());
+    // Loop patterns (`.pat` idioms over `while`/`scan`) run before the engines, on the loops.
+    for pattern in rules.loop_patterns() {
+        entry(
+            &pattern.name,
+            &pattern.labels,
+            &pattern.location,
+            &pattern.doc,
+        );
+    }
+    let loops = match rules.loop_patterns().len() {
+        0 => String::new(),
+        n => format!(", {n} loop pattern{}", if n == 1 { "" } else { "s" }),
+    };
+    let _ = writeln!(out, "{} rules{loops}", rules.rules().len());
     Ok(out)
 }
 
