@@ -318,6 +318,52 @@ impl Pattern for Breaker {
     }
 }
 
+/// Rooted at a `neg`, rewrites the `exp` that feeds it (and not the `neg`) and returns success.
+struct Elsewhere;
+impl Pattern for Elsewhere {
+    fn roots(&self) -> Roots {
+        Roots::Ops(vec![OpKey::Unary(UnaryOp::Neg)])
+    }
+    fn match_and_rewrite(&self, root: InstId, rw: &mut ProgramRewriter<'_>) -> bool {
+        let Some(producer) = rw.operands(root).first().and_then(|&v| rw.inst_of(v)) else {
+            return false;
+        };
+        if *rw.op(producer) != ptir_ir::Op::Unary(UnaryOp::Exp) {
+            return false;
+        }
+        rw.modify_in_place(producer, |e| *e.op = ptir_ir::Op::Unary(UnaryOp::Tanh));
+        true
+    }
+}
+
+/// MLIR's contract: a successful pattern updates, replaces or erases its root; changing
+/// another op only is refused with the expensive checks, and allowed without them.
+#[test]
+fn expensive_checks_refuse_a_success_that_leaves_the_root_alone() {
+    let src = "func @f(%0: f32[2]) -> (f32[2]) {\n  %1 = exp %0 : f32[2]\n  %2 = neg %1 : f32[2]\n  return %2\n}";
+    let set = || {
+        let mut set = PatternSet::new();
+        set.add(Elsewhere);
+        set
+    };
+    let checked = GreedyConfig::default().with_expensive_checks(true);
+    match run(src, set(), &checked).unwrap_err() {
+        GreedyError::Contract {
+            pattern,
+            violation,
+            inst,
+            ..
+        } => {
+            assert_eq!(
+                (pattern.as_str(), violation, inst),
+                ("Elsewhere", Violation::RootUnchanged, InstId(2))
+            );
+        }
+        e => panic!("{e}"),
+    }
+    assert!(run(src, set(), &GreedyConfig::default()).is_ok());
+}
+
 #[test]
 fn expensive_checks_name_the_pattern_that_breaks_the_contract() {
     let checked = GreedyConfig::default().with_expensive_checks(true);

@@ -373,6 +373,9 @@ pub enum Violation {
     SuccessWithoutChange,
     /// It returned `false` but changed the IR.
     FailureWithChange,
+    /// It returned `true` and changed the IR, but not its root: MLIR's contract asks the root
+    /// to be updated in place, replaced (its uses moved) or erased.
+    RootUnchanged,
 }
 
 impl fmt::Display for Violation {
@@ -380,6 +383,9 @@ impl fmt::Display for Violation {
         f.write_str(match self {
             Violation::SuccessWithoutChange => "pattern returned success but the IR did not change",
             Violation::FailureWithChange => "pattern returned failure but the IR did change",
+            Violation::RootUnchanged => {
+                "pattern returned success but neither updated, replaced nor erased its root"
+            }
         })
     }
 }

@@ -502,7 +502,10 @@ impl<'p> Driver<'p> {
             pattern: name.to_string(),
             root,
         });
-        let before = self.config.expensive_checks.then(|| rw.fingerprint());
+        let before = self
+            .config
+            .expensive_checks
+            .then(|| (rw.fingerprint(), root_state(rw, op)));
         hooks(rw).current = Some(pid);
         if self.config.failure_cache {
             rw.reads.start();
@@ -549,12 +552,13 @@ impl<'p> Driver<'p> {
         op: InstId,
         pid: PatternId,
         ok: bool,
-        before: u64,
+        (before, root_before): (u64, RootState),
     ) -> Outcome<()> {
         let changed = rw.fingerprint() != before;
         let violation = match (ok, changed) {
             (true, false) => Some(Violation::SuccessWithoutChange),
             (false, true) => Some(Violation::FailureWithChange),
+            (true, true) if root_state(rw, op) == root_before => Some(Violation::RootUnchanged),
             _ => None,
         };
         let pattern = self.patterns.name(pid);
@@ -571,6 +575,16 @@ impl<'p> Driver<'p> {
         }
         Ok(())
     }
+}
+
+/// What the rewrite contract asks a successful pattern to change at its root: the op itself
+/// (printed: kind, attributes, operands, type, regions), or its uses (a replacement moves them),
+/// or its existence (erased: `None`).
+type RootState = Option<(String, usize)>;
+
+fn root_state(rw: &ProgramRewriter<'_>, op: InstId) -> RootState {
+    rw.contains(op)
+        .then(|| (rw.print_inst(op), rw.num_uses(rw.value_of(op))))
 }
 
 fn hooks<'a>(rw: &'a mut ProgramRewriter<'_>) -> &'a mut Hooks {
