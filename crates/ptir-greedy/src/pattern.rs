@@ -583,8 +583,50 @@ impl FrozenPatternSet {
     }
 
     /// Builds the pattern index over the rule patterns rooted at one kind.
+    /// Ranks the patterns anew by `model` (MLIR's `PatternApplicator::applyCostModel`): each
+    /// pattern's benefit becomes `model(name, labels, benefit)`, its declared benefit the
+    /// last argument; patterns are tried at an op highest first, ties in their current order,
+    /// and a pattern the model gives [`IMPOSSIBLE_TO_MATCH`] is not tried at all.
+    ///
+    /// ```
+    /// # use ptir_greedy::{Pattern, PatternSet, ProgramRewriter, Roots, IMPOSSIBLE_TO_MATCH};
+    /// # use ptir_ir::{OpKey, UnaryOp};
+    /// # struct Named(&'static str);
+    /// # impl Pattern for Named {
+    /// #     fn roots(&self) -> Roots { Roots::Ops(vec![OpKey::Unary(UnaryOp::Exp)]) }
+    /// #     fn match_and_rewrite(&self, _: ptir_ir::InstId, _: &mut ProgramRewriter<'_>) -> bool { false }
+    /// #     fn debug_name(&self) -> &str { self.0 }
+    /// # }
+    /// let mut set = PatternSet::new();
+    /// set.add(Named("first"));
+    /// set.add(Named("second"));
+    /// set.add(Named("never"));
+    /// let mut frozen = set.freeze();
+    /// frozen.apply_cost_model(&|name, _, benefit| match name {
+    ///     "second" => benefit + 1,
+    ///     "never" => IMPOSSIBLE_TO_MATCH,
+    ///     _ => benefit,
+    /// });
+    /// let order: Vec<&str> = frozen.for_root(OpKey::Unary(UnaryOp::Exp)).iter().map(|&p| frozen.name(p)).collect();
+    /// assert_eq!(order, ["second", "first"]);
+    /// ```
+    pub fn apply_cost_model(&mut self, model: &dyn Fn(&str, &[String], u16) -> u16) {
+        for info in &mut self.info {
+            info.benefit = model(&info.name, &info.labels, info.pattern.benefit());
+        }
+        let info = &self.info;
+        let rank = |list: &mut Vec<PatternId>| {
+            list.retain(|&id| info[id].benefit != IMPOSSIBLE_TO_MATCH);
+            list.sort_by_key(|&id| std::cmp::Reverse(info[id].benefit));
+        };
+        self.by_root.values_mut().for_each(rank);
+        rank(&mut self.any_op);
+        self.index_rules();
+    }
+
     fn index_rules(&mut self) {
         self.rank = vec![None; self.info.len()];
+        self.unindexed.clear();
         let mut rules = Vec::new();
         for (key, list) in &self.by_root {
             for (pos, &id) in list.iter().enumerate() {

@@ -8,8 +8,9 @@ mod common;
 
 use common::{body, parse, run, Spy, Swap};
 use ptir_greedy::{
-    apply_op_patterns, GreedyConfig, GreedyError, Ir, Listener, Pattern, PatternFilter, PatternSet,
-    ProgramContext, ProgramRewriter, Roots, Strictness, Traversal, Violation,
+    apply_op_patterns, apply_patterns_greedily, GreedyConfig, GreedyError, Ir, Listener, Pattern,
+    PatternFilter, PatternSet, ProgramContext, ProgramRewriter, Roots, Strictness, Traversal,
+    Violation,
 };
 use ptir_ir::{InstId, OpKey, UnaryOp, ValueId};
 use ptir_rules::{Deadline, StopReason};
@@ -75,6 +76,29 @@ fn ties_go_to_insertion_order_and_higher_benefit_wins() {
     set.add(Swap::new("low", UnaryOp::Exp, UnaryOp::Tanh))
         .add(Swap::new("high", UnaryOp::Exp, UnaryOp::Abs).benefit(2));
     assert_eq!(first_applied(set), "high");
+}
+
+/// A cost model re-ranks the patterns before the run (MLIR's `applyCostModel`): the pattern
+/// it favours is applied first, the one it gives `IMPOSSIBLE_TO_MATCH` never.
+#[test]
+fn a_cost_model_decides_which_pattern_applies_first() {
+    let run_with = |model: &dyn Fn(&str, &[String], u16) -> u16| {
+        let mut set = PatternSet::new();
+        set.add(Swap::new("tanh", UnaryOp::Exp, UnaryOp::Tanh))
+            .add(Swap::new("abs", UnaryOp::Exp, UnaryOp::Abs));
+        let mut p = parse(EXP);
+        let cx = ProgramContext::new(&p);
+        let mut rw = ProgramRewriter::new(p.functions.remove(0), &cx).unwrap();
+        let mut frozen = set.freeze();
+        frozen.apply_cost_model(model);
+        apply_patterns_greedily(&mut rw, &frozen, &GreedyConfig::default()).unwrap();
+        p.functions.insert(0, rw.finish());
+        ptir_ir::print(&p)
+    };
+    assert!(run_with(&|_, _, b| b).contains("tanh"));
+    assert!(run_with(&|name, _, b| if name == "abs" { b + 1 } else { b }).contains("abs"));
+    let none = run_with(&|_, _, _| ptir_greedy::IMPOSSIBLE_TO_MATCH);
+    assert!(none.contains("exp"), "{none}");
 }
 
 #[test]
