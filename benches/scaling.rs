@@ -9,9 +9,9 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use ptir::cost::TensorCost;
 use ptir::egraph::{choose, lower, saturate, ExtractorKind, SaturationOptions};
 use ptir::ir::generate::{gpt2_stack, Gpt2Config};
-use ptir::rules::cost::TensorCost;
 use std::time::Duration;
 
 const LAYERS: [usize; 3] = [12, 48, 96];

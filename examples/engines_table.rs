@@ -5,10 +5,10 @@
 //!
 //! `cargo run --release --example engines_table`
 
+use ptir::cost::{program_cost, OpCount};
 use ptir::egraph::{ExtractorKind, SaturationOptions};
 use ptir::ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
 use ptir::ir::Program;
-use ptir::rules::cost::{program_cost, OpCount};
 use ptir::{Engine, Options};
 use std::time::{Duration, Instant};
 

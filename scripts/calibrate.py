@@ -65,7 +65,7 @@ The cost table (``format`` ``ptir-cost-table``, ``version`` 1)::
 
 ``time_us`` is the minimum wall time of one call of the one-op module, the runtime's call
 overhead included (subtract ``call_overhead_us`` for the op's own time). ``flops`` and
-``bytes`` are ptir-opt's (``ptir_rules::cost::op_work``: ``dot_general`` 2·M·N·K, reductions
+``bytes`` are ptir-opt's (``ptir_cost::op_work``: ``dot_general`` 2·M·N·K, reductions
 one per input element, elementwise ops one per element and transcendental ones 4, layout ops
 none; bytes read and written, a ``reshape`` none and a slice only its block);
 ``predicted_us`` is the default roofline's time of the op as its own kernel (``Machine::

@@ -3,9 +3,9 @@
 use crate::optimize::load_rules_for;
 use crate::options::{Cost, Options};
 use crate::Error;
+use ptir_cost::format_cost;
 use ptir_egraph::{Comparison, ExtractorKind};
 use ptir_ir::Program;
-use ptir_rules::cost::format_cost;
 use std::fmt;
 
 /// The result of [`compare_cost_models`]: one row per (model, extractor) pair.
@@ -114,7 +114,7 @@ pub fn compare_cost_models(
         if !input_costs.iter().any(|c| c.model == m.name()) {
             input_costs.push(ModelCost {
                 model: m.name().to_string(),
-                cost: ptir_rules::cost::program_cost(program, m.as_ref()),
+                cost: ptir_cost::program_cost(program, m.as_ref()),
             });
         }
     }

@@ -58,6 +58,7 @@ pub use optimize::{
 };
 pub use options::{Cost, Engine, Limits, Options, RuleText, Runtime};
 pub use ptir_convert as convert;
+pub use ptir_cost as cost;
 pub use ptir_egraph as egraph;
 pub use ptir_egraph::EQSAT_PASS;
 pub use ptir_extract as extract;
@@ -66,7 +67,6 @@ pub use ptir_ir as ir;
 pub use ptir_mlir as mlir;
 pub use ptir_pass as pass;
 pub use ptir_rules as rules;
-pub use ptir_rules::cost;
 pub use query::{find_matches, RuleMatch};
 pub use report::{
     Conversion, EGraphSize, FunctionExplanation, FunctionRun, FunctionText, InstCounts,

@@ -8,13 +8,13 @@ use crate::report::{
     StepLog,
 };
 use crate::Error;
+use ptir_cost::{entry_functions, program_cost, program_cost_with_entries};
 use ptir_egraph::{EngineOptions, EqsatStats, FunctionReport, EQSAT_PASS};
 use ptir_greedy::{
     directed_rule_filter, Canonicalize, CanonicalizeStats, GreedyConfig, DEFAULT_PIPELINE,
 };
 use ptir_ir::{Function, Op, Program};
 use ptir_pass::{PassRegistry, PipelineReport};
-use ptir_rules::cost::{entry_functions, program_cost, program_cost_with_entries};
 use ptir_rules::explain::Provenance;
 use ptir_rules::{Registry, RuleSet};
 use std::borrow::Cow;
@@ -461,7 +461,7 @@ impl<'a> InputRecord<'a> {
         &self,
         input: &Program,
         options: &Options,
-        model: &dyn ptir_rules::cost::CostModel,
+        model: &dyn ptir_cost::CostModel,
         renamed: &[ptir_rules::ExternRename],
     ) -> Report {
         Report {
@@ -489,7 +489,7 @@ impl<'a> InputRecord<'a> {
         self,
         mut program: Program,
         rules: &RuleSet,
-        model: &dyn ptir_rules::cost::CostModel,
+        model: &dyn ptir_cost::CostModel,
         options: &Options,
         provenance: Option<Provenance>,
         report: &mut Report,
@@ -503,7 +503,7 @@ impl<'a> InputRecord<'a> {
         report.explanations = explanations;
         report.cost_after = program_cost_with_entries(&program, model, &self.entries);
         report.dag_cost_after =
-            ptir_rules::cost::program_dag_cost_with_entries(&program, model, &self.entries);
+            ptir_cost::program_dag_cost_with_entries(&program, model, &self.entries);
         // The model's notes about the output alone (extraction priced e-nodes it did not keep).
         let output_model = options.cost.model(rules, &program, options.runtime);
         program_cost(&program, output_model.as_ref());
@@ -700,7 +700,7 @@ pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> 
 fn run_pipeline(
     mut program: Program,
     rules: std::sync::Arc<RuleSet>,
-    model: std::sync::Arc<dyn ptir_rules::cost::CostModel>,
+    model: std::sync::Arc<dyn ptir_cost::CostModel>,
     (options, deadline): (&Options, ptir_rules::Deadline),
     report: &mut Report,
     provenance: Option<&mut Provenance>,
@@ -891,8 +891,8 @@ fn record_saturation(
                 "kept @{} as it came: the function extracted from its e-graph would cost {} \
                  against its {} under the {} cost model (`--extractor exact` searches further)",
                 r.name,
-                ptir_rules::cost::format_cost(extracted),
-                ptir_rules::cost::format_cost(input),
+                ptir_cost::format_cost(extracted),
+                ptir_cost::format_cost(input),
                 report.cost_model,
             ));
         }
@@ -981,8 +981,8 @@ pub fn fast_math_hint(
          reassociating floats with {}",
         now / then,
         out.report.cost_model,
-        ptir_rules::cost::format_cost(now),
-        ptir_rules::cost::format_cost(then),
+        ptir_cost::format_cost(now),
+        ptir_cost::format_cost(then),
         if new_rules.is_empty() {
             "the same rules".to_string()
         } else {

@@ -1,10 +1,10 @@
 //! What a caller chooses: engine, rules, limits, cost model, extractor.
 
 use crate::run::ExternImpls;
+use ptir_cost::{CostModel, CostTable, OpCount, Roofline, TensorCost};
 use ptir_egraph::{ExtractorKind, SaturationOptions, Scheduler};
 use ptir_ir::Program;
 pub use ptir_pass::Limits;
-use ptir_rules::cost::{CostModel, CostTable, OpCount, Roofline, TensorCost};
 use ptir_rules::{Registry, RuleFilter, RuleSet, FAST_MATH};
 use std::fmt;
 use std::path::PathBuf;
@@ -85,17 +85,17 @@ impl Runtime {
     }
 
     /// What the roofline knows of this runtime: what a loop iteration costs, how it runs
-    /// ragged products ([`ptir_rules::cost::Behaviour`]).
-    pub fn behaviour(self) -> ptir_rules::cost::Behaviour {
+    /// ragged products ([`ptir_cost::Behaviour`]).
+    pub fn behaviour(self) -> ptir_cost::Behaviour {
         match self {
-            Runtime::IreeCpu => ptir_rules::cost::Behaviour::IREE_CPU,
-            Runtime::XlaCpu => ptir_rules::cost::Behaviour::XLA_CPU,
+            Runtime::IreeCpu => ptir_cost::Behaviour::IREE_CPU,
+            Runtime::XlaCpu => ptir_cost::Behaviour::XLA_CPU,
         }
     }
 
     /// Which loops are written out for this runtime: on IREE, those with a known trip count of
     /// at most 256 (at most 8,192 instructions added in all); on XLA, none: an XLA iteration
-    /// costs a branch ([`ptir_rules::cost::XLA_LOOP_ITERATION_US`], 0.025 us against IREE's
+    /// costs a branch ([`ptir_cost::XLA_LOOP_ITERATION_US`], 0.025 us against IREE's
     /// 5), less than any copy of a body saves, and XLA ran the zoo's unrolled scans 0.57-0.93x
     /// of the loops.
     pub fn unroll_limits(self) -> ptir_ir::UnrollLimits {

@@ -2,8 +2,8 @@
 //! JSON (serde; what `ptir-opt --report-json` writes), with, when asked for, where each op of
 //! the output came from ([`FunctionExplanation`], `--explain`).
 
+use ptir_cost::format_cost;
 use ptir_ir::Program;
-use ptir_rules::cost::format_cost;
 use ptir_rules::RunSummary;
 use serde::Serialize;
 use std::fmt;
@@ -26,7 +26,7 @@ pub struct Report {
     /// Cost of the output.
     pub cost_after: f64,
     /// Cost of the output as extraction prices it, each instruction once
-    /// ([`ptir_rules::cost::program_dag_cost_with_entries`]): what [`crate::diff`]'s cost claim
+    /// ([`ptir_cost::program_dag_cost_with_entries`]): what [`crate::diff`]'s cost claim
     /// compares, where `cost_after` weighs loop bodies by their trip counts and functions by
     /// their calls.
     pub dag_cost_after: f64,

@@ -10,8 +10,8 @@ use crate::extraction::{choose, choose_within, ExtractorKind};
 use crate::lift::{lift, lift_traced};
 use crate::lower::ProgramFacts;
 use crate::saturate::{saturate_until, SaturationOptions, SaturationReport};
+use ptir_cost::{function_run_cost_with_entry, CostModel};
 use ptir_ir::{ExternDecl, Program};
-use ptir_rules::cost::{function_run_cost_with_entry, CostModel};
 use ptir_rules::{Deadline, RuleSet};
 use std::time::{Duration, Instant};
 
@@ -40,7 +40,7 @@ impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             saturation: SaturationOptions::default(),
-            cost: std::sync::Arc::new(ptir_rules::cost::TensorCost::default()),
+            cost: std::sync::Arc::new(ptir_cost::TensorCost::default()),
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             explain: false,
@@ -333,7 +333,7 @@ pub fn compare(
             if !costs.iter().any(|(n, _)| n == m.name()) {
                 costs.push((
                     m.name().to_string(),
-                    ptir_rules::cost::program_cost(&result, m.as_ref()),
+                    ptir_cost::program_cost(&result, m.as_ref()),
                 ));
             }
         }

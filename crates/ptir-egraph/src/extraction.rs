@@ -10,11 +10,11 @@ use crate::analysis::{layout, operand_types, typed_node_op, PtirEGraph};
 use crate::language::{Children, PtirNode};
 use crate::lower::Lowered;
 use egg::{Id, Language};
+use ptir_cost::CostModel;
 use ptir_extract::{
     ClassId, ExactDagExtractor, Extractor, Graph, GreedyDagExtractor, NodeId, TreeExtractor,
     GREEDY_IMPROVE_TIME_LIMIT, GREEDY_STARTS,
 };
-use ptir_rules::cost::CostModel;
 use std::time::Duration;
 
 use crate::single_use::{self, Ban};
@@ -327,8 +327,8 @@ fn input_choice(lowered: &Lowered, graph: &Graph, nodes: &[PtirNode]) -> Vec<Opt
 }
 
 /// Random costs: each op costs a seeded pseudo-random amount in [0, 100).
-fn chaos_model(seed: u64) -> ptir_rules::cost::FnCost {
-    ptir_rules::cost::FnCost::new("chaos", move |op, _, ty| {
+fn chaos_model(seed: u64) -> ptir_cost::FnCost {
+    ptir_cost::FnCost::new("chaos", move |op, _, ty| {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (seed, op.name(), ty.to_string()).hash(&mut h);

@@ -12,7 +12,7 @@
 //!    `rules.rs` to egg rewrites, run under iteration, node and time limits ([`Limits`], the
 //!    type both engines share) with a scheduler ([`SaturationOptions`]); the
 //!    [`SaturationReport`] says what fired and why it stopped. Hitting a limit is not an error.
-//! 3. [`choose`] (`extraction.rs`) prices every e-node with a `ptir_rules::cost::CostModel` and
+//! 3. [`choose`] (`extraction.rs`) prices every e-node with a `ptir_cost::CostModel` and
 //!    picks one e-node per e-class with one of the `ptir_extract` extractors (tree, DAG-aware
 //!    greedy, exact; [`ExtractorKind`]), which work on their own graph representation
 //!    ([`Lowered::extraction_graph`]) so that they also run on e-graphs made by other tools
@@ -30,7 +30,7 @@
 //! let mut lowered = lower(&program, "f").unwrap();
 //! let report = saturate(&mut lowered, &rules, &SaturationOptions::default());
 //! assert!(report.rules_applied().iter().any(|(rule, _)| rule == "neg-neg"));
-//! let choice = choose(&lowered, &ptir_rules::cost::OpCount, ExtractorKind::DagGreedy).unwrap();
+//! let choice = choose(&lowered, &ptir_cost::OpCount, ExtractorKind::DagGreedy).unwrap();
 //! let f = lift(&lowered, &choice).unwrap();
 //! assert!(f.body.insts.is_empty());
 //! ```

@@ -1,10 +1,10 @@
 //! The e-graph engine's guarantees, each on a small hand-made program.
 
+use ptir_cost::OpCount;
 use ptir_egraph::{
     choose, lift, lower, saturate, ExtractorKind, Lowered, SaturationOptions, SaturationReport,
 };
 use ptir_ir::{generate::random_inputs, Function, Program};
-use ptir_rules::cost::OpCount;
 use ptir_rules::RuleSet;
 use ptir_test_support::rules;
 
@@ -244,8 +244,8 @@ fn a_call_pattern_matches_numbered_callees_by_prefix_only() {
 fn a_spent_extraction_budget_still_extracts_a_whole_program() {
     // A run past its time limit extracts with no time for searching: DAG-greedy keeps its
     // first phase, exact its greedy incumbent; both still give a program that verifies.
+    use ptir_cost::TensorCost;
     use ptir_egraph::choose_within;
-    use ptir_rules::cost::TensorCost;
     let program = ptir_ir::generate::generate_chain(2_000);
     let bundled = RuleSet::bundled().unwrap();
     let mut lowered = lower(&program, "chain").unwrap();

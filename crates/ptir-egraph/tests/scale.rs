@@ -4,9 +4,9 @@
 //! each on a chain: 19.7 GB at 100k instructions, then a crash. The test runs on a thread with
 //! a 2 MiB stack, so recursion whose depth follows the chain would overflow it too.
 
+use ptir_cost::TensorCost;
 use ptir_egraph::{choose, lower, saturate, ExtractorKind, SaturationOptions};
 use ptir_extract::{Extractor, GreedyDagExtractor};
-use ptir_rules::cost::TensorCost;
 use ptir_rules::RuleSet;
 
 const CHAIN: usize = 100_000;

@@ -119,7 +119,7 @@ fn mean(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
 
 /// The tile of IREE's CPU matrix products: a free dim of a product that is long
 /// ([`RAGGED_DOT_MIN`] or more) and not a multiple of it leaves a ragged last tile, which the
-/// runtime runs at a fraction of the rate (`ptir_rules::cost::RAGGED_DOT_EFFICIENCY`).
+/// runtime runs at a fraction of the rate (`ptir_cost::RAGGED_DOT_EFFICIENCY`).
 pub const DOT_TILE: usize = 8;
 
 /// The length from which a free dim that is not a multiple of [`DOT_TILE`] slows a product

@@ -24,8 +24,9 @@
 //! assert_eq!(err.to_string(), "bad.rules:1: in rule `r`: unknown op `frobnicate`");
 //! ```
 //!
-//! What both engines share beyond rules lives here too: the cost models ([`cost`]) that price a
-//! program whichever engine made it, run limits and deadlines ([`Deadline`], [`StopReason`]).
+//! What both engines share beyond rules lives here too: run limits and deadlines ([`Deadline`],
+//! [`StopReason`]). The cost models that price a program whichever engine made it are the
+//! `ptir-cost` crate's.
 //!
 //! The language reference (grammar, ops, every predicate and native function, `.pat`
 //! conventions, a worked example) is [`mod@reference`], also `docs/rules.md` in the repository.
@@ -55,7 +56,6 @@ pub mod builders;
 mod callee;
 pub mod compiled;
 pub mod contraction;
-pub mod cost;
 mod error;
 pub mod example;
 pub mod explain;
@@ -94,8 +94,8 @@ pub use parse::{
 pub use pat::{parse_pat, pat_dims, specialize_pat};
 pub use registry::{
     absorb_lhs_transpose, absorb_rhs_transpose, compose_perm, dims_after_reduce, dot_swap_perm,
-    exact_reciprocal, invert_perm, perm_after_reduce, restore_dims, swap_dot_dims, Bound, Native,
-    NativeFn, Predicate, PredicateFn, Registry,
+    exact_reciprocal, invert_perm, moves_only_unit_dims, perm_after_reduce, restore_dims,
+    swap_dot_dims, Bound, Native, NativeFn, Predicate, PredicateFn, Registry,
 };
 pub use ruleset::{
     applicable, ExternRename, Reach, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,

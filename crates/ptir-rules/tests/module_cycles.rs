@@ -1,7 +1,7 @@
 //! No module of `ptir-rules` imports, directly or through others, a module that imports it.
 //!
 //! The graph is read from the crate's source files: its nodes are the crate's top-level
-//! modules (`src/parse.rs`, `src/cost/` ...), and an edge `a -> b` is a path in `a`'s code
+//! modules (`src/parse.rs`, `src/example/` ...), and an edge `a -> b` is a path in `a`'s code
 //! that names `crate::b::...`, `crate::Item` where `lib.rs` re-exports `Item` from `b`, or the
 //! same through `super::` from a file or inline module one level below the root. Comments,
 //! strings and `#[cfg(test)]` items are not read: a unit test may reach the crate through its
@@ -598,22 +598,13 @@ fn comments_strings_tests_and_inner_paths_are_no_edges() {
 
 /// What both engines share beyond the rule language stays out of its way: run limits and
 /// stop reasons (`stop`), provenance (`explain`) and the two helpers the language and the
-/// externs read (`callee`, `values`) import nothing from the crate, and nothing imports the
-/// cost models (`cost`), which read the reference externs on top of the language. So any of
-/// them can move to a crate of its own without cutting the crate in a circle.
+/// externs read (`callee`, `values`) import nothing from the crate, so any of them can move to
+/// a crate of its own without cutting the crate in a circle (as the cost models moved to
+/// `ptir-cost`, which reads the reference externs on top of the language).
 #[test]
-fn shared_modules_are_leaves_and_the_cost_models_sit_on_top() {
+fn shared_modules_are_leaves() {
     let graph = crate_graph();
     for leaf in ["stop", "explain", "callee", "values"] {
         assert!(graph[leaf].is_empty(), "{leaf} imports {:?}", graph[leaf]);
     }
-    let into_cost: Vec<&String> = graph
-        .iter()
-        .filter(|(m, e)| *m != "cost" && e.contains_key("cost"))
-        .map(|(m, _)| m)
-        .collect();
-    assert!(
-        into_cost.is_empty(),
-        "modules importing cost: {into_cost:?}"
-    );
 }

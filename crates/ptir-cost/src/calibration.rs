@@ -44,13 +44,13 @@ fn timed(op: &Op) -> bool {
 /// ```
 /// let p = ptir_ir::parse("func @f(%a: f32[4]) -> (f32[4]) {\n  %b = exp %a : f32[4]\n  %c = exp %b : f32[4]\n  return %c\n}").unwrap();
 /// let mut kernels = indexmap::IndexMap::new();
-/// ptir_rules::cost::collect_kernels(&p, &mut kernels);
+/// ptir_cost::collect_kernels(&p, &mut kernels);
 /// let k = &kernels["exp : f32[4] -> f32[4]"];
 /// assert_eq!((k.count, k.work.flops), (2, 4.0 * 28.0)); // 4 elements, 28 FLOPs each
 /// assert_eq!(ptir_ir::print(&k.program), "func @main(%0: f32[4]) -> (f32[4]) {\n  %1 = exp %0 : f32[4]\n  return %1\n}\n");
 /// // An op of several results returns each of them.
 /// let p = ptir_ir::parse("func @f(%a: f32[8]) -> (f32[2]) {\n  %t = top_k %a k=2 : (f32[2], i32[2])\n  %v = tuple_get %t index=0 : f32[2]\n  return %v\n}").unwrap();
-/// ptir_rules::cost::collect_kernels(&p, &mut kernels);
+/// ptir_cost::collect_kernels(&p, &mut kernels);
 /// let k = &kernels["top_k k=2 : f32[8] -> (f32[2], i32[2])"];
 /// assert!(ptir_ir::verify(&k.program).is_ok());
 /// assert_eq!(k.program.functions[0].result_types.len(), 2);
@@ -65,8 +65,8 @@ pub fn collect_kernels(program: &Program, into: &mut IndexMap<String, Kernel>) {
             // renamed names as `Roofline`): its kernels are the body's.
             if let Op::Call { callee } = &i.op {
                 let args: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
-                let body = crate::externs::reference_of(callee)
-                    .and_then(|name| crate::externs::idiom_program(name, &args));
+                let body = ptir_rules::externs::reference_of(callee)
+                    .and_then(|name| ptir_rules::externs::idiom_program(name, &args));
                 if let Some(Ok(body)) = body {
                     collect_kernels(&body, into);
                 }

@@ -33,7 +33,7 @@
 //! priced at its measured time instead, and the machine parameters are the table's fit.
 //!
 //! ```
-//! use ptir_rules::cost::{program_cost, Roofline};
+//! use ptir_cost::{program_cost, Roofline};
 //! let p = ptir_ir::parse("func @f(%a: f32[256,256], %b: f32[256,256]) -> (f32[256,256]) {\n  \
 //!     %c = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[256,256]\n  \
 //!     %d = exp %c : f32[256,256]\n  return %d\n}").unwrap();
@@ -42,11 +42,11 @@
 //! ```
 
 use super::{bytes, elements, extern_entry, CostModel, CostTable, Dataflow};
-pub use crate::builders::{ragged_dot_dim, ragged_free_dims, DOT_TILE, RAGGED_DOT_MIN};
 use indexmap::{IndexMap, IndexSet};
 use ptir_ir::{
     op_signature, BinaryOp, Instruction, Op, Program, ReduceKind, TensorType, Type, ValueId,
 };
+pub use ptir_rules::builders::{ragged_dot_dim, ragged_free_dims, DOT_TILE, RAGGED_DOT_MIN};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 
@@ -386,7 +386,7 @@ pub struct OpWork {
 ///
 /// ```
 /// use ptir_ir::{DType, Op, TensorType, Type};
-/// use ptir_rules::cost::{op_work, Fusion};
+/// use ptir_cost::{op_work, Fusion};
 /// let t: Type = TensorType::new(DType::F32, vec![8, 8]).into();
 /// let w = op_work(&Op::Transpose { perm: vec![1, 0] }, &[&t], &t);
 /// assert_eq!((w.flops, w.bytes, w.fusion), (0.0, 512.0, Fusion::Strided));
@@ -421,7 +421,7 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
         | Op::ReducePrecision { .. }
         | Op::Iota { .. } => work(n, all, Fusion::Fused),
         Op::Transpose { perm } => match operands.first().and_then(|t| t.as_tensor()) {
-            Some(t) if !crate::registry::moves_only_unit_dims(&t.shape, perm) => {
+            Some(t) if !ptir_rules::moves_only_unit_dims(&t.shape, perm) => {
                 work(0.0, all, Fusion::Strided)
             }
             _ => work(0.0, all, Fusion::Fused),
@@ -504,7 +504,7 @@ pub fn op_work(op: &Op, operands: &[&Type], result: &Type) -> OpWork {
 ///
 /// ```
 /// use ptir_ir::{BinaryOp, DType, Op, TensorType, Type, UnaryOp};
-/// use ptir_rules::cost::element_flops;
+/// use ptir_cost::element_flops;
 /// let f: Type = TensorType::new(DType::F32, vec![8]).into();
 /// let i: Type = TensorType::new(DType::I64, vec![8]).into();
 /// assert_eq!(element_flops(&Op::Unary(UnaryOp::Exp), &f), 28.0);
@@ -740,7 +740,7 @@ impl Roofline {
     /// This model for a runtime that behaves as `behaviour` does.
     ///
     /// ```
-    /// use ptir_rules::cost::{Behaviour, Roofline};
+    /// use ptir_cost::{Behaviour, Roofline};
     /// let xla = Roofline::default().with_behaviour(Behaviour::XLA_CPU);
     /// assert_eq!(xla.behaviour.runtime, "xla-cpu");
     /// ```
@@ -755,7 +755,7 @@ impl Roofline {
         self.defined = program
             .functions
             .iter()
-            .filter(|f| crate::externs::defined_by(f).is_none())
+            .filter(|f| ptir_rules::externs::defined_by(f).is_none())
             .map(|f| f.name.clone())
             .collect();
         self
@@ -876,7 +876,7 @@ impl Roofline {
         result: &Type,
         in_program: bool,
     ) -> Option<f64> {
-        let name = crate::externs::reference_of(callee)?;
+        let name = ptir_rules::externs::reference_of(callee)?;
         let call = Op::Call {
             callee: name.to_string(),
         };
@@ -885,7 +885,7 @@ impl Roofline {
             return Some(*c);
         }
         let args: Vec<Type> = operands.iter().map(|t| (*t).clone()).collect();
-        let program = crate::externs::idiom_program(name, &args)?.ok()?;
+        let program = ptir_rules::externs::idiom_program(name, &args)?.ok()?;
         let body = program.functions.first()?;
         let cost = match in_program {
             true => super::function_run_cost(body, self),
@@ -1012,7 +1012,7 @@ impl CostModel for Roofline {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cost::program_cost;
+    use crate::program_cost;
 
     fn program(text: &str) -> Program {
         let p = ptir_ir::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -1028,7 +1028,7 @@ mod tests {
     /// and writing the results no kernel reads or writes).
     fn body_cost(p: &Program) -> f64 {
         let m = roofline(p);
-        program_cost(p, &m) - crate::cost::run_entry_cost(&p.functions[0], &m)
+        program_cost(p, &m) - crate::run_entry_cost(&p.functions[0], &m)
     }
 
     #[test]
@@ -1129,7 +1129,7 @@ mod tests {
 
     #[test]
     fn a_run_pays_for_the_bytes_no_kernel_moves_and_a_row_vector_reads_its_matrix_across() {
-        use crate::cost::run_entry_cost;
+        use crate::run_entry_cost;
         use ptir_ir::{DType, DotDims, TensorType};
         // A product reads its arguments and writes its result itself: the run adds only its
         // fixed overheads. An elementwise op leaves both to the run.
@@ -1532,7 +1532,7 @@ mod tests {
         // A million iterations: priced at the iterations the control was run for, a lower
         // bound (not once, which would make it cheaper than ten).
         let long = program(&ptir_ir::print(&looped).replace("splat(10)", "splat(1000000)"));
-        let priced = crate::cost::PRICED_TRIPS as f64;
+        let priced = crate::PRICED_TRIPS as f64;
         let got = program_cost(&long, &m);
         let expected = entry + (priced + 1.0) * lt + priced * (add + neg + per_iteration);
         assert!((got - expected).abs() < 1e-6, "{got} against {expected}");

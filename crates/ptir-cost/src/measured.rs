@@ -9,7 +9,7 @@
 //! where the JSON is at fault).
 //!
 //! ```
-//! use ptir_rules::cost::CostTable;
+//! use ptir_cost::CostTable;
 //! let text = r#"{"format": "ptir-cost-table", "version": 1,
 //!   "machine": {"cpu": "x", "cores": 2, "hostname": "h"}, "call_overhead_us": 2.5,
 //!   "fit": {"peak_gflops": 100, "bandwidth_gbs": 50, "kernel_overhead_us": 1},
@@ -18,7 +18,7 @@
 //! assert_eq!(table.ops["exp : f32[4] -> f32[4]"], 3.0);
 //! let err = CostTable::parse("{\"format\": \"ptir-cost-table\",\n \"version\": }", "t.json").unwrap_err();
 //! assert!(err.to_string().starts_with("t.json:2:13: "), "{err}");
-//! # Ok::<(), ptir_rules::cost::CostTableError>(())
+//! # Ok::<(), ptir_cost::CostTableError>(())
 //! ```
 
 use super::Machine;
@@ -122,7 +122,7 @@ impl CostTable {
     /// nearest on a log scale (ties: the smaller), 1 for an op the table never measured.
     ///
     /// ```
-    /// let table = ptir_rules::cost::CostTable::parse(r#"{"format": "ptir-cost-table",
+    /// let table = ptir_cost::CostTable::parse(r#"{"format": "ptir-cost-table",
     ///   "version": 1, "call_overhead_us": 1.0,
     ///   "fit": {"peak_gflops": 100.0, "bandwidth_gbs": 100.0, "kernel_overhead_us": 0.0},
     ///   "ops": [
@@ -298,7 +298,7 @@ impl CostTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cost::{CostModel, Roofline};
+    use crate::{CostModel, Roofline};
     use std::sync::Arc;
 
     const TABLE: &str = r#"{"format": "ptir-cost-table", "version": 1,
@@ -333,17 +333,14 @@ mod tests {
         // The table's time less the runtime's call overhead and the run's fixed overhead
         // (paid once per run), plus a dispatch's.
         let dispatch = m.machine.dispatch_overhead_us;
-        assert_eq!(
-            dispatch,
-            crate::cost::Machine::REFERENCE.dispatch_overhead_us
-        );
+        assert_eq!(dispatch, crate::Machine::REFERENCE.dispatch_overhead_us);
         assert_eq!(m.op_cost(&d.op, &[ty(0), ty(1)], &d.ty), 6.5 + dispatch);
         assert!(m.notes().is_empty());
         let e = &f.body.insts[1];
         let fallback = m.op_cost(&e.op, &[ty(0), ty(2)], &e.ty);
         let fitted = m
             .machine
-            .dispatch_us(&crate::cost::op_work(&e.op, &[ty(0), ty(2)], &e.ty));
+            .dispatch_us(&crate::op_work(&e.op, &[ty(0), ty(2)], &e.ty));
         assert!(
             (fallback - fitted).abs() < 1e-12,
             "{fallback} against {fitted}"

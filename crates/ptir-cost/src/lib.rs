@@ -1,4 +1,5 @@
-//! Cost models: what an op costs, from its kind, attributes and types.
+//! Cost models: what an op costs, from its kind, attributes and types, on the runtime an
+//! output is for (`ptir-cost`, the crate both engines and the facade price programs with).
 //!
 //! A [`CostModel`] prices one op given its operand and result types; the cost of a program
 //! (or of an extracted e-graph, DAG-wise) is the sum over its ops. Costs must be finite and
@@ -9,9 +10,10 @@
 //!   launch overhead plus `max(flops / peak, bytes / bandwidth)`; elementwise and layout ops
 //!   fuse into the kernels around them and pay only their arithmetic; a stored constant pays
 //!   the bytes it loads; a fused extern pays its defining body. Machine parameters are
-//!   [`Machine`] values fitted on a real runtime.
+//!   [`Machine`] values fitted on a real runtime, and what a runtime does beyond its speed
+//!   (loop iterations, ragged products) is its [`Behaviour`] (IREE's or XLA's).
 //! - [`Roofline::measured`] (`measured.rs`): the roofline with a [`CostTable`] of kernels timed one by
-//!   one in IREE (`scripts/calibrate.py`); kernels the table lacks fall back to the roofline,
+//!   one in IREE or XLA (`scripts/calibrate.py --runtime`); kernels the table lacks fall back to the roofline,
 //!   and the model says which ([`CostModel::notes`]).
 //! - [`TensorCost`] (`tensor.rs`): FLOPs and bytes moved, unit-free, the model before the
 //!   roofline.
@@ -19,7 +21,7 @@
 //! - [`FnCost`]: any closure.
 //!
 //! ```
-//! use ptir_rules::cost::{program_cost, CostModel, OpCount, TensorCost};
+//! use ptir_cost::{program_cost, CostModel, OpCount, TensorCost};
 //! let p = ptir_ir::parse("func @f(%a: f32[4,8], %b: f32[8,16]) -> (f32[4,16]) {\n  \
 //!     %c = dot_general %a, %b lhs_contract=[1] rhs_contract=[0] : f32[4,16]\n  return %c\n}").unwrap();
 //! assert_eq!(program_cost(&p, &OpCount), 1.0);
@@ -250,9 +252,9 @@ pub(crate) fn extern_entry<'m, T>(map: &'m IndexMap<String, T>, callee: &str) ->
     if let Some(c) = map.get(callee) {
         return Some(c);
     }
-    let base = crate::externs::base_name(callee);
+    let base = ptir_rules::externs::base_name(callee);
     map.iter()
-        .find(|(name, _)| crate::callee_matches(name, base))
+        .find(|(name, _)| ptir_rules::callee_matches(name, base))
         .map(|(_, c)| c)
 }
 
@@ -261,7 +263,7 @@ pub(crate) fn extern_entry<'m, T>(map: &'m IndexMap<String, T>, callee: &str) ->
 /// from 10^15 up in scientific notation.
 ///
 /// ```
-/// use ptir_rules::cost::format_cost;
+/// use ptir_cost::format_cost;
 /// assert_eq!(format_cost(10256.0), "10256");
 /// assert_eq!(format_cost(17.193938556295674), "17.1939");
 /// assert_eq!(format_cost(0.000123456789), "0.000123457");
@@ -414,7 +416,7 @@ pub fn function_cost(f: &ptir_ir::Function, model: &dyn CostModel) -> f64 {
 /// sums op costs alone, and a function it priced cheaper could run slower.
 ///
 /// ```
-/// use ptir_rules::cost::{function_cost, function_run_cost_with_entry, Roofline};
+/// use ptir_cost::{function_cost, function_run_cost_with_entry, Roofline};
 /// // A run of fused elementwise ops reads its parameters and writes its results: op costs
 /// // alone leave that traffic out.
 /// let p = ptir_ir::parse(
@@ -493,7 +495,7 @@ pub fn program_cost_with_entries(
     let runs = Runs::of(program, model);
     let mut total = 0.0;
     for f in &program.functions {
-        if crate::externs::defined_by(f).is_some() || !entries.contains(&f.name) {
+        if ptir_rules::externs::defined_by(f).is_some() || !entries.contains(&f.name) {
             continue;
         }
         total += runs.cost(&f.name);
@@ -575,7 +577,7 @@ pub fn program_dag_cost_with_entries(
 ) -> f64 {
     let mut total = 0.0;
     for f in &program.functions {
-        if crate::externs::defined_by(f).is_some() {
+        if ptir_rules::externs::defined_by(f).is_some() {
             continue;
         }
         total += function_cost(f, model);
@@ -615,7 +617,7 @@ impl<'p> Runs<'p> {
             memo: FxHashMap::default(),
         };
         for f in callees_first(program) {
-            if crate::externs::defined_by(f).is_some() {
+            if ptir_rules::externs::defined_by(f).is_some() {
                 continue;
             }
             let mut own: FxHashMap<*const ptir_ir::Instruction, f64> = FxHashMap::default();
