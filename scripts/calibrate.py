@@ -326,14 +326,8 @@ def inputs_for(mlir_text, op, seed, demote_f64=True):
 
 def xla_loaded(mlir_path, op):
     """The module compiled on XLA (each call waited for) and its inputs on the device."""
-    import jax
-
-    import ptir
-
     text = open(mlir_path).read()
-    module = ptir.compile_module(text, "xla-cpu")
-    inputs = [jax.device_put(x) for x in inputs_for(text, op, 0, demote_f64=False)]
-    return (lambda *a: jax.block_until_ready(module(*a))), inputs
+    return bench_zoo.xla_module(text), bench_zoo.xla_inputs(inputs_for(text, op, 0, demote_f64=False))
 
 
 def time_module(job, warmup, calls, runtime="iree-cpu"):

@@ -93,19 +93,10 @@ impl Runtime {
         }
     }
 
-    /// Which loops are written out for this runtime: on IREE, those with a known trip count of
-    /// at most 256 (at most 8,192 instructions added in all); on XLA, none: an XLA iteration
-    /// costs a branch ([`ptir_cost::XLA_LOOP_ITERATION_US`], 0.025 us against IREE's
-    /// 5), less than any copy of a body saves, and XLA ran the zoo's unrolled scans 0.57-0.93x
-    /// of the loops.
+    /// Which loops are written out for this runtime ([`ptir_cost::Behaviour::unroll`]): on
+    /// IREE those with a known trip count of at most 256, on XLA none.
     pub fn unroll_limits(self) -> ptir_ir::UnrollLimits {
-        match self {
-            Runtime::IreeCpu => ptir_ir::UnrollLimits::default(),
-            Runtime::XlaCpu => ptir_ir::UnrollLimits {
-                max_trips: 0,
-                ..ptir_ir::UnrollLimits::default()
-            },
-        }
+        self.behaviour().unroll
     }
 }
 
@@ -146,8 +137,7 @@ impl fmt::Debug for Cost {
 }
 
 impl Cost {
-    /// The cost model `spec` names: `roofline`, `tensor`, `ops`, or `measured=FILE` (the table
-    /// `scripts/calibrate.py` wrote, read now).
+    /// The cost model `spec` names (see [`CostSpec::parse`]), a `measured=FILE` table read now.
     ///
     /// ```
     /// assert!(matches!(ptir::Cost::parse("tensor"), Ok(ptir::Cost::Tensor)));
@@ -155,23 +145,13 @@ impl Cost {
     /// assert_eq!(err.to_string(), "unknown cost model `flops`: expected roofline, measured=FILE, tensor or ops");
     /// ```
     pub fn parse(spec: &str) -> Result<Cost, crate::Error> {
-        match spec {
-            "ops" => Ok(Cost::Ops),
-            "tensor" => Ok(Cost::Tensor),
-            "roofline" => Ok(Cost::Roofline),
-            "measured" | "measured=" => Err(crate::Error::Options(
-                "`measured` needs its table: measured=FILE (from scripts/calibrate.py)".into(),
-            )),
-            _ => match spec.strip_prefix("measured=") {
-                Some(file) => {
-                    let table = CostTable::read(std::path::Path::new(file))
-                        .map_err(|e| crate::Error::Options(e.to_string()))?;
-                    Ok(Cost::Measured(Arc::new(table)))
-                }
-                None => Err(crate::Error::Options(format!(
-                    "unknown cost model `{spec}`: expected roofline, measured=FILE, tensor or ops"
-                ))),
-            },
+        match CostSpec::parse(spec).map_err(crate::Error::Options)? {
+            CostSpec::Model(cost) => Ok(cost),
+            CostSpec::Table(file) => {
+                let table =
+                    CostTable::read(&file).map_err(|e| crate::Error::Options(e.to_string()))?;
+                Ok(Cost::Measured(Arc::new(table)))
+            }
         }
     }
 
@@ -204,6 +184,42 @@ impl Cost {
             Cost::Roofline => roofline(Roofline::default()),
             Cost::Measured(table) => roofline(Roofline::measured(table.clone())),
             Cost::Custom(m) => m.clone(),
+        }
+    }
+}
+
+/// A cost model as a user names it (`--cost`, Python's `cost=`), before any file is read.
+#[derive(Clone, Debug)]
+pub enum CostSpec {
+    /// A built-in model: `roofline`, `tensor` or `ops`.
+    Model(Cost),
+    /// `measured=FILE`: the roofline with the table in `FILE` (from `scripts/calibrate.py`).
+    Table(PathBuf),
+}
+
+impl CostSpec {
+    /// Reads `spec`: `roofline`, `tensor`, `ops` or `measured=FILE`; the message says what
+    /// was expected.
+    ///
+    /// ```
+    /// use ptir::CostSpec;
+    /// assert!(matches!(CostSpec::parse("measured=t.json"), Ok(CostSpec::Table(f)) if f.ends_with("t.json")));
+    /// assert!(CostSpec::parse("measured").unwrap_err().contains("needs its table"));
+    /// ```
+    pub fn parse(spec: &str) -> Result<CostSpec, String> {
+        match spec {
+            "ops" => Ok(CostSpec::Model(Cost::Ops)),
+            "tensor" => Ok(CostSpec::Model(Cost::Tensor)),
+            "roofline" => Ok(CostSpec::Model(Cost::Roofline)),
+            "measured" | "measured=" => {
+                Err("`measured` needs its table: measured=FILE (from scripts/calibrate.py)".into())
+            }
+            _ => match spec.strip_prefix("measured=") {
+                Some(file) => Ok(CostSpec::Table(file.into())),
+                None => Err(format!(
+                    "unknown cost model `{spec}`: expected roofline, measured=FILE, tensor or ops"
+                )),
+            },
         }
     }
 }

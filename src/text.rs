@@ -65,12 +65,7 @@ pub fn optimize_text(
     options: &Options,
     io: &TextOptions,
 ) -> Result<OptimizedText, TextError> {
-    let format = io.format.unwrap_or_else(|| Format::sniff(text));
-    let (program, source) =
-        format::read_verified(text, format, &io.read).map_err(TextError::Read)?;
-    if program.program().functions.is_empty() {
-        return Err(TextError::Empty);
-    }
+    let (program, source, format) = read_text(text, io)?;
     let out = crate::optimize_verified(program, options)?;
     let write = WriteOptions {
         custom_calls: io.custom_calls,
@@ -82,6 +77,30 @@ pub fn optimize_text(
         format,
         report: out.report,
     })
+}
+
+/// Reads and verifies `text` as [`optimize_text`] does (its format from `io`, else sniffed),
+/// refusing a text that defines no function; returns the program, what the text says beyond
+/// it, and the format.
+///
+/// ```
+/// use ptir::text::{read_text, TextError, TextOptions};
+/// let (p, _, format) = read_text("func @f(%x: f32[2]) -> (f32[2]) {\n  return %x\n}", &TextOptions::default())?;
+/// assert_eq!((p.program().functions.len(), format), (1, ptir::format::Format::Ptir));
+/// assert!(matches!(read_text("// nothing", &TextOptions::default()), Err(TextError::Empty)));
+/// # Ok::<(), TextError>(())
+/// ```
+pub fn read_text(
+    text: &str,
+    io: &TextOptions,
+) -> Result<(format::Verified, format::SourceInfo, Format), TextError> {
+    let format = io.format.unwrap_or_else(|| Format::sniff(text));
+    let (program, source) =
+        format::read_verified(text, format, &io.read).map_err(TextError::Read)?;
+    if program.program().functions.is_empty() {
+        return Err(TextError::Empty);
+    }
+    Ok((program, source, format))
 }
 
 #[cfg(test)]

@@ -88,6 +88,20 @@ struct Io {
     custom_calls: bool,
 }
 
+impl Io {
+    /// The library's text options, or the exception naming a format that does not exist.
+    fn text_options(&self) -> PyResult<TextOptions> {
+        Ok(TextOptions {
+            format: text_format(self.format.as_deref())?,
+            read: ptir::format::ReadOptions {
+                allow_opaque: self.allow_opaque,
+                inline_calls: self.inline_calls,
+            },
+            custom_calls: self.custom_calls,
+        })
+    }
+}
+
 /// A limit given as a Python number: a count of at least `min`.
 fn count(name: &str, value: Option<i64>, min: i64) -> PyResult<Option<usize>> {
     match value {
@@ -191,6 +205,11 @@ fn read_error(py: Python<'_>, e: &ptir::format::FormatError) -> PyErr {
         FormatError::Mlir(MlirError::Export { .. }) => (Error::new_err(message), None),
         FormatError::Verify(_) => (VerifyError::new_err(message), None),
     };
+    located(py, err, at)
+}
+
+/// `err` with its `line` and `column` attributes set (None where the error has no place).
+fn located(py: Python<'_>, err: PyErr, at: Option<(usize, usize)>) -> PyErr {
     let value = err.value(py);
     let (line, column) = at.unzip();
     // Setting an attribute on a fresh exception object cannot fail.
@@ -203,12 +222,7 @@ fn read_error(py: Python<'_>, e: &ptir::format::FormatError) -> PyErr {
 fn text_error(py: Python<'_>, e: TextError) -> PyErr {
     match e {
         TextError::Read(f) => read_error(py, &f),
-        TextError::Empty => {
-            let err = ParseError::new_err(e.to_string());
-            let _ = err.value(py).setattr("line", None::<usize>);
-            let _ = err.value(py).setattr("column", None::<usize>);
-            err
-        }
+        TextError::Empty => located(py, ParseError::new_err(e.to_string()), None),
         TextError::Optimize(e) => library_error(e),
         TextError::Write(f) => Error::new_err(format!("writing the output: {f}")),
     }
@@ -225,14 +239,7 @@ fn optimize(
     let call: Call = options.extract()?;
     let io: Io = options.extract()?;
     let options = call.options()?;
-    let io = TextOptions {
-        format: text_format(io.format.as_deref())?,
-        read: ptir::format::ReadOptions {
-            allow_opaque: io.allow_opaque,
-            inline_calls: io.inline_calls,
-        },
-        custom_calls: io.custom_calls,
-    };
+    let io = io.text_options()?;
     let result = py.detach(move || optimize_text(&text, &options, &io));
     let out = result.map_err(|e| text_error(py, e))?;
     let format = match out.format {

@@ -402,6 +402,13 @@ def xla_module(text):
     return lambda *inputs: jax.block_until_ready(module(*inputs))
 
 
+def xla_inputs(arrays):
+    """Host arrays uploaded once to JAX's device: timing then measures the module."""
+    import jax
+
+    return [jax.device_put(x) for x in arrays]
+
+
 def judge_xla(src, setting, args):
     """XLA agreement and timing of the setting's XLA output against the input."""
     text = open(src).read()
@@ -420,10 +427,7 @@ def judge_xla(src, setting, args):
         reps = []
         for _ in range(args.reps):
             fns = [xla_module(text), xla_module(result.text), xla_module(text)]
-            inputs = [np.asarray(x) for x in random_inputs(sig, args.seed)]
-            import jax
-
-            inputs = [jax.device_put(x) for x in inputs]
+            inputs = xla_inputs(random_inputs(sig, args.seed))
             k = calls_per_sample(fns, inputs, args.min_sample_ms / 1e3)
             medians = [statistics.median(t) for t in time_round_robin(fns, inputs, args.rounds, k)]
             reps.append(timing_record(medians, k, args.rounds))

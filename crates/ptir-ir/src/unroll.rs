@@ -66,15 +66,20 @@ pub struct UnrollLimits {
     pub max_insts: usize,
 }
 
-impl Default for UnrollLimits {
+impl UnrollLimits {
     /// 256 iterations per loop and 8,192 added instructions in all: every `fori_loop` and
     /// `scan` of the zoo (16, 32 and 128 steps), not a long simulation (whose IREE compile time
     /// grows with every copy).
+    pub const DEFAULT: UnrollLimits = UnrollLimits {
+        max_trips: 256,
+        max_insts: 8192,
+    };
+}
+
+impl Default for UnrollLimits {
+    /// [`UnrollLimits::DEFAULT`].
     fn default() -> Self {
-        UnrollLimits {
-            max_trips: 256,
-            max_insts: 8192,
-        }
+        UnrollLimits::DEFAULT
     }
 }
 

@@ -249,8 +249,8 @@ pub(crate) struct ExtractArgs {
     /// microseconds on a runtime that fuses, as IREE; the default), `measured=FILE` (the
     /// roofline with the kernels a `scripts/calibrate.py` table timed), `tensor` (FLOPs and
     /// bytes, unit-free) or `ops` (one per instruction).
-    #[arg(long, value_name = "MODEL", value_parser = parse_cost, default_value = "roofline")]
-    cost: CostArg,
+    #[arg(long, value_name = "MODEL", value_parser = ptir::CostSpec::parse, default_value = "roofline")]
+    cost: ptir::CostSpec,
     /// The extractor.
     #[arg(long, value_enum, default_value = "dag-greedy")]
     extractor: ExtractorArg,
@@ -321,36 +321,10 @@ enum EngineArg {
     Eqsat,
 }
 
-#[derive(Clone, Debug)]
-enum CostArg {
-    Ops,
-    Tensor,
-    Roofline,
-    Measured(std::path::PathBuf),
-}
-
 /// The measured cost model of the table in `file` (a located error if it cannot be used).
 fn measured_cost(file: &std::path::Path) -> Result<ptir::Cost, CliError> {
     let table = ptir::cost::CostTable::read(file).map_err(CliError::CostTable)?;
     Ok(ptir::Cost::Measured(std::sync::Arc::new(table)))
-}
-
-/// `--cost`: a model's name, or `measured=FILE`.
-fn parse_cost(s: &str) -> Result<CostArg, String> {
-    match s {
-        "ops" => Ok(CostArg::Ops),
-        "tensor" => Ok(CostArg::Tensor),
-        "roofline" => Ok(CostArg::Roofline),
-        "measured" | "measured=" => Err(
-            "`measured` needs its table: --cost measured=FILE (from scripts/calibrate.py)".into(),
-        ),
-        _ => match s.strip_prefix("measured=") {
-            Some(file) => Ok(CostArg::Measured(file.into())),
-            None => Err(format!(
-                "unknown cost model `{s}`: expected roofline, measured=FILE, tensor or ops"
-            )),
-        },
-    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -446,10 +420,8 @@ impl LimitArgs {
 impl ExtractArgs {
     pub(crate) fn apply(&self, options: &mut ptir::Options) -> Result<(), CliError> {
         options.cost = match &self.cost {
-            CostArg::Ops => ptir::Cost::Ops,
-            CostArg::Tensor => ptir::Cost::Tensor,
-            CostArg::Roofline => ptir::Cost::Roofline,
-            CostArg::Measured(file) => measured_cost(file)?,
+            ptir::CostSpec::Model(cost) => cost.clone(),
+            ptir::CostSpec::Table(file) => measured_cost(file)?,
         };
         options.extractor = match self.extractor {
             ExtractorArg::Tree => ptir::egraph::ExtractorKind::Tree,
