@@ -297,9 +297,9 @@ fn compare_cost_models(
             "no (cost, extractor) pair to compare: give at least one of each",
         ));
     }
-    let format =
-        text_format(io.format.as_deref())?.unwrap_or_else(|| ptir::format::Format::sniff(&text));
-    let program = ptir::format::read_program(&text, format).map_err(|e| read_error(py, &e))?;
+    let (program, _, _) =
+        ptir::text::read_text(&text, &io.text_options()?).map_err(|e| text_error(py, e))?;
+    let program = program.into_program();
     let table = py
         .detach(move || ptir::compare_cost_models(&program, &options, &pairs))
         .map_err(library_error)?;

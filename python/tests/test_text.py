@@ -182,3 +182,9 @@ def test_compare_cost_models_returns_the_table_as_data():
         ptir.compare_cost_models(read("corpus", "softmax.ptir"), extractors=["chaos"])
     with pytest.raises(ptir.OptionsError):
         ptir.compare_cost_models(read("corpus", "softmax.ptir"), costs=[])
+    # Read as ptir.optimize reads: an empty text is refused, errors are located.
+    with pytest.raises(ptir.ParseError, match="defines no function"):
+        ptir.compare_cost_models("// nothing here\n")
+    with pytest.raises(ptir.ParseError) as e:
+        ptir.compare_cost_models("func @f() -> () {\n  %1 = frob : f32[]\n}")
+    assert (e.value.line, e.value.column) == (2, 8)
