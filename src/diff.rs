@@ -136,7 +136,7 @@ pub struct DiffReport {
     /// Why each engine's rewriting stopped, per function (and rewriting pass): the engine's
     /// name and the reason, greedy's runs first. `ptir-opt diff --random` tallies them by
     /// kind.
-    pub stops: Vec<(&'static str, ptir_rules::StopReason)>,
+    pub stops: Vec<(&'static str, ptir_pass::StopReason)>,
     /// The engine runs that overshot their time limit's bound. Wall time on a loaded machine
     /// can overshoot without a fault, so this is reported, not a mismatch: `ptir-opt diff
     /// --random` counts them and names the worst.
@@ -301,7 +301,7 @@ pub fn diff(program: &Program, options: &Options) -> Result<DiffReport, Error> {
             && s.report
                 .stops
                 .iter()
-                .all(|f| f.run.stop == ptir_rules::StopReason::Saturated);
+                .all(|f| f.run.stop == ptir_pass::StopReason::Saturated);
         if dearer && proved && report.cost_unchecked.is_none() {
             report.mismatches.push(Mismatch::Cost {
                 greedy: g.report.dag_cost_after,

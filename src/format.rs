@@ -88,7 +88,7 @@ pub struct ReadOptions {
     /// MLIR: an op the importer does not support becomes an opaque op (an impure extern call
     /// the optimizer leaves as it is, printed back as it came) instead of an error.
     pub allow_opaque: bool,
-    /// MLIR: inline the calls of the module's own functions ([`ptir_ir::inline_calls`]): JAX
+    /// MLIR: inline the calls of the module's own functions ([`ptir_pass::transform::inline_calls`]): JAX
     /// wraps helpers in private functions (`@_var`, `@tril`) that no rule can match across.
     /// Off by default: in IREE it made a bf16 layernorm slower (the mean, shared by CSE across
     /// the inlined `@_var`, fuses worse), and no model of the zoo faster.
@@ -148,7 +148,7 @@ pub fn read_verified(
     let program = Verified::new(program)?;
     if format == Format::Mlir && options.inline_calls {
         // Inlining a verified program's calls keeps it verified.
-        let inlined = ptir_ir::inline_calls(program.program()).0;
+        let inlined = ptir_pass::transform::inline_calls(program.program()).0;
         return Ok((Verified(inlined), source));
     }
     Ok((program, source))

@@ -1,21 +1,21 @@
 //! `optimize`: one program through one engine, with a report.
 
-use crate::explain::{self, Snapshot};
+use crate::explain;
 use crate::format::Verified;
 use crate::options::{Engine, Options};
+use crate::passes::{LoopPatterns, LOOP_PATTERNS_PASS};
 use crate::report::{
     Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
     StepLog,
 };
 use crate::Error;
 use ptir_cost::{entry_functions, program_cost, program_cost_with_entries};
-use ptir_egraph::{EngineOptions, EqsatStats, FunctionReport, EQSAT_PASS};
-use ptir_greedy::{
-    directed_rule_filter, Canonicalize, CanonicalizeStats, GreedyConfig, DEFAULT_PIPELINE,
-};
+use ptir_egraph::{EngineOptions, EQSAT_PASS};
+use ptir_greedy::{directed_rule_filter, Canonicalize, GreedyConfig};
 use ptir_ir::{Function, Op, Program};
+use ptir_pass::explain::Provenance;
+use ptir_pass::explain::Snapshot;
 use ptir_pass::{PassRegistry, PipelineReport};
-use ptir_rules::explain::Provenance;
 use ptir_rules::{Registry, RuleSet};
 use std::borrow::Cow;
 use std::time::Instant;
@@ -173,6 +173,25 @@ fn op_kinds(program: &Program) -> std::collections::BTreeSet<ptir_ir::OpKey> {
     kinds
 }
 
+/// The op kinds the rewriting passes of a pipeline may see in `program`: its own, and where
+/// it has loops, what the loop steps before them make of loops (`reduce` from a loop idiom,
+/// a call from a loop pattern, `tuple` and constants from unrolling).
+fn reachable_op_kinds(program: &Program) -> std::collections::BTreeSet<ptir_ir::OpKey> {
+    use ptir_ir::{OpKey, ReduceKind};
+    let mut kinds = op_kinds(program);
+    if kinds.contains(&OpKey::While) || kinds.contains(&OpKey::Scan) {
+        kinds.extend([
+            OpKey::Reduce(ReduceKind::Sum),
+            OpKey::Reduce(ReduceKind::Max),
+            OpKey::Call,
+            OpKey::Tuple,
+            OpKey::TupleGet,
+            OpKey::Constant,
+        ]);
+    }
+    kinds
+}
+
 /// The operand counts of the `concat`s, calls and `tuple`s of `program`.
 fn list_lengths(program: &Program) -> std::collections::BTreeSet<usize> {
     let mut lengths = std::collections::BTreeSet::new();
@@ -259,18 +278,33 @@ pub fn compile_rules(files: &[std::path::PathBuf]) -> Result<Vec<u8>, Error> {
     })
 }
 
+/// Is a rule written at `location` one of the bundled library's? The user's rules are the
+/// others: the rules of the options' files and texts, and of compiled libraries (which keep
+/// their source's location).
+fn is_bundled(location: &ptir_rules::Location) -> bool {
+    (ptir_rules::BUNDLED.iter())
+        .chain(ptir_rules::BUNDLED_PATS)
+        .any(|(file, _)| *file == location.file)
+}
+
+/// The rule-set lint's findings about the user's rules of `set` (its structural checks:
+/// proofs are `Options::prove_rules`'), as report notes.
+fn lint_notes(set: &RuleSet) -> Vec<String> {
+    let options = ptir_rules::lint::LintOptions {
+        proof_seeds: 0,
+        ..Default::default()
+    };
+    (ptir_rules::lint::lint(set, &options).into_iter())
+        .filter(|f| !is_bundled(&f.location))
+        .map(|f| format!("lint: {f}"))
+        .collect()
+}
+
 /// Proves the user's rules of `set`: those of the options' files and texts and of compiled
 /// libraries (see [`load_rules`]).
 fn prove_user_rules(set: &RuleSet) -> Result<(), Error> {
-    // The user's rules are those not written in a bundled file: the rules of the options'
-    // files and texts, and of compiled libraries (which keep their source's location).
-    let bundled: Vec<&str> = ptir_rules::BUNDLED
-        .iter()
-        .chain(ptir_rules::BUNDLED_PATS)
-        .map(|(file, _)| *file)
-        .collect();
     for rule in set.rules() {
-        if bundled.contains(&rule.location.file.as_str()) {
+        if is_bundled(&rule.location) {
             continue;
         }
         match ptir_rules::example::prove(rule, set.registry(), USER_RULE_PROOF_SEEDS) {
@@ -356,7 +390,7 @@ fn optimize_input(
 ) -> Result<Optimized, Error> {
     let t = Instant::now();
     // The time limit covers the whole run: setup, raising loops and every pass.
-    let deadline = ptir_rules::Deadline::after(options.limits.time);
+    let deadline = ptir_pass::Deadline::after(options.limits.time);
     let loaded = match loaded {
         Some(rules) => rules,
         None => load_rules_within(options, prunable_at_load(options, &input).as_deref())?,
@@ -369,16 +403,17 @@ fn optimize_input(
     let model = options.cost.model(&rules, &input, options.runtime);
     let (program, input) = InputRecord::take(input, options.validate.is_some());
     let mut report = input.report(&program, options, model.as_ref(), &renamed);
+    if !(options.rule_files.is_empty() && options.rule_texts.is_empty()) {
+        report.notes.extend(lint_notes(&rules));
+    }
     report.add_phase_time("rules", loading);
     // With `explain`, the chain of rules behind every derived value, kept through every step
     // that changes the program from here on.
     let mut provenance = options.explain.then(Provenance::default);
-    let (program, raised_loops) = raise_loops(program, &rules, &mut report, provenance.as_mut());
-    let program = unroll_loops(program, &options.unroll, &mut report, provenance.as_mut());
-    // The rules that can match the program as the passes get it (loops raised and unrolled);
-    // the others would only be indexed and tried.
+    // The rules that can match the program as the rewriting passes get it (loops raised
+    // and unrolled by the passes before them); the others would only be indexed and tried.
     if options.prune_rules && options.ops.patterns().next().is_none() {
-        rules.retain_applicable(op_kinds(&program));
+        rules.retain_applicable(reachable_op_kinds(&program));
     }
     // Built here, in setup, once for every function and pass that asks for it.
     rules.index();
@@ -393,15 +428,6 @@ fn optimize_input(
         &mut report,
         provenance.as_mut(),
     )?;
-    if !raised_loops.is_empty() {
-        let fired = &mut report.rules_fired;
-        fired.extend(
-            raised_loops
-                .into_iter()
-                .map(|(rule, count)| RuleCount { rule, count }),
-        );
-        fired.sort_by(|a, b| b.count.cmp(&a.count).then(a.rule.cmp(&b.rule)));
-    }
     let program = after_pipeline(
         program,
         &input.definitions,
@@ -524,56 +550,6 @@ impl<'a> InputRecord<'a> {
     }
 }
 
-/// Loops first, for both engines: a reduction `scan` becomes a loop-free `reduce` (exact; see
-/// `ptir_ir::loop_idioms`), which the rules then see like any other reduce, and the user's
-/// loop patterns (`.pat` idioms over loops, `ptir_rules::apply_loop_patterns`) raise the loops
-/// they match. Returns the program and how many times each loop pattern fired.
-fn raise_loops(
-    mut program: Program,
-    rules: &RuleSet,
-    report: &mut Report,
-    mut provenance: Option<&mut Provenance>,
-) -> (Program, indexmap::IndexMap<String, usize>) {
-    let before = provenance.is_some().then(|| Snapshot::of(&program));
-    let loops = ptir_ir::raise_loop_idioms(&mut program);
-    if loops > 0 {
-        report
-            .notes
-            .push(format!("raised {loops} reduction loop(s) to reduce"));
-    }
-    if let (Some(s), Some(p)) = (before, provenance.as_deref_mut()) {
-        s.mark_changes(&program, "loop-idiom", p);
-    }
-    let before = provenance.is_some().then(|| Snapshot::of(&program));
-    let fired = ptir_rules::apply_loop_patterns(&mut program, rules.loop_patterns());
-    if let (Some(s), Some(p)) = (before, provenance) {
-        s.mark_changes(&program, "loop-pattern", p);
-    }
-    (program, fired)
-}
-
-/// Writes out the loops whose trip count is known and small ([`ptir_ir::unroll_loops`]), after
-/// the loop idioms and patterns had their chance to raise them.
-fn unroll_loops(
-    mut program: Program,
-    limits: &ptir_ir::UnrollLimits,
-    report: &mut Report,
-    provenance: Option<&mut Provenance>,
-) -> Program {
-    let before = provenance.is_some().then(|| Snapshot::of(&program));
-    let stats = ptir_ir::unroll_loops(&mut program, limits);
-    if stats.loops > 0 {
-        report.notes.push(format!(
-            "unrolled {} loop(s) with a static trip count ({} iterations written out)",
-            stats.loops, stats.iterations
-        ));
-    }
-    if let (Some(s), Some(p)) = (before, provenance) {
-        s.mark_changes(&program, "unroll", p);
-    }
-    program
-}
-
 /// The steps after the pipeline: the input's own definitions of library externs given back,
 /// the definitions rule files give injected, fused calls outlined and the program legalized
 /// for a target when asked.
@@ -694,21 +670,20 @@ pub fn load_target(spec: &str) -> Result<ptir_convert::ConversionTarget, Error> 
 }
 
 /// Runs the options' pass pipeline ([`Options::pipeline`], else the engine's:
-/// [`DEFAULT_PIPELINE`] for greedy, `eqsat` for saturation), built from a registry holding
-/// both engines' passes, stopping rewriting by `deadline` (the run's), and records what each
+/// [`Engine::pipeline`]), built from a registry holding both engines' passes, the IR
+/// transformations and the loop patterns, stopping rewriting by `deadline` (the run's), and records what each
 /// pass did in `report`.
 fn run_pipeline(
     mut program: Program,
     rules: std::sync::Arc<RuleSet>,
     model: std::sync::Arc<dyn ptir_cost::CostModel>,
-    (options, deadline): (&Options, ptir_rules::Deadline),
+    (options, deadline): (&Options, ptir_pass::Deadline),
     report: &mut Report,
     provenance: Option<&mut Provenance>,
 ) -> Result<Program, Error> {
-    let text = match (&options.pipeline, options.engine) {
-        (Some(text), _) => text.as_str(),
-        (None, Engine::Greedy) => DEFAULT_PIPELINE,
-        (None, Engine::Saturation) => EQSAT_PASS,
+    let text = match &options.pipeline {
+        Some(text) => text.as_str(),
+        None => options.engine.pipeline(),
     };
     let config = GreedyConfig::canonicalize()
         .with_log(options.step_log)
@@ -728,6 +703,18 @@ fn run_pipeline(
             .with_config(config.with_ops(ops)))
         };
     let mut registry = PassRegistry::new();
+    registry.register(
+        LOOP_PATTERNS_PASS,
+        "the rule files' loop patterns (.pat idioms over loops) raised to their calls",
+        {
+            let rules = rules.clone();
+            move |o: &ptir_pass::PassOptions| {
+                o.expect_none(LOOP_PATTERNS_PASS)?;
+                Ok(Box::new(LoopPatterns(rules.clone())))
+            }
+        },
+    );
+    ptir_pass::transform::register_passes(&mut registry, options.unroll);
     ptir_greedy::register_passes_with(&mut registry, canonicalize);
     let engine = EngineOptions {
         saturation: options.saturation(),
@@ -735,6 +722,7 @@ fn run_pipeline(
         extractor: options.extractor,
         dump_egraph: options.dump_egraph,
         explain: options.explain,
+        step_log: options.step_log,
         deadline: Some(deadline),
     };
     ptir_egraph::register_passes(&mut registry, rules, engine);
@@ -751,7 +739,7 @@ fn run_pipeline(
         Some(p) => pm.run_explained(&mut program, p)?,
         None => pm.run(&mut program)?,
     };
-    record_pipeline(report, &pipeline, options.step_log);
+    record_pipeline(report, &pipeline);
     if options.pipeline.is_some() {
         report.engine = pm.names().join(",");
     }
@@ -780,9 +768,11 @@ fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
     added
 }
 
-/// Records in `report` what each pass of `pipeline` did: phase times, rules fired, how each
-/// run stopped, step logs and e-graphs, and the pass manager's verifications.
-fn record_pipeline(report: &mut Report, pipeline: &PipelineReport, log: bool) {
+/// Records in `report` what each pass of `pipeline` did, in the terms every pass reports in
+/// ([`PassReport`](ptir_pass::PassReport)): phase times, notes, rules fired, banned and
+/// skipped, how each run stopped, step logs, e-graph sizes and dumps, optimality, and the
+/// pass manager's verifications.
+fn record_pipeline(report: &mut Report, pipeline: &PipelineReport) {
     report.verifications += pipeline.verifications;
     let mut fired: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
     for p in &pipeline.passes {
@@ -792,24 +782,29 @@ fn record_pipeline(report: &mut Report, pipeline: &PipelineReport, log: bool) {
                 program: program.clone(),
             });
         }
-        if let Some(eqsat) = p.stats::<EqsatStats>() {
-            record_saturation(report, &eqsat.functions, log, &mut fired);
-            continue;
+        match p.phases.is_empty() {
+            true => report.add_phase_time(&p.pass, p.time),
+            false => (p.phases.iter()).for_each(|(phase, t)| report.add_phase_time(phase, *t)),
         }
-        report.add_phase_time(&p.pass, p.time);
-        if let Some(c) = p.stats::<CanonicalizeStats>() {
-            report
-                .step_log
-                .extend(c.step_log.iter().map(|(f, log)| StepLog {
-                    pass: p.pass.clone(),
-                    function: f.clone(),
-                    text: log.to_string(),
-                }));
-            for (rule, n) in &c.driver.rewrites {
-                *fired.entry(rule.clone()).or_default() += n;
+        report.notes.extend(p.notes.iter().cloned());
+        for (rule, n) in &p.rules_fired {
+            *fired.entry(rule.clone()).or_default() += n;
+        }
+        for (rule, matches) in &p.rules_banned {
+            match report.rules_banned.iter_mut().find(|b| b.rule == *rule) {
+                Some(b) => b.count = b.count.max(*matches),
+                None => report.rules_banned.push(RuleCount {
+                    rule: rule.clone(),
+                    count: *matches,
+                }),
             }
-            if c.driver.folds > 0 {
-                *fired.entry("(constant folding)".into()).or_default() += c.driver.folds;
+        }
+        for (rule, reason) in &p.rules_skipped {
+            if !report.rules_skipped.iter().any(|k| k.rule == *rule) {
+                report.rules_skipped.push(SkippedRule {
+                    rule: rule.clone(),
+                    reason: reason.clone(),
+                });
             }
         }
         report
@@ -818,6 +813,25 @@ fn record_pipeline(report: &mut Report, pipeline: &PipelineReport, log: bool) {
                 function: f.clone(),
                 run: run.clone(),
             }));
+        report
+            .step_log
+            .extend(p.step_logs.iter().map(|(f, text)| StepLog {
+                pass: p.pass.clone(),
+                function: f.clone(),
+                text: text.clone(),
+            }));
+        if let Some(size) = p.egraph {
+            *report.egraph.get_or_insert_default() += size;
+        }
+        report
+            .egraphs
+            .extend(p.dumps.iter().map(|(f, text)| FunctionText {
+                function: f.clone(),
+                text: text.clone(),
+            }));
+        if let Some(optimal) = p.optimal {
+            report.extraction_optimal = Some(report.extraction_optimal.unwrap_or(true) && optimal);
+        }
     }
     let mut fired: Vec<RuleCount> = fired
         .into_iter()
@@ -826,90 +840,6 @@ fn record_pipeline(report: &mut Report, pipeline: &PipelineReport, log: bool) {
         .collect();
     fired.sort_by(|a, b| b.count.cmp(&a.count).then(a.rule.cmp(&b.rule)));
     report.rules_fired = fired;
-}
-
-/// Records one run of the e-graph engine (one report per function).
-fn record_saturation(
-    report: &mut Report,
-    reports: &[FunctionReport],
-    log: bool,
-    fired: &mut indexmap::IndexMap<String, usize>,
-) {
-    for r in reports {
-        report.add_phase_time("lower", r.lower_time);
-        report.add_phase_time("saturate", r.saturation.time);
-        report.add_phase_time("extract", r.extract_time);
-        report.add_phase_time("lift", r.lift_time);
-    }
-    let mut size = report.egraph.unwrap_or_default();
-    for r in reports {
-        for (rule, n) in r.saturation.rules_applied() {
-            *fired.entry(rule).or_default() += n;
-        }
-        if r.saturation.folds > 0 {
-            *fired.entry("(constant folding)".into()).or_default() += r.saturation.folds;
-        }
-        for (rule, matches) in r.saturation.bans() {
-            match report.rules_banned.iter_mut().find(|b| b.rule == rule) {
-                Some(b) => b.count = b.count.max(matches),
-                None => report.rules_banned.push(RuleCount {
-                    rule,
-                    count: matches,
-                }),
-            }
-        }
-        size.nodes += r.saturation.nodes;
-        size.classes += r.saturation.classes;
-        // A family stopped for running away is named by the stop reason when the other
-        // rules then reached their fixpoint; when a limit stopped the run, by a note.
-        for runaway in r.saturation.runaways() {
-            if runaway != r.saturation.stop {
-                report
-                    .notes
-                    .push(format!("@{}: saturation stopped a {runaway}", r.name));
-            }
-        }
-        report.stops.push(FunctionRun {
-            function: r.name.clone(),
-            run: r.saturation.summary(),
-        });
-        if log {
-            report.step_log.push(StepLog {
-                pass: EQSAT_PASS.into(),
-                function: r.name.clone(),
-                text: r.saturation.step_log(),
-            });
-        }
-        if let Some(json) = &r.egraph_json {
-            report.egraphs.push(FunctionText {
-                function: r.name.clone(),
-                text: json.clone(),
-            });
-        }
-        if let Some((extracted, input)) = r.kept_input {
-            report.notes.push(format!(
-                "kept @{} as it came: the function extracted from its e-graph would cost {} \
-                 against its {} under the {} cost model (`--extractor exact` searches further)",
-                r.name,
-                ptir_cost::format_cost(extracted),
-                ptir_cost::format_cost(input),
-                report.cost_model,
-            ));
-        }
-        for s in &r.saturation.skipped {
-            if !report.rules_skipped.iter().any(|k| k.rule == s.name) {
-                report.rules_skipped.push(SkippedRule {
-                    rule: s.name.clone(),
-                    reason: s.reason.clone(),
-                });
-            }
-        }
-    }
-    report.egraph = Some(size);
-    // A function kept as it came (priced cheaper as the runtime runs it) is not the
-    // extractor's choice: its optimality says nothing about the output.
-    let proved = reports.iter().all(|r| r.optimal && r.kept_input.is_none());
-    report.extraction_optimal = Some(report.extraction_optimal.unwrap_or(true) && proved);
 }
 
 /// How many times cheaper `--fast-math` must predict a program for [`fast_math_hint`] to say so.

@@ -41,6 +41,28 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The engine's pipeline, as pipeline text ([`Options::pipeline`] replaces it): the
+    /// loop steps ([`LOOP_STEPS`]), then the engine's own passes (`canonicalize,cse,dce`,
+    /// [`ptir_greedy::DEFAULT_PIPELINE`], or `eqsat`).
+    ///
+    /// ```
+    /// assert_eq!(ptir::Engine::Saturation.pipeline(), "loop-patterns,loop-idioms,unroll,eqsat");
+    /// ```
+    pub fn pipeline(self) -> &'static str {
+        match self {
+            Engine::Greedy => "loop-patterns,loop-idioms,unroll,canonicalize,cse,dce",
+            Engine::Saturation => "loop-patterns,loop-idioms,unroll,eqsat",
+        }
+    }
+}
+
+/// The steps on loops every engine's pipeline opens with, as pipeline text: the rule files'
+/// loop patterns first (a user's pattern for a sum loop raises it to the user's call before
+/// the built-in idiom makes it a `reduce`), then the built-in reduction idioms, then
+/// unrolling the loops left whose trip count is static and small ([`Options::unroll`]).
+pub const LOOP_STEPS: &str = "loop-patterns,loop-idioms,unroll";
+
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -95,7 +117,7 @@ impl Runtime {
 
     /// Which loops are written out for this runtime ([`ptir_cost::Behaviour::unroll`]): on
     /// IREE those with a known trip count of at most 256, on XLA none.
-    pub fn unroll_limits(self) -> ptir_ir::UnrollLimits {
+    pub fn unroll_limits(self) -> ptir_pass::transform::UnrollLimits {
         self.behaviour().unroll
     }
 }
@@ -320,11 +342,12 @@ pub struct Options {
     /// [`ptir_convert::outline_fused_calls`]).
     pub outline: bool,
     /// A pass pipeline to run instead of the engine's (default `None`), as `mlir-opt
-    /// --pass-pipeline` text: pass names separated by commas, among `canonicalize`, `cse`,
-    /// `dce` (the greedy crate's passes) and `eqsat` (equality saturation, extraction and
-    /// lifting), e.g. `canonicalize,eqsat,dce`. [`Engine::Greedy`] is
-    /// `canonicalize,cse,dce` ([`ptir_greedy::DEFAULT_PIPELINE`]), [`Engine::Saturation`] is
-    /// `eqsat`. Each rewriting pass has the whole time limit.
+    /// --pass-pipeline` text: pass names separated by commas, among `loop-patterns`,
+    /// `loop-idioms`, `unroll`, `inline`, `licm` (the loop and call steps),
+    /// `canonicalize`, `cse`, `dce` (the greedy crate's passes) and `eqsat` (equality
+    /// saturation, extraction and lifting), e.g. `loop-idioms,canonicalize,eqsat,dce`; every
+    /// step the run takes is one of them ([`Engine::pipeline`] gives the engines'). Each
+    /// rewriting pass has the whole time limit.
     pub pipeline: Option<String>,
     /// Keep the program after each pass in the report ([`crate::Report::ir_after`]; default
     /// false; `--print-ir-after-all`).
@@ -338,12 +361,12 @@ pub struct Options {
     /// else ([`crate::Error::Validation`]); see [`crate::validate`].
     pub validate: Option<usize>,
     /// Which `while` loops are written out before the engines run (default
-    /// [`Runtime::unroll_limits`] of the default runtime, [`ptir_ir::UnrollLimits::default`]:
+    /// [`Runtime::unroll_limits`] of the default runtime, [`ptir_pass::transform::UnrollLimits::default`]:
     /// a trip count known at compile time of at most 256,
     /// and at most 8,192 instructions added in all; `max_trips: 0` unrolls nothing). See
     /// [`ptir_ir::unroll`]: IREE runs the zoo's `fori_loop` and `scan` loops written out
     /// 1.6-9.8x faster.
-    pub unroll: ptir_ir::UnrollLimits,
+    pub unroll: ptir_pass::transform::UnrollLimits,
     /// Drop the rules that can never match the program before the passes run (default true;
     /// [`ptir_rules::RuleSet::retain_applicable`]): a rule whose source needs an op kind that
     /// neither the program, nor the engines, nor the result of a rule that can match makes.

@@ -4,7 +4,7 @@
 
 use ptir_cost::format_cost;
 use ptir_ir::Program;
-use ptir_rules::RunSummary;
+use ptir_pass::RunSummary;
 use serde::Serialize;
 use std::fmt;
 use std::time::Duration;
@@ -123,10 +123,10 @@ pub struct OpExplanation {
     /// optimization, `outline` and `convert` (legalization for a target). Empty: an input op
     /// carried through.
     pub rules: Vec<String>,
-    /// Older steps left out of `rules` (at most [`ptir::rules::explain::CHAIN_LIMIT`] are
+    /// Older steps left out of `rules` (at most [`ptir::pass::explain::CHAIN_LIMIT`] are
     /// kept, the latest).
     ///
-    /// [`ptir::rules::explain::CHAIN_LIMIT`]: ptir_rules::explain::CHAIN_LIMIT
+    /// [`ptir::pass::explain::CHAIN_LIMIT`]: ptir_pass::explain::CHAIN_LIMIT
     pub elided: usize,
 }
 
@@ -172,14 +172,7 @@ pub struct InstCounts {
     pub after: usize,
 }
 
-/// The size of an e-graph.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct EGraphSize {
-    /// E-nodes.
-    pub nodes: usize,
-    /// E-classes.
-    pub classes: usize,
-}
+pub use ptir_pass::EGraphSize;
 
 /// How one function's rewrite run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -308,18 +301,19 @@ impl fmt::Display for Report {
         writeln!(f, "engine: {} (for {})", self.engine, self.runtime)?;
         let InstCounts { before, after } = self.instructions;
         writeln!(f, "instructions: {before} -> {after}")?;
-        let ratio = if self.cost_before > 0.0 {
-            self.cost_after / self.cost_before
-        } else {
-            1.0
+        // One speedup convention everywhere (the benchmarks' too): before / after, so 3.5x
+        // is an output predicted 3.5 times faster.
+        let speedup = match (self.cost_before, self.cost_after) {
+            (b, a) if a > 0.0 => b / a,
+            _ => 1.0,
         };
         writeln!(
             f,
-            "cost ({}): {} -> {} ({:.3}x)",
+            "cost ({}): {} -> {} (predicted {:.3}x faster)",
             self.cost_model,
             format_cost(self.cost_before),
             format_cost(self.cost_after),
-            ratio
+            speedup
         )?;
         if let Some(EGraphSize { nodes, classes }) = self.egraph {
             writeln!(f, "e-graph: {nodes} e-nodes, {classes} e-classes")?;
@@ -370,7 +364,7 @@ impl fmt::Display for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptir_rules::StopReason;
+    use ptir_pass::StopReason;
 
     #[test]
     fn the_json_report_has_named_fields_throughout() {

@@ -90,10 +90,10 @@ fn pass_pipelines_run_the_engines_passes_and_compose_them() {
     assert!(report["egraph"]["nodes"].as_u64().unwrap() > 0, "{report}");
     // Pipeline errors are located in the pipeline text; --engine and a pipeline exclude
     // each other.
-    let err = user_error(&[file, "--pass-pipeline", "cse,unroll"], "");
+    let err = user_error(&[file, "--pass-pipeline", "cse,unrol"], "");
     assert!(
         err.contains(
-            "unknown pass `unroll` at column 5 (passes: canonicalize, cse, dce, licm, eqsat)"
+            "unknown pass `unrol` at column 5 (passes: loop-patterns, loop-idioms, unroll, inline, licm, canonicalize, cse, dce, eqsat)"
         ),
         "{err}"
     );

@@ -230,7 +230,7 @@ fn a_chain_of_10k_ops_is_explained_without_overflowing_the_stack() {
                 Some("sub-neg"),
                 "{engine}"
             );
-            assert!(o.rules.len() <= ptir::rules::explain::CHAIN_LIMIT);
+            assert!(o.rules.len() <= ptir::pass::explain::CHAIN_LIMIT);
         }
         assert!(op(f, "abs").unchanged(), "{engine}");
     }
@@ -252,7 +252,7 @@ fn a_long_chain_is_cut_with_a_count_of_what_was_left_out() {
     src.push_str(&format!("  return {prev}\n}}\n"));
     let (_, e) = explained(&src, Engine::Greedy);
     let c = op(&e[0], "constant");
-    let limit = ptir::rules::explain::CHAIN_LIMIT;
+    let limit = ptir::pass::explain::CHAIN_LIMIT;
     assert_eq!(
         (c.rules.len(), c.elided),
         (limit, N - 1 - limit),

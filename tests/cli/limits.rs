@@ -2,7 +2,7 @@
 //! cycles with a bundled rule, a rule set that explodes on several functions under a time
 //! limit for the whole run, and the options that only one engine supports.
 
-use ptir::rules::StopReason;
+use ptir::pass::StopReason;
 use ptir::{Engine, Error, Limits, Options};
 use std::path::PathBuf;
 use std::time::Duration;

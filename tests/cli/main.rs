@@ -11,6 +11,7 @@ mod cli;
 mod cli_checks;
 mod cli_habits;
 mod cli_mlir;
+mod docs;
 mod explain;
 mod library_extensions;
 mod limits;

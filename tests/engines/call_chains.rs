@@ -8,7 +8,7 @@
 //! clock (at the default 5 s limit a busy machine left 76-708 of the 5,000 past their 1 ms).
 
 use ptir::{Engine, Limits, Options};
-use ptir_rules::StopReason;
+use ptir_pass::StopReason;
 use std::time::Duration;
 
 /// `@f0` doubles its argument; `@f{i}` calls `@f{i-1}` and multiplies by its argument.

@@ -5,7 +5,7 @@
 
 use ptir::egraph::Scheduler;
 use ptir::ir::Program;
-use ptir::rules::StopReason;
+use ptir::pass::StopReason;
 use ptir::Options;
 
 /// A chain of `n` i32 matrices with dimensions drawn in 2..64 (seeded), multiplied left to

@@ -234,7 +234,7 @@ fn with_licm_greedy_moves_loop_invariant_work_out_as_saturation_places_it() {
         let options = Options {
             engine,
             pipeline: pipeline.map(str::to_string),
-            unroll: ptir::ir::UnrollLimits {
+            unroll: ptir::pass::transform::UnrollLimits {
                 max_trips: 0,
                 ..Default::default()
             },

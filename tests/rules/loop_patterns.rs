@@ -390,3 +390,81 @@ func @sum_t_replacement(%h0: f32[4,4], %xs: f32[3,4,4]) -> (f32[4,4]) {{
     run_ok(&["compile-rules", &loose, "-o", &library]);
     assert_eq!(matches(&library), 2);
 }
+
+/// Seed 004's Listing 2: a user's pattern raising a naive dot-product loop to the user's
+/// library call (`@blas_sdot`, a body-less extern), on a loop written with its commutative
+/// operands the other way round (`add %p, %acc`, `mul %y, %x`).
+const SDOT: &str = "extern @blas_sdot(f32[?n], f32[?n]) -> (f32[]) pure
+
+func @sdot_pattern(%a: f32[?n], %b: f32[?n]) -> (f32[]) {
+  %zero = constant splat(0.0) : f32[]
+  %r = scan %zero, %a, %b num_carry=1 length=?n : f32[] {
+  ^(%acc: f32[], %x: f32[], %y: f32[]):
+    %p = mul %x, %y : f32[]
+    %s = add %acc, %p : f32[]
+    yield %s
+  }
+  return %r
+}
+
+func @sdot_replacement(%a: f32[?n], %b: f32[?n]) -> (f32[]) {
+  %r = call @blas_sdot(%a, %b) : f32[]
+  return %r
+}
+";
+
+const COMMUTED_DOT: &str = "func @main(%u: f32[64], %v: f32[64]) -> (f32[]) {
+  %zero = constant splat(0.0) : f32[]
+  %r = scan %zero, %u, %v num_carry=1 length=64 : f32[] {
+  ^(%acc: f32[], %x: f32[], %y: f32[]):
+    %p = mul %y, %x : f32[]
+    %s = add %p, %acc : f32[]
+    yield %s
+  }
+  return %r
+}
+";
+
+#[test]
+fn a_users_dot_loop_pattern_wins_over_the_builtin_idiom_and_matches_commuted_operands() {
+    let pat = scratch_file("loop_patterns", "sdot.pat", SDOT);
+    let program = scratch_file("loop_patterns", "dot.ptir", COMMUTED_DOT);
+    for engine in ["eqsat", "greedy"] {
+        let (out, err) = run_ok(&[&program, "--rules", &pat, "--engine", engine, "--report"]);
+        assert!(out.contains("call @blas_sdot(%0, %1)"), "{engine}: {out}");
+        assert!(
+            !out.contains("scan") && !out.contains("reduce"),
+            "{engine}: {out}"
+        );
+        assert!(err.contains("1  sdot"), "{engine}: {err}");
+    }
+    // Without the user's pattern the built-in idiom raises the same loop to a reduce.
+    let (out, _) = run_ok(&[&program]);
+    assert!(out.contains("reduce") && !out.contains("scan"), "{out}");
+    // The match query finds what optimize raises.
+    let (out, _) = run_ok(&["match", &program, "--rules", &pat]);
+    assert!(out.contains("sdot"), "{out}");
+}
+
+#[test]
+fn the_loop_steps_are_passes_the_pipeline_text_orders_and_the_ir_after_each_shows() {
+    let pat = scratch_file("loop_patterns", "sdot2.pat", SDOT);
+    let program = scratch_file("loop_patterns", "dot2.ptir", COMMUTED_DOT);
+    // The idiom before the user's patterns: the loop is a reduce before they look.
+    let pipeline = "loop-idioms,loop-patterns,eqsat";
+    let (out, _) = run_ok(&[&program, "--rules", &pat, "--pass-pipeline", pipeline]);
+    assert!(
+        out.contains("reduce") && !out.contains("blas_sdot"),
+        "{out}"
+    );
+    // No loop step at all: the loop stays.
+    let (out, _) = run_ok(&[&program, "--pass-pipeline", "eqsat"]);
+    assert!(out.contains("scan"), "{out}");
+    let (_, err) = run_ok(&[&program, "--rules", &pat, "--print-ir-after-all"]);
+    for pass in ["loop-patterns", "loop-idioms", "unroll", "eqsat"] {
+        assert!(
+            err.contains(&format!("IR Dump After {pass}")),
+            "{pass}: {err}"
+        );
+    }
+}

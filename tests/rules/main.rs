@@ -10,6 +10,7 @@ mod support;
 mod compiled_rules;
 mod drr_results;
 mod golden;
+mod lint;
 mod loop_idioms;
 mod loop_patterns;
 mod pat_attrs;

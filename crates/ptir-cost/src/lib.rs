@@ -487,7 +487,7 @@ pub fn program_cost_with_entries(
     let inlined;
     let program = match calls_own_functions(program) {
         true => {
-            inlined = ptir_ir::inline_calls(program).0;
+            inlined = ptir_pass::transform::inline_calls(program).0;
             &inlined
         }
         false => program,

@@ -212,10 +212,10 @@ pub struct Behaviour {
     /// the penalty: padding a ViT layer's 197-row products ran it 0.90-0.94x there).
     pub ragged_dot_efficiency: f64,
     /// Which `while` loops are written out before the engines run: on IREE those with a known
-    /// trip count of at most 256 ([`ptir_ir::UnrollLimits::DEFAULT`]); on XLA none, its
+    /// trip count of at most 256 ([`ptir_pass::transform::UnrollLimits::DEFAULT`]); on XLA none, its
     /// iteration (`loop_iteration_us`) costing less than any copy of a body saves (XLA ran the
     /// zoo's unrolled scans 0.57-0.93x of the loops).
-    pub unroll: ptir_ir::UnrollLimits,
+    pub unroll: ptir_pass::transform::UnrollLimits,
 }
 
 impl Behaviour {
@@ -224,7 +224,7 @@ impl Behaviour {
         runtime: "iree-cpu",
         loop_iteration_us: LOOP_ITERATION_US,
         ragged_dot_efficiency: RAGGED_DOT_EFFICIENCY,
-        unroll: ptir_ir::UnrollLimits::DEFAULT,
+        unroll: ptir_pass::transform::UnrollLimits::DEFAULT,
     };
 
     /// XLA on the CPU, what `jax.jit` runs.
@@ -232,9 +232,9 @@ impl Behaviour {
         runtime: "xla-cpu",
         loop_iteration_us: XLA_LOOP_ITERATION_US,
         ragged_dot_efficiency: 1.0,
-        unroll: ptir_ir::UnrollLimits {
+        unroll: ptir_pass::transform::UnrollLimits {
             max_trips: 0,
-            ..ptir_ir::UnrollLimits::DEFAULT
+            ..ptir_pass::transform::UnrollLimits::DEFAULT
         },
     };
 }

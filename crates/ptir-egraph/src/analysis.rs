@@ -619,7 +619,7 @@ fn add_constant_leaf(egraph: &mut PtirEGraph, id: Id) -> bool {
     if egraph.are_explanations_enabled() {
         // The step explanations name (egg's `union` would name this line), and the
         // constant's e-node exists because the class folded.
-        let fold = egg::Symbol::from(ptir_rules::explain::FOLD_STEP);
+        let fold = egg::Symbol::from(ptir_pass::explain::FOLD_STEP);
         crate::explain::record_creation(egraph, before, crate::explain::Root::Class(id), fold);
         egraph.union_trusted(id, leaf, fold);
     } else {

@@ -12,7 +12,8 @@ use crate::lower::ProgramFacts;
 use crate::saturate::{saturate_until, SaturationOptions, SaturationReport};
 use ptir_cost::{function_run_cost_with_entry, CostModel};
 use ptir_ir::{ExternDecl, Program};
-use ptir_rules::{Deadline, RuleSet};
+use ptir_pass::Deadline;
+use ptir_rules::RuleSet;
 use std::time::{Duration, Instant};
 
 /// How to run the engine.
@@ -31,6 +32,9 @@ pub struct EngineOptions {
     /// Explain every output op ([`FunctionReport::derivations`]; default false): egg's
     /// explanations are on while saturating, which costs memory and time.
     pub explain: bool,
+    /// Keep each function's step log (per iteration, the applications of each rule) in the
+    /// pass report (default false; `--step-log`).
+    pub step_log: bool,
     /// The deadline of a run that began before this engine did (the optimizer's: the time
     /// limit covers setup and every pass); `None`: the time limit from when the engine starts.
     pub deadline: Option<Deadline>,
@@ -44,6 +48,7 @@ impl Default for EngineOptions {
             extractor: ExtractorKind::DagGreedy,
             dump_egraph: false,
             explain: false,
+            step_log: false,
             deadline: None,
         }
     }
@@ -73,8 +78,8 @@ pub struct FunctionReport {
     pub egraph_json: Option<String>,
     /// With [`EngineOptions::explain`]: how each instruction of the output function was
     /// derived from the input function's values, in the output's order (plain data:
-    /// [`ptir_rules::explain`]).
-    pub derivations: Option<Vec<ptir_rules::explain::Derivation>>,
+    /// [`ptir_pass::explain`]).
+    pub derivations: Option<Vec<ptir_pass::explain::Derivation>>,
 }
 
 /// Why the engine failed (never because a limit was reached).

@@ -29,7 +29,7 @@ use crate::language::PtirNode;
 use crate::lower::Lowered;
 use egg::{Id, Language, Symbol};
 use ptir_ir::ValueId;
-use ptir_rules::explain::{Chain, Derivation, CHAIN_LIMIT};
+use ptir_pass::explain::{Chain, Derivation, CHAIN_LIMIT};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 

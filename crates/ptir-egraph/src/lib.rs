@@ -69,7 +69,7 @@ pub use lift::{lift, LiftError};
 pub use lower::{lower, Lowered};
 pub use pass::{register_passes, Eqsat, EqsatStats, EQSAT_PASS};
 pub use ptir_pass::Limits;
-pub use ptir_rules::StopReason;
+pub use ptir_pass::StopReason;
 pub use rules::SkippedRule;
 pub use saturate::{
     saturate, saturate_until, IterationReport, Pause, SaturationOptions, SaturationReport,

@@ -4,8 +4,8 @@
 
 use crate::engine::{optimize_unverified, EngineOptions, FunctionReport};
 use ptir_ir::Program;
-use ptir_pass::{Pass, PassError, PassOptions, PassRegistry, PassReport, PassStats};
-use ptir_rules::explain::Provenance;
+use ptir_pass::explain::Provenance;
+use ptir_pass::{EGraphSize, Pass, PassError, PassOptions, PassRegistry, PassReport, PassStats};
 use ptir_rules::RuleSet;
 use std::fmt;
 use std::sync::Arc;
@@ -90,15 +90,12 @@ impl Pass for Eqsat {
             .map_err(|e| PassError::failed(EQSAT_PASS, e))?;
         let changed = out != *program;
         *program = out;
-        let runs = functions
-            .iter()
-            .map(|r| (r.name.clone(), r.saturation.summary()))
-            .collect();
-        Ok(PassReport {
-            runs,
-            ..PassReport::new(EQSAT_PASS, changed, 0)
+        let mut report = PassReport::new(EQSAT_PASS, changed, 0);
+        for r in &functions {
+            let context = (self.options.cost.name(), self.options.step_log);
+            record_function(&mut report, r, context);
         }
-        .with_stats(EqsatStats { functions }))
+        Ok(report.with_stats(EqsatStats { functions }))
     }
 
     /// Lifting numbers values afresh: each function's chains become its derivations'
@@ -119,6 +116,66 @@ impl Pass for Eqsat {
         }
         Ok(report)
     }
+}
+
+/// Adds what the engine's report `r` of one function says to `report`, in the terms every
+/// pass reports in: phase times, rules fired and banned, the stop, the e-graph's size, the
+/// step log and dump, rules skipped, optimality, and notes on what the run chose not to do
+/// (priced under the cost model `model`); the step log when `step_log` asks for it.
+fn record_function(report: &mut PassReport, r: &FunctionReport, (model, step_log): (&str, bool)) {
+    let phases = [
+        ("lower", r.lower_time),
+        ("saturate", r.saturation.time),
+        ("extract", r.extract_time),
+        ("lift", r.lift_time),
+    ];
+    report
+        .phases
+        .extend(phases.into_iter().map(|(p, t)| (p.to_string(), t)));
+    report.rules_fired.extend(r.saturation.rules_applied());
+    if r.saturation.folds > 0 {
+        let folds = ("(constant folding)".to_string(), r.saturation.folds);
+        report.rules_fired.push(folds);
+    }
+    report.rules_banned.extend(r.saturation.bans());
+    let size = EGraphSize {
+        nodes: r.saturation.nodes,
+        classes: r.saturation.classes,
+    };
+    *report.egraph.get_or_insert_default() += size;
+    // A family stopped for running away is named by the stop reason when the other rules
+    // then reached their fixpoint; when a limit stopped the run, by a note.
+    for runaway in r.saturation.runaways() {
+        if runaway != r.saturation.stop {
+            (report.notes).push(format!("@{}: saturation stopped a {runaway}", r.name));
+        }
+    }
+    report.runs.push((r.name.clone(), r.saturation.summary()));
+    if step_log {
+        report
+            .step_logs
+            .push((r.name.clone(), r.saturation.step_log()));
+    }
+    if let Some(json) = &r.egraph_json {
+        report.dumps.push((r.name.clone(), json.clone()));
+    }
+    if let Some((extracted, input)) = r.kept_input {
+        report.notes.push(format!(
+            "kept @{} as it came: the function extracted from its e-graph would cost {} \
+             against its {} under the {model} cost model (`--extractor exact` searches further)",
+            r.name,
+            ptir_cost::format_cost(extracted),
+            ptir_cost::format_cost(input),
+        ));
+    }
+    for skipped in &r.saturation.skipped {
+        let reason = (skipped.name.clone(), skipped.reason.clone());
+        report.rules_skipped.push(reason);
+    }
+    // A function kept as it came (priced cheaper as the runtime runs it) is not the
+    // extractor's choice: its optimality says nothing about the output.
+    let proved = r.optimal && r.kept_input.is_none();
+    report.optimal = Some(report.optimal.unwrap_or(true) && proved);
 }
 
 /// Registers the e-graph engine's pass in `registry`: `eqsat` (no options), saturating with

@@ -1488,8 +1488,8 @@ mod index_tests {
     use crate::saturate::{saturate, SaturationOptions};
     use ptir_ir::generate::{generate, gpt2_stack, GenConfig, Gpt2Config};
     use ptir_pass::Limits;
+    use ptir_pass::StopReason;
     use ptir_rules::index::PatternIndex;
-    use ptir_rules::StopReason;
     use ptir_test_support::library::non_firing_rules;
 
     /// Every e-class where a compiled single-root rule's egg pattern matches is one where the

@@ -70,8 +70,9 @@ use crate::rules::{
 use egg::{Language, Rewrite, SearchMatches};
 use indexmap::IndexMap;
 use ptir_pass::Limits;
+use ptir_pass::{Deadline, RunSummary, StopReason};
 use ptir_rules::index::{PatternIndex, Pruning, INDEX_DEPTH};
-use ptir_rules::{Deadline, RuleSet, RunSummary, StopReason};
+use ptir_rules::RuleSet;
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::borrow::Cow;

@@ -70,7 +70,7 @@ pub use ir::{BlockId, InvalidFunction, Ir, User, WalkOrder};
 pub use op_registry::{Folder, OpRegistry, PatternMaker};
 pub use passes::{
     default_pipeline, directed_rule_filter, greedy_rule_filter, register_passes,
-    register_passes_with, Canonicalize, CanonicalizeStats, Cse, Dce, Licm, NotConverged, ALGEBRA,
+    register_passes_with, Canonicalize, CanonicalizeStats, Cse, Dce, NotConverged, ALGEBRA,
     DEFAULT_PIPELINE, PRICED,
 };
 pub use pattern::{

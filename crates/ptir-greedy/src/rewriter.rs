@@ -45,7 +45,7 @@ use crate::driver::Hooks;
 use crate::facts::ProgramContext;
 use crate::ir::{Arena, BlockId, InvalidFunction, Ir, Use, NONE};
 use ptir_ir::{Function, InstId, Instruction, Literal, Op, Type, ValueId};
-use ptir_rules::explain::Chain;
+use ptir_pass::explain::Chain;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::ops::Deref;

@@ -13,7 +13,7 @@ use ptir_greedy::{
     Violation,
 };
 use ptir_ir::{InstId, OpKey, UnaryOp, ValueId};
-use ptir_rules::{Deadline, StopReason};
+use ptir_pass::{Deadline, StopReason};
 use std::time::Duration;
 
 const NESTED: &str = "func @f(%0: bool[], %1: f32[2]) -> (f32[2]) {

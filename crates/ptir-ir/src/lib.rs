@@ -12,22 +12,19 @@ pub mod gather;
 #[cfg(any(test, feature = "testing"))]
 pub mod generate;
 mod infer;
-pub mod inline;
 pub mod inputs;
 mod interp;
-pub mod loop_hoist;
-pub mod loop_idioms;
 mod ops;
 pub mod preorder;
 mod program;
 mod tensor;
 pub mod text;
 mod types;
-pub mod unroll;
 mod value_ids;
 mod verify;
 mod window;
 
+pub use analysis::trips::{static_trip_counts, trip_count};
 pub use analysis::{Analysis, FunctionAnalysis};
 pub use builder::{BuildError, FunctionBuilder, ProgramBuilder, Val};
 pub use gather::{gather_type, scatter_type, GatherDims, IndexDims, ScatterKind};
@@ -35,15 +32,12 @@ pub use infer::{
     check_axes, check_broadcast, dot_general_type, free_dims, infer_type, is_permutation,
     reduced_shape, region_param_types, slice_type, InferContext,
 };
-pub use inline::{inline_calls, InlineStats};
 pub use interp::{
     binary_scalar, bitcast_scalar, cast_scalar, check_size, check_value, compare_scalar,
     dense_fold_fits, eval_op, float_max, float_min, int_to_float, reduce_precision_scalar, run,
     unary_scalar, value_type, ExternFn, InterpError, InterpResult, Interpreter, CALL_DEPTH_LIMIT,
     FOLD_ELEMENT_LIMIT, TENSOR_ELEMENT_LIMIT, WHILE_FUEL,
 };
-pub use loop_hoist::hoist_loop_invariants;
-pub use loop_idioms::raise_loop_idioms;
 pub use ops::{
     ArgKind, BinaryOp, CmpOp, DTypeClass, DotDims, Op, OpKey, Precision, ReduceKind, RngAlgorithm,
     RngDist, SelectKind, SliceDims, UnaryOp,
@@ -62,7 +56,6 @@ pub use text::{
 pub use types::{
     num_elements, strides, DType, DTypeFacts, DTypeKind, Shape, TensorType, Type, TYPE_BYTES_LIMIT,
 };
-pub use unroll::{static_trip_counts, trip_count, unroll_loops, UnrollLimits, UnrollStats};
 pub use value_ids::{keep_value_ids, ValueNumbers};
 pub use verify::{check_literal, verify, Diagnostic, VerifyError};
 pub use window::{

@@ -13,7 +13,13 @@
 //! - [`PassRegistry`]: named pass constructors (MLIR's `PassRegistry`), each taking the
 //!   pass's options; [`PassRegistry::parse`] reads pipeline text (`canonicalize,cse,dce`,
 //!   `eqsat`, `canonicalize{test-convergence=true}`). Each engine registers its own passes.
-//! - [`Limits`]: when a rewriting pass stops, one type for both engines.
+//! - [`Limits`]: when a rewriting pass stops, one type for both engines; [`Deadline`] (the
+//!   time limit of a whole run), [`StopReason`] and [`RunSummary`] (why and after what a run
+//!   stopped), the vocabulary both engines report in.
+//! - [`transform`]: the IR transformations no rule writes (loop idioms, unrolling, inlining,
+//!   loop-invariant code motion), each a registered pass.
+//! - [`explain`]: the `--explain` provenance every pass keeps current (the chain of rules
+//!   behind each derived value).
 //! - [`PassError`] (a pass's failure, its engine's error boxed as the source, or a program
 //!   that does not verify after a pass) and [`PipelineError`] (pipeline text naming no
 //!   pipeline).
@@ -49,15 +55,19 @@
 //! ```
 
 mod error;
+pub mod explain;
 mod limits;
 mod manager;
 mod pass;
 mod registry;
+mod stop;
 #[cfg(test)]
 mod tests;
+pub mod transform;
 
 pub use error::{PassError, PipelineError};
 pub use limits::{Limits, DEFAULT_TIME_LIMIT};
 pub use manager::{charge_overhead, PassManager, PipelineReport};
-pub use pass::{Pass, PassReport, PassStats};
+pub use pass::{EGraphSize, Pass, PassReport, PassStats};
 pub use registry::{PassConstructor, PassOptions, PassRegistry};
+pub use stop::{Deadline, RunSummary, StopReason};

@@ -1,9 +1,9 @@
 //! [`PassManager`]: passes in order, verified between them only when asked.
 
 use crate::error::PassError;
+use crate::explain::Provenance;
 use crate::pass::{Pass, PassReport};
 use ptir_ir::Program;
-use ptir_rules::explain::Provenance;
 use std::fmt;
 use std::time::{Duration, Instant};
 

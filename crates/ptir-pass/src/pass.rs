@@ -1,9 +1,9 @@
 //! [`Pass`] and what a pass reports: [`PassReport`] with an engine's own [`PassStats`].
 
 use crate::error::PassError;
+use crate::explain::{Provenance, Snapshot};
+use crate::RunSummary;
 use ptir_ir::Program;
-use ptir_rules::explain::Provenance;
-use ptir_rules::RunSummary;
 use std::any::Any;
 use std::fmt;
 use std::time::Duration;
@@ -32,16 +32,22 @@ pub trait Pass: Any {
     fn run(&self, program: &mut Program) -> Result<PassReport, PassError>;
 
     /// Runs it, keeping `provenance` current (`--explain`): the chain of rules behind every
-    /// derived value ([`ptir_rules::explain`]). The default runs [`run`](Self::run) and
-    /// drops the chains of the values it erased, which is right for a pass that only erases
-    /// ops (DCE) and wrong for one that creates or changes ops: such a pass overrides it.
+    /// derived value ([`crate::explain`]). The default runs [`run`](Self::run), drops the
+    /// chains of the values it erased and appends the pass's name to the chain of every op it
+    /// made or changed ([`Snapshot`]): right for a pass that erases ops (DCE) or makes them
+    /// as one step (unrolling, loop idioms). A pass that knows which rule made each op (the
+    /// engines) overrides it.
     fn run_explained(
         &self,
         program: &mut Program,
         provenance: &mut Provenance,
     ) -> Result<PassReport, PassError> {
+        let before = Snapshot::of(program);
         let report = self.run(program)?;
         provenance.retain_defined(program);
+        if report.changed {
+            before.mark_changes(program, self.name(), provenance);
+        }
         Ok(report)
     }
 
@@ -130,8 +136,48 @@ pub struct PassReport {
     /// The program after the pass, when [`crate::PassManager::with_ir_after_each`] asks for
     /// it (filled in by the pass manager; MLIR's `--mlir-print-ir-after-all`).
     pub ir_after: Option<Program>,
+    /// What the pass has to say beyond its counts, one sentence each (`raised 2 reduction
+    /// loop(s) to reduce`): the run's report notes.
+    pub notes: Vec<String>,
+    /// How many times each rule or named rewrite fired, for a pass that is not an engine's
+    /// (the loop patterns): the run's report adds them to the engines' counts.
+    pub rules_fired: Vec<(String, usize)>,
+    /// The time of each phase of a pass that has phases (the e-graph engine's `lower`,
+    /// `saturate`, `extract`, `lift`), summed over functions; empty for a pass timed whole.
+    pub phases: Vec<(String, Duration)>,
+    /// Each function's step log (`--step-log`: the greedy driver's rewrites, saturation's
+    /// applications per iteration), by function.
+    pub step_logs: Vec<(String, String)>,
+    /// Rules a scheduler banned for matching too often, each with the most matches it had.
+    pub rules_banned: Vec<(String, usize)>,
+    /// Rules left out of the run, each with the reason.
+    pub rules_skipped: Vec<(String, String)>,
+    /// For a pass that builds e-graphs: their e-nodes and e-classes at the end, summed over
+    /// functions.
+    pub egraph: Option<EGraphSize>,
+    /// Dumps of what the pass built (the e-graphs as JSON, `--dump-egraph`), by function.
+    pub dumps: Vec<(String, String)>,
+    /// For a pass that chooses among equivalent programs: whether every choice is proven
+    /// the cheapest (only an exact extractor proves anything).
+    pub optimal: Option<bool>,
     /// What only the pass's engine reports ([`PassReport::stats`]).
     pub stats: Option<Box<dyn PassStats>>,
+}
+
+/// The size of e-graphs: e-nodes and e-classes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct EGraphSize {
+    /// E-nodes.
+    pub nodes: usize,
+    /// E-classes.
+    pub classes: usize,
+}
+
+impl std::ops::AddAssign for EGraphSize {
+    fn add_assign(&mut self, other: EGraphSize) {
+        self.nodes += other.nodes;
+        self.classes += other.classes;
+    }
 }
 
 impl PassReport {
@@ -143,6 +189,12 @@ impl PassReport {
             erased,
             ..PassReport::default()
         }
+    }
+
+    /// The report with `note` added to its [`notes`](Self::notes).
+    pub fn with_note(mut self, note: String) -> Self {
+        self.notes.push(note);
+        self
     }
 
     /// The report with `stats` as its engine's payload.
@@ -157,12 +209,31 @@ impl PassReport {
     }
 
     /// Adds what the same pass did elsewhere (another function): changes, erasures, runs,
-    /// time and the payloads ([`PassStats::merge`]).
+    /// time, every list, the e-graph sizes, optimality, and the payloads
+    /// ([`PassStats::merge`]).
     pub fn merge(&mut self, other: PassReport) {
         self.changed |= other.changed;
         self.erased += other.erased;
         self.runs.extend(other.runs);
         self.time += other.time;
+        self.notes.extend(other.notes);
+        self.rules_fired.extend(other.rules_fired);
+        self.phases.extend(other.phases);
+        self.step_logs.extend(other.step_logs);
+        self.rules_banned.extend(other.rules_banned);
+        self.rules_skipped.extend(other.rules_skipped);
+        self.dumps.extend(other.dumps);
+        self.egraph = match (self.egraph, other.egraph) {
+            (Some(mut a), Some(b)) => {
+                a += b;
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
+        self.optimal = match (self.optimal, other.optimal) {
+            (Some(a), Some(b)) => Some(a && b),
+            (a, b) => a.or(b),
+        };
         match (&mut self.stats, other.stats) {
             (Some(mine), Some(theirs)) => mine.merge(theirs.as_ref()),
             (mine @ None, theirs) => *mine = theirs,

@@ -45,6 +45,16 @@ impl PassOptions {
         }
     }
 
+    /// The count option `key` (a non-negative integer; absent is `None`).
+    pub fn usize(&self, key: &str) -> Result<Option<usize>, String> {
+        self.get(key)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| format!("option `{key}` takes a count (0, 1, 2, ...), not `{v}`"))
+            })
+            .transpose()
+    }
+
     /// An error naming the first option given that is not one of `known` (pass `pass`'s).
     pub fn expect_only(&self, pass: &str, known: &[&str]) -> Result<(), String> {
         match self.values.keys().find(|k| !known.contains(&k.as_str())) {

@@ -1,8 +1,8 @@
 //! The pipeline text and the pass manager's units, verification and reports.
 
+use crate::explain::Provenance;
 use crate::{Pass, PassError, PassOptions, PassRegistry, PassReport, PipelineError};
 use ptir_ir::Program;
-use ptir_rules::explain::Provenance;
 use std::cell::RefCell;
 use std::rc::Rc;
 

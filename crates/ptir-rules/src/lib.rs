@@ -24,9 +24,9 @@
 //! assert_eq!(err.to_string(), "bad.rules:1: in rule `r`: unknown op `frobnicate`");
 //! ```
 //!
-//! What both engines share beyond rules lives here too: run limits and deadlines ([`Deadline`],
-//! [`StopReason`]). The cost models that price a program whichever engine made it are the
-//! `ptir-cost` crate's.
+//! What both engines share beyond rules (deadlines, stop reasons, `--explain` provenance)
+//! is the `ptir-pass` crate's; the cost models that price a program whichever engine made
+//! it are the `ptir-cost` crate's.
 //!
 //! The language reference (grammar, ops, every predicate and native function, `.pat`
 //! conventions, a worked example) is [`mod@reference`], also `docs/rules.md` in the repository.
@@ -58,11 +58,11 @@ pub mod compiled;
 pub mod contraction;
 mod error;
 pub mod example;
-pub mod explain;
 pub mod externs;
 #[cfg(feature = "testing")]
 pub mod fuzz;
 pub mod index;
+pub mod lint;
 mod loop_pat;
 mod ops;
 mod parse;
@@ -71,7 +71,6 @@ mod reader;
 pub mod reference;
 mod registry;
 mod ruleset;
-mod stop;
 mod values;
 
 pub use apply::{ApplyError, Bindings, ResultBuilder};
@@ -101,4 +100,3 @@ pub use ruleset::{
     applicable, ExternRename, Reach, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
     ENGINE_MADE,
 };
-pub use stop::{Deadline, RunSummary, StopReason};

@@ -644,7 +644,12 @@ struct Matcher<'p, 'a> {
     inside: FxHashSet<ValueId>,
     depth: usize,
     matched: Vec<ValueId>,
+    /// Operand orders of commutative ops this match may still retry ([`SWAP_BUDGET`]).
+    swaps_left: usize,
 }
+
+/// How many times one match may retry a commutative op's operands swapped.
+const SWAP_BUDGET: usize = 64;
 
 impl<'p, 'a> Matcher<'p, 'a> {
     fn new(prepared: &'p Prepared<'p>, program: &'p Defs<'a>) -> Self {
@@ -659,6 +664,7 @@ impl<'p, 'a> Matcher<'p, 'a> {
             inside: FxHashSet::default(),
             depth: 0,
             matched: Vec::new(),
+            swaps_left: SWAP_BUDGET,
         }
     }
 
@@ -716,8 +722,32 @@ impl<'p, 'a> Matcher<'p, 'a> {
         true
     }
 
-    /// The operands and regions of two instructions already found alike.
+    /// The operands and regions of two instructions already found alike. The operands of a
+    /// commutative op (`add`, `mul`, `max`, `min`, `and`, `or`, `xor`) match in either order:
+    /// a loop body that writes `min(b, a)` for the pattern's `min(a, b)` computes the same.
     fn operands(&mut self, p: &Instruction, v: &Instruction) -> bool {
+        let commutes = matches!(p.op, Op::Binary(b) if b.is_commutative())
+            && p.operands.len() == 2
+            && v.operands.len() == 2;
+        if commutes && self.swaps_left > 0 {
+            let saved = (
+                self.map.clone(),
+                self.dims.0.clone(),
+                self.inside.clone(),
+                self.matched.len(),
+            );
+            if self.value(p.operands[0], v.operands[0]) && self.value(p.operands[1], v.operands[1])
+            {
+                return true;
+            }
+            // Each retry is paid for: a pattern of nested commutative ops cannot make the
+            // search exponential in its size.
+            self.swaps_left -= 1;
+            (self.map, self.dims.0, self.inside) = (saved.0, saved.1, saved.2);
+            self.matched.truncate(saved.3);
+            return self.value(p.operands[0], v.operands[1])
+                && self.value(p.operands[1], v.operands[0]);
+        }
         if !p
             .operands
             .iter()

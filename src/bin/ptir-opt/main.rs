@@ -139,12 +139,16 @@ fn emit(
 /// How to optimize.
 #[derive(clap::Args, Clone, Debug)]
 pub(crate) struct OptArgs {
-    /// The engine: `greedy` is the pipeline `canonicalize,cse,dce`, `eqsat` is `eqsat`.
+    /// The engine: `greedy` is the pipeline `loop-patterns,loop-idioms,unroll,canonicalize,cse,dce`,
+    /// `eqsat` is `loop-patterns,loop-idioms,unroll,eqsat`.
     #[arg(long, value_enum, default_value = "eqsat")]
     engine: EngineArg,
     /// Run this pass pipeline instead of the engine's (mlir-opt's `--pass-pipeline`): pass
-    /// names separated by commas, among `canonicalize`, `cse`, `dce` and `eqsat` (saturation,
-    /// extraction and lifting), e.g. `canonicalize,eqsat,dce`.
+    /// names separated by commas, among `loop-patterns` (the rule files' loop patterns),
+    /// `loop-idioms` (reduction loops to `reduce`), `unroll{max-trips=N max-insts=N}`,
+    /// `inline`, `licm`, `canonicalize{test-convergence=true}`, `cse`, `dce` and `eqsat`
+    /// (saturation, extraction and lifting), e.g. `loop-idioms,canonicalize,eqsat,dce`. It is
+    /// every step the run takes: without `unroll`, no loop is written out.
     #[arg(long, value_name = "PASSES", conflicts_with = "engine")]
     pass_pipeline: Option<String>,
     /// Verify the program after each pass (mlir-opt's `--verify-each`), naming the pass that
@@ -949,6 +953,17 @@ enum Command {
         #[arg(required = true, value_name = "DIR|FILE")]
         files: Vec<std::path::PathBuf>,
     },
+    /// Lint a rule set (the bundled library and --rules files): rules that never fire, rules
+    /// shadowed by an earlier one with the same left side, rules that loop under the greedy
+    /// driver, and rules whose proof on the interpreter finds a counterexample; one line per
+    /// finding (`FILE:LINE: rule `NAME` ...`), exit status 1 if there is any.
+    LintRules {
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Seeds each rule's proof runs on (0: no proofs, the structural checks only).
+        #[arg(long, value_name = "N", default_value_t = 16)]
+        proof_seeds: u64,
+    },
     /// Run a function of a program in the interpreter and print its results and a summary.
     Run {
         /// A `.ptir` file, or `-` for stdin.
@@ -1290,6 +1305,30 @@ fn exit_now(status: u8) -> ExitCode {
     unsafe { libc::_exit(i32::from(status)) }
 }
 
+/// `ptir-opt lint-rules`: one line per finding of the rule set `rules` loads (fast-math rules
+/// included unless disabled), and whether there is none; the count on stderr.
+fn lint_rules(rules: &RuleArgs, proof_seeds: u64) -> Result<(String, bool), CliError> {
+    let mut options = ptir::Options::default();
+    rules.apply(&mut options)?;
+    options.fast_math = true;
+    let set = ptir::load_rules(&options).map_err(|source| CliError::Optimize {
+        path: "lint-rules".into(),
+        source,
+    })?;
+    let lint = ptir::rules::lint::LintOptions {
+        proof_seeds,
+        ..Default::default()
+    };
+    let findings = ptir::rules::lint::lint(&set, &lint);
+    let _ = AFTER_WRITE.set(format!(
+        "{} finding(s) in {} rules",
+        findings.len(),
+        set.rules().len()
+    ));
+    let text: String = findings.iter().map(|f| format!("{f}\n")).collect();
+    Ok((text, findings.is_empty()))
+}
+
 /// `ptir-opt compile-rules`: the compiled library of `files`, for -o (never a terminal).
 fn compile_rules(files: &[std::path::PathBuf], output: Option<&str>) -> Result<Vec<u8>, CliError> {
     use std::io::IsTerminal;
@@ -1382,6 +1421,9 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
         ) => diff::options(rules, limits, extract)
             .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o))
             .map(|(text, agreed)| (text.into_bytes(), agreed)),
+        (Some(Command::LintRules { rules, proof_seeds }), _) => {
+            lint_rules(rules, *proof_seeds).map(|(text, clean)| (text.into_bytes(), clean))
+        }
         (Some(Command::CompileRules { files }), _) => {
             Ok((compile_rules(files, cli.io.output.as_deref())?, true))
         }

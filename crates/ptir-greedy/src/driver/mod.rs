@@ -54,7 +54,7 @@ use crate::pattern::FrozenPatternSet;
 use crate::rewriter::ProgramRewriter;
 use indexmap::IndexMap;
 use ptir_ir::{InstId, VerifyError};
-use ptir_rules::{Deadline, RunSummary, StopReason};
+use ptir_pass::{Deadline, RunSummary, StopReason};
 use std::fmt;
 
 /// Default iteration limit of a greedy run: 10, as MLIR's `GreedyRewriteConfig`. Each

@@ -198,9 +198,19 @@ impl FunctionPass for Canonicalize {
             return Err(PassError::failed(self.name(), error));
         }
         let step_log = r.log.take().map(|log| (function.clone(), log));
+        let mut rules_fired: Vec<(String, usize)> = (r.stats.rewrites.iter())
+            .map(|(rule, n)| (rule.clone(), *n))
+            .collect();
+        if r.stats.folds > 0 {
+            rules_fired.push(("(constant folding)".into(), r.stats.folds));
+        }
         Ok(PassReport {
             erased: r.stats.erased,
             runs: vec![(function, r.summary())],
+            rules_fired,
+            step_logs: (step_log.iter())
+                .map(|(f, log)| (f.clone(), log.to_string()))
+                .collect(),
             ..PassReport::new(self.name(), r.changed, 0)
         }
         .with_stats(CanonicalizeStats {

@@ -65,7 +65,7 @@ fn cse_block(
             .copied();
         match existing {
             Some(e) => {
-                rw.record_step(e, ptir_rules::explain::CSE_STEP);
+                rw.record_step(e, ptir_pass::explain::CSE_STEP);
                 rw.replace_all_uses(i.value(), e.value());
                 rw.erase_inst(i);
                 erased += 1;

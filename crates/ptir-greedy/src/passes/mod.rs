@@ -32,7 +32,7 @@ macro_rules! function_pass {
             fn run_explained(
                 &self,
                 program: &mut ptir_ir::Program,
-                provenance: &mut ptir_rules::explain::Provenance,
+                provenance: &mut ptir_pass::explain::Provenance,
             ) -> Result<ptir_pass::PassReport, ptir_pass::PassError> {
                 let mut reports = $crate::passes::run_unit(&[self], program, Some(provenance))?;
                 Ok(reports.remove(0))
@@ -42,7 +42,7 @@ macro_rules! function_pass {
                 &self,
                 next: &[Box<dyn ptir_pass::Pass>],
                 program: &mut ptir_ir::Program,
-                provenance: Option<&mut ptir_rules::explain::Provenance>,
+                provenance: Option<&mut ptir_pass::explain::Provenance>,
             ) -> Option<Result<Vec<ptir_pass::PassReport>, ptir_pass::PassError>> {
                 $crate::passes::run_nested(self, next, program, provenance)
             }
@@ -53,7 +53,6 @@ macro_rules! function_pass {
 mod canonicalize;
 pub(crate) mod cse;
 pub(crate) mod dce;
-mod licm;
 
 pub use canonicalize::{
     directed_rule_filter, greedy_rule_filter, Canonicalize, CanonicalizeStats, NotConverged,
@@ -61,7 +60,6 @@ pub use canonicalize::{
 };
 pub use cse::Cse;
 pub use dce::Dce;
-pub use licm::Licm;
 
 use crate::facts::ProgramContext;
 use crate::ir::InvalidFunction;
@@ -69,8 +67,8 @@ use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
 use indexmap::IndexMap;
 use ptir_ir::{ExternDecl, Program};
+use ptir_pass::explain::Provenance;
 use ptir_pass::{Pass, PassError, PassManager, PassOptions, PassRegistry, PassReport};
-use ptir_rules::explain::Provenance;
 use ptir_rules::{ExternSpec, RuleSet};
 use std::any::Any;
 use std::time::Instant;
@@ -256,14 +254,6 @@ pub fn register_passes_with(
         options.expect_none("dce")?;
         Ok(Box::new(Dce))
     });
-    registry.register(
-        "licm",
-        "loop-invariant code motion out of while and scan regions",
-        |options: &PassOptions| {
-            options.expect_none("licm")?;
-            Ok(Box::new(Licm))
-        },
-    );
 }
 
 /// [`DEFAULT_PIPELINE`] (`canonicalize → cse → dce`), canonicalizing with the rules of

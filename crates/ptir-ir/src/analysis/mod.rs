@@ -50,8 +50,9 @@ pub mod dominance;
 pub mod facts;
 pub mod loops;
 pub mod purity;
-pub(crate) mod recursion;
+mod recursion;
 pub mod speculation;
+pub mod trips;
 pub mod uses;
 
 #[cfg(test)]
@@ -64,7 +65,7 @@ pub use dominance::DominanceProgram;
 pub use facts::{BlockFacts, BlockId, FunctionFacts, InstFacts, Pos, ValueFacts};
 pub use loops::{LoopInvariance, LoopProgram};
 pub use purity::{ExternId, FuncId, Purity, PurityProgram};
-pub use recursion::call_edges;
+pub use recursion::{call_edges, recursive_functions};
 pub use speculation::{Speculation, SpeculationProgram};
 pub use uses::{Uses, UsesProgram};
 

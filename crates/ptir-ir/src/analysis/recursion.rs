@@ -32,7 +32,7 @@ pub fn call_edges(program: &Program) -> Vec<Vec<usize>> {
 /// The functions of `program` that can reach themselves through calls (Tarjan's strongly
 /// connected components, iteratively: a component of several functions, or one function that
 /// calls itself).
-pub(crate) fn recursive_functions(program: &Program) -> FxHashSet<&str> {
+pub fn recursive_functions(program: &Program) -> FxHashSet<&str> {
     let callees = call_edges(program);
     let n = callees.len();
     let (mut order, mut low) = (vec![usize::MAX; n], vec![0; n]);

@@ -39,12 +39,14 @@ mod control;
 mod gpt2;
 mod indexing;
 mod orders;
+mod scoped;
 mod state;
 mod tensor_ops;
 mod windows;
 
 pub use chain::{generate_chain, matrix_chain};
 pub use gpt2::{gpt2_stack, Gpt2Config};
+pub use scoped::{loop_program, scoped_program};
 // What a run of a generated program needs besides the program (product code, always
 // compiled), gathered here for the tests that generate programs.
 pub use crate::inputs::{

@@ -28,17 +28,17 @@
 //!   %c = call @sq(%b) : f32[4]
 //!   return %c
 //! }").unwrap();
-//! let (inlined, stats) = ptir_ir::inline_calls(&p);
+//! let (inlined, stats) = ptir_pass::transform::inline_calls(&p);
 //! assert_eq!(stats.inlined, 2);
 //! assert_eq!(inlined.functions.len(), 1); // @sq is no longer called
 //! assert!(ptir_ir::verify(&inlined).is_ok());
 //! assert!(!ptir_ir::print(&inlined).contains("call"));
 //! ```
 
-use crate::analysis::recursion::recursive_functions;
-use crate::ops::Op;
-use crate::program::{Function, Instruction, Param, Program, Region, ValueId};
-use crate::types::Type;
+use ptir_ir::analysis::recursive_functions;
+use ptir_ir::Op;
+use ptir_ir::Type;
+use ptir_ir::{Function, Instruction, Param, Program, Region, ValueId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// How many times its own instructions a program may grow by inlining.
@@ -315,7 +315,7 @@ impl<'p> Inliner<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{interp::Interpreter, parse, verify, DType, Tensor, TensorType, Value};
+    use ptir_ir::{parse, verify, DType, Interpreter, Tensor, TensorType, Value};
 
     fn same_results(p: &Program, q: &Program, x: f64) {
         let arg = Value::Tensor(Tensor::from_f64(

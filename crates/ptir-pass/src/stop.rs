@@ -14,7 +14,7 @@
 //! one function's run.
 //!
 //! ```
-//! use ptir_rules::{RunSummary, StopReason};
+//! use ptir_pass::{RunSummary, StopReason};
 //! use std::time::Duration;
 //! assert!(StopReason::Converged.is_fixpoint());
 //! let stop = StopReason::TimeLimit { limit: Duration::from_millis(500) };
@@ -86,7 +86,7 @@ impl StopReason {
     /// The reason's kind, as in its JSON (`"saturated"`, `"node-limit"`, ...), for tallies.
     ///
     /// ```
-    /// use ptir_rules::StopReason;
+    /// use ptir_pass::StopReason;
     /// assert_eq!(StopReason::IterationLimit { limit: 3 }.kind(), "iteration-limit");
     /// ```
     pub fn kind(&self) -> &'static str {
@@ -164,7 +164,7 @@ impl Deadline {
     /// The time left until it passes (`None`: too far in the future to represent).
     ///
     /// ```
-    /// use ptir_rules::Deadline;
+    /// use ptir_pass::Deadline;
     /// use std::time::Duration;
     /// assert_eq!(Deadline::after(Duration::ZERO).left(), Some(Duration::ZERO));
     /// assert_eq!(Deadline::after(Duration::MAX).left(), None);

@@ -13,7 +13,7 @@
 //! [`CHAIN_LIMIT`] times.
 //!
 //! ```
-//! use ptir_rules::explain::{Chain, Derivation, Provenance};
+//! use ptir_pass::explain::{Chain, Derivation, Provenance};
 //! use ptir_ir::ValueId;
 //! let mut p = Provenance::default();
 //! p.function_mut("f").insert(ValueId(3), Chain::default().then("neg-neg".into()));
@@ -28,9 +28,10 @@
 //! assert!(p.chain("f", ValueId(3)).is_none());
 //! ```
 
-use ptir_ir::{Program, ValueId};
+use ptir_ir::{Instruction, Program, ValueId};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// The most steps a [`Chain`] keeps (the latest ones); older steps are only counted.
@@ -206,6 +207,53 @@ impl Provenance {
             }
         }
         self.set_function(function, after);
+    }
+}
+
+/// A hash of the op (attributes included) and type of every instruction of every function,
+/// to see afterwards what a pass changed ([`Snapshot::mark_changes`]).
+pub struct Snapshot(FxHashMap<String, FxHashMap<ValueId, u64>>);
+
+/// What [`Snapshot`] keeps of an instruction.
+fn fingerprint(i: &Instruction) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    i.op.hash(&mut h);
+    i.ty.hash(&mut h);
+    h.finish()
+}
+
+impl Snapshot {
+    /// The op kinds of `program`'s instructions.
+    pub fn of(program: &Program) -> Self {
+        let functions = program
+            .functions
+            .iter()
+            .map(|f| {
+                let mut kinds = FxHashMap::default();
+                f.body.walk(&mut |i, _| {
+                    kinds.insert(i.result, fingerprint(i));
+                });
+                (f.name.clone(), kinds)
+            })
+            .collect();
+        Snapshot(functions)
+    }
+
+    /// Appends `step` to the chain of every instruction of `program` that is new since the
+    /// snapshot or has another op, attributes or type (an outlined call, a legalized op): the
+    /// ops a step after the pipeline made. (A new op is not told from which op it was
+    /// expanded: its chain is the step alone.)
+    pub fn mark_changes(&self, program: &Program, step: &str, provenance: &mut Provenance) {
+        let step: Arc<str> = Arc::from(step);
+        for f in &program.functions {
+            let before = self.0.get(&f.name);
+            let chains = provenance.function_mut(&f.name);
+            f.body.walk(&mut |i, _| {
+                if before.and_then(|b| b.get(&i.result)) != Some(&fingerprint(i)) {
+                    chains.entry(i.result).or_default().push(step.clone());
+                }
+            });
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Loop-invariant code motion: the instructions of a `while` or `scan` region that compute the
 //! same value on every iteration move out, right before the loop, where they run once.
 //!
-//! What may move is decided by the Datalog analyses ([`crate::analysis`]): an instruction is a
-//! candidate when [`is_loop_invariant`](crate::FunctionAnalysis::is_loop_invariant) says so
+//! What may move is decided by the Datalog analyses ([`ptir_ir::analysis`]): an instruction is a
+//! candidate when [`is_loop_invariant`](ptir_ir::FunctionAnalysis::is_loop_invariant) says so
 //! (pure, reading only values from outside the loop or other invariant instructions of it). A candidate moves unless it
 //! would run where the program did not run it:
 //!
@@ -37,16 +37,16 @@
 //!   %y = tuple_get %r index=0 : f32[4]
 //!   return %y
 //! }").unwrap_or_else(|e| panic!("{e}"));
-//! assert_eq!(ptir_ir::hoist_loop_invariants(&mut p), 2);
+//! assert_eq!(ptir_pass::transform::hoist_loop_invariants(&mut p), 2);
 //! let text = ptir_ir::print(&p);
 //! assert!(text.find("exp").unwrap() < text.find("scan").unwrap(), "{text}");
 //! ptir_ir::verify(&p).unwrap();
 //! ```
 
-use crate::analysis::loops::is_loop_region;
-use crate::analysis::{speculation, Analysis};
-use crate::ops::{Op, OpKey};
-use crate::program::{InstId, Instruction, Program, Region, ValueId};
+use ptir_ir::analysis::loops::is_loop_region;
+use ptir_ir::analysis::{speculation, Analysis};
+use ptir_ir::{InstId, Instruction, Program, Region, ValueId};
+use ptir_ir::{Op, OpKey};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Rounds of hoisting at most (one loop level each); deeper nests stop there, still valid.
@@ -146,19 +146,19 @@ mod tests {
     use super::*;
 
     fn hoisted(text: &str) -> (usize, String) {
-        let mut p = crate::parse(text).unwrap_or_else(|e| panic!("{e}"));
-        let before = crate::Interpreter::new(&p).run(
+        let mut p = ptir_ir::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let before = ptir_ir::Interpreter::new(&p).run(
             &p.functions[0].name,
-            &crate::inputs::try_random_inputs(&p.functions[0], 1).unwrap(),
+            &ptir_ir::inputs::try_random_inputs(&p.functions[0], 1).unwrap(),
         );
         let n = hoist_loop_invariants(&mut p);
-        crate::verify(&p).unwrap_or_else(|e| panic!("{e}\n{}", crate::print(&p)));
-        let after = crate::Interpreter::new(&p).run(
+        ptir_ir::verify(&p).unwrap_or_else(|e| panic!("{e}\n{}", ptir_ir::print(&p)));
+        let after = ptir_ir::Interpreter::new(&p).run(
             &p.functions[0].name,
-            &crate::inputs::try_random_inputs(&p.functions[0], 1).unwrap(),
+            &ptir_ir::inputs::try_random_inputs(&p.functions[0], 1).unwrap(),
         );
         assert_eq!(format!("{before:?}"), format!("{after:?}"));
-        (n, crate::print(&p))
+        (n, ptir_ir::print(&p))
     }
 
     #[test]
@@ -254,6 +254,6 @@ mod tests {
 }";
         let (n, out) = hoisted(text);
         assert_eq!(n, 0);
-        assert_eq!(out, crate::print(&crate::parse(text).unwrap()));
+        assert_eq!(out, ptir_ir::print(&ptir_ir::parse(text).unwrap()));
     }
 }

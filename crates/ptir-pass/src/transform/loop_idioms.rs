@@ -20,10 +20,10 @@
 //! Both engines run this before their own rewriting (`ptir::optimize`), so the raised form is
 //! what the greedy patterns and the e-graph see.
 
-use crate::ops::{BinaryOp, Op, ReduceKind};
-use crate::program::{Function, Instruction, Program, Region, ValueId};
-use crate::tensor::{Literal, Scalar};
-use crate::types::{DType, TensorType, Type};
+use ptir_ir::{BinaryOp, Op, ReduceKind};
+use ptir_ir::{DType, TensorType, Type};
+use ptir_ir::{Function, Instruction, Program, Region, ValueId};
+use ptir_ir::{Literal, Scalar};
 use rustc_hash::FxHashMap;
 
 /// Raises every recognized reduction `scan` of `program` (see the module docs); returns how
@@ -218,7 +218,7 @@ fn raise_in_block(region: &mut Region, next: &mut u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse, print, run, verify, Tensor, Value};
+    use ptir_ir::{parse, print, run, verify, Tensor, Value};
 
     fn raised(text: &str) -> (Program, usize) {
         let mut p = parse(text).unwrap();
@@ -228,7 +228,7 @@ mod tests {
     }
 
     /// The integration test's dot product (`tests/rules/loop_idioms.rs`).
-    const DOT: &str = include_str!("../../../tests/data/dot_scan.ptir");
+    const DOT: &str = include_str!("../../../../tests/data/dot_scan.ptir");
 
     #[test]
     fn integer_dot_product_scan_becomes_a_reduce() {
