@@ -337,3 +337,32 @@ impl Lowerer<'_> {
         self.next_token - 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lowering decides with purity alone: the relations it does not read (uses, dead code,
+    /// loop invariance) are not computed for it, loops or not.
+    #[test]
+    fn lowering_computes_only_the_relations_it_reads() {
+        let p = ptir_ir::parse(
+            "func @f(%x: f32[4]) -> (f32[4]) {
+  %r = scan %x, %x num_carry=1 length=4 : (f32[4], f32[4,4]) {
+  ^(%h: f32[4], %row: f32[]):
+    %e = exp %h : f32[4]
+    yield %e, %e
+  }
+  %y = tuple_get %r index=0 : f32[4]
+  %dead = neg %x : f32[4]
+  return %y
+}",
+        )
+        .unwrap();
+        let facts = ProgramFacts::of(&p);
+        facts.lower(&p, "f", false).unwrap();
+        for f in facts.analysis.functions() {
+            assert_eq!(f.computed(), ["facts", "purity"], "@{}", f.name());
+        }
+    }
+}

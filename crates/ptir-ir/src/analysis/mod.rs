@@ -131,15 +131,18 @@ impl Analysis {
 }
 
 /// Every analysis of one function: facts, purity, uses, dead code, loop invariance, and
-/// dominance queries.
+/// dominance queries. The facts and purity are computed with it; uses and loop invariance
+/// the first time a decision asks for them ([`computed`](Self::computed) says which were),
+/// so that a relation no decision reads is never computed: lowering into the e-graph reads
+/// purity alone, `licm` loop invariance.
 #[derive(Clone, Debug, Default)]
 pub struct FunctionAnalysis {
     name: String,
     facts: FunctionFacts,
     pure: FxHashSet<InstId>,
     pure_function: bool,
-    uses: Uses,
-    loops: LoopInvariance,
+    uses: std::sync::OnceLock<Uses>,
+    loops: std::sync::OnceLock<LoopInvariance>,
 }
 
 impl FunctionAnalysis {
@@ -151,16 +154,44 @@ impl FunctionAnalysis {
         pure: FxHashSet<InstId>,
         pure_function: bool,
     ) -> FunctionAnalysis {
-        let uses = Uses::of(&facts, &pure);
-        let loops = LoopInvariance::of(&facts, &pure);
         FunctionAnalysis {
             name,
             facts,
             pure,
             pure_function,
-            uses,
-            loops,
+            uses: std::sync::OnceLock::new(),
+            loops: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The relations computed so far, by name (`facts`, `purity`, then `uses` and
+    /// `loop-invariance` once asked for).
+    ///
+    /// ```
+    /// let p = ptir_ir::parse("func @f(%x: f32[]) -> (f32[]) {\n  %y = neg %x : f32[]\n  return %y\n}").unwrap();
+    /// let a = ptir_ir::Analysis::of(&p);
+    /// let f = a.function("f").unwrap();
+    /// assert_eq!(f.computed(), ["facts", "purity"]);
+    /// assert_eq!(f.use_count(ptir_ir::ValueId(1)), 1);
+    /// assert_eq!(f.computed(), ["facts", "purity", "uses"]);
+    /// ```
+    pub fn computed(&self) -> Vec<&'static str> {
+        let mut out = vec!["facts", "purity"];
+        if self.uses.get().is_some() {
+            out.push("uses");
+        }
+        if self.loops.get().is_some() {
+            out.push("loop-invariance");
+        }
+        out
+    }
+
+    fn uses(&self) -> &Uses {
+        self.uses.get_or_init(|| Uses::of(&self.facts, &self.pure))
+    }
+
+    fn loops(&self) -> &LoopInvariance {
+        (self.loops).get_or_init(|| LoopInvariance::of(&self.facts, &self.pure))
     }
 
     /// The function's name.
@@ -200,31 +231,31 @@ impl FunctionAnalysis {
 
     /// How many operand and result slots name `v`.
     pub fn use_count(&self, v: ValueId) -> usize {
-        self.uses.use_count(v)
+        self.uses().use_count(v)
     }
 
     /// Is `i` dead: pure, with a result that nothing live uses?
     pub fn is_dead(&self, i: InstId) -> bool {
-        self.uses.is_dead(i)
+        self.uses().is_dead(i)
     }
 
     /// The dead instructions, sorted.
     pub fn dead(&self) -> Vec<InstId> {
-        self.uses.dead()
+        self.uses().dead()
     }
 
     /// Is `i` loop invariant? See [`loops`].
     pub fn is_loop_invariant(&self, i: InstId) -> bool {
-        self.loops.is_invariant(i)
+        self.loops().is_invariant(i)
     }
 
     /// The loop op a loop-invariant `i` may be hoisted out of.
     pub fn invariant_loop(&self, i: InstId) -> Option<InstId> {
-        self.loops.loop_of(i)
+        self.loops().loop_of(i)
     }
 
     /// The loop-invariant instructions, sorted.
     pub fn loop_invariant(&self) -> Vec<InstId> {
-        self.loops.invariant()
+        self.loops().invariant()
     }
 }
