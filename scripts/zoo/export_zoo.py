@@ -348,6 +348,21 @@ def _int8_weight_matmul():
     return f, (spec(64, 1024), spec(1024, 1024, dtype=jnp.int8), spec(1024))
 
 
+@model("int8_group_decode", "quantized",
+       "one decoding step of a group-wise int8 weight-only linear layer (groups of 128 rows, "
+       "one f32 scale per group and output channel, as GPTQ/AWQ-style code dequantizes): "
+       "x @ (w.reshape(K/G, G, N).astype(f32) * s[:, None, :]).reshape(K, N)")
+def _int8_group_decode():
+    group = 128
+
+    def f(x, w, s):
+        k, n = w.shape
+        deq = (w.reshape(k // group, group, n).astype(F32) * s[:, None, :]).reshape(k, n)
+        return x @ deq
+
+    return f, (spec(4, 2048), spec(2048, 2048, dtype=jnp.int8), spec(2048 // group, 2048))
+
+
 @model("int8_mlp_bf16", "quantized",
        "two-layer bf16 MLP with int8 weights stored [out, in] and bf16 per-row scales "
        "(einsum 'bk,nk->bn' of w.astype(bf16) * s[:, None]), GELU between")

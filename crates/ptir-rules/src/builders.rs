@@ -238,6 +238,135 @@ fn aligned_dot(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
     })
 }
 
+/// `group-scaled-dot ?x ?c ?s ?r ?d ?bd`: a product `?x @ ?r` whose rhs `?r` is
+/// `reshape(?c * broadcast(?s, ?bd))` merging the contracted dim of `?r` from two dims of
+/// `?c` (groups and their rows: a group-wise quantized weight, `(w.reshape(K/G, G, N) * s[:,
+/// None, :]).reshape(K, N)`), with the scale `?s` constant along the rows of a group, computed
+/// as one product per group scaled after it: `reduce_sum(dot(x', ?c) * broadcast(?s), 0)` with
+/// `x'` the lhs with its contracted dim split the same way and the groups as a batch dim. Each
+/// output is the same sum of products of reals, grouped and scaled in another order (so a rule
+/// using it is fast-math). Declines anything else: several contracting or batch dims, a merge
+/// elsewhere, a scale varying within a group, a result dtype of its own.
+fn group_scaled_dot(types: &[Type], attrs: &[AttrValue]) -> Option<Built> {
+    let [x, c, s, r] = types else {
+        return None;
+    };
+    let (x, c, s, r) = (
+        x.as_tensor()?,
+        c.as_tensor()?,
+        s.as_tensor()?,
+        r.as_tensor()?,
+    );
+    let (AttrValue::Dims(d), AttrValue::Ints(bd)) = (attrs.first()?, attrs.get(1)?) else {
+        return None;
+    };
+    let ([cx], [rc], true, true, None) = (
+        &d.lhs_contract[..],
+        &d.rhs_contract[..],
+        d.lhs_batch.is_empty(),
+        d.rhs_batch.is_empty(),
+        d.result_dtype,
+    ) else {
+        return None;
+    };
+    let (cx, rc) = (*cx, *rc);
+    // ?c is ?r with the contracted dim split into (groups, rows).
+    let split = |shape: &[usize], at: usize, groups: usize, rows: usize| {
+        let mut out = shape[..at].to_vec();
+        out.extend([groups, rows]);
+        out.extend_from_slice(&shape[at + 1..]);
+        out
+    };
+    let (groups, rows) = (*c.shape.get(rc)?, *c.shape.get(rc + 1)?);
+    let same_dtypes = [x.dtype, c.dtype, r.dtype].iter().all(|&t| t == s.dtype);
+    if !s.dtype.is_float()
+        || !same_dtypes
+        || groups < 2
+        || c.shape != split(&r.shape, rc, groups, rows)
+    {
+        return None;
+    }
+    // The scale's dims in ?c: none along a group's rows.
+    if bd.len() != s.shape.len() || bd.contains(&(rc + 1)) {
+        return None;
+    }
+    let x_split = split(&x.shape, cx, groups, rows);
+    let tensor = |shape: Vec<usize>| Type::Tensor(ptir_ir::TensorType::new(x.dtype, shape));
+    let x_split_ty = tensor(x_split.clone());
+    let dims = ptir_ir::DotDims {
+        lhs_batch: vec![cx],
+        rhs_batch: vec![rc],
+        lhs_contract: vec![cx + 1],
+        rhs_contract: vec![rc + 1],
+        ..ptir_ir::DotDims::default()
+    };
+    let c_ty = Type::Tensor(c.clone());
+    let (dot, dot_ty) = make_op(
+        OpKey::DotGeneral,
+        None,
+        &[AttrValue::Dims(dims)],
+        &[&x_split_ty, &c_ty],
+        None,
+    )
+    .ok()?;
+    // The product's dims: the groups, x's free dims, ?c's free dims; ?c's dim j (not the
+    // groups nor the rows) is the product's `1 + x free + (its place among ?c's free dims)`.
+    let x_free = x.shape.len() - 1;
+    let in_product = |j: usize| match j {
+        _ if j == rc => Some(0),
+        _ if j < rc => Some(1 + x_free + j),
+        _ if j > rc + 1 => Some(1 + x_free + j - 2),
+        _ => None,
+    };
+    let scale_dims: Vec<usize> = bd.iter().map(|&j| in_product(j)).collect::<Option<_>>()?;
+    let product_shape = dot_ty.as_tensor()?.shape.clone();
+    let s_ty = Type::Tensor(s.clone());
+    let (scale, scale_ty) = make_op(
+        OpKey::Broadcast,
+        None,
+        &[AttrValue::Ints(scale_dims), AttrValue::Ints(product_shape)],
+        &[&s_ty],
+        None,
+    )
+    .ok()?;
+    let (scaled, scaled_ty) = make_op(
+        OpKey::Binary(BinaryOp::Mul),
+        None,
+        &[] as &[AttrValue],
+        &[&dot_ty, &scale_ty],
+        None,
+    )
+    .ok()?;
+    let (sum, sum_ty) = make_op(
+        OpKey::Reduce(ReduceKind::Sum),
+        None,
+        &[AttrValue::Ints(vec![0]), AttrValue::Bool(false)],
+        &[&scaled_ty],
+        None,
+    )
+    .ok()?;
+    let (reshape, _) = make_op(
+        OpKey::Reshape,
+        None,
+        &[AttrValue::Ints(x_split.clone())],
+        &[&Type::Tensor(x.clone())],
+        None,
+    )
+    .ok()?;
+    let op = |op, operands, ty| BuiltOp { op, operands, ty };
+    use BuiltOperand::{Arg, Op as Made};
+    Some(Built {
+        ops: vec![
+            op(reshape, vec![Arg(0)], x_split_ty),
+            op(dot, vec![Made(0), Arg(1)], dot_ty),
+            op(scale, vec![Arg(2)], scale_ty),
+            op(scaled, vec![Made(1), Made(2)], scaled_ty),
+            op(sum, vec![Made(3)], sum_ty),
+        ],
+        value: BuiltOperand::Op(4),
+    })
+}
+
 /// A standard builder: its name, value arguments, attribute kinds, doc and function, as
 /// [`crate::Registry::add_builder`] takes them.
 pub(crate) type StandardBuilder = (
@@ -264,6 +393,13 @@ pub(crate) fn standard_builders() -> Vec<StandardBuilder> {
             &[AttrKind::Dims],
             "the dot_general of values ?a and ?b with dims ?d, its ragged free dims padded with zeros to a multiple of 8 and the result sliced back",
             aligned_dot,
+        ),
+        (
+            "group-scaled-dot",
+            4,
+            &[AttrKind::Dims, AttrKind::Ints],
+            "x @ r, r = reshape(c * broadcast(s, bd)) a group-wise scaled weight (the contracted dim split into groups and rows, s constant along the rows), as reduce_sum(dot(x split the same way, c; groups batched) * broadcast(s), 0); declines anything else",
+            group_scaled_dot,
         ),
     ]
 }
