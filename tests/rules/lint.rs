@@ -92,3 +92,14 @@ fn an_optimization_loading_a_defective_rule_file_says_so_in_its_notes() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_raise_to_a_bodyless_library_call_is_neither_proven_nor_called_unsound() {
+    let file = scratch_file(
+        "lint",
+        "raise.rules",
+        "(extern my_exp :pure :cost 2)\n(rule raise-exp (exp ?x) => (call @my_exp ?x))\n",
+    );
+    let (code, lines, err) = lint(&["--rules", &file]);
+    assert_eq!((code, lines.len()), (0, 0), "{lines:#?}\n{err}");
+}

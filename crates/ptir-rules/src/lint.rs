@@ -13,7 +13,8 @@
 //!   their own left sides as terms, at the root, for rules without conditions (a condition
 //!   may be what stops the loop);
 //! - **unsound** ([`LintKind::Unsound`]): the rule's proof on the interpreter finds a
-//!   counterexample ([`crate::example::prove`]).
+//!   counterexample ([`crate::example::prove`]). A rule raising to a library call with no
+//!   body (a user's kernel) cannot be run, so it is not proven.
 //!
 //! ```
 //! use ptir_rules::{lint, Registry, RuleSet};
@@ -100,7 +101,20 @@ pub fn lint(set: &RuleSet, options: &LintOptions) -> Vec<Finding> {
     shadowed(&greedy, &mut findings);
     loops(&greedy, &mut findings);
     if options.proof_seeds > 0 {
-        for rule in rules {
+        // A raise to a library call with no body (a user's kernel, declared by `extern`)
+        // cannot be run by the interpreter: it is not proven, nor called unsound.
+        let unrunnable = |rule: &&Rule| {
+            rule.result.terms.iter().any(|t| match t {
+                Term::Op {
+                    callee: Some(c), ..
+                } => {
+                    set.externs().get(c).is_some_and(|e| e.definition.is_none())
+                        && crate::externs::reference_of(c).is_none()
+                }
+                _ => false,
+            })
+        };
+        for rule in rules.iter().filter(|r| !unrunnable(r)) {
             if let Err(e) = crate::example::prove(rule, set.registry(), options.proof_seeds) {
                 if e.is_counterexample() {
                     findings.push(finding(rule, LintKind::Unsound, format!("is unsound: {e}")));

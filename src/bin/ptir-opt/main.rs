@@ -24,13 +24,17 @@ use std::time::{Duration, Instant};
 /// Optimize, verify and run PTIR programs.
 ///
 /// `ptir-opt FILE` optimizes FILE (`-`: stdin) and prints the result; the subcommands verify,
-/// translate, compare, diff, match (where rules match) and run programs.
+/// translate, compare, diff, match (where rules match) and run programs, and compile and lint
+/// rule sets.
 #[derive(Parser)]
 #[command(
     name = "ptir-opt",
     version,
     about,
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    // One file: the usage clap derives from the list below would say `[FILE]...`; a second
+    // file gets its own message (`run_command`).
+    override_usage = "ptir-opt [OPTIONS] [FILE]\n       ptir-opt <COMMAND>"
 )]
 struct Cli {
     /// A `.ptir` or `.mlir` (StableHLO) file to optimize, or `-` for stdin (one file).
