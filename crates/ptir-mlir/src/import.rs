@@ -728,8 +728,61 @@ impl<'a, 's> FnLower<'a, 's> {
                 ))
             })?;
         let axes = ints_attr(op, &["dimensions"])?;
-        let args = self.operands(out, op)?;
-        self.emit_results(out, op, Op::ArgReduce { kind, axes }, &args)
+        // The values and their initial value are ordered; the max or min value given back.
+        self.emit_ordered(out, op, Op::ArgReduce { kind, axes }, &[0, 2], &[0])
+    }
+
+    /// Emits `new` of the op's operands as [`Self::emit_results`] does, with the operands at
+    /// `ordered` that are bool (which JAX orders `false < true`, comparing them `UNSIGNED`,
+    /// and the IR's order ops refuse) cast to `u8` 0/1 first, which orders them the same, and
+    /// the results at `back` cast back to bool. Each cast follows its operand (a constant is
+    /// materialized right before it), as the exported text writes them.
+    fn emit_ordered(
+        &mut self,
+        out: &mut Insts,
+        op: &OpSyntax,
+        new: Op,
+        ordered: &[usize],
+        back: &[usize],
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        let pos = op.pos;
+        let mut args = Vec::with_capacity(op.operands.len());
+        let mut cast_any = false;
+        for i in 0..op.operands.len() {
+            let (v, t) = self.operand(out, op, i)?;
+            if ordered.contains(&i) && t.dtype == DType::Bool {
+                let u = t.with_dtype(DType::U8);
+                let c = self.emit(out, pos, Op::Cast, &[(v, t)], u.clone().into(), &[])?;
+                args.push((c, u));
+                cast_any = true;
+            } else {
+                args.push((v, t));
+            }
+        }
+        if !cast_any {
+            return self.emit_results(out, op, new, &args);
+        }
+        let mut types = op.result_types.clone();
+        for &k in back {
+            if let Some(t) = types.get_mut(k).filter(|t| t.dtype == DType::Bool) {
+                *t = t.with_dtype(DType::U8);
+            }
+        }
+        if !op.functional_type || types.is_empty() {
+            return Err(pos.syntax(format!("expected `(types) -> types` after `{}`", op.name)));
+        }
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
+        let v = self.emit(out, pos, new, &args, ty, &[])?;
+        let mut results = self.unpack(out, v, &types);
+        for &k in back {
+            let declared = op.result_types.get(k).map(|t| t.dtype);
+            if let (Some((v, t)), Some(DType::Bool)) = (results.get(k).cloned(), declared) {
+                let b = t.with_dtype(DType::Bool);
+                let c = self.emit(out, pos, Op::Cast, &[(v, t)], b.clone().into(), &[])?;
+                results[k] = (c, b);
+            }
+        }
+        Ok(results)
     }
 
     /// `sdy.sharding_constraint %x <@mesh, [...]>` (JAX writes one around every typed PRNG key):
@@ -803,7 +856,6 @@ impl<'a, 's> FnLower<'a, 's> {
             Some(Attr::Int(i)) => *i != 0,
             _ => false,
         };
-        let args = self.operands(out, op)?;
         let new = Op::Sort {
             dim,
             keys: order.keys,
@@ -811,7 +863,9 @@ impl<'a, 's> FnLower<'a, 's> {
             stable,
             total_order: order.total_order,
         };
-        self.emit_results(out, op, new, &args)
+        // Bool keys ordered as 0/1 (`emit_ordered`), given back as bools.
+        let keys: Vec<usize> = (0..order.keys).collect();
+        self.emit_ordered(out, op, new, &keys, &keys)
     }
 
     /// A float `x` as a signed integer of its width that orders as IEEE totalOrder orders `x`

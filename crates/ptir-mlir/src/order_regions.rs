@@ -29,7 +29,9 @@ fn op_expr(op: &OpSyntax, args: &[&String]) -> Option<String> {
             // The comparison type: `TOTALORDER` for floats; for integers a signedness other
             // than the operands' own (an `UNSIGNED` compare of `i32`s) is marked, so that no
             // pattern of a natural comparison takes it.
-            let unsigned = op.operand_types.first().map(|t| t.dtype.is_unsigned());
+            // Bools compare as unsigned integers (`false < true`): JAX writes them `UNSIGNED`.
+            let unsigned =
+                (op.operand_types.first()).map(|t| t.dtype.is_unsigned() || t.dtype == DType::Bool);
             let kind = match (compare_kind(op).as_deref(), unsigned) {
                 (Some("TOTALORDER"), _) => ".total",
                 (Some("UNSIGNED"), Some(false)) => ".unsigned",

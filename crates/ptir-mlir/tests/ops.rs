@@ -1048,3 +1048,43 @@ fn a_bool_dot_is_refused_with_what_to_do() {
         "{e}"
     );
 }
+
+/// JAX's `argmax` and `argsort` of a mask (`jnp.argmax(x > 0)`: the first true) compare bools
+/// `UNSIGNED`, `false < true`; the IR's order ops take numbers, so the bools are ordered as
+/// `u8` 0/1 and given back as bools. Ties (every false, every true) keep the first index.
+#[test]
+fn argmax_and_argsort_of_bools_order_false_before_true() {
+    let src = r#"func.func @main(%m: tensor<3x4xi1>) -> (tensor<3xi32>, tensor<3x4xi32>) {
+  %0 = stablehlo.iota dim = 1 : tensor<3x4xi32>
+  %c = stablehlo.constant dense<false> : tensor<i1>
+  %c_0 = stablehlo.constant dense<0> : tensor<i32>
+  %1:2 = stablehlo.reduce(%m init: %c), (%0 init: %c_0) across dimensions = [1] : (tensor<3x4xi1>, tensor<3x4xi32>, tensor<i1>, tensor<i32>) -> (tensor<3xi1>, tensor<3xi32>)
+   reducer(%a: tensor<i1>, %b: tensor<i1>) (%ai: tensor<i32>, %bi: tensor<i32>)  {
+    %2 = stablehlo.compare GT, %a, %b, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %3 = stablehlo.compare NE, %a, %a, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %4 = stablehlo.or %2, %3 : tensor<i1>
+    %5 = stablehlo.compare EQ, %a, %b, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %6 = stablehlo.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %7 = stablehlo.and %5, %6 : tensor<i1>
+    %8 = stablehlo.or %4, %7 : tensor<i1>
+    %9 = stablehlo.select %4, %a, %b : tensor<i1>, tensor<i1>
+    %10 = stablehlo.select %8, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %9, %10 : tensor<i1>, tensor<i32>
+  }
+  %11:2 = "stablehlo.sort"(%m, %0) <{dimension = 1 : i64, is_stable = true}> ({
+  ^bb0(%p: tensor<i1>, %q: tensor<i1>, %r: tensor<i32>, %s: tensor<i32>):
+    %12 = stablehlo.compare LT, %p, %q, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    stablehlo.return %12 : tensor<i1>
+  }) : (tensor<3x4xi1>, tensor<3x4xi32>) -> (tensor<3x4xi1>, tensor<3x4xi32>)
+  return %1#1, %11#1 : tensor<3xi32>, tensor<3x4xi32>
+}"#;
+    let mask = t(
+        DType::Bool,
+        &[3, 4],
+        &[0., 1., 0., 1., 0., 0., 0., 0., 1., 1., 1., 1.],
+    );
+    assert_eq!(
+        run(src, &[mask]),
+        "i32[3] [1, 0, 0]; i32[3,4] [0, 2, 1, 3, 0, 1, 2, 3, 0, 1, 2, 3]"
+    );
+}
