@@ -364,7 +364,7 @@ pub struct Options {
     /// [`Runtime::unroll_limits`] of the default runtime, [`ptir_pass::transform::UnrollLimits::default`]:
     /// a trip count known at compile time of at most 256,
     /// and at most 8,192 instructions added in all; `max_trips: 0` unrolls nothing). See
-    /// [`ptir_ir::unroll`]: IREE runs the zoo's `fori_loop` and `scan` loops written out
+    /// [`ptir_pass::transform::unroll_loops`]: IREE runs the zoo's `fori_loop` and `scan` loops written out
     /// 1.6-9.8x faster.
     pub unroll: ptir_pass::transform::UnrollLimits,
     /// Drop the rules that can never match the program before the passes run (default true;

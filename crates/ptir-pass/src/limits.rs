@@ -8,7 +8,7 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// The limits of a run, for either engine: the one type both read, each filling in its own
 /// default where a limit is `None`. A run that reaches one stops with a correct, less
 /// optimized program, and its report says which limit stopped it
-/// ([`ptir_pass::StopReason`]). What only one engine reads and is not a limit (the
+/// ([`crate::StopReason`]). What only one engine reads and is not a limit (the
 /// saturation scheduler, the pattern index, the extractor) is an option beside it.
 ///
 /// ```

@@ -18,9 +18,11 @@
 //! pre-order, the first pattern (in load order) matching an instruction wins, and the bodies
 //! of a raised loop are not searched.
 //!
-//! Loop patterns run before either engine's rewriting (`ptir::optimize`, like the built-in
-//! loop idioms of `ptir_ir::loop_idioms`), so both engines see the raised program; rules then
-//! apply to the replacement as to any other ops.
+//! Loop patterns run as the `loop-patterns` pass, first in either engine's pipeline (before
+//! the built-in loop idioms of `ptir_pass::transform`), so both engines see the raised
+//! program and a user's pattern for a reduction loop is not pre-empted by the idiom; rules
+//! then apply to the replacement as to any other ops. The operands of a commutative op match
+//! in either order.
 
 use crate::ast::Location;
 use indexmap::IndexMap;

@@ -22,8 +22,8 @@
 //! new place dominates every use it had, so the program still verifies.
 //!
 //! The e-graph engine gets the same effect from lifting (a value is placed where it is first
-//! available); the greedy pipeline runs this as its `licm` pass, MLIR's
-//! `-loop-invariant-code-motion`.
+//! available); any pipeline runs this as the `licm` pass (MLIR's
+//! `-loop-invariant-code-motion`), e.g. `--pass-pipeline canonicalize,licm,cse,dce`.
 //!
 //! ```
 //! let mut p = ptir_ir::parse("func @f(%x: f32[4], %w: f32[]) -> (f32[4]) {
