@@ -436,6 +436,9 @@ fn optimize_input(
         &mut report,
         provenance.as_mut(),
     )?;
+    report
+        .notes
+        .extend(untaken_raises(&program, &rules, &report));
     report.verifications += 1;
     ptir_ir::verify(&program).map_err(Error::Output)?;
     let program = input.finish(
@@ -766,6 +769,49 @@ fn inject_definitions(program: &mut Program, rules: &RuleSet) -> Vec<String> {
         }
     }
     added
+}
+
+/// Why a raise the user's rules made is not in the output: for each of their rules that fired (in the
+/// e-graph, where firing adds an alternative) and whose result calls a library extern that the
+/// output does not call, a note saying that extraction priced the call higher under the
+/// run's cost model, and how the model prices it (so a user's `:cost` is seen to count).
+fn untaken_raises(program: &Program, rules: &RuleSet, report: &Report) -> Vec<String> {
+    let called = program.called_names();
+    let mut notes = Vec::new();
+    for fired in &report.rules_fired {
+        // The bundled raises are the cost model's to weigh on every run; the user's are
+        // what a user wonders about.
+        let Some(rule) = rules.rule(&fired.rule).filter(|r| !is_bundled(&r.location)) else {
+            continue;
+        };
+        let callees = rule.result.terms.iter().filter_map(|t| match t {
+            ptir_rules::Term::Op {
+                callee: Some(c), ..
+            } => Some(c),
+            _ => None,
+        });
+        for callee in callees {
+            let Some(spec) = rules.externs().get(callee) else {
+                continue;
+            };
+            if called.contains(callee) {
+                continue;
+            }
+            let priced = match (&spec.definition, ptir_rules::externs::reference_of(callee)) {
+                (None, None) => format!(
+                    "as a kernel of its own at its declared cost, {} per output element",
+                    spec.cost
+                ),
+                _ => "as its defining body".to_string(),
+            };
+            notes.push(format!(
+                "`{}` fired, but the output does not call @{callee}: extraction kept a form the \
+                 {} cost model prices lower (it prices a call of @{callee} {priced})",
+                rule.name, report.cost_model
+            ));
+        }
+    }
+    notes
 }
 
 /// Records in `report` what each pass of `pipeline` did, in the terms every pass reports in

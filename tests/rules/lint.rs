@@ -103,3 +103,36 @@ fn a_raise_to_a_bodyless_library_call_is_neither_proven_nor_called_unsound() {
     let (code, lines, err) = lint(&["--rules", &file]);
     assert_eq!((code, lines.len()), (0, 0), "{lines:#?}\n{err}");
 }
+
+/// Saturation weighs a raise to a user's library call by the call's declared `:cost`; when it
+/// keeps the input's form the report says why, while greedy applies the raise.
+#[test]
+fn a_raise_extraction_did_not_take_is_explained_in_the_report() {
+    let rules = scratch_file(
+        "lint",
+        "raise_exp.rules",
+        "(extern my_exp :pure :cost 0.5)\n(rule raise-exp (exp ?x) => (call @my_exp ?x))\n",
+    );
+    let program = scratch_file(
+        "lint",
+        "exp.ptir",
+        "func @f(%x: f32[1024]) -> (f32[1024]) {\n  %y = exp %x : f32[1024]\n  return %y\n}\n",
+    );
+    let out = ptir_opt(&[&program, "--rules", &rules, "--report"], "");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    if stdout.contains("call @my_exp") {
+        assert!(!stderr.contains("does not call @my_exp"), "{stderr}");
+    } else {
+        assert!(
+            stderr.contains("`raise-exp` fired, but the output does not call @my_exp")
+                && stderr.contains("declared cost, 0.5 per output element"),
+            "{stderr}"
+        );
+    }
+    let out = ptir_opt(&[&program, "--rules", &rules, "--engine", "greedy"], "");
+    assert!(
+        text(&out.stdout).contains("call @my_exp"),
+        "{}",
+        text(&out.stdout)
+    );
+}
