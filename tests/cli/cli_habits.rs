@@ -506,3 +506,30 @@ fn the_dag_greedy_extractor_has_its_own_name() {
         "{diff}"
     );
 }
+
+/// The command line keeps no process globals: what it reads from its arguments (the input
+/// format, how MLIR is read, what to say after writing) travels as values. The allocator is
+/// the one `static`.
+#[test]
+fn the_cli_keeps_no_process_globals() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/ptir-opt");
+    let mut globals = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the CLI's sources are listed") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a source file is read");
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim_start();
+            let declares = ["static ", "pub static ", "pub(crate) static "]
+                .iter()
+                .any(|p| line.starts_with(p));
+            if declares && !line.contains("ALLOCATOR") {
+                globals.push(format!("{}:{}: {line}", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        globals.is_empty(),
+        "process globals:\n{}",
+        globals.join("\n")
+    );
+}

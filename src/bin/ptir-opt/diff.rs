@@ -8,7 +8,7 @@
 //! it came from. Inputs on which the input
 //! program itself fails are skipped and counted; mismatching programs are counted per class.
 
-use crate::{load, CliError, ExtractArgs, LimitArgs, RuleArgs};
+use crate::{CliError, ExtractArgs, LimitArgs, RuleArgs};
 use indicatif::{ProgressBar, ProgressStyle};
 use ptir::ir::generate::{generate, GenConfig};
 use ptir::ir::Program;
@@ -73,7 +73,7 @@ pub(crate) fn options(
 
 /// Runs the diff; returns the text to print and whether the engines agreed.
 pub(crate) fn run(
-    file: Option<&str>,
+    file: Option<(&str, Program)>,
     random: Option<usize>,
     seed: u64,
     size: usize,
@@ -82,8 +82,7 @@ pub(crate) fn run(
     options: &ptir::Options,
 ) -> Result<(String, bool), CliError> {
     match (file, random) {
-        (Some(path), _) => {
-            let (program, _, _) = load(path)?;
+        (Some((path, program)), _) => {
             let report = ptir::diff(&program, options).map_err(|source| CliError::Optimize {
                 path: path.to_string(),
                 source,

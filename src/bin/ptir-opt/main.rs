@@ -101,23 +101,20 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// `--input-format`, set once from the command line before any file is read.
-static INPUT_FORMAT: std::sync::OnceLock<Option<Format>> = std::sync::OnceLock::new();
-
-/// What to say on stderr once the output is written (and only then: `compile-rules` to an
-/// unwritable path says nothing but the error).
-static AFTER_WRITE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// How files are read (`--allow-opaque`), set once from the command line.
-static READ_OPTIONS: std::sync::OnceLock<ReadOptions> = std::sync::OnceLock::new();
+/// How the command line reads its inputs (`--input-format`, `--allow-opaque`,
+/// `--inline-calls`): made once in `main` from the arguments and handed to every command that
+/// reads a file.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Reader {
+    /// `--input-format`, where given.
+    format: Option<Format>,
+    /// How MLIR is read.
+    options: ReadOptions,
+}
 
 /// The format of the file at `path`: `--input-format`, else its extension.
-fn input_format(path: &str) -> Format {
-    INPUT_FORMAT
-        .get()
-        .copied()
-        .flatten()
-        .unwrap_or_else(|| Format::of_path(std::path::Path::new(path)))
+fn input_format(rd: &Reader, path: &str) -> Format {
+    (rd.format).unwrap_or_else(|| Format::of_path(std::path::Path::new(path)))
 }
 
 /// Prints a program in the output format (`--emit`, else `default`), with the names and
@@ -449,13 +446,14 @@ fn rule_files_in(p: &std::path::Path) -> Result<Vec<std::path::PathBuf>, CliErro
 }
 
 fn compare(
+    rd: &Reader,
     path: &str,
     rules: &RuleArgs,
     limits: &LimitArgs,
     table: Option<&std::path::Path>,
     out_dir: Option<&std::path::Path>,
 ) -> Result<String, CliError> {
-    let (program, _, _) = load(path)?;
+    let (program, _, _) = load(rd, path)?;
     let mut options = ptir::Options::default();
     rules.apply(&mut options)?;
     limits.apply(&mut options)?;
@@ -503,17 +501,18 @@ fn compare(
 /// (with `report_json`) JSON; values are named as the source names them, and a `.ptir` input's
 /// matches are placed at the root's `line:col`.
 fn match_rules(
+    rd: &Reader,
     path: &str,
     rules: &RuleArgs,
     report_json: Option<&str>,
 ) -> Result<String, CliError> {
     let text = read_source(path)?;
-    let (program, map) = if input_format(path) == Format::Mlir {
-        (import(&text, path)?.0, ir::SourceMap::default())
+    let (program, map) = if input_format(rd, path) == Format::Mlir {
+        (import(rd, &text, path)?.0, ir::SourceMap::default())
     } else {
         let (program, map) = ir::parse_with_source_map(&text).map_err(|_| {
             // The parser's own error, with its hint, from the usual route.
-            match parse(path, &text) {
+            match parse(rd, path, &text) {
                 Err(e) => e,
                 Ok(_) => CliError::Usage {
                     path: path.to_string(),
@@ -594,10 +593,10 @@ fn match_rules(
     Ok(String::new())
 }
 
-fn signatures(files: &[String]) -> Result<String, CliError> {
+fn signatures(rd: &Reader, files: &[String]) -> Result<String, CliError> {
     let mut kernels = indexmap::IndexMap::new();
     for path in files {
-        let (program, _, _) = load(path)?;
+        let (program, _, _) = load(rd, path)?;
         ptir::cost::collect_kernels(&program, &mut kernels);
     }
     let mut out = String::new();
@@ -620,6 +619,7 @@ fn signatures(files: &[String]) -> Result<String, CliError> {
 /// `ptir-opt FILE`: optimizes the file (or, with `--split-input-file`, each of its chunks)
 /// and returns what goes to stdout or `-o`.
 fn optimize(
+    rd: &Reader,
     path: &str,
     args: &OptArgs,
     io: &IoArgs,
@@ -636,7 +636,7 @@ fn optimize(
     let mut reports = Vec::new();
     let mut errors = Vec::new();
     for chunk in &chunks {
-        match optimize_one(path, chunk, &options, args, emit_args) {
+        match optimize_one(rd, path, chunk, &options, args, emit_args) {
             Ok((text, report)) => {
                 outputs.push(text);
                 // Serialized only when asked for: it costs as much as a pass on a large program.
@@ -711,19 +711,20 @@ fn split_input(source: &str) -> Vec<String> {
 /// Optimizes one program given as text; returns it printed and the report. Prints the
 /// report, the step log and the IR after each pass on stderr as asked.
 fn optimize_one(
+    rd: &Reader,
     path: &str,
     source: &str,
     options: &ptir::Options,
     args: &OptArgs,
     emit_args: &EmitArgs,
 ) -> Result<(String, ptir::Report), CliError> {
-    let format = input_format(path);
+    let format = input_format(rd, path);
     // Verified once here, where it is read, and once more by the optimizer before it is
     // written.
     let (program, names) = match format {
-        Format::Mlir => import_verified(source, path)?,
+        Format::Mlir => import_verified(rd, source, path)?,
         Format::Ptir => {
-            let program = parse(path, source)?;
+            let program = parse(rd, path, source)?;
             let verified = Verified::new(program).map_err(|e| located(path, source, &e))?;
             (verified, SourceInfo::default())
         }
@@ -1075,18 +1076,22 @@ fn read_source(path: &str) -> Result<String, CliError> {
 }
 
 /// Reads, parses and verifies a program, timing the two phases.
-pub(crate) fn load(path: &str) -> Result<(Program, Duration, Duration), CliError> {
-    load_text(path, &read_source(path)?)
+pub(crate) fn load(rd: &Reader, path: &str) -> Result<(Program, Duration, Duration), CliError> {
+    load_text(rd, path, &read_source(path)?)
 }
 
 /// Parses and verifies the program `text` read from `path`, timing the two phases.
-fn load_text(path: &str, text: &str) -> Result<(Program, Duration, Duration), CliError> {
+fn load_text(
+    rd: &Reader,
+    path: &str,
+    text: &str,
+) -> Result<(Program, Duration, Duration), CliError> {
     let t0 = Instant::now();
-    if input_format(path) == Format::Mlir {
-        let (program, _) = import(text, path)?;
+    if input_format(rd, path) == Format::Mlir {
+        let (program, _) = import(rd, text, path)?;
         return Ok((program, t0.elapsed(), Duration::ZERO));
     }
-    let program = parse(path, text)?;
+    let program = parse(rd, path, text)?;
     let t1 = Instant::now();
     ir::verify(&program).map_err(|e| located(path, text, &e))?;
     Ok((program, t1 - t0, t1.elapsed()))
@@ -1107,9 +1112,9 @@ fn optimize_message(path: &str, source: &ptir::Error) -> String {
 /// Parses the PTIR `text` of the file `path`. Text that looks like MLIR, read as PTIR only
 /// because nothing said otherwise (stdin, another extension), gets a hint saying how to read it;
 /// a text that defines no function (empty, or comments only) is refused.
-fn parse(path: &str, text: &str) -> Result<Program, CliError> {
+fn parse(rd: &Reader, path: &str, text: &str) -> Result<Program, CliError> {
     let program = ir::parse(text).map_err(|source| {
-        let format_given = INPUT_FORMAT.get().copied().flatten().is_some();
+        let format_given = rd.format.is_some();
         let hint = if !format_given && Format::sniff(text) == Format::Mlir {
             " (this looks like MLIR: pass `--input-format mlir`, or name the file `*.mlir`)"
         } else {
@@ -1146,13 +1151,17 @@ fn located(path: &str, text: &str, e: &ir::VerifyError) -> CliError {
 }
 
 /// Imports MLIR `text` (of the file `path`) with the command line's read options.
-fn import(text: &str, path: &str) -> Result<(Program, SourceInfo), CliError> {
-    import_verified(text, path).map(|(program, source)| (program.into_program(), source))
+fn import(rd: &Reader, text: &str, path: &str) -> Result<(Program, SourceInfo), CliError> {
+    import_verified(rd, text, path).map(|(program, source)| (program.into_program(), source))
 }
 
 /// [`import`], the program kept as verified, for the optimizer not to verify it again.
-fn import_verified(text: &str, path: &str) -> Result<(Verified, SourceInfo), CliError> {
-    let options = READ_OPTIONS.get().copied().unwrap_or_default();
+fn import_verified(
+    rd: &Reader,
+    text: &str,
+    path: &str,
+) -> Result<(Verified, SourceInfo), CliError> {
+    let options = rd.options;
     ptir::format::read_verified(text, Format::Mlir, &options).map_err(|source| CliError::Format {
         path: path.to_string(),
         source,
@@ -1160,16 +1169,20 @@ fn import_verified(text: &str, path: &str) -> Result<(Verified, SourceInfo), Cli
 }
 
 /// [`load_text`], with what an MLIR text says beyond the program (names, opaque ops).
-fn load_source_text(path: &str, text: &str) -> Result<(Program, SourceInfo), CliError> {
-    if input_format(path) == Format::Mlir {
-        return import(text, path);
+fn load_source_text(
+    rd: &Reader,
+    path: &str,
+    text: &str,
+) -> Result<(Program, SourceInfo), CliError> {
+    if input_format(rd, path) == Format::Mlir {
+        return import(rd, text, path);
     }
-    load_text(path, text).map(|(program, _, _)| (program, SourceInfo::default()))
+    load_text(rd, path, text).map(|(program, _, _)| (program, SourceInfo::default()))
 }
 
 /// [`load_source_text`] of the file `path`.
-fn load_source(path: &str) -> Result<(Program, SourceInfo), CliError> {
-    load_source_text(path, &read_source(path)?)
+fn load_source(rd: &Reader, path: &str) -> Result<(Program, SourceInfo), CliError> {
+    load_source_text(rd, path, &read_source(path)?)
 }
 
 /// Reads an inputs file (see [`ptir::parse_inputs`]); errors are located at its line.
@@ -1195,12 +1208,13 @@ fn entry_function(program: &Program) -> Option<&ir::Function> {
 }
 
 fn run(
+    rd: &Reader,
     path: &str,
     function: Option<&str>,
     seed: u64,
     inputs: Option<&str>,
 ) -> Result<String, CliError> {
-    let (program, parse_time, verify_time) = load(path)?;
+    let (program, parse_time, verify_time) = load(rd, path)?;
     let usage = |message: String| CliError::Usage {
         path: path.to_string(),
         message,
@@ -1248,20 +1262,26 @@ fn run(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _ = INPUT_FORMAT.set(cli.io.input_format.map(Format::from));
     // `translate` and `verify` show the module as it is.
     let shows = matches!(
         cli.command,
         Some(Command::Translate { .. } | Command::Verify { .. })
     );
-    let _ = READ_OPTIONS.set(ReadOptions {
-        allow_opaque: cli.io.allow_opaque,
-        inline_calls: cli.io.inline_calls && !shows,
-    });
+    let reader = Reader {
+        format: cli.io.input_format.map(Format::from),
+        options: ReadOptions {
+            allow_opaque: cli.io.allow_opaque,
+            inline_calls: cli.io.inline_calls && !shows,
+        },
+    };
     // A `--split-input-file` run whose chunks partly failed writes the good chunks' output,
     // then fails with the errors of the others, as mlir-opt does.
-    let (result, status, failure) = match run_command(&cli) {
-        Ok((out, agreed)) => (Ok(out), if agreed { 0 } else { 1 }, None),
+    let mut after_write = None;
+    let (result, status, failure) = match run_command(&cli, &reader) {
+        Ok(done) => {
+            after_write = done.after_write;
+            (Ok(done.out), if done.agreed { 0 } else { 1 }, None)
+        }
         Err(CliError::Partial { output, error }) => (Ok(output.into_bytes()), 0, Some(*error)),
         Err(e) => (Err(e), 0, None),
     };
@@ -1282,7 +1302,7 @@ fn main() -> ExitCode {
     });
     let status = match written.and_then(|()| failure.map_or(Ok(()), Err)) {
         Ok(()) => {
-            if let Some(message) = AFTER_WRITE.get() {
+            if let Some(message) = &after_write {
                 eprintln!("{message}");
             }
             status
@@ -1311,7 +1331,7 @@ fn exit_now(status: u8) -> ExitCode {
 
 /// `ptir-opt lint-rules`: one line per finding of the rule set `rules` loads (fast-math rules
 /// included unless disabled), and whether there is none; the count on stderr.
-fn lint_rules(rules: &RuleArgs, proof_seeds: u64) -> Result<(String, bool), CliError> {
+fn lint_rules(rules: &RuleArgs, proof_seeds: u64) -> Result<Outcome, CliError> {
     let mut options = ptir::Options::default();
     rules.apply(&mut options)?;
     options.fast_math = true;
@@ -1324,17 +1344,20 @@ fn lint_rules(rules: &RuleArgs, proof_seeds: u64) -> Result<(String, bool), CliE
         ..Default::default()
     };
     let findings = ptir::rules::lint::lint(&set, &lint);
-    let _ = AFTER_WRITE.set(format!(
-        "{} finding(s) in {} rules",
-        findings.len(),
-        set.rules().len()
-    ));
     let text: String = findings.iter().map(|f| format!("{f}\n")).collect();
-    Ok((text, findings.is_empty()))
+    Ok(Outcome {
+        out: text.into_bytes(),
+        agreed: findings.is_empty(),
+        after_write: Some(format!(
+            "{} finding(s) in {} rules",
+            findings.len(),
+            set.rules().len()
+        )),
+    })
 }
 
 /// `ptir-opt compile-rules`: the compiled library of `files`, for -o (never a terminal).
-fn compile_rules(files: &[std::path::PathBuf], output: Option<&str>) -> Result<Vec<u8>, CliError> {
+fn compile_rules(files: &[std::path::PathBuf], output: Option<&str>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
     if output.is_none() && std::io::stdout().is_terminal() {
         return Err(CliError::Usage {
@@ -1350,26 +1373,50 @@ fn compile_rules(files: &[std::path::PathBuf], output: Option<&str>) -> Result<V
         path: "compile-rules".into(),
         source,
     })?;
-    let _ = AFTER_WRITE.set(format!(
+    let message = format!(
         "compiled {} rule files into {} bytes{}",
         paths.len(),
         bytes.len(),
         output.map(|o| format!(" ({o})")).unwrap_or_default()
-    ));
-    Ok(bytes)
+    );
+    Ok(Outcome {
+        out: bytes,
+        agreed: true,
+        after_write: Some(message),
+    })
 }
 
-/// Runs what the command line asks; returns the bytes for stdout (or `-o`) and `false` when
-/// `diff` found a mismatch (exit status 1, the output written all the same).
-fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
-    let ok = |text: String| Ok((text.into_bytes(), true));
-    match (&cli.command, &cli.files[..]) {
-        (Some(Command::Verify { file, emit: e }), _) => {
-            load_source(file).and_then(|(p, s)| ok(emit(&p, &s, e, input_format(file), file)?))
+/// What a command gives back to `main`.
+struct Outcome {
+    /// The bytes for stdout (or `-o`).
+    out: Vec<u8>,
+    /// False when what the command checks failed (`diff` found a mismatch, `lint-rules` a
+    /// finding): exit status 1, the output written all the same.
+    agreed: bool,
+    /// What to say on stderr once the output is written (and only then: `compile-rules` to
+    /// an unwritable path says nothing but the error).
+    after_write: Option<String>,
+}
+
+impl Outcome {
+    fn text(text: String, agreed: bool) -> Outcome {
+        Outcome {
+            out: text.into_bytes(),
+            agreed,
+            after_write: None,
         }
+    }
+}
+
+/// Runs what the command line asks, reading files as `rd` says.
+fn run_command(cli: &Cli, rd: &Reader) -> Result<Outcome, CliError> {
+    let ok = |text: String| Ok(Outcome::text(text, true));
+    match (&cli.command, &cli.files[..]) {
+        (Some(Command::Verify { file, emit: e }), _) => load_source(rd, file)
+            .and_then(|(p, s)| ok(emit(&p, &s, e, input_format(rd, file), file)?)),
         (Some(Command::Translate { file, emit: e }), _) => {
-            let (p, source) = load_source(file)?;
-            let other = match input_format(file) {
+            let (p, source) = load_source(rd, file)?;
+            let other = match input_format(rd, file) {
                 Format::Mlir => Format::Ptir,
                 Format::Ptir => Format::Mlir,
             };
@@ -1383,7 +1430,13 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
                 inputs,
             }),
             _,
-        ) => ok(run(file, function.as_deref(), *seed, inputs.as_deref())?),
+        ) => ok(run(
+            rd,
+            file,
+            function.as_deref(),
+            *seed,
+            inputs.as_deref(),
+        )?),
         (
             Some(Command::Compare {
                 file,
@@ -1394,13 +1447,14 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
             }),
             _,
         ) => ok(compare(
+            rd,
             file,
             rules,
             limits,
             cost_table.as_deref(),
             out_dir.as_deref(),
         )?),
-        (Some(Command::Signatures { files }), _) => ok(signatures(files)?),
+        (Some(Command::Signatures { files }), _) => ok(signatures(rd, files)?),
         (
             Some(Command::Match {
                 file,
@@ -1408,7 +1462,7 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
                 report_json,
             }),
             _,
-        ) => ok(match_rules(file, rules, report_json.as_deref())?),
+        ) => ok(match_rules(rd, file, rules, report_json.as_deref())?),
         (
             Some(Command::Diff {
                 file,
@@ -1423,16 +1477,20 @@ fn run_command(cli: &Cli) -> Result<(Vec<u8>, bool), CliError> {
             }),
             _,
         ) => diff::options(rules, limits, extract)
-            .and_then(|o| diff::run(file.as_deref(), *random, *seed, *size, *list, gen, &o))
-            .map(|(text, agreed)| (text.into_bytes(), agreed)),
-        (Some(Command::LintRules { rules, proof_seeds }), _) => {
-            lint_rules(rules, *proof_seeds).map(|(text, clean)| (text.into_bytes(), clean))
-        }
+            .and_then(|o| {
+                let input = match file {
+                    Some(path) => Some((path.as_str(), load(rd, path)?.0)),
+                    None => None,
+                };
+                diff::run(input, *random, *seed, *size, *list, gen, &o)
+            })
+            .map(|(text, agreed)| Outcome::text(text, agreed)),
+        (Some(Command::LintRules { rules, proof_seeds }), _) => lint_rules(rules, *proof_seeds),
         (Some(Command::CompileRules { files }), _) => {
-            Ok((compile_rules(files, cli.io.output.as_deref())?, true))
+            compile_rules(files, cli.io.output.as_deref())
         }
         (None, _) if cli.opt.list_rules => ok(list_rules(&cli.opt)?),
-        (None, [file]) => ok(optimize(file, &cli.opt, &cli.io, &cli.emit)?),
+        (None, [file]) => ok(optimize(rd, file, &cli.opt, &cli.io, &cli.emit)?),
         (None, []) => Err(CliError::Usage {
             path: "ptir-opt".into(),
             message: "give a file to optimize (`-` for stdin) or a subcommand; see --help".into(),
