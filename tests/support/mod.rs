@@ -45,10 +45,18 @@ pub fn scratch_dir(name: &str) -> std::path::PathBuf {
 }
 
 /// Writes `contents` to the file `name` of the scratch directory `dir` ([`scratch_dir`]);
-/// returns its path as text, as command lines take it.
+/// returns its path as text, as command lines take it. Written whole under another name and
+/// renamed into place, so that tests running in parallel that share a file (the same input
+/// for several cases) never read it half written.
 pub fn scratch_file(dir: &str, name: &str, contents: &str) -> String {
-    let path = scratch_dir(dir).join(name);
-    std::fs::write(&path, contents).expect("the scratch file is written");
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = scratch_dir(dir);
+    let path = dir.join(name);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let partial = dir.join(format!(".{name}.{}.{n}.partial", std::process::id()));
+    std::fs::write(&partial, contents).expect("the scratch file is written");
+    std::fs::rename(&partial, &path).expect("the scratch file is moved into place");
     path.to_string_lossy().into_owned()
 }
 

@@ -12,7 +12,7 @@
 //!   the bytes it loads; a fused extern pays its defining body. Machine parameters are
 //!   [`Machine`] values fitted on a real runtime, and what a runtime does beyond its speed
 //!   (loop iterations, ragged products) is its [`Behaviour`] (IREE's or XLA's).
-//! - [`Roofline::measured`] (`measured.rs`): the roofline with a [`CostTable`] of kernels timed one by
+//! - [`Roofline::measured`] (`roofline/measured.rs`): the roofline with a [`CostTable`] of kernels timed one by
 //!   one in IREE or XLA (`scripts/calibrate.py --runtime`); kernels the table lacks fall back to the roofline,
 //!   and the model says which ([`CostModel::notes`]).
 //! - [`TensorCost`] (`tensor.rs`): FLOPs and bytes moved, unit-free, the model before the
@@ -29,18 +29,17 @@
 //! ```
 
 mod calibration;
-mod measured;
 mod roofline;
 mod tensor;
 
 pub use calibration::{collect_kernels, Kernel};
-pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
 pub use roofline::{
     element_flops, op_work, ragged_dot_dim, Behaviour, Fusion, Machine, OpWork, Roofline,
     DIVISION_FLOPS, DOT_TILE, FLOAT_REDUCTION_FLOPS, FLOAT_REMAINDER_FLOPS, INTEGER_DIVISION_FLOPS,
     LOOP_ITERATION_US, RAGGED_DOT_EFFICIENCY, RAGGED_DOT_MIN, TRANSCENDENTAL_FLOPS,
     VECTOR_MATRIX_READ_FACTOR, WIDE_DOT_COLUMNS, WIDE_DOT_EFFICIENCY, XLA_LOOP_ITERATION_US,
 };
+pub use roofline::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
 pub use tensor::TensorCost;
 
 use indexmap::IndexMap;

@@ -41,7 +41,11 @@
 //! assert!(us > 100.0 && us < 1000.0, "{us} us"); // 33.5 MFLOP at ~170 GFLOP/s, plus the I/O
 //! ```
 
-use super::{bytes, elements, extern_entry, CostModel, CostTable, Dataflow};
+mod measured;
+
+pub use measured::{CostTable, CostTableError, TableMachine, COST_TABLE_VERSION};
+
+use super::{bytes, elements, extern_entry, CostModel, Dataflow};
 use indexmap::{IndexMap, IndexSet};
 use ptir_ir::{
     op_signature, BinaryOp, Instruction, Op, Program, ReduceKind, TensorType, Type, ValueId,

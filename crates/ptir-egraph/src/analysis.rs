@@ -19,7 +19,7 @@
 //! by it, so `x * 1` on a tensor of a million elements is matched as on a small one.
 
 use crate::language::{OpKind, PtirNode, Stamp, Tables, TypeId};
-use egg::{DidMerge, EGraph, Id};
+use egg::{DidMerge, EGraph, Id, Symbol};
 use ptir_ir::{
     binary_scalar, bitcast_scalar, cast_scalar, compare_scalar, dense_fold_fits, eval_op,
     unary_scalar, Literal, Op, OpKey, Scalar, Tensor, Type, Value,
@@ -73,10 +73,10 @@ pub struct PtirAnalysis {
     types: rustc_hash::FxHashMap<(OpKind, SmallVec<[u32; 4]>), Option<TypeId>>,
     /// What the applications of rules with `single-use` constraints ask of extraction
     /// (`crate::single_use`).
-    pub single_use: Vec<crate::single_use::Guard>,
+    pub single_use: Vec<Guard>,
     /// With explanations on (`--explain`), which rule application added which e-nodes
     /// (`crate::explain`); `None` otherwise.
-    pub created: Option<Vec<crate::explain::Creation>>,
+    pub created: Option<Vec<Creation>>,
 }
 
 /// Two canonical classes about to be merged: each one's id, number of e-nodes and number of
@@ -620,7 +620,7 @@ fn add_constant_leaf(egraph: &mut PtirEGraph, id: Id) -> bool {
         // The step explanations name (egg's `union` would name this line), and the
         // constant's e-node exists because the class folded.
         let fold = egg::Symbol::from(ptir_pass::explain::FOLD_STEP);
-        crate::explain::record_creation(egraph, before, crate::explain::Root::Class(id), fold);
+        record_creation(egraph, before, Root::Class(id), fold);
         egraph.union_trusted(id, leaf, fold);
     } else {
         egraph.union(id, leaf);
@@ -643,6 +643,55 @@ fn prune_to_leaves(egraph: &mut PtirEGraph, id: Id) {
         egraph[id].nodes.retain(|n| !prunable(n));
     }
 }
+
+/// For `--explain` (`crate::explain` reads them back): where a rule application was applied: the root's own e-node (children the classes of the
+/// match), or, when the rule's root is no op (the analysis's folding), the class.
+#[derive(Clone, Debug)]
+pub enum Root {
+    /// The matched root e-node.
+    Node(PtirNode),
+    /// A class (its leader e-node stands for it).
+    Class(Id),
+}
+
+/// E-nodes one application added: uncanonical ids `start..end`, made by `rule` at `root`.
+#[derive(Clone, Debug)]
+pub struct Creation {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) root: Root,
+    pub(crate) rule: Symbol,
+}
+
+/// Records the e-nodes added since there were `before`, by `rule` applied at `root`, if
+/// explanations are on.
+pub(crate) fn record_creation(egraph: &mut PtirEGraph, before: usize, root: Root, rule: Symbol) {
+    let end = egraph.nodes().len();
+    if end > before {
+        if let Some(log) = egraph.analysis.created.as_mut() {
+            log.push(Creation {
+                start: before as u32,
+                end: end as u32,
+                root,
+                rule,
+            });
+        }
+    }
+}
+
+/// What one application of a rule with `single-use` constraints asks of extraction
+/// (`crate::single_use` reads them back).
+#[derive(Clone, Debug)]
+pub struct Guard {
+    /// Per root: its class and the e-node the rule's replacement built there.
+    pub fused: SmallVec<[(Id, PtirNode); 1]>,
+    /// Per single-use value: its class and the classes of its users inside the matched
+    /// pattern (at most one: two users in the pattern already break the constraint).
+    pub values: Watched,
+}
+
+/// The single-use values of a [`Guard`]: each one's class and its users inside the match.
+pub type Watched = SmallVec<[(Id, SmallVec<[Id; 1]>); 1]>;
 
 #[cfg(test)]
 mod tests {

@@ -24,49 +24,14 @@
 //! known by then); the work is linear in the e-graph, and each chain walks at most
 //! [`CHAIN_LIMIT`] steps.
 
-use crate::analysis::PtirEGraph;
+use crate::analysis::Root;
 use crate::language::PtirNode;
 use crate::lower::Lowered;
-use egg::{Id, Language, Symbol};
+use egg::{Language, Symbol};
 use ptir_ir::ValueId;
 use ptir_pass::explain::{Chain, Derivation, CHAIN_LIMIT};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
-
-/// Where a rule application was applied: the root's own e-node (children the classes of the
-/// match), or, when the rule's root is no op (the analysis's folding), the class.
-#[derive(Clone, Debug)]
-pub enum Root {
-    /// The matched root e-node.
-    Node(PtirNode),
-    /// A class (its leader e-node stands for it).
-    Class(Id),
-}
-
-/// E-nodes one application added: uncanonical ids `start..end`, made by `rule` at `root`.
-#[derive(Clone, Debug)]
-pub struct Creation {
-    start: u32,
-    end: u32,
-    root: Root,
-    rule: Symbol,
-}
-
-/// Records the e-nodes added since there were `before`, by `rule` applied at `root`, if
-/// explanations are on.
-pub(crate) fn record_creation(egraph: &mut PtirEGraph, before: usize, root: Root, rule: Symbol) {
-    let end = egraph.nodes().len();
-    if end > before {
-        if let Some(log) = egraph.analysis.created.as_mut() {
-            log.push(Creation {
-                start: before as u32,
-                end: end as u32,
-                root,
-                rule,
-            });
-        }
-    }
-}
 
 /// The step name of an e-node nothing explains (not expected: every e-node the extractor can
 /// choose is an input e-node or was added by a recorded application).

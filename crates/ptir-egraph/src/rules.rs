@@ -14,11 +14,11 @@
 //! and result types present in the e-graph when the rules are compiled; [`CallWatch`] tells
 //! the runner when calls a rule introduced call for compiling again, so that rules compose.
 
+use crate::analysis::{record_creation, Root};
+use crate::analysis::{Guard, Watched};
 use crate::analysis::{PtirEGraph, UNTYPED};
-use crate::explain::{record_creation, Root};
 use crate::join::JoinPattern;
 use crate::language::{AttrId, Children, OpKind, PtirNode};
-use crate::single_use::{Guard, Watched};
 use egg::{
     Applier, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var as EVar,
 };

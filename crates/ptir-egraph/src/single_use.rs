@@ -21,19 +21,6 @@ use egg::{Id, Language};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
-/// What one application of a rule with `single-use` constraints asks of extraction.
-#[derive(Clone, Debug)]
-pub struct Guard {
-    /// Per root: its class and the e-node the rule's replacement built there.
-    pub fused: SmallVec<[(Id, PtirNode); 1]>,
-    /// Per single-use value: its class and the classes of its users inside the matched
-    /// pattern (at most one: two users in the pattern already break the constraint).
-    pub values: Watched,
-}
-
-/// The single-use values of a [`Guard`]: each one's class and its users inside the match.
-pub type Watched = SmallVec<[(Id, SmallVec<[Id; 1]>); 1]>;
-
 /// A class and one of its e-nodes, both canonical.
 pub(crate) type Ban = (Id, PtirNode);
 

@@ -48,6 +48,7 @@
 //! **Architecture invariant:** nothing in this crate mutates a function except through
 //! [`ProgramRewriter`]; the driver's worklist, the failure cache and the step log depend on it.
 
+mod dead;
 mod driver;
 mod facts;
 mod fold;
@@ -55,6 +56,7 @@ mod ir;
 mod op_registry;
 mod passes;
 mod pattern;
+mod queries;
 mod rewriter;
 mod rules;
 pub mod views;

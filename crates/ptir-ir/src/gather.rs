@@ -19,7 +19,7 @@
 //! The operand index is the sum of the three. A gather reads it; a scatter combines its update
 //! into it ([`ScatterKind`]), skipping updates whose operand index is out of bounds.
 
-use crate::infer::check_axes;
+use crate::axes::check_axes;
 use crate::types::{DType, TensorType};
 
 type Result<T> = std::result::Result<T, String>;
@@ -79,7 +79,7 @@ pub struct GatherDims {
     pub slice_sizes: Vec<usize>,
 }
 
-crate::ops::keyword_enum! {
+crate::keyword::keyword_enum! {
     /// How a `scatter` combines an update with the element it lands on (StableHLO's update
     /// region).
     ScatterKind {
@@ -94,28 +94,6 @@ crate::ops::keyword_enum! {
         Max = "scatter_max",
         /// Minimum (`.at[].min`).
         Min = "scatter_min",
-    }
-}
-
-impl ScatterKind {
-    /// The binary op combining the current element (first) with the update; `None` for `set`.
-    pub fn combine(self) -> Option<crate::ops::BinaryOp> {
-        use crate::ops::BinaryOp;
-        match self {
-            ScatterKind::Set => None,
-            ScatterKind::Add => Some(BinaryOp::Add),
-            ScatterKind::Mul => Some(BinaryOp::Mul),
-            ScatterKind::Max => Some(BinaryOp::Max),
-            ScatterKind::Min => Some(BinaryOp::Min),
-        }
-    }
-
-    /// The kind combining with `op`, if a scatter has one.
-    pub fn from_combine(op: crate::ops::BinaryOp) -> Option<Self> {
-        ScatterKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.combine() == Some(op))
     }
 }
 

@@ -46,20 +46,7 @@ fn annotated<'a>(op: &Op, cx: &InferContext<'a>) -> Result<&'a Type> {
         .ok_or_else(|| format!("`{}` needs an annotated result type", op.name()))
 }
 
-/// Checks that `axes` are distinct and below `rank`.
-pub fn check_axes(axes: &[usize], rank: usize, what: &str) -> Result<()> {
-    // On the stack for every rank a real program has: this runs for each op typed.
-    let mut seen: smallvec::SmallVec<[bool; 16]> = smallvec::smallvec![false; rank];
-    for &a in axes {
-        if a >= rank {
-            return Err(format!("{what} {a} is out of range for rank {rank}"));
-        }
-        if std::mem::replace(&mut seen[a], true) {
-            return Err(format!("{what} {a} is repeated"));
-        }
-    }
-    Ok(())
-}
+pub use crate::axes::check_axes;
 
 /// Is `perm` a permutation of `0..perm.len()`?
 pub fn is_permutation(perm: &[usize]) -> bool {
@@ -160,7 +147,7 @@ fn infer_unchecked<'a>(
         Op::Constant(lit) => {
             arity(op, operands, 0)?;
             let ty = tensor(annotated(op, cx)?, "constant type")?;
-            crate::verify::check_literal(lit, ty)?;
+            check_literal(lit, ty)?;
             Ok(Inferred::Tensor(ty))
         }
         Op::Iota { dim } => {
@@ -877,6 +864,25 @@ pub(crate) fn widens(from: DType, to: DType) -> bool {
     from == to
         || ((from.is_float() && to.is_float()) || (from.is_int() && to.is_int()))
             && from.embeds_exactly_in(to)
+}
+
+/// Checks that `lit` is a valid payload for a constant of type `ty`.
+pub fn check_literal(lit: &crate::tensor::Literal, ty: &TensorType) -> Result<()> {
+    let fits_all = |d: &crate::tensor::Data| d.iter().all(|s| s.fits(ty.dtype));
+    match lit {
+        crate::tensor::Literal::Splat(s) if !s.fits(ty.dtype) => {
+            Err(format!("splat value {s} is not a {}", ty.dtype))
+        }
+        crate::tensor::Literal::Dense(d) if d.len() != ty.num_elements() => Err(format!(
+            "dense literal has {} elements, {ty} needs {}",
+            d.len(),
+            ty.num_elements()
+        )),
+        crate::tensor::Literal::Dense(d) if !fits_all(d) => {
+            Err(format!("dense literal elements are not all {}", ty.dtype))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

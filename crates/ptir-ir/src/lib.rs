@@ -7,6 +7,7 @@
 //! interpreter ([`Interpreter`], [`eval_op`]) and the Datalog analyses both engines rely on.
 
 pub mod analysis;
+mod axes;
 pub mod builder;
 pub mod gather;
 #[cfg(any(test, feature = "testing"))]
@@ -14,6 +15,7 @@ pub mod generate;
 mod infer;
 pub mod inputs;
 mod interp;
+mod keyword;
 mod ops;
 pub mod preorder;
 mod program;

@@ -12,35 +12,7 @@ use crate::window::{ConvDims, PadDims, ReduceWindowDims};
 use smallvec::{smallvec, SmallVec};
 use std::fmt;
 
-macro_rules! keyword_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $kw:literal),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-        pub enum $name { $($(#[$vm])* $variant),* }
-
-        impl $name {
-            /// Every variant, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),*];
-
-            /// The keyword of the text format.
-            pub fn name(self) -> &'static str {
-                match self { $($name::$variant => $kw),* }
-            }
-
-            /// The variant with this keyword.
-            pub fn from_name(s: &str) -> Option<Self> {
-                match s { $($kw => Some($name::$variant),)* _ => None }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-    };
-}
-pub(crate) use keyword_enum;
+use crate::keyword::keyword_enum;
 
 keyword_enum! {
     /// Elementwise unary ops.
@@ -995,6 +967,28 @@ impl DTypeClass {
             DTypeClass::Numeric => d != crate::types::DType::Bool,
             DTypeClass::Signed => d.is_float() || d.is_signed_int(),
         }
+    }
+}
+
+/// A scatter's combining op, beside the ops (`gather` defines the kinds, and knows no op).
+impl ScatterKind {
+    /// The binary op combining the current element (first) with the update; `None` for `set`.
+    pub fn combine(self) -> Option<BinaryOp> {
+        match self {
+            ScatterKind::Set => None,
+            ScatterKind::Add => Some(BinaryOp::Add),
+            ScatterKind::Mul => Some(BinaryOp::Mul),
+            ScatterKind::Max => Some(BinaryOp::Max),
+            ScatterKind::Min => Some(BinaryOp::Min),
+        }
+    }
+
+    /// The kind combining with `op`, if a scatter has one.
+    pub fn from_combine(op: BinaryOp) -> Option<Self> {
+        ScatterKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.combine() == Some(op))
     }
 }
 

@@ -462,7 +462,7 @@ impl From<TensorType> for Type {
 
 /// A [`Type`] as serialized: its nodes in pre-order ([`crate::preorder`]), so that neither
 /// writing nor reading it recurses; reading refuses tuples nested deeper than the text
-/// format's [`crate::text::NESTING_LIMIT`].
+/// format's [`NESTING_LIMIT`].
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(rename = "TypeNode")]
 enum TypeNode<T> {
@@ -497,13 +497,8 @@ impl<'de> serde::Deserialize<'de> for Type {
             TypeNode::Tensor(t) => PreOrder::Leaf(t),
             TypeNode::Tuple(n) => PreOrder::Inner((), n),
         });
-        from_preorder(
-            nodes,
-            Type::Tensor,
-            |(), ts| Type::Tuple(ts),
-            crate::text::NESTING_LIMIT,
-        )
-        .map_err(|e| <D::Error as serde::de::Error>::custom(format!("a type: {e}")))
+        from_preorder(nodes, Type::Tensor, |(), ts| Type::Tuple(ts), NESTING_LIMIT)
+            .map_err(|e| <D::Error as serde::de::Error>::custom(format!("a type: {e}")))
     }
 }
 
@@ -524,6 +519,9 @@ impl fmt::Display for Type {
         }
     }
 }
+
+/// How deeply regions and tuple types may nest.
+pub const NESTING_LIMIT: usize = 200;
 
 #[cfg(test)]
 mod tests {

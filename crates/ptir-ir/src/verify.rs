@@ -9,8 +9,7 @@
 use crate::infer::{check_inferred_type, region_param_types, InferContext};
 use crate::ops::Op;
 use crate::program::{Function, Instruction, Program, Region, Signature, ValueId};
-use crate::tensor::{Data, Literal};
-use crate::types::{TensorType, Type};
+use crate::types::Type;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
 
@@ -59,24 +58,7 @@ impl fmt::Display for VerifyError {
     }
 }
 
-/// Checks that `lit` is a valid payload for a constant of type `ty`.
-pub fn check_literal(lit: &Literal, ty: &TensorType) -> Result<(), String> {
-    let fits_all = |d: &Data| d.iter().all(|s| s.fits(ty.dtype));
-    match lit {
-        Literal::Splat(s) if !s.fits(ty.dtype) => {
-            Err(format!("splat value {s} is not a {}", ty.dtype))
-        }
-        Literal::Dense(d) if d.len() != ty.num_elements() => Err(format!(
-            "dense literal has {} elements, {ty} needs {}",
-            d.len(),
-            ty.num_elements()
-        )),
-        Literal::Dense(d) if !fits_all(d) => {
-            Err(format!("dense literal elements are not all {}", ty.dtype))
-        }
-        _ => Ok(()),
-    }
-}
+pub use crate::infer::check_literal;
 
 /// Verifies a whole program.
 ///
@@ -462,6 +444,7 @@ fn type_list(ts: &[Type]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TensorType;
 
     /// A `while` whose regions define values of their own; `ids` gives the 11 value numbers,
     /// `ret` the index of the returned one.

@@ -30,7 +30,7 @@
 //!
 //! `scan` and `rng` have no export yet and are reported as [`MlirError::Export`].
 
-mod indexing;
+pub(crate) mod indexing;
 
 use crate::error::{MlirError, Result};
 use crate::parse::{mlir_elem, NESTING_LIMIT};

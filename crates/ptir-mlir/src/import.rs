@@ -39,6 +39,8 @@
 //! the MLIR text declares, so a mismatch is reported at the op's line and column.
 
 pub(crate) mod indexing;
+mod order_regions;
+mod window_attrs;
 
 use crate::ast::{find_attr, Attr, Block, Dense, Elem, Func, Module, OpSyntax};
 use crate::error::{MlirError, Pos, Result};
@@ -716,12 +718,12 @@ impl<'a, 's> FnLower<'a, 's> {
     }
 
     /// `stablehlo.reduce` of two operands whose body is JAX's `argmax`/`argmin` reducer
-    /// (see [`crate::order_regions::arg_kind`]): `reduce_argmax`/`reduce_argmin`.
+    /// (see [`order_regions::arg_kind`]): `reduce_argmax`/`reduce_argmin`.
     fn arg_reduce(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
         let kind = op
             .regions
             .first()
-            .and_then(crate::order_regions::arg_kind)
+            .and_then(order_regions::arg_kind)
             .ok_or_else(|| {
                 op.pos.unsupported(format!(
                     "`stablehlo.reduce` of two operands with a body other than JAX's argmax/argmin reducer ({ALLOW_OPAQUE_HINT})"
@@ -826,7 +828,7 @@ impl<'a, 's> FnLower<'a, 's> {
     }
 
     /// `stablehlo.sort` whose comparator orders by its leading operands (see
-    /// [`crate::order_regions::sort_order`]): `sort`.
+    /// [`order_regions::sort_order`]): `sort`.
     fn sort(&mut self, op: &OpSyntax, out: &mut Insts) -> Result<Vec<(ValueId, TensorType)>> {
         let pos = op.pos;
         let key = op
@@ -837,7 +839,7 @@ impl<'a, 's> FnLower<'a, 's> {
         let order = op
             .regions
             .first()
-            .and_then(|r| crate::order_regions::sort_order(r, &key_dtypes))
+            .and_then(|r| order_regions::sort_order(r, &key_dtypes))
             .ok_or_else(|| {
                 pos.unsupported(format!(
                     "`stablehlo.sort` with a comparator other than LT/GT of its leading operands, lexicographically (TOTALORDER, or JAX's canonicalized order) ({ALLOW_OPAQUE_HINT})"
@@ -1327,7 +1329,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 self.emit_t(out, pos, Op::Reverse { dims }, &[x], &ty)
             }
             "convolution" => {
-                let c = crate::window_attrs::conv_dims(op)?;
+                let c = window_attrs::conv_dims(op)?;
                 let args = [self.operand(out, op, 0)?, self.operand(out, op, 1)?];
                 self.contraction(out, pos, args, &ty, |result_dtype| {
                     Op::Convolution(Box::new(ConvDims {
@@ -1458,7 +1460,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 "`stablehlo.reduce_window` body other than one add/multiply/maximum/minimum/and/or ({ALLOW_OPAQUE_HINT})"
             ))
         })?;
-        let dims = Box::new(crate::window_attrs::reduce_window_dims(op)?);
+        let dims = Box::new(window_attrs::reduce_window_dims(op)?);
         let d = match self.bound(op, 0)? {
             Bound::Value(_, t) | Bound::Const(_, _, t) => t.dtype,
         };
@@ -1519,7 +1521,7 @@ impl<'a, 's> FnLower<'a, 's> {
         if reducer_of(op.regions.get(1)).as_deref() != Some("stablehlo.add") {
             return Err(unsupported("scatter region other than one add"));
         }
-        let dims = Box::new(crate::window_attrs::reduce_window_dims(op)?);
+        let dims = Box::new(window_attrs::reduce_window_dims(op)?);
         let args = [
             self.operand(out, op, 0)?,
             self.operand(out, op, 1)?,

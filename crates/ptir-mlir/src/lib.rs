@@ -29,10 +29,8 @@ mod ast;
 pub mod error;
 mod export;
 mod import;
-mod order_regions;
 mod parse;
 mod source;
-mod window_attrs;
 
 pub use error::{MlirError, Pos, Result};
 pub use export::{export, mlir_type, ExportOptions, ExternBody};

@@ -221,7 +221,7 @@ impl<'p> Driver<'p> {
             self.seed(rw);
             let (mut changed, cut) = self.process_worklist(rw)?;
             if self.config.region_simplification {
-                changed |= crate::passes::dce::sweep(rw) > 0;
+                changed |= crate::dead::sweep(rw) > 0;
             }
             if let Some(stop) = cut {
                 return Ok(stop);

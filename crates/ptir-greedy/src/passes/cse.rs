@@ -6,14 +6,14 @@
 //! their definition and dropped when the block ends, so a duplicate in a `cond` branch or a
 //! loop body reuses the value computed outside, and two branches never share. Only pure ops
 //! without regions are merged: `rng`, calls of impure callees and region ops never are.
-//! Purity and dominance are the rewriter's live answers (`crate::facts::Live`, which tests
+//! Purity and dominance are the rewriter's live answers (`crate::queries::Live`, which tests
 //! hold equal to the Datalog analyses of `ptir_ir::analysis`, as they are for CSE itself;
 //! computing those costs more than the pass); the scoped walk only proposes candidates, and
 //! a merge also requires that the earlier op dominate the later one.
 
 use super::FunctionPass;
-use crate::facts::{Facts, Live};
 use crate::ir::BlockId;
+use crate::queries::{Facts, Live};
 use crate::rewriter::ProgramRewriter;
 use hashbrown::HashTable;
 use ptir_ir::InstId;

@@ -4,45 +4,13 @@
 //! (its operands are defined earlier in the block, or in an enclosing block, which the sweep
 //! reaches after the region op), and a region op is swept inside before its own fate is
 //! decided. Impure ops (`rng`, calls of impure callees, region ops containing them) are never
-//! erased, used or not. The greedy driver runs the same sweep as its region simplification.
+//! erased, used or not. The sweep is `crate::dead`'s, which the greedy driver runs as its
+//! region simplification too.
 
 use super::FunctionPass;
-use crate::facts::{Facts, Live};
-use crate::ir::BlockId;
+use crate::dead::sweep;
 use crate::rewriter::ProgramRewriter;
-use ptir_ir::InstId;
 use ptir_pass::{Pass, PassError, PassReport};
-
-/// Erases every dead pure op of the function; returns how many ops were erased (counting a
-/// region op as one).
-pub(crate) fn sweep(rw: &mut ProgramRewriter<'_>) -> usize {
-    sweep_with(rw, &Live)
-}
-
-/// [`sweep`] with purity from `facts`.
-pub(crate) fn sweep_with(rw: &mut ProgramRewriter<'_>, facts: &dyn Facts) -> usize {
-    let body = rw.body();
-    sweep_block(rw, body, facts)
-}
-
-fn sweep_block(rw: &mut ProgramRewriter<'_>, b: BlockId, facts: &dyn Facts) -> usize {
-    let insts: Vec<InstId> = rw.arena().block_insts(b).collect();
-    let mut erased = 0;
-    for &i in insts.iter().rev() {
-        if !rw.contains(i) {
-            continue;
-        }
-        let regions = rw.regions(i).to_vec();
-        for r in regions {
-            erased += sweep_block(rw, r, facts);
-        }
-        if rw.num_uses(i.value()) == 0 && facts.is_pure(rw, i) {
-            rw.erase_inst(i);
-            erased += 1;
-        }
-    }
-    erased
-}
 
 /// The DCE pass: erases dead ops of every function, with the rewriter's purity (which tests
 /// hold equal to the Datalog analysis of `ptir_ir::analysis`).

@@ -23,8 +23,7 @@ use crate::window::{ConvDims, PadDims, ReduceWindowDims, Window};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::OnceLock;
 
-/// How deeply regions and tuple types may nest.
-pub const NESTING_LIMIT: usize = 200;
+pub use crate::types::NESTING_LIMIT;
 
 /// Value numbers at or above this are reserved for named (`%x`) values while parsing.
 const NAMED_BASE: u32 = 1 << 31;

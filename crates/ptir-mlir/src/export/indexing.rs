@@ -3,8 +3,30 @@
 
 use super::{array, list, mlir_type, type_list, FnPrinter};
 use crate::error::Result;
-use crate::import::indexing::{FieldNames, GATHER_FIELDS, SCATTER_FIELDS};
 use ptir_ir::{GatherDims, IndexDims, Instruction, ScatterKind, TensorType, ValueId};
+
+/// The StableHLO names of the fields of [`IndexDims`], in its field order.
+pub(crate) type FieldNames = [&'static str; 6];
+
+/// `#stablehlo.gather<...>`'s field names.
+pub(crate) const GATHER_FIELDS: FieldNames = [
+    "offset_dims",
+    "collapsed_slice_dims",
+    "operand_batching_dims",
+    "start_indices_batching_dims",
+    "start_index_map",
+    "index_vector_dim",
+];
+
+/// `#stablehlo.scatter<...>`'s field names.
+pub(crate) const SCATTER_FIELDS: FieldNames = [
+    "update_window_dims",
+    "inserted_window_dims",
+    "input_batching_dims",
+    "scatter_indices_batching_dims",
+    "scatter_dims_to_operand_dims",
+    "index_vector_dim",
+];
 
 /// `#stablehlo.<what><...>` of `d` with StableHLO's field `names`.
 fn index_dims_attr(what: &str, d: &IndexDims, names: FieldNames) -> String {

@@ -11,31 +11,9 @@
 use super::{region_op, FnLower, Insts, ALLOW_OPAQUE_HINT};
 use crate::ast::{find_attr, Attr, Block, OpSyntax};
 use crate::error::{MlirError, Result};
+use crate::export::indexing::{FieldNames, GATHER_FIELDS, SCATTER_FIELDS};
 use crate::import::{dims_in, ints_attr};
 use ptir_ir::{GatherDims, IndexDims, Op, ScatterKind, TensorType, ValueId};
-
-/// The StableHLO names of the fields of [`IndexDims`], in its field order.
-pub(crate) type FieldNames = [&'static str; 6];
-
-/// `#stablehlo.gather<...>`'s field names.
-pub(crate) const GATHER_FIELDS: FieldNames = [
-    "offset_dims",
-    "collapsed_slice_dims",
-    "operand_batching_dims",
-    "start_indices_batching_dims",
-    "start_index_map",
-    "index_vector_dim",
-];
-
-/// `#stablehlo.scatter<...>`'s field names.
-pub(crate) const SCATTER_FIELDS: FieldNames = [
-    "update_window_dims",
-    "inserted_window_dims",
-    "input_batching_dims",
-    "scatter_indices_batching_dims",
-    "scatter_dims_to_operand_dims",
-    "index_vector_dim",
-];
 
 /// The dimension numbers in the struct attribute `attr` of `op` whose fields are `names`
 /// (absent lists are empty, an absent `index_vector_dim` is 0, as StableHLO prints them).

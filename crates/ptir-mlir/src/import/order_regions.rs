@@ -9,8 +9,8 @@
 //! the computation does; anything else is not recognized (the importer refuses it, or keeps it
 //! opaque with `--allow-opaque`).
 
+use super::{compare_kind, comparison, constant_of};
 use crate::ast::{Block, OpSyntax};
-use crate::import::{compare_kind, comparison, constant_of};
 use ptir_ir::{ArgKind, DType, Scalar};
 use std::collections::HashMap;
 

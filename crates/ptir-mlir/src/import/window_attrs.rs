@@ -74,7 +74,7 @@ fn padding(op: &OpSyntax, n: usize) -> Result<(Vec<i64>, Vec<i64>)> {
 
 /// The window of a `stablehlo.reduce_window` or `stablehlo.select_and_scatter`.
 pub(crate) fn reduce_window_dims(op: &OpSyntax) -> Result<ReduceWindowDims> {
-    let size = crate::import::ints_attr(op, &["window_dimensions"])?;
+    let size = super::ints_attr(op, &["window_dimensions"])?;
     let window = window_of(op, size.len(), ["base_dilations", "window_dilations"])?;
     Ok(ReduceWindowDims { size, window })
 }
@@ -97,7 +97,7 @@ pub(crate) fn conv_dims(op: &OpSyntax) -> Result<ConvDims> {
                 _ => Err(pos.syntax(format!("the dimension numbers need `{k}`"))),
             };
             let many = |k: &str| -> Result<Vec<usize>> {
-                Ok(crate::import::dims_in(fields, k, pos)?.unwrap_or_default())
+                Ok(super::dims_in(fields, k, pos)?.unwrap_or_default())
             };
             let roles = |a: &str, b: &str, s: &str| -> Result<Vec<usize>> {
                 Ok([one(a)?, one(b)?, many(s)?].concat())
