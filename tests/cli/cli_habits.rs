@@ -533,3 +533,27 @@ fn the_cli_keeps_no_process_globals() {
         globals.join("\n")
     );
 }
+
+/// The rule-set subcommands read no program: the program-reading flags are refused with a
+/// message, not ignored.
+#[test]
+fn rule_set_subcommands_refuse_the_program_reading_flags() {
+    for (command, flag) in [
+        ("compile-rules", "--allow-opaque"),
+        ("lint-rules", "--inline-calls"),
+        ("lint-rules", "--input-format=mlir"),
+    ] {
+        let mut args = vec![command, flag];
+        if command == "compile-rules" {
+            args.extend(["docs/examples/my_softmax.rules", "-o", "unused.ptrl"]);
+        }
+        let err = user_error(&args, "");
+        let name = flag.split('=').next().unwrap_or(flag);
+        assert!(
+            err.contains(&format!(
+                "{name} is for reading programs; `{command}` reads rule files"
+            )),
+            "{command} {flag}: {err}"
+        );
+    }
+}

@@ -1408,9 +1408,33 @@ impl Outcome {
     }
 }
 
+/// The read flags (global, so that they may follow a subcommand) are refused by the
+/// subcommands that read no program, rather than silently ignored.
+fn refuse_read_flags(cli: &Cli) -> Result<(), CliError> {
+    let command = match &cli.command {
+        Some(Command::CompileRules { .. }) => "compile-rules",
+        Some(Command::LintRules { .. }) => "lint-rules",
+        _ => return Ok(()),
+    };
+    let io = &cli.io;
+    let given = [
+        (io.input_format.is_some(), "--input-format"),
+        (io.allow_opaque, "--allow-opaque"),
+        (io.inline_calls, "--inline-calls"),
+    ];
+    match given.iter().find(|(set, _)| *set) {
+        None => Ok(()),
+        Some((_, flag)) => Err(CliError::Usage {
+            path: command.into(),
+            message: format!("{flag} is for reading programs; `{command}` reads rule files"),
+        }),
+    }
+}
+
 /// Runs what the command line asks, reading files as `rd` says.
 fn run_command(cli: &Cli, rd: &Reader) -> Result<Outcome, CliError> {
     let ok = |text: String| Ok(Outcome::text(text, true));
+    refuse_read_flags(cli)?;
     match (&cli.command, &cli.files[..]) {
         (Some(Command::Verify { file, emit: e }), _) => load_source(rd, file)
             .and_then(|(p, s)| ok(emit(&p, &s, e, input_format(rd, file), file)?)),
