@@ -11,7 +11,7 @@ use crate::lift::{lift, lift_traced};
 use crate::lower::ProgramFacts;
 use crate::saturate::{saturate_until, SaturationOptions, SaturationReport};
 use ptir_cost::{function_run_cost_with_entry, CostModel};
-use ptir_ir::{ExternDecl, Program};
+use ptir_ir::Program;
 use ptir_pass::Deadline;
 use ptir_rules::RuleSet;
 use std::time::{Duration, Instant};
@@ -251,19 +251,7 @@ fn keep_the_cheaper(
 /// Adds a declaration for every extern the program calls but does not declare, from the rule
 /// set's extern declarations (shape-polymorphic, with the declared purity).
 pub fn declare_rule_externs(program: &mut Program, rules: &RuleSet) {
-    let known: rustc_hash::FxHashSet<String> = (program.functions.iter().map(|f| &f.name))
-        .chain(program.externs.iter().map(|e| &e.name))
-        .cloned()
-        .collect();
-    for callee in program.called_names() {
-        if let (false, Some(spec)) = (known.contains(&callee), rules.externs().get(&callee)) {
-            program.externs.push(ExternDecl {
-                name: callee,
-                signature: None,
-                pure: spec.pure,
-            });
-        }
-    }
+    rules.declare_called_externs(program);
 }
 
 /// One (cost model, extractor) pair's result in [`compare`].

@@ -97,6 +97,6 @@ pub use registry::{
     swap_dot_dims, Bound, Native, NativeFn, Predicate, PredicateFn, Registry,
 };
 pub use ruleset::{
-    applicable, ExternRename, Reach, RuleFilter, RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS,
-    ENGINE_MADE,
+    applicable, declare_all_externs, declare_called_externs, ExternRename, Reach, RuleFilter,
+    RuleSet, UnknownRuleName, BUNDLED, BUNDLED_PATS, ENGINE_MADE,
 };

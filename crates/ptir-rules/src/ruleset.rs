@@ -468,18 +468,22 @@ impl RuleSet {
     /// assert!(rules.declare_externs(&mut p).is_empty());
     /// ```
     pub fn declare_externs(&self, program: &mut Program) -> Vec<String> {
-        let mut added = Vec::new();
-        for (name, spec) in &self.externs {
-            if program.function(name).is_none() && program.extern_decl(name).is_none() {
-                program.externs.push(ptir_ir::ExternDecl {
-                    name: name.clone(),
-                    signature: None,
-                    pure: spec.pure,
-                });
-                added.push(name.clone());
-            }
-        }
-        added
+        declare_all_externs(program, &self.externs)
+    }
+
+    /// Declares every extern of the set that `program` calls but neither defines nor declares
+    /// (shape-polymorphic, with the declared purity), in the order it calls them: what an
+    /// output needs to verify, as both engines leave it.
+    ///
+    /// ```
+    /// let rules = ptir_rules::RuleSet::bundled().unwrap();
+    /// let mut p = ptir_ir::parse("extern @linear(f32[2,2], f32[2,2], f32[2]) -> (f32[2,2]) pure\nfunc @f(%0: f32[2,2], %1: f32[2]) -> (f32[2,2]) {\n  %2 = call @linear(%0, %0, %1) : f32[2,2]\n  return %2\n}").unwrap();
+    /// p.externs.clear();
+    /// rules.declare_called_externs(&mut p);
+    /// assert_eq!(p.externs.len(), 1);
+    /// ```
+    pub fn declare_called_externs(&self, program: &mut Program) {
+        declare_called_externs(program, &[&self.externs]);
     }
 
     /// Every callee a rule's source pattern names (`(call @linear ...)` gives `linear`),
@@ -825,6 +829,46 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// Declares every extern of `externs` that `program` neither defines nor declares; returns
+/// their names ([`RuleSet::declare_externs`] for one set).
+pub fn declare_all_externs(
+    program: &mut Program,
+    externs: &IndexMap<String, ExternSpec>,
+) -> Vec<String> {
+    let mut added = Vec::new();
+    for (name, spec) in externs {
+        if program.function(name).is_none() && program.extern_decl(name).is_none() {
+            program.externs.push(extern_decl(name, spec));
+            added.push(name.clone());
+        }
+    }
+    added
+}
+
+/// Declares every extern of `externs` (the first map naming it wins) that `program` calls but
+/// neither defines nor declares, in the order it calls them
+/// ([`RuleSet::declare_called_externs`] for one set).
+pub fn declare_called_externs(program: &mut Program, externs: &[&IndexMap<String, ExternSpec>]) {
+    for callee in program.called_names() {
+        if program.function(&callee).is_some() || program.extern_decl(&callee).is_some() {
+            continue;
+        }
+        if let Some(spec) = externs.iter().find_map(|e| e.get(&callee)) {
+            let decl = extern_decl(&callee, spec);
+            program.externs.push(decl);
+        }
+    }
+}
+
+/// The declaration of rule extern `name`: shape-polymorphic, with its declared purity.
+fn extern_decl(name: &str, spec: &ExternSpec) -> ptir_ir::ExternDecl {
+    ptir_ir::ExternDecl {
+        name: name.to_string(),
+        signature: None,
+        pure: spec.pure,
+    }
 }
 
 #[cfg(test)]

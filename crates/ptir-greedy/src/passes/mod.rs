@@ -66,7 +66,7 @@ use crate::ir::InvalidFunction;
 use crate::rewriter::ProgramRewriter;
 use crate::rules::CompileError;
 use indexmap::IndexMap;
-use ptir_ir::{ExternDecl, Program};
+use ptir_ir::Program;
 use ptir_pass::explain::Provenance;
 use ptir_pass::{Pass, PassError, PassManager, PassOptions, PassRegistry, PassReport};
 use ptir_rules::{ExternSpec, RuleSet};
@@ -134,7 +134,10 @@ pub(crate) fn run_unit(
 ) -> Result<Vec<PassReport>, PassError> {
     let externs: Vec<&IndexMap<String, ExternSpec>> =
         unit.iter().filter_map(|p| p.rule_externs()).collect();
-    let added = declare_all(program, &externs);
+    let mut added = Vec::new();
+    for e in &externs {
+        added.extend(ptir_rules::declare_all_externs(program, e));
+    }
     let functions = program.functions.len();
     let mut reports: Vec<PassReport> = unit.iter().map(|p| p.empty_report()).collect();
     let start = Instant::now();
@@ -150,45 +153,11 @@ pub(crate) fn run_unit(
     });
     if !added.is_empty() {
         program.externs.retain(|e| !added.contains(&e.name));
-        declare_called(program, &externs);
+        ptir_rules::declare_called_externs(program, &externs);
     }
     done?;
     ptir_pass::charge_overhead(&mut reports, start.elapsed());
     Ok(reports)
-}
-
-/// Declares every extern of `externs` that `program` neither defines nor declares; returns
-/// their names.
-fn declare_all(program: &mut Program, externs: &[&IndexMap<String, ExternSpec>]) -> Vec<String> {
-    let mut added = Vec::new();
-    for (name, spec) in externs.iter().flat_map(|e| e.iter()) {
-        if program.function(name).is_none() && program.extern_decl(name).is_none() {
-            program.externs.push(ExternDecl {
-                name: name.clone(),
-                signature: None,
-                pure: spec.pure,
-            });
-            added.push(name.clone());
-        }
-    }
-    added
-}
-
-/// Declares every extern of `externs` that `program` calls but neither defines nor declares,
-/// in the order it calls them (as the e-graph engine declares them).
-fn declare_called(program: &mut Program, externs: &[&IndexMap<String, ExternSpec>]) {
-    for callee in program.called_names() {
-        if program.function(&callee).is_some() || program.extern_decl(&callee).is_some() {
-            continue;
-        }
-        if let Some(spec) = externs.iter().find_map(|e| e.get(&callee)) {
-            program.externs.push(ExternDecl {
-                name: callee,
-                signature: None,
-                pure: spec.pure,
-            });
-        }
-    }
 }
 
 /// The default pipeline as pipeline text: MLIR's `-canonicalize -cse` flow followed by DCE.
