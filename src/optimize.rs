@@ -175,19 +175,25 @@ fn op_kinds(program: &Program) -> std::collections::BTreeSet<ptir_ir::OpKey> {
 
 /// The op kinds the rewriting passes of a pipeline may see in `program`: its own, and where
 /// it has loops, what the loop steps before them make of loops (`reduce` from a loop idiom,
-/// a call from a loop pattern, `tuple` and constants from unrolling).
-fn reachable_op_kinds(program: &Program) -> std::collections::BTreeSet<ptir_ir::OpKey> {
+/// whatever the replacement of one of `rules`' loop patterns writes, `tuple` and constants
+/// from unrolling).
+fn reachable_op_kinds(
+    program: &Program,
+    rules: &RuleSet,
+) -> std::collections::BTreeSet<ptir_ir::OpKey> {
     use ptir_ir::{OpKey, ReduceKind};
     let mut kinds = op_kinds(program);
     if kinds.contains(&OpKey::While) || kinds.contains(&OpKey::Scan) {
         kinds.extend([
             OpKey::Reduce(ReduceKind::Sum),
             OpKey::Reduce(ReduceKind::Max),
-            OpKey::Call,
             OpKey::Tuple,
             OpKey::TupleGet,
             OpKey::Constant,
         ]);
+        for pattern in rules.loop_patterns() {
+            kinds.extend(pattern.replacement_op_kinds());
+        }
     }
     kinds
 }
@@ -413,7 +419,8 @@ fn optimize_input(
     // The rules that can match the program as the rewriting passes get it (loops raised
     // and unrolled by the passes before them); the others would only be indexed and tried.
     if options.prune_rules && options.ops.patterns().next().is_none() {
-        rules.retain_applicable(reachable_op_kinds(&program));
+        let reachable = reachable_op_kinds(&program, &rules);
+        rules.retain_applicable(reachable);
     }
     // Built here, in setup, once for every function and pass that asks for it.
     rules.index();

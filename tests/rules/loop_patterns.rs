@@ -468,3 +468,39 @@ fn the_loop_steps_are_passes_the_pipeline_text_orders_and_the_ir_after_each_show
         );
     }
 }
+
+/// The rules a raised loop's replacement needs are kept when rules are pruned to the
+/// program: the replacement writes `neg(neg(call))`, which the program does not hold before
+/// the loop steps run, and `neg-neg` still cleans it up.
+#[test]
+fn rules_for_the_ops_a_loop_pattern_writes_survive_pruning() {
+    let ema = std::fs::read_to_string(EMA).unwrap();
+    let doubled = ema.replace(
+        "  %y = call @ema(%h0, %xs, %a) : f32[?n]\n  return %y",
+        "  %y = call @ema(%h0, %xs, %a) : f32[?n]\n  %n = neg %y : f32[?n]\n  %m = neg %n : f32[?n]\n  return %m",
+    );
+    assert_ne!(doubled, ema, "the replacement is rewritten");
+    let pat = scratch_file("loop_patterns", "ema_negs.pat", &doubled);
+    // Alone (the bundled library has rules whose native results keep every rule).
+    let neg_neg = scratch_file(
+        "loop_patterns",
+        "neg_neg.rules",
+        "(rule neg-neg (neg (neg ?x)) => ?x)\n",
+    );
+    for engine in ["eqsat", "greedy"] {
+        let args = [
+            "corpus/ema.ptir",
+            "--no-bundled-rules",
+            "--rules",
+            &pat,
+            "--rules",
+            &neg_neg,
+        ];
+        let (out, _) = run_ok(&[&args[..], &["--engine", engine]].concat());
+        assert_eq!(out.matches("call @ema(").count(), 2, "{engine}: {out}");
+        assert!(
+            !out.contains("neg "),
+            "{engine}: neg-neg was pruned away: {out}"
+        );
+    }
+}

@@ -55,6 +55,16 @@ pub struct LoopPattern {
 }
 
 impl LoopPattern {
+    /// The op kinds its replacement writes, nested ones included: what a program may hold
+    /// once the pattern raised a loop of it.
+    pub fn replacement_op_kinds(&self) -> impl Iterator<Item = OpKey> + '_ {
+        let mut kinds = Vec::new();
+        self.replacement
+            .body
+            .walk(&mut |i, _| kinds.push(i.op.key()));
+        kinds.into_iter()
+    }
+
     /// Checks a pattern and its replacement (parsed with stand-in sizes for `dims` named
     /// dimensions) and makes them a loop pattern; `Err` says what is wrong.
     pub(crate) fn new(
