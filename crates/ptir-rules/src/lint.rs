@@ -180,6 +180,8 @@ fn never_fires(set: &RuleSet, findings: &mut Vec<Finding>) {
 enum Sym {
     /// A value of the term the run started from (its `n`th variable).
     Leaf(usize),
+    /// A value its left side matches without naming (`?_`, the `n`th): equal to no other.
+    Unnamed(usize),
     Op {
         key: OpKey,
         callee: Option<String>,
@@ -195,6 +197,8 @@ enum SymAttr {
     Lit(String),
     /// An attribute of the term the run started from (its `n`th attribute variable).
     Leaf(usize),
+    /// A value as a condition's argument (which stands for its type).
+    Value(Box<Sym>),
 }
 
 fn lit(v: &AttrValue) -> SymAttr {
@@ -230,7 +234,7 @@ fn symbolize(p: &Pattern, t: TermId, env: &mut Env) -> Option<Sym> {
     let sym = match p.term(t) {
         Term::Value(v) if v.0 == IGNORED => {
             env.ignored += 1;
-            return Some(Sym::Leaf(usize::MAX / 2 + env.ignored));
+            return Some(Sym::Unnamed(env.ignored));
         }
         Term::Value(v) => {
             let n = env.values.len();
@@ -417,15 +421,10 @@ fn conditions(rule: &Rule, env: &Env) -> Option<Vec<(String, Vec<SymAttr>)>> {
                 .args
                 .iter()
                 .map(|a| match a {
-                    Attr::Var(v) => {
-                        env.attrs
-                            .get(&v.0)
-                            .cloned()
-                            .or_else(|| match env.values.get(&v.0) {
-                                Some(Sym::Leaf(n)) => Some(SymAttr::Leaf(usize::MAX - n)),
-                                _ => None,
-                            })
-                    }
+                    Attr::Var(v) => (env.attrs.get(&v.0).cloned()).or_else(|| {
+                        let value = env.values.get(&v.0)?;
+                        Some(SymAttr::Value(Box::new(value.clone())))
+                    }),
                     other => instantiate_attr(other, env),
                 })
                 .collect::<Option<_>>()?;
