@@ -707,14 +707,26 @@ impl<'a, 's> FnLower<'a, 's> {
         new: Op,
         args: &[(ValueId, TensorType)],
     ) -> Result<Vec<(ValueId, TensorType)>> {
-        if !op.functional_type || op.result_types.is_empty() {
+        self.emit_results_as(out, op, new, args, &op.result_types)
+    }
+
+    /// [`Self::emit_results`] giving the values of `types` (the op's own, or retyped).
+    fn emit_results_as(
+        &mut self,
+        out: &mut Insts,
+        op: &OpSyntax,
+        new: Op,
+        args: &[(ValueId, TensorType)],
+        types: &[TensorType],
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        if !op.functional_type || types.is_empty() {
             return Err(op
                 .pos
                 .syntax(format!("expected `(types) -> types` after `{}`", op.name)));
         }
-        let ty = Type::pack(op.result_types.iter().map(|t| t.clone().into()).collect());
+        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
         let v = self.emit(out, op.pos, new, args, ty, &[])?;
-        Ok(self.unpack(out, v, &op.result_types))
+        Ok(self.unpack(out, v, types))
     }
 
     /// `stablehlo.reduce` of two operands whose body is JAX's `argmax`/`argmin` reducer
@@ -770,12 +782,7 @@ impl<'a, 's> FnLower<'a, 's> {
                 *t = t.with_dtype(DType::U8);
             }
         }
-        if !op.functional_type || types.is_empty() {
-            return Err(pos.syntax(format!("expected `(types) -> types` after `{}`", op.name)));
-        }
-        let ty = Type::pack(types.iter().map(|t| t.clone().into()).collect());
-        let v = self.emit(out, pos, new, &args, ty, &[])?;
-        let mut results = self.unpack(out, v, &types);
+        let mut results = self.emit_results_as(out, op, new, &args, &types)?;
         for &k in back {
             let declared = op.result_types.get(k).map(|t| t.dtype);
             if let (Some((v, t)), Some(DType::Bool)) = (results.get(k).cloned(), declared) {
