@@ -569,16 +569,8 @@ fn materializes(inst: &Instruction, dataflow: &Dataflow<'_>) -> bool {
                 .is_some_and(|p| matches!(p.op, Op::Constant(_)))
         });
     }
-    let elementwise = matches!(
-        inst.op,
-        Op::Unary(_)
-            | Op::Binary(_)
-            | Op::Compare(_)
-            | Op::Select
-            | Op::Cast
-            | Op::Bitcast
-            | Op::ReducePrecision { .. }
-    );
+    let elementwise =
+        inst.op.key().is_elementwise() || matches!(inst.op, Op::ReducePrecision { .. });
     elementwise
         && inst.ty.as_tensor().is_some_and(|t| t.num_elements() > 1)
         && dataflow.users(inst.result) > 1
