@@ -48,6 +48,10 @@ impl Engine {
     ///
     /// ```
     /// assert_eq!(ptir::Engine::Saturation.pipeline(), "loop-patterns,loop-idioms,unroll,eqsat");
+    /// // Each is the loop steps, then the engine's own passes.
+    /// use ptir::{Engine, LOOP_STEPS};
+    /// assert_eq!(Engine::Greedy.pipeline(), format!("{LOOP_STEPS},{}", ptir::greedy::DEFAULT_PIPELINE));
+    /// assert_eq!(Engine::Saturation.pipeline(), format!("{LOOP_STEPS},{}", ptir::EQSAT_PASS));
     /// ```
     pub fn pipeline(self) -> &'static str {
         match self {
