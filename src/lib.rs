@@ -57,7 +57,9 @@ pub use optimize::{
     compile_rules, fast_math_hint, load_rules, load_target, optimize, optimize_owned,
     optimize_verified, rule_files_in, Optimized, FAST_MATH_HINT_RATIO, USER_RULE_PROOF_SEEDS,
 };
-pub use options::{Cost, CostSpec, Engine, Limits, Options, RuleText, Runtime, LOOP_STEPS};
+pub use options::{
+    Cost, CostSpec, Engine, Limits, Options, RuleText, Runtime, FINAL_STEPS, LOOP_STEPS,
+};
 pub use ptir_convert as convert;
 pub use ptir_cost as cost;
 pub use ptir_egraph as egraph;

@@ -3,7 +3,7 @@
 use crate::explain;
 use crate::format::Verified;
 use crate::options::{Engine, Options};
-use crate::passes::{LoopPatterns, LOOP_PATTERNS_PASS};
+use crate::passes::{LoopPatterns, SiblingReductions, LOOP_PATTERNS_PASS, SIBLING_REDUCTIONS_PASS};
 use crate::report::{
     Conversion, FunctionRun, FunctionText, InstCounts, IrAfterPass, Report, RuleCount, SkippedRule,
     StepLog,
@@ -728,7 +728,7 @@ fn run_pipeline(
     ptir_greedy::register_passes_with(&mut registry, canonicalize);
     let engine = EngineOptions {
         saturation: options.saturation(),
-        cost: model,
+        cost: model.clone(),
         extractor: options.extractor,
         dump_egraph: options.dump_egraph,
         explain: options.explain,
@@ -736,6 +736,17 @@ fn run_pipeline(
         deadline: Some(deadline),
     };
     ptir_egraph::register_passes(&mut registry, rules, engine);
+    registry.register(
+        SIBLING_REDUCTIONS_PASS,
+        "sibling reductions merged into one multi_reduce (or one split) where the cost model says the runtime gains (exact)",
+        {
+            let model = model.clone();
+            move |o: &ptir_pass::PassOptions| {
+                o.expect_none(SIBLING_REDUCTIONS_PASS)?;
+                Ok(Box::new(SiblingReductions(model.clone())))
+            }
+        },
+    );
     let pm = registry
         .parse(text)?
         .with_verify_each(options.verify_each)

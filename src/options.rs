@@ -44,19 +44,27 @@ impl Engine {
 impl Engine {
     /// The engine's pipeline, as pipeline text ([`Options::pipeline`] replaces it): the
     /// loop steps ([`LOOP_STEPS`]), then the engine's own passes (`canonicalize,cse,dce`,
-    /// [`ptir_greedy::DEFAULT_PIPELINE`], or `eqsat`).
+    /// [`ptir_greedy::DEFAULT_PIPELINE`], or `eqsat`), then the steps priced on the
+    /// program the engine gives ([`FINAL_STEPS`]).
     ///
     /// ```
-    /// assert_eq!(ptir::Engine::Saturation.pipeline(), "loop-patterns,loop-idioms,unroll,eqsat");
-    /// // Each is the loop steps, then the engine's own passes.
-    /// use ptir::{Engine, LOOP_STEPS};
-    /// assert_eq!(Engine::Greedy.pipeline(), format!("{LOOP_STEPS},{}", ptir::greedy::DEFAULT_PIPELINE));
-    /// assert_eq!(Engine::Saturation.pipeline(), format!("{LOOP_STEPS},{}", ptir::EQSAT_PASS));
+    /// assert_eq!(
+    ///     ptir::Engine::Saturation.pipeline(),
+    ///     "loop-patterns,loop-idioms,unroll,eqsat,sibling-reductions"
+    /// );
+    /// // Each is the loop steps, the engine's own passes, the final steps.
+    /// use ptir::{Engine, FINAL_STEPS, LOOP_STEPS};
+    /// let greedy = ptir::greedy::DEFAULT_PIPELINE;
+    /// assert_eq!(Engine::Greedy.pipeline(), format!("{LOOP_STEPS},{greedy},{FINAL_STEPS}"));
+    /// let eqsat = ptir::EQSAT_PASS;
+    /// assert_eq!(Engine::Saturation.pipeline(), format!("{LOOP_STEPS},{eqsat},{FINAL_STEPS}"));
     /// ```
     pub fn pipeline(self) -> &'static str {
         match self {
-            Engine::Greedy => "loop-patterns,loop-idioms,unroll,canonicalize,cse,dce",
-            Engine::Saturation => "loop-patterns,loop-idioms,unroll,eqsat",
+            Engine::Greedy => {
+                "loop-patterns,loop-idioms,unroll,canonicalize,cse,dce,sibling-reductions"
+            }
+            Engine::Saturation => "loop-patterns,loop-idioms,unroll,eqsat,sibling-reductions",
         }
     }
 }
@@ -66,6 +74,12 @@ impl Engine {
 /// the built-in idiom makes it a `reduce`), then the built-in reduction idioms, then
 /// unrolling the loops left whose trip count is static and small ([`Options::unroll`]).
 pub const LOOP_STEPS: &str = "loop-patterns,loop-idioms,unroll";
+
+/// The steps every engine's pipeline ends with, as pipeline text: decisions that need the
+/// whole optimized program and the target's prices, which the engines' rules do not make
+/// (sibling reductions merged where the runtime reads their input once, split where it runs
+/// them faster apart).
+pub const FINAL_STEPS: &str = "sibling-reductions";
 
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

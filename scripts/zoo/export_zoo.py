@@ -245,6 +245,38 @@ def _layernorm_var():
     return layernorm, (spec(1024, 1024), spec(1024), spec(1024))
 
 
+def fast_variance_stats(x, axes):
+    """Mean and variance as flax's norms compute them (``use_fast_variance``, the default of
+    ``nn.LayerNorm``, ``nn.GroupNorm``, ``nn.BatchNorm``): the mean and the mean of squares,
+    two sibling reductions of ``x``."""
+    mean = jnp.mean(x, axis=axes, keepdims=True)
+    mean2 = jnp.mean(jnp.square(x), axis=axes, keepdims=True)
+    return mean, jnp.maximum(0.0, mean2 - jnp.square(mean))
+
+
+@model("layernorm_fast_variance", "normalization",
+       "flax nn.LayerNorm: mean and mean of squares (two sibling reductions), rsqrt, scale, shift")
+def _layernorm_fast_variance():
+    def f(x, gamma, beta):
+        mean, var = fast_variance_stats(x, -1)
+        return (x - mean) * lax.rsqrt(var + 1e-6) * gamma + beta
+
+    return f, (spec(2048, 768), spec(768), spec(768))
+
+
+@model("groupnorm_fast_variance", "normalization",
+       "flax nn.GroupNorm on NHWC: 32 groups, sibling reductions over (H, W, C/G), rsqrt, affine")
+def _groupnorm_fast_variance():
+    def f(x, gamma, beta):
+        n, h, w, c = x.shape
+        g = x.reshape(n, h, w, 32, c // 32)
+        mean, var = fast_variance_stats(g, (1, 2, 4))
+        y = ((g - mean) * lax.rsqrt(var + 1e-6)).reshape(n, h, w, c)
+        return y * gamma + beta
+
+    return f, (spec(4, 32, 32, 128), spec(128), spec(128))
+
+
 @model("layernorm_bf16", "normalization",
        "layernorm in bfloat16: bf16 reductions (JAX accumulates in f32: convert), sqrt, divide")
 def _layernorm_bf16():

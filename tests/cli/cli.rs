@@ -514,6 +514,47 @@ fn the_runtime_decides_the_loops_and_names_itself_in_the_report() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
+/// The runtime decides sibling reductions too: flax's `LayerNorm` (a mean and a mean of
+/// squares of one input) gets one two-operand `reduce` for IREE, which reads the input once,
+/// and keeps two for XLA, which runs them apart faster; both engines, a note in the report,
+/// the interpreter's results unchanged (`--validate`).
+#[test]
+fn the_runtime_decides_whether_sibling_reductions_merge() {
+    let model = "corpus/zoo/layernorm_fast_variance.mlir";
+    let reduces = |out: &str| out.matches("\"stablehlo.reduce\"(").count();
+    for engine in ["eqsat", "greedy"] {
+        let mut args = vec![model, "--engine", engine, "--report"];
+        if engine == "eqsat" {
+            args.push("--validate");
+        }
+        let out = ptir_opt(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let (iree, report) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(reduces(&iree), 1, "{engine}:\n{iree}");
+        assert!(
+            report.contains("merged 2 sibling reductions into 1 multi_reduce(s)"),
+            "{report}"
+        );
+        let xla = ptir_opt(&[model, "--engine", engine, "--runtime", "xla-cpu"], "");
+        assert!(xla.status.success(), "{}", text(&xla.stderr));
+        assert_eq!(reduces(&text(&xla.stdout)), 2, "{engine}");
+    }
+    // The merged output read back (the importer reads a reduction per operand) is merged
+    // again for IREE and stays apart for XLA.
+    let merged = ptir_opt(&[model], "");
+    let dir = std::env::temp_dir().join(format!("ptir-cli-siblings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("merged.mlir");
+    std::fs::write(&file, &merged.stdout).unwrap();
+    let file = file.display().to_string();
+    for (runtime, n) in [("iree-cpu", 1), ("xla-cpu", 2)] {
+        let back = ptir_opt(&[&file, "--runtime", runtime], "");
+        assert!(back.status.success(), "{}", text(&back.stderr));
+        assert_eq!(reduces(&text(&back.stdout)), n, "{runtime}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The checked-in table was written by `scripts/calibrate.py` from the zoo: a kernel of a zoo
 /// model is found in it under the signature ptir-opt makes.
 #[test]

@@ -93,7 +93,7 @@ fn pass_pipelines_run_the_engines_passes_and_compose_them() {
     let err = user_error(&[file, "--pass-pipeline", "cse,unrol"], "");
     assert!(
         err.contains(
-            "unknown pass `unrol` at column 5 (passes: loop-patterns, loop-idioms, unroll, inline, licm, canonicalize, cse, dce, eqsat)"
+            "unknown pass `unrol` at column 5 (passes: loop-patterns, loop-idioms, unroll, inline, licm, canonicalize, cse, dce, eqsat, sibling-reductions)"
         ),
         "{err}"
     );

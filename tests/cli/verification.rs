@@ -32,15 +32,15 @@ fn verify_each_verifies_after_every_pass_or_unit_of_function_passes() {
     let mlir = "corpus/mlir/layernorm.mlir";
     assert_eq!(
         verifications(mlir, &["--verify-each"]),
-        6,
-        "the loop steps, then eqsat: four passes"
+        7,
+        "the loop steps, eqsat, the final steps: five passes"
     );
     // canonicalize, cse and dce run function by function as one unit: verified after it.
     let greedy = ["--engine", "greedy", "--verify-each"];
     assert_eq!(
         verifications(mlir, &greedy),
-        6,
-        "greedy: the loop steps, one unit"
+        7,
+        "greedy: the loop steps, one unit, the final steps"
     );
     let mixed = [
         "--pass-pipeline",
@@ -98,6 +98,6 @@ fn pipeline_passes_take_options_from_the_registry() {
     assert_user_error(
         &["corpus/softmax.ptir", "--pass-pipeline", "cse,unrol"],
         "",
-        "unknown pass `unrol` at column 5 (passes: loop-patterns, loop-idioms, unroll, inline, licm, canonicalize, cse, dce, eqsat)",
+        "unknown pass `unrol` at column 5 (passes: loop-patterns, loop-idioms, unroll, inline, licm, canonicalize, cse, dce, eqsat, sibling-reductions)",
     );
 }

@@ -76,6 +76,7 @@ impl CostModel for TensorCost {
             }
             Op::DynamicUpdateSlice => operands.get(1).map_or(0.0, |u| bytes(u)) * self.byte_weight,
             Op::Reduce { .. } => operands.first().map_or(n, |t| elements(t)),
+            Op::MultiReduce { .. } => operands.iter().map(|t| elements(t)).sum(),
             Op::DotGeneral(d) => super::dot_flops(d, operands, n),
             Op::Convolution(c) => super::conv_flops(c, operands, n),
             Op::ReduceWindow { dims, .. } => super::window_flops(dims, n),

@@ -500,6 +500,37 @@ fn infer_unchecked<'a>(
             let shape = reduced_shape(&x.shape, axes, *keep_dims);
             Ok(Type::from(TensorType::new(x.dtype, shape)).into())
         }
+        Op::MultiReduce {
+            kind,
+            axes,
+            keep_dims,
+        } => {
+            let first = tensor(
+                operands
+                    .first()
+                    .ok_or_else(|| format!("`{}` needs at least one operand", kind.multi_name()))?,
+                "operand",
+            )?;
+            check_axes(axes, first.rank(), "axis")?;
+            let shape = reduced_shape(&first.shape, axes, *keep_dims);
+            let mut results = Vec::with_capacity(operands.len());
+            for (n, t) in operands.iter().enumerate() {
+                let t = tensor(t, "operand")?;
+                if t.shape != first.shape {
+                    return Err(format!(
+                        "operand {n} of `{}` has shape {:?}, operand 0 {:?}",
+                        kind.multi_name(),
+                        t.shape,
+                        first.shape
+                    ));
+                }
+                if *kind != ReduceKind::Max && t.dtype == DType::Bool {
+                    return Err(format!("`{}` is not defined on bool", kind.multi_name()));
+                }
+                results.push(TensorType::new(t.dtype, shape.clone()).into());
+            }
+            Ok(Type::pack(results).into())
+        }
         Op::Call { callee } => match cx.callee {
             Some(sig) => {
                 let same = operands.len() == sig.params.len()

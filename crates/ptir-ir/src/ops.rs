@@ -279,6 +279,15 @@ impl ReduceKind {
             ReduceKind::Prod => "reduce_window_prod",
         }
     }
+
+    /// The name of the reduction of several operands of this kind (`multi_reduce_sum`, ...).
+    pub fn multi_name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "multi_reduce_sum",
+            ReduceKind::Max => "multi_reduce_max",
+            ReduceKind::Prod => "multi_reduce_prod",
+        }
+    }
 }
 
 keyword_enum! {
@@ -635,6 +644,19 @@ pub enum Op {
         /// Keep reduced axes as size-1 dims?
         keep_dims: bool,
     },
+    /// `multi_reduce_<kind>(x1, ..., xn)`: each operand reduced over `axes` exactly as
+    /// `reduce_<kind>` reduces it, the results as a tuple of `n` (StableHLO's variadic
+    /// `reduce` whose body combines each operand's accumulator with its own element only).
+    /// The operands share one shape (their dtypes may differ); one kernel reads them all:
+    /// sibling reductions merged so that the input they share is read once.
+    MultiReduce {
+        /// The reduction of every operand.
+        kind: ReduceKind,
+        /// The reduced axes (distinct, any order).
+        axes: Vec<usize>,
+        /// Keep reduced axes as size-1 dims?
+        keep_dims: bool,
+    },
     /// Call of a function of the program or a declared extern; several results come as a tuple.
     Call {
         /// Callee name, without `@`.
@@ -730,6 +752,7 @@ pub enum OpKey {
     Sort,
     TopK,
     Reduce(ReduceKind),
+    MultiReduce(ReduceKind),
     Call,
     Rng,
     RngBitGenerator,
@@ -774,6 +797,7 @@ impl OpKey {
         keys.extend(ArgKind::ALL.iter().map(|&a| OpKey::ArgReduce(a)));
         keys.extend([OpKey::Sort, OpKey::TopK]);
         keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::Reduce(r)));
+        keys.extend(ReduceKind::ALL.iter().map(|&r| OpKey::MultiReduce(r)));
         keys.extend([
             OpKey::Call,
             OpKey::Rng,
@@ -820,6 +844,7 @@ impl OpKey {
             OpKey::Sort => "sort",
             OpKey::TopK => "top_k",
             OpKey::Reduce(r) => r.name(),
+            OpKey::MultiReduce(r) => r.multi_name(),
             OpKey::Call => "call",
             OpKey::Rng => "rng",
             OpKey::RngBitGenerator => "rng_bit_generator",
@@ -913,6 +938,7 @@ impl Op {
             Op::Sort { .. } => OpKey::Sort,
             Op::TopK { .. } => OpKey::TopK,
             Op::Reduce { kind, .. } => OpKey::Reduce(*kind),
+            Op::MultiReduce { kind, .. } => OpKey::MultiReduce(*kind),
             Op::Call { .. } => OpKey::Call,
             Op::Rng { .. } => OpKey::Rng,
             Op::RngBitGenerator { .. } => OpKey::RngBitGenerator,

@@ -566,6 +566,11 @@ impl FnPrinter<'_, '_, '_> {
                 axes,
                 keep_dims,
             } => return self.reduce(inst, *kind, axes, *keep_dims, depth),
+            Op::MultiReduce {
+                kind,
+                axes,
+                keep_dims,
+            } => return self.multi_reduce(inst, *kind, axes, *keep_dims, depth),
             Op::Gather(g) => return self.gather(inst, g, depth),
             Op::Scatter { kind, dims } => return self.scatter(inst, *kind, dims, depth),
             Op::ReduceWindow { kind, dims } => return self.reduce_window(inst, *kind, dims, depth),
@@ -809,6 +814,120 @@ impl FnPrinter<'_, '_, '_> {
             );
         }
         self.bind(inst.result, vec![r], inst.ty.clone());
+        Ok(())
+    }
+
+    /// `multi_reduce_<kind>`: one `stablehlo.reduce` of all the operands, each from its
+    /// identity, whose body combines each accumulator with its own element (then a reshape per
+    /// result keeping the reduced dims).
+    fn multi_reduce(
+        &mut self,
+        inst: &Instruction,
+        kind: ReduceKind,
+        axes: &[usize],
+        keep_dims: bool,
+        depth: usize,
+    ) -> Result<()> {
+        let names = self.names_of(&inst.operands)?;
+        let types = self.types_of(&inst.operands)?;
+        let kept = flat_types(&inst.ty, self)?;
+        if types.is_empty() || kept.len() != types.len() {
+            return Err(self.err(format!(
+                "`{}` has {} operand(s) and {} result(s)",
+                kind.multi_name(),
+                types.len(),
+                kept.len()
+            )));
+        }
+        let scalars: Vec<String> = (types.iter())
+            .map(|t| mlir_type(&TensorType::new(t.dtype, vec![])))
+            .collect();
+        let mut inits = Vec::with_capacity(types.len());
+        for (t, scalar_t) in types.iter().zip(&scalars) {
+            let c = self.temp();
+            let init = elem(kind.identity(t.dtype), t.dtype);
+            self.line(
+                depth,
+                &format!("{c} = stablehlo.constant dense<{init}> : {scalar_t}"),
+            );
+            inits.push(c);
+        }
+        let squeezed: Vec<TensorType> = (types.iter())
+            .map(|t| TensorType::new(t.dtype, ptir_ir::reduced_shape(&t.shape, axes, false)))
+            .collect();
+        let (accs, elems): (Vec<String>, Vec<String>) =
+            types.iter().map(|_| (self.temp(), self.temp())).unzip();
+        let pad = "  ".repeat(depth);
+        let mut block = String::from("{\n");
+        let args: Vec<String> = (accs.iter().chain(&elems))
+            .zip(scalars.iter().chain(&scalars))
+            .map(|(a, t)| format!("{a}: {t}"))
+            .collect();
+        block.push_str(&format!("{pad}^bb0({}):\n", args.join(", ")));
+        let mut sums = Vec::with_capacity(types.len());
+        for (i, t) in types.iter().enumerate() {
+            let s = self.temp();
+            let body = reducer_body(kind, t.dtype);
+            block.push_str(&format!(
+                "{pad}  {s} = {body} {}, {} : {}\n",
+                accs[i], elems[i], scalars[i]
+            ));
+            sums.push(s);
+        }
+        block.push_str(&format!(
+            "{pad}  \"stablehlo.return\"({}) : ({}) -> ()\n{pad}}}",
+            sums.join(", "),
+            scalars.join(", ")
+        ));
+        let mut sorted = axes.to_vec();
+        sorted.sort_unstable();
+        let all: Vec<String> = names.iter().chain(&inits).cloned().collect();
+        let in_types: Vec<String> = (types.iter().map(mlir_type))
+            .chain(scalars.iter().cloned())
+            .collect();
+        let out_types: Vec<String> = squeezed.iter().map(mlir_type).collect();
+        let (lhs, reduced) = match keep_dims {
+            true => {
+                let t = self.temp();
+                let n = types.len();
+                let parts = match n {
+                    1 => vec![t.clone()],
+                    _ => (0..n).map(|i| format!("{t}#{i}")).collect(),
+                };
+                (if n == 1 { t } else { format!("{t}:{n}") }, parts)
+            }
+            false => self.results(inst.result, types.len()),
+        };
+        self.line(
+            depth,
+            &format!(
+                "{lhs} = \"stablehlo.reduce\"({}) <{{dimensions = {}}}> ({block}) : ({}) -> ({})",
+                all.join(", "),
+                array(&sorted),
+                in_types.join(", "),
+                out_types.join(", ")
+            ),
+        );
+        let results = match keep_dims {
+            false => reduced,
+            true => {
+                let mut results = Vec::with_capacity(reduced.len());
+                for ((part, from), to) in reduced.iter().zip(&squeezed).zip(&kept) {
+                    let r = self.temp();
+                    self.line(
+                        depth,
+                        &format!(
+                            "{r} = stablehlo.reshape {part} : ({}) -> {}",
+                            mlir_type(from),
+                            mlir_type(to)
+                        ),
+                    );
+                    results.push(r);
+                }
+                results
+            }
+        };
+        self.bind(inst.result, results, inst.ty.clone());
         Ok(())
     }
 

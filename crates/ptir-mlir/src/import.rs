@@ -527,7 +527,17 @@ impl<'a, 's> FnLower<'a, 's> {
             "if" => self.if_op(op, out)?,
             "case" => self.case_op(op, out)?,
             _ => match op.name.as_str() {
-                "stablehlo.reduce" if op.operands.len() == 4 => self.arg_reduce(op, out)?,
+                "stablehlo.reduce" if op.operands.len() >= 4 => {
+                    let n = op.operands.len() / 2;
+                    match (op.regions.first())
+                        .and_then(|r| order_regions::independent_reducers(r, n))
+                    {
+                        Some(bodies) if op.operands.len().is_multiple_of(2) => {
+                            self.independent_reduce(op, &bodies, out)?
+                        }
+                        _ => self.arg_reduce(op, out)?,
+                    }
+                }
                 "stablehlo.sort" => self.sort(op, out)?,
                 "chlo.top_k" => self.top_k(op, out)?,
                 "stablehlo.rng_bit_generator" => self.rng_bit_generator(op, out)?,
@@ -738,7 +748,7 @@ impl<'a, 's> FnLower<'a, 's> {
             .and_then(order_regions::arg_kind)
             .ok_or_else(|| {
                 op.pos.unsupported(format!(
-                    "`stablehlo.reduce` of two operands with a body other than JAX's argmax/argmin reducer ({ALLOW_OPAQUE_HINT})"
+                    "`stablehlo.reduce` of several operands with a body that is neither JAX's argmax/argmin reducer nor one combining op per operand ({ALLOW_OPAQUE_HINT})"
                 ))
             })?;
         let axes = ints_attr(op, &["dimensions"])?;
@@ -1485,10 +1495,10 @@ impl<'a, 's> FnLower<'a, 's> {
             ("stablehlo.multiply", _) if d != DType::Bool => direct(ReduceKind::Prod),
             ("stablehlo.or", DType::Bool) => direct(ReduceKind::Max),
             ("stablehlo.minimum", _) if d != DType::Bool => {
-                self.flipped(out, op, order_flip(d), window(ReduceKind::Max), 2, ty)
+                self.flipped(out, op, order_flip(d), window(ReduceKind::Max), &[0, 1], ty)
             }
             ("stablehlo.and", DType::Bool) => {
-                self.flipped(out, op, UnaryOp::Not, window(ReduceKind::Max), 2, ty)
+                self.flipped(out, op, UnaryOp::Not, window(ReduceKind::Max), &[0, 1], ty)
             }
             _ => Err(pos.unsupported(format!(
                 "`stablehlo.reduce_window` with body `{body}` on {} ({ALLOW_OPAQUE_HINT})",
@@ -1546,7 +1556,7 @@ impl<'a, 's> FnLower<'a, 's> {
         let pos = op.pos;
         if op.operands.len() != 2 {
             return Err(pos.unsupported(format!(
-                "`stablehlo.reduce` of several operands, other than JAX's argmax/argmin ({ALLOW_OPAQUE_HINT})"
+                "`stablehlo.reduce` of several operands, other than JAX's argmax/argmin and independent reductions ({ALLOW_OPAQUE_HINT})"
             )));
         }
         let body = match op.words.iter().position(|w| w == "applies") {
@@ -1558,9 +1568,44 @@ impl<'a, 's> FnLower<'a, 's> {
                 "`stablehlo.reduce` body other than one add/multiply/maximum/minimum/and/or",
             )
         })?;
+        self.reduce_part(op, &body, [0, 1], ty, out)
+    }
+
+    /// `stablehlo.reduce` of several operands whose body combines each accumulator with its
+    /// own element only (`reducer(%a0, %x0) (%a1, %x1) { return a0 + x0, max(a1, x1) }`): one
+    /// reduction per operand, exactly (each result is its operand's reduction, whatever the
+    /// others); the `sibling-reductions` pass merges them back where the runtime gains.
+    fn independent_reduce(
+        &mut self,
+        op: &OpSyntax,
+        bodies: &[String],
+        out: &mut Insts,
+    ) -> Result<Vec<(ValueId, TensorType)>> {
+        if !op.functional_type || op.result_types.len() != bodies.len() {
+            return Err(op
+                .pos
+                .syntax(format!("expected `(types) -> types` after `{}`", op.name)));
+        }
+        let n = bodies.len();
+        (bodies.iter().zip(op.result_types.clone()).enumerate())
+            .map(|(i, (body, ty))| self.reduce_part(op, body, [i, n + i], &ty, out))
+            .collect()
+    }
+
+    /// The reduction by `body` (a combining op's name) of operand `x` of `op` from operand
+    /// `init`, of type `ty`.
+    fn reduce_part(
+        &mut self,
+        op: &OpSyntax,
+        body: &str,
+        [x_at, init_at]: [usize; 2],
+        ty: &TensorType,
+        out: &mut Insts,
+    ) -> Result<(ValueId, TensorType)> {
+        let pos = op.pos;
         let axes = ints_attr(op, &["dimensions"])?;
-        let x = self.operand(out, op, 0)?;
-        let init_const = self.constant_operand(op, 1);
+        let x = self.operand(out, op, x_at)?;
+        let init_const = self.constant_operand(op, init_at);
         let d = x.1.dtype;
         let reduce = |kind| Op::Reduce {
             kind,
@@ -1568,13 +1613,14 @@ impl<'a, 's> FnLower<'a, 's> {
             keep_dims: false,
         };
         let init_is = |s: Scalar| init_const.is_some_and(|c| c == s);
-        let (result, identity, combine) = match (body.as_str(), d) {
+        let (result, identity, combine) = match (body, d) {
             ("stablehlo.add", _) if d.is_float() && !init_is(Scalar::zero(d)) => {
                 // PTIR's float sum starts from +0.0; IEEE's additive identity is -0.0 (a sum
                 // of -0.0s from +0.0 is +0.0, from -0.0 is -0.0). The sum from -0.0 is
                 // -(sum of -x from +0.0), exactly: negation commutes with rounding. Then any
                 // other init is added to it, and a -0.0 init is that sum itself.
-                let r = self.flipped(out, op, UnaryOp::Neg, reduce(ReduceKind::Sum), 1, ty)?;
+                let r =
+                    self.flipped(out, op, UnaryOp::Neg, reduce(ReduceKind::Sum), &[x_at], ty)?;
                 (r, init_is(Scalar::Float(-0.0)), BinaryOp::Add)
             }
             ("stablehlo.add", _) if d != DType::Bool => {
@@ -1594,11 +1640,13 @@ impl<'a, 's> FnLower<'a, 's> {
                 (r, init_is(Scalar::Bool(false)), BinaryOp::Or)
             }
             ("stablehlo.minimum", _) if d != DType::Bool => {
-                let r = self.flipped(out, op, order_flip(d), reduce(ReduceKind::Max), 1, ty)?;
+                let r =
+                    self.flipped(out, op, order_flip(d), reduce(ReduceKind::Max), &[x_at], ty)?;
                 (r, init_is(highest(d)), BinaryOp::Min)
             }
             ("stablehlo.and", DType::Bool) => {
-                let r = self.flipped(out, op, UnaryOp::Not, reduce(ReduceKind::Max), 1, ty)?;
+                let r =
+                    self.flipped(out, op, UnaryOp::Not, reduce(ReduceKind::Max), &[x_at], ty)?;
                 (r, init_is(Scalar::Bool(true)), BinaryOp::And)
             }
             _ => {
@@ -1611,7 +1659,7 @@ impl<'a, 's> FnLower<'a, 's> {
         if identity {
             return Ok(result);
         }
-        let init = self.operand(out, op, 1)?;
+        let init = self.operand(out, op, init_at)?;
         if init.1.rank() != 0 {
             return Err(pos.invalid("the init of `stablehlo.reduce` must be a scalar"));
         }
@@ -1621,20 +1669,20 @@ impl<'a, 's> FnLower<'a, 's> {
 
     /// `flip(reduce(flip(xs)...))`: a reduction PTIR does not have, through one it has and an
     /// involution that exchanges them (min by max of negations, and by max of nots, a sum
-    /// from -0.0 by the negated sum of negations from +0.0); each of the first `operands`
-    /// operands of `op` (a windowed reduction's init too) is flipped, in order.
+    /// from -0.0 by the negated sum of negations from +0.0); each operand of `op` at
+    /// `operands` (a windowed reduction's init too) is flipped, in order.
     fn flipped(
         &mut self,
         out: &mut Insts,
         op: &OpSyntax,
         flip: UnaryOp,
         reduce: Op,
-        operands: usize,
+        operands: &[usize],
         ty: &TensorType,
     ) -> Result<(ValueId, TensorType)> {
         let pos = op.pos;
         let mut flipped = Vec::new();
-        for i in 0..operands {
+        for &i in operands {
             let x = self.operand(out, op, i)?;
             let xt = x.1.clone();
             flipped.push(self.emit_t(out, pos, Op::Unary(flip), &[x], &xt)?);
@@ -1691,7 +1739,7 @@ fn reducer_of(region: Option<&Block>) -> Option<String> {
 
 /// The type `op` declares for its result: its functional type's, a short form's one type, or
 /// `default` when it declares none.
-fn region_result_type<'t>(op: &'t OpSyntax, default: &'t TensorType) -> &'t TensorType {
+pub(crate) fn region_result_type<'t>(op: &'t OpSyntax, default: &'t TensorType) -> &'t TensorType {
     (op.result_types.first())
         .or(op.operand_types.first())
         .unwrap_or(default)

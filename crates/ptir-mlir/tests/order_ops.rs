@@ -295,7 +295,7 @@ fn other_reducers_and_comparators_are_located_refusals_that_allow_opaque_keeps()
         (
             first_max,
             5,
-            "`stablehlo.reduce` of two operands with a body",
+            "`stablehlo.reduce` of several operands with a body",
         ),
     ] {
         let e = ptir_mlir::import(&src).unwrap_err().to_string();

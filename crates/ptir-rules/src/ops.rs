@@ -41,6 +41,7 @@ pub fn attr_slots(key: OpKey) -> Option<(Option<usize>, &'static [AttrKind])> {
         OpKey::Scatter(_) => (Some(3), &[Index]),
         OpKey::Reverse => (Some(1), &[Ints]),
         OpKey::Reduce(_) => (Some(1), &[Ints, Bool]),
+        OpKey::MultiReduce(_) => (None, &[Ints, Bool]),
         OpKey::ArgReduce(_) => (Some(4), &[Ints]),
         OpKey::Sort => (None, &[Int, Bool, Bool, Bool, Int]),
         OpKey::TopK => (Some(1), &[Int]),
@@ -79,7 +80,7 @@ pub fn attr_names(key: OpKey) -> &'static [&'static str] {
         OpKey::Gather => &["gather"],
         OpKey::Scatter(_) => &["scatter"],
         OpKey::Reverse => &["dims"],
-        OpKey::Reduce(_) => &["axes", "keep_dims"],
+        OpKey::Reduce(_) | OpKey::MultiReduce(_) => &["axes", "keep_dims"],
         OpKey::ArgReduce(_) => &["axes"],
         OpKey::Sort => &["dim", "descending", "stable", "total_order", "keys"],
         OpKey::TopK => &["k"],
@@ -117,6 +118,9 @@ pub fn op_attrs(op: &Op, ty: &Type) -> Vec<AttrValue> {
         Op::Scatter { dims, .. } => vec![AttrValue::Index(dims.clone())],
         Op::Reverse { dims } => vec![AttrValue::Ints(dims.clone())],
         Op::Reduce {
+            axes, keep_dims, ..
+        }
+        | Op::MultiReduce {
             axes, keep_dims, ..
         } => vec![AttrValue::Ints(axes.clone()), AttrValue::Bool(*keep_dims)],
         Op::TupleGet { index } => vec![AttrValue::Int(*index)],
@@ -204,7 +208,8 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         | (Op::Broadcast { dims: xs }, 0)
         | (Op::Reverse { dims: xs }, 0)
         | (Op::ArgReduce { axes: xs, .. }, 0)
-        | (Op::Reduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
+        | (Op::Reduce { axes: xs, .. }, 0)
+        | (Op::MultiReduce { axes: xs, .. }, 0) => Some(AttrRef::Ints(xs)),
         (Op::Slice(s), 0) => Some(AttrRef::Ints(&s.start)),
         (Op::Slice(s), 1) => Some(AttrRef::Ints(&s.limit)),
         (Op::Slice(s), 2) => Some(AttrRef::Ints(&s.stride)),
@@ -236,7 +241,9 @@ pub fn op_attr<'a>(op: &'a Op, ty: &'a Type, slot: usize) -> Option<AttrRef<'a>>
         (Op::Pad(p), 0) => Some(AttrRef::Pad(p)),
         (Op::Gather(g), 0) => Some(AttrRef::Gather(g)),
         (Op::Scatter { dims, .. }, 0) => Some(AttrRef::Index(dims)),
-        (Op::Reduce { keep_dims, .. }, 1) => Some(AttrRef::Bool(*keep_dims)),
+        (Op::Reduce { keep_dims, .. }, 1) | (Op::MultiReduce { keep_dims, .. }, 1) => {
+            Some(AttrRef::Bool(*keep_dims))
+        }
         _ => None,
     }
 }
@@ -398,6 +405,17 @@ pub fn make_untyped_op<A: Borrow<AttrValue>>(
                 None,
             ),
             other => return Err(format!("reduce needs keep_dims, found {other:?}")),
+        },
+        OpKey::MultiReduce(kind) => match a(1) {
+            Some(AttrValue::Bool(keep_dims)) => (
+                Op::MultiReduce {
+                    kind,
+                    axes: ints(a(0))?,
+                    keep_dims: *keep_dims,
+                },
+                None,
+            ),
+            other => return Err(format!("{key} needs keep_dims, found {other:?}")),
         },
         OpKey::TupleGet => (Op::TupleGet { index: int(a(0))? }, None),
         OpKey::ArgReduce(kind) => (

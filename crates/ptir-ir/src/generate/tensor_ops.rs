@@ -391,6 +391,20 @@ impl Gen<'_> {
         }
         axes.shuffle(&mut self.rng);
         let keep_dims = self.coin(0.5);
+        if self.coin(0.15) {
+            // Sibling reductions already merged: a `multi_reduce` of `x` and another operand
+            // of its shape (of any dtype the kind takes).
+            let xt = ty_of(f, x)?;
+            let shape = xt.shape.clone();
+            let y = self.operand_where(f, |t| t.shape == shape && ok(t.dtype), |_| xt.clone())?;
+            let op = Op::MultiReduce {
+                kind,
+                axes,
+                keep_dims,
+            };
+            let t = f.emit(op, &[x, y], None)?;
+            return self.unpack_some(f, t);
+        }
         f.reduce(kind, x, &axes, keep_dims)
     }
 

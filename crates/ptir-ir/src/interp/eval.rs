@@ -204,6 +204,25 @@ pub fn eval_op(op: &Op, operands: &[&Value], result_ty: &Type) -> InterpResult<V
                 results.into_iter().map(Value::Tensor).collect(),
             ))
         }
+        Op::MultiReduce { kind, axes, .. } => {
+            let parts: Vec<&Type> = match result_ty {
+                Type::Tuple(parts) => parts.iter().collect(),
+                one => vec![one],
+            };
+            let results = tensors()?
+                .into_iter()
+                .zip(parts)
+                .map(|(x, t)| match t {
+                    Type::Tensor(t) => reduce::reduce(*kind, axes, x, t),
+                    _ => Err(InterpError::malformed(
+                        "a `multi_reduce` result is a tensor",
+                    )),
+                })
+                .collect::<InterpResult<Vec<_>>>()?;
+            Ok(Value::pack(
+                results.into_iter().map(Value::Tensor).collect(),
+            ))
+        }
         Op::ArgReduce { .. } | Op::Sort { .. } | Op::TopK { .. } => {
             let results = super::sort::eval(op, &tensors()?)?;
             Ok(Value::pack(

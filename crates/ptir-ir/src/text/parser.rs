@@ -954,6 +954,11 @@ impl<'s> Parser<'s> {
                 axes: self.list_attr(attrs, "axes", None)?,
                 keep_dims: self.bool_attr(attrs, "keep_dims")?,
             },
+            OpKey::MultiReduce(kind) => Op::MultiReduce {
+                kind,
+                axes: self.list_attr(attrs, "axes", None)?,
+                keep_dims: self.bool_attr(attrs, "keep_dims")?,
+            },
             OpKey::Scan => Op::Scan {
                 num_carry: self.int_attr(attrs, "num_carry")?,
                 length: self.int_attr(attrs, "length")?,

@@ -460,6 +460,9 @@ fn write_attrs(out: &mut String, op: &Op) {
         Op::Scatter { dims, .. } => write_index_dims(out, dims),
         Op::Reduce {
             axes, keep_dims, ..
+        }
+        | Op::MultiReduce {
+            axes, keep_dims, ..
         } => {
             write_usizes(out, "axes", axes);
             out.push_str(if *keep_dims {

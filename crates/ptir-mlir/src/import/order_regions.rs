@@ -113,6 +113,43 @@ pub(crate) fn arg_kind(block: &Block) -> Option<ArgKind> {
     })
 }
 
+/// The combining op of each operand of a reduction of `n` operands whose body combines each
+/// accumulator with its own element only: the block's arguments are the accumulators
+/// `a0..an` then the elements `x0..xn`, and it returns, in order, one `op(ai, xi)` (or
+/// `op(xi, ai)`) each, computed by an op of its own of one result; `None` for any other body
+/// (an unused op in it too: what the importer does not read, it refuses).
+pub(crate) fn independent_reducers(block: &Block, n: usize) -> Option<Vec<String>> {
+    if n == 0 || block.args.len() != 2 * n {
+        return None;
+    }
+    let (ret, body) = block.ops.split_last()?;
+    if !matches!(ret.name.as_str(), "stablehlo.return" | "return")
+        || ret.operands.len() != n
+        || body.len() != n
+    {
+        return None;
+    }
+    let arg = |i: usize| block.args[i].0.as_str();
+    (ret.operands.iter().enumerate())
+        .map(|(i, (r, _))| {
+            let combine = body
+                .iter()
+                .find(|o| o.results.len() == 1 && o.results[0] == *r)?;
+            let ops: Vec<&str> = combine.operands.iter().map(|(o, _)| o.as_str()).collect();
+            let own = ops == [arg(i), arg(n + i)] || ops == [arg(n + i), arg(i)];
+            // Types that agree: the accumulator and the element one type, the combining op's
+            // declared operands and result of it, the return's declared operand too.
+            let t = &block.args[i].1;
+            let agree = block.args[n + i].1 == *t
+                && combine.operand_types.iter().all(|u| u == t)
+                && super::region_result_type(combine, t) == t
+                && ret.operand_types.get(i).is_none_or(|u| u == t)
+                && (ret.operand_types.is_empty() || ret.operand_types.len() == n);
+            (own && agree && combine.regions.is_empty()).then(|| combine.name.clone())
+        })
+        .collect()
+}
+
 /// How a sort comparator orders (see [`ptir_ir::Op::Sort`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SortOrder {

@@ -16,11 +16,15 @@
 mod inline;
 mod licm;
 mod loop_idioms;
+mod siblings;
 mod unroll;
 
 pub use inline::{inline_calls, InlineStats, INLINE_NESTING_LIMIT};
 pub use licm::{hoist_loop_invariants, HOIST_ROUNDS};
 pub use loop_idioms::raise_loop_idioms;
+pub use siblings::{
+    balance_sibling_reductions, OpPrice, SiblingStats, MAX_SIBLINGS, SOURCE_WALK_LIMIT,
+};
 pub use unroll::{unroll_loops, UnrollLimits, UnrollStats};
 
 use crate::{Pass, PassError, PassOptions, PassRegistry, PassReport};
